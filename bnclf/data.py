@@ -1,0 +1,297 @@
+"""Validation and encoding: the one place where raw data becomes integer codes.
+
+Everything downstream of this module sees only :class:`DiscreteData`: an
+``(n_samples, n_features)`` array of integer codes with fixed cardinalities, the
+original category labels, and the class codes. Missing and unseen values are
+handled here and nowhere else.
+
+Code conventions
+----------------
+* A feature code is in ``0 .. cardinality-1``.
+* At predict time the code :data:`UNKNOWN` (``-1``) marks a value that the model
+  must marginalize out: a missing value when training had none, or a category
+  never seen in training.
+* The class is never missing.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+UNKNOWN = -1
+"""Code of a feature value that inference sums out (missing or unseen)."""
+
+MISSING_LABEL = "<missing>"
+"""Category label given to missing training values when ``missing="category"``."""
+
+_MISSING_OPTIONS = ("category", "ignore", "error")
+_UNKNOWN_OPTIONS = ("marginalize", "error")
+
+
+@dataclass
+class DiscreteData:
+    """Integer-coded data with fixed cardinalities.
+
+    Attributes
+    ----------
+    codes : ndarray of shape (n_samples, n_features), dtype int64
+        Feature codes; ``UNKNOWN`` (-1) marks a value to marginalize or, in
+        training with ``missing="ignore"``, to leave out of the counts.
+    cardinalities : ndarray of shape (n_features,)
+        Number of states of each feature.
+    y : ndarray of shape (n_samples,) or None
+        Class codes in ``0 .. n_classes-1``.
+    n_classes : int
+        Number of classes.
+    """
+
+    codes: np.ndarray
+    cardinalities: np.ndarray
+    y: np.ndarray | None = None
+    n_classes: int = 0
+    feature_names: list = field(default_factory=list)
+
+    @property
+    def n_samples(self) -> int:
+        return self.codes.shape[0]
+
+    @property
+    def n_features(self) -> int:
+        return self.codes.shape[1]
+
+    def subset(self, rows) -> "DiscreteData":
+        """Rows of this data set with the same cardinalities (a CV fold)."""
+        return DiscreteData(
+            self.codes[rows],
+            self.cardinalities,
+            None if self.y is None else self.y[rows],
+            self.n_classes,
+            self.feature_names,
+        )
+
+
+def _is_missing(values: np.ndarray) -> np.ndarray:
+    return np.asarray(pd.isna(values), dtype=bool)
+
+
+def _python_scalar(v):
+    """Turn numpy scalars into plain Python values (for labels, JSON and pgmpy)."""
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _sorted_labels(values: np.ndarray) -> list:
+    uniq = pd.unique(values)
+    try:
+        uniq = np.sort(uniq)
+    except TypeError:  # mixed types: order by text, deterministic
+        uniq = np.array(sorted(uniq, key=lambda v: (type(v).__name__, str(v))), dtype=object)
+    return [_python_scalar(v) for v in uniq]
+
+
+def _looks_continuous(column: pd.Series) -> bool:
+    """A float column with non-integral values is continuous."""
+    if not pd.api.types.is_float_dtype(column.dtype):
+        return False
+    values = column.to_numpy(dtype=float, na_value=np.nan)
+    values = values[~np.isnan(values)]
+    return bool(values.size) and not np.all(values == np.round(values))
+
+
+def as_frame(X, feature_names=None) -> pd.DataFrame:
+    """Return ``X`` as a DataFrame without copying more than needed.
+
+    Arrays get the names ``x0 .. x{d-1}`` unless ``feature_names`` is given.
+    """
+    if isinstance(X, pd.DataFrame):
+        return X
+    if isinstance(X, pd.Series):
+        raise ValueError(
+            "Expected a 2-D table of features, got a pandas Series; "
+            "use X.to_frame() for a single feature."
+        )
+    if hasattr(X, "toarray") and hasattr(X, "nnz"):
+        raise TypeError(
+            "Sparse matrices are not supported; pass a dense array or a DataFrame "
+            "(e.g. X.toarray())."
+        )
+    array = np.asarray(X)
+    if array.ndim != 2:
+        raise ValueError(
+            f"Expected a 2-D array of features, got an array of shape {array.shape}; "
+            "reshape a single feature with X.reshape(-1, 1) or a single sample with "
+            "X.reshape(1, -1)."
+        )
+    if feature_names is None:
+        feature_names = [f"x{i}" for i in range(array.shape[1])]
+    return pd.DataFrame(array, columns=list(feature_names))
+
+
+class FeatureEncoder:
+    """Maps raw feature values to integer codes, learned once on training data.
+
+    Parameters
+    ----------
+    missing : {"category", "ignore", "error"}, default="category"
+        What a missing training value becomes. ``"category"`` gives it a state of
+        its own (labelled ``"<missing>"``), as the source papers' protocol does;
+        ``"ignore"`` leaves it out of every count that involves that feature
+        (available-case counting); ``"error"`` rejects it.
+    handle_unknown : {"marginalize", "error"}, default="marginalize"
+        What a predict-time value that has no state in the model becomes: a
+        missing value when training had none (or used ``missing="ignore"``), or a
+        category never seen in training. ``"marginalize"`` sums the feature out
+        exactly; ``"error"`` rejects it.
+
+    Notes
+    -----
+    When training produced a ``"<missing>"`` state, a missing value at predict
+    time takes that state: the model has learned what missingness says about the
+    class, and using it is consistent with how the model was trained.
+    Categories of a pandas ``category`` column keep their declared order (ARFF
+    headers, discretizer bins), including declared but unused ones; other
+    columns use their sorted distinct values.
+    """
+
+    def __init__(self, missing="category", handle_unknown="marginalize"):
+        self.missing = missing
+        self.handle_unknown = handle_unknown
+
+    def fit(self, X: pd.DataFrame) -> "FeatureEncoder":
+        check_option("missing", self.missing, _MISSING_OPTIONS)
+        check_option("handle_unknown", self.handle_unknown, _UNKNOWN_OPTIONS)
+        if X.shape[1] == 0:
+            raise ValueError("X has no feature columns; at least one feature is required.")
+        names = list(X.columns)
+        if len(set(map(str, names))) != len(names):
+            raise ValueError(f"Feature names must be unique as text; got {names}.")
+        self.feature_names_ = names
+        self.categories_ = []  # state labels per feature, "<missing>" last if present
+        self._observed = []  # the labels that raw values map to
+        self._missing_code = []  # code of the "<missing>" state, or None
+        for name in names:
+            column = X[name]
+            if _looks_continuous(column):
+                raise ValueError(
+                    f"column {name!r} looks continuous ({column.nunique()} distinct float "
+                    "values); discretize it first, e.g. with bnclf.MDLDiscretizer in "
+                    "make_pipeline(MDLDiscretizer(), TANClassifier()), or cast it to a "
+                    "categorical dtype if its values are categories."
+                )
+            missing = column.isna().to_numpy()
+            if isinstance(column.dtype, pd.CategoricalDtype):
+                labels = [_python_scalar(v) for v in column.cat.categories]
+            else:
+                labels = _sorted_labels(column.to_numpy(dtype=object)[~missing])
+            if not labels:
+                raise ValueError(f"column {name!r} has no observed values; drop it.")
+            self._observed.append(pd.Index(labels, dtype=object))
+            code = None
+            if missing.any():
+                if self.missing == "error":
+                    raise ValueError(
+                        f"column {name!r} has {int(missing.sum())} missing values and "
+                        "missing='error'; use missing='category' (a state of its own) or "
+                        "missing='ignore' (left out of the counts), or impute them first."
+                    )
+                if self.missing == "category":
+                    code = len(labels)
+                    labels = labels + [_unique_missing_label(labels)]
+            self._missing_code.append(code)
+            self.categories_.append(labels)
+        self.cardinalities_ = np.array([len(c) for c in self.categories_], dtype=np.int64)
+        return self
+
+    def transform(self, X: pd.DataFrame, *, training: bool = False) -> np.ndarray:
+        """Integer codes of ``X``, ``UNKNOWN`` where a value has no state.
+
+        With ``training=True`` unseen categories are an error (they cannot occur
+        in the data the encoder was fitted on) and missing values keep
+        ``UNKNOWN`` only under ``missing="ignore"``.
+        """
+        n = X.shape[0]
+        codes = np.empty((n, len(self.feature_names_)), dtype=np.int64)
+        for j, name in enumerate(self.feature_names_):
+            column = X[name]
+            missing = column.isna().to_numpy()
+            raw = column.astype(object) if isinstance(column.dtype, pd.CategoricalDtype) else column
+            col = pd.Categorical(raw, categories=self._observed[j]).codes.astype(np.int64)
+            unseen = (col == UNKNOWN) & ~missing
+            if unseen.any() and (training or self.handle_unknown == "error"):
+                examples = pd.unique(column[unseen].astype(object))[:5].tolist()
+                raise ValueError(
+                    f"column {name!r} has values never seen in training: {examples}; known "
+                    f"values are {self.categories_[j][:10]}. Use handle_unknown='marginalize' "
+                    "to sum them out, or refit on data that contains them."
+                )
+            if missing.any():
+                if self._missing_code[j] is not None:
+                    col[missing] = self._missing_code[j]
+                elif not training and self.handle_unknown == "error":
+                    raise ValueError(
+                        f"column {name!r} has {int(missing.sum())} missing values, which the "
+                        "model has no state for, and handle_unknown='error'; use "
+                        "handle_unknown='marginalize' to sum them out exactly."
+                    )
+            codes[:, j] = col
+        return codes
+
+
+def check_option(name, value, options):
+    """Raise a ValueError naming ``name`` unless ``value`` is one of ``options``."""
+    if value not in options:
+        raise ValueError(f"{name}={value!r} is not valid; choose one of {list(options)}.")
+
+
+def _unique_missing_label(labels) -> str:
+    label = MISSING_LABEL
+    while label in labels:
+        label = "<" + label + ">"
+    return label
+
+
+def encode_target(y):
+    """Class labels and codes of a target vector, with the checks a classifier needs.
+
+    Returns
+    -------
+    classes : ndarray
+        Sorted distinct labels (``classes_``).
+    codes : ndarray of int64
+        Index of each label in ``classes``.
+    """
+    if isinstance(y, pd.DataFrame):
+        if y.shape[1] != 1:
+            raise ValueError(
+                f"y has {y.shape[1]} columns; these classifiers predict one target. "
+                "Pass a single column (multilabel models take a 2-D y)."
+            )
+        y = y.iloc[:, 0]
+    values = np.asarray(y)
+    if values.ndim == 2 and values.shape[1] == 1:
+        values = values.ravel()
+    if values.ndim != 1:
+        raise ValueError(f"y must be 1-D; got shape {values.shape}.")
+    if values.size == 0:
+        raise ValueError("y is empty: no training rows were given (0 samples).")
+    missing = np.asarray(pd.isna(values), dtype=bool)
+    if missing.any():
+        raise ValueError(
+            f"y has {int(missing.sum())} missing labels (e.g. at row "
+            f"{int(np.flatnonzero(missing)[0])}); drop those rows or fill them before fitting."
+        )
+    if values.dtype.kind == "f" and not np.all(values == np.round(values)):
+        raise ValueError(
+            "Unknown label type: y holds continuous values; a classifier needs class labels "
+            "(use a regressor, or bin y first)."
+        )
+    classes, codes = np.unique(values, return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(
+            f"y has only one class ({_python_scalar(classes[0])!r}); a classifier needs at least "
+            "two classes in the training data."
+        )
+    return classes, codes.astype(np.int64)

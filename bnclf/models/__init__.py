@@ -1,0 +1,8 @@
+"""Estimators, one module per family of classifiers."""
+
+from .base import BayesNetClassifier
+from .kdb import KDBClassifier
+from .naive import NaiveBayesClassifier
+from .tree import TANClassifier
+
+__all__ = ["BayesNetClassifier", "NaiveBayesClassifier", "TANClassifier", "KDBClassifier"]

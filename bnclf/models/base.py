@@ -1,0 +1,231 @@
+"""The scikit-learn base class shared by every Bayesian network classifier."""
+
+from __future__ import annotations
+
+import numbers
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
+
+from ..data import DiscreteData, FeatureEncoder, as_frame, encode_target
+from ..inference import NetworkKernel, graph_families, log_posterior
+from ..params import m_estimated_log_cpts
+from ..stats import CountCache
+
+
+class BayesNetClassifier(ClassifierMixin, BaseEstimator):
+    """Base class: validation, encoding, counting, parameters and prediction.
+
+    A subclass implements :meth:`_learn_structure` (a pure structure learner
+    applied to the count cache); classifiers that are not one DAG (ensembles,
+    multinets, instance-specific learners) override :meth:`_fit_network` and
+    :meth:`_joint_log_likelihood` instead. ``predict``, ``predict_proba`` and
+    ``predict_log_proba`` all derive from ``_joint_log_likelihood``.
+
+    Parameters
+    ----------
+    m : float, default=1.0
+        m-estimate weight of the CPTs (``m=0``: maximum likelihood).
+    missing : {"category", "ignore", "error"}, default="category"
+        Missing training values: a state of their own, left out of the counts,
+        or rejected. See :class:`bnclf.data.FeatureEncoder`.
+    handle_unknown : {"marginalize", "error"}, default="marginalize"
+        Predict-time values with no state in the model (missing, or never seen
+        in training): summed out exactly, or rejected.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        Class labels.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str
+        Feature names, when ``fit`` got a DataFrame with string column names.
+    dag_ : networkx.DiGraph
+        The learned structure, nodes named by feature and class names.
+    class_name_ : str
+        Name of the class node in ``dag_``: the name of ``y`` if it has one, else
+        ``"class"``.
+    families_ : dict
+        ``child -> tuple of parents`` in the axis order of its CPT (class last).
+    log_cpts_ : dict
+        ``child -> ndarray`` of natural-log probabilities with axes
+        ``(child, *families_[child])``.
+    categories_ : dict
+        ``node -> list`` of state labels in code order.
+    """
+
+    def __init__(self, *, m=1.0, missing="category", handle_unknown="marginalize"):
+        self.m = m
+        self.missing = missing
+        self.handle_unknown = handle_unknown
+
+    # -- scikit-learn plumbing ----------------------------------------------------
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags
+
+    def _check_params(self):
+        if not isinstance(self.m, numbers.Real) or isinstance(self.m, bool) or not self.m >= 0:
+            raise ValueError(
+                f"m={self.m!r} is not valid; m is the m-estimate weight, a number >= 0 "
+                "(1 is the default, 0 is maximum likelihood)."
+            )
+
+    # -- fitting -----------------------------------------------------------------
+    def fit(self, X, y):
+        """Learn structure and parameters from discrete features ``X`` and labels ``y``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Discrete features: object, category, bool or integer columns.
+            Continuous columns raise an error; discretize them first (e.g.
+            ``make_pipeline(MDLDiscretizer(), TANClassifier())``).
+        y : array-like of shape (n_samples,)
+            Class labels.
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        frame = as_frame(X)
+        if frame.shape[0] == 0:
+            raise ValueError("X has 0 samples; at least one training row is required.")
+        classes, y_codes = encode_target(y)
+        if len(y_codes) != frame.shape[0]:
+            raise ValueError(
+                f"X has {frame.shape[0]} rows but y has {len(y_codes)}; they must match."
+            )
+        self._remember_feature_names(X, frame)
+        encoder = FeatureEncoder(self.missing, self.handle_unknown).fit(frame)
+        data = DiscreteData(
+            encoder.transform(frame, training=True), encoder.cardinalities_, y_codes, len(classes)
+        )
+        self.classes_ = classes
+        self._encoder = encoder
+        self.class_name_ = _class_name(y, encoder.feature_names_)
+        self._fit_network(CountCache(data))
+        return self
+
+    def _remember_feature_names(self, X, frame):
+        self.n_features_in_ = frame.shape[1]
+        if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns):
+            self.feature_names_in_ = np.asarray(X.columns, dtype=object)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+
+    def _learn_structure(self, cache: CountCache) -> nx.DiGraph:
+        raise NotImplementedError  # each single-DAG subclass provides its learner
+
+    def _fit_network(self, cache: CountCache):
+        """Learn one DAG, its m-estimated CPTs and the inference kernel."""
+        graph = self._learn_structure(cache)
+        families = graph_families(graph, cache.class_index)
+        tables = m_estimated_log_cpts(cache, families, self.m)
+        self._kernel = NetworkKernel(families, tables, cache.class_index)
+        self._set_named_network(graph, families, tables)
+
+    def _set_named_network(self, graph, families, tables):
+        names = self.node_names_
+        self.dag_ = nx.relabel_nodes(graph, dict(enumerate(names)), copy=True)
+        self.families_ = {names[f[0]]: tuple(names[p] for p in f[1:]) for f in families}
+        self.log_cpts_ = {names[f[0]]: t for f, t in zip(families, tables)}
+
+    @property
+    def node_names_(self) -> list:
+        """Feature names followed by the class node name (index order of the codes)."""
+        return list(self._encoder.feature_names_) + [self.class_name_]
+
+    @property
+    def categories_(self) -> dict:
+        names = self.node_names_
+        states = self._encoder.categories_ + [[_scalar(c) for c in self.classes_]]
+        return dict(zip(names, states))
+
+    # -- prediction -----------------------------------------------------------------
+    def _encode(self, X) -> np.ndarray:
+        check_is_fitted(self, "classes_")
+        frame = self._check_predict_frame(X)
+        return self._encoder.transform(frame)
+
+    def _check_predict_frame(self, X) -> pd.DataFrame:
+        names = self._encoder.feature_names_
+        if isinstance(X, pd.DataFrame):
+            if X.shape[1] != self.n_features_in_:
+                raise ValueError(
+                    f"X has {X.shape[1]} features, but {type(self).__name__} was fitted with "
+                    f"{self.n_features_in_}."
+                )
+            if hasattr(self, "feature_names_in_") and list(X.columns) != list(names):
+                missing = [c for c in names if c not in X.columns]
+                extra = [c for c in X.columns if c not in names]
+                raise ValueError(
+                    "The feature names should match those that were passed during fit: "
+                    f"missing {missing}, unexpected {extra}"
+                    + ("" if missing or extra else ", same names in another order")
+                    + "; select them with X[model.feature_names_in_]."
+                )
+            return X.set_axis(names, axis=1) if list(X.columns) != list(names) else X
+        frame = as_frame(X, names)
+        if frame.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {frame.shape[1]} features, but {type(self).__name__} was fitted with "
+                f"{self.n_features_in_}."
+            )
+        return frame
+
+    def _joint_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
+        """``log P(c, x)`` for coded rows: array ``(n_samples, n_classes)``."""
+        return self._kernel.joint_log_likelihood(codes)
+
+    def predict_joint_log_proba(self, X) -> np.ndarray:
+        """Joint log-probabilities ``log P(c, x)`` (unnormalized log posteriors)."""
+        return self._joint_log_likelihood(self._encode(X))
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Log posteriors ``log P(c | x)``, columns in the order of ``classes_``."""
+        return log_posterior(self.predict_joint_log_proba(X))
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Posteriors ``P(c | x)``, columns in the order of ``classes_``."""
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X) -> np.ndarray:
+        """Most probable class (the lowest class index on exact ties)."""
+        return self.classes_[np.argmax(self.predict_joint_log_proba(X), axis=1)]
+
+    # -- export -------------------------------------------------------------------------
+    def to_pgmpy(self):
+        """The fitted network as a pgmpy ``DiscreteBayesianNetwork``.
+
+        States carry the original category labels; node names are the feature
+        names and ``class_name_``. Use :mod:`bnclf.io` to write it to BIF or
+        XMLBIF (which need safe identifiers).
+        """
+        check_is_fitted(self, "dag_")
+        from ..pgmpy_adapter import network_from_tables
+
+        return network_from_tables(self.dag_, self.families_, self.log_cpts_, self.categories_)
+
+
+def _scalar(v):
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _class_name(y, feature_names) -> str:
+    name = getattr(y, "name", None)
+    if isinstance(y, pd.DataFrame) and y.shape[1] == 1:
+        name = y.columns[0]
+    if name is None or name in feature_names:
+        name = "class"
+    while name in feature_names:
+        name = name + "_"
+    return name

@@ -1,0 +1,232 @@
+"""Count tables and the information measures computed from them.
+
+Counts are the one substrate of bnclf: every structure score and every CPT is a
+pure function of count arrays built here with ``np.bincount`` over combined
+codes. Variables are numbered ``0 .. d-1`` for the features and ``d`` for the
+class, so a *family* is a tuple of variable indices and its count table has one
+axis per variable in that order.
+
+Information measures are in bits (log base 2), as the source papers define them.
+Summed measures (entropy, MI, CMI, per-label CMI) use empirical frequencies with
+``0 log 0 = 0``; pointwise measures use m-estimated probabilities so that an
+unseen combination gives a finite, strongly negative value.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import gammaln
+
+from .data import DiscreteData
+
+
+class CountCache:
+    """Memoized count tables of one data set (or one CV fold).
+
+    Parameters
+    ----------
+    data : DiscreteData
+        Coded training data with class codes. Rows whose code is negative for a
+        variable of a family (``missing="ignore"``) are left out of that
+        family's table only.
+
+    Notes
+    -----
+    Tables are additive over rows: the tables of two disjoint row sets sum to the
+    table of their union (see :meth:`merge`), which is how chunked or
+    distributed counting plugs in without touching any learner.
+    """
+
+    def __init__(self, data: DiscreteData):
+        if data.y is None:
+            raise ValueError("CountCache needs class codes (data.y).")
+        self.n_features = data.n_features
+        self.class_index = data.n_features
+        self.n_classes = int(data.n_classes)
+        self.n_samples = data.n_samples
+        self.cardinalities = np.append(data.cardinalities, self.n_classes).astype(np.int64)
+        self._columns = np.column_stack([data.codes, data.y]).astype(np.int64)
+        self._has_unknown = bool((data.codes < 0).any())
+        self._tables: dict[tuple, np.ndarray] = {}
+
+    # -- counting ------------------------------------------------------------
+    def counts(self, family) -> np.ndarray:
+        """Count table of ``family`` (variable indices), one axis per variable."""
+        family = tuple(int(v) for v in family)
+        table = self._tables.get(family)
+        if table is None:
+            table = self._count(family)
+            self._tables[family] = table
+        return table
+
+    def _count(self, family: tuple) -> np.ndarray:
+        shape = tuple(self.cardinalities[list(family)])
+        if not family:
+            return np.array(float(self.n_samples))
+        cols = self._columns[:, family]
+        if self._has_unknown:
+            cols = cols[(cols >= 0).all(axis=1)]
+        flat = np.ravel_multi_index(cols.T, shape) if len(family) > 1 else cols[:, 0]
+        return np.bincount(flat, minlength=int(np.prod(shape))).reshape(shape).astype(np.float64)
+
+    def merge(self, other: "CountCache") -> "CountCache":
+        """A cache over the rows of both caches (tables are summed on demand)."""
+        if not np.array_equal(self.cardinalities, other.cardinalities):
+            raise ValueError("Cannot merge count caches with different cardinalities.")
+        merged = CountCache.__new__(CountCache)
+        merged.__dict__.update(self.__dict__)
+        merged._columns = np.vstack([self._columns, other._columns])
+        merged._has_unknown = self._has_unknown or other._has_unknown
+        merged.n_samples = self.n_samples + other.n_samples
+        merged._tables = {}
+        return merged
+
+    # -- shortcuts used by the learners ----------------------------------------
+    @property
+    def class_counts(self) -> np.ndarray:
+        return self.counts((self.class_index,))
+
+    def mi_with_class(self) -> np.ndarray:
+        """``I(Xi; C)`` for every feature, in bits."""
+        c = self.class_index
+        return np.array([mutual_information(self.counts((i, c))) for i in range(self.n_features)])
+
+    def cmi_matrix(self) -> np.ndarray:
+        """Symmetric matrix of ``I(Xi; Xj | C)`` in bits (zero diagonal)."""
+        d, c = self.n_features, self.class_index
+        out = np.zeros((d, d))
+        for i in range(d):
+            for j in range(i + 1, d):
+                out[i, j] = out[j, i] = conditional_mutual_information(self.counts((i, j, c)))
+        return out
+
+    def per_label_cmi(self) -> np.ndarray:
+        """``I(Xi; Xj | C=c)``: array ``(n_classes, d, d)``, MI within each class's rows."""
+        d, c = self.n_features, self.class_index
+        out = np.zeros((self.n_classes, d, d))
+        for i in range(d):
+            for j in range(i + 1, d):
+                out[:, i, j] = out[:, j, i] = label_conditional_mi(self.counts((i, j, c)))
+        return out
+
+
+# -- summed measures (empirical frequencies) ------------------------------------
+def _plogp_ratio(joint: np.ndarray, denom: np.ndarray) -> float:
+    """Sum of ``joint * log2(joint / denom)`` over cells with ``joint > 0``."""
+    mask = joint > 0
+    return float(np.sum(joint[mask] * np.log2(joint[mask] / denom[mask])))
+
+
+def entropy(counts) -> float:
+    """Shannon entropy in bits of the distribution given by a count table."""
+    counts = np.asarray(counts, dtype=float).ravel()
+    total = counts.sum()
+    if total <= 0:
+        return 0.0
+    p = counts[counts > 0] / total
+    return float(-np.sum(p * np.log2(p)))
+
+
+def mutual_information(counts) -> float:
+    """``I(X; Y)`` in bits from a table with axis 0 = X and the other axes = Y."""
+    n = np.asarray(counts, dtype=float)
+    n = n.reshape(n.shape[0], -1)
+    total = n.sum()
+    if total <= 0:
+        return 0.0
+    p = n / total
+    px = p.sum(axis=1, keepdims=True)
+    py = p.sum(axis=0, keepdims=True)
+    return max(_plogp_ratio(p, px * py), 0.0)
+
+
+def conditional_mutual_information(counts) -> float:
+    """``I(X; Y | Z)`` in bits from a table with axes ``(X, Y, *Z)``.
+
+    ``Y`` may itself be a parent set: reshape its axes into one before calling,
+    or pass a table with axes ``(X, *Y, Z)`` flattened by the caller.
+    """
+    n = np.asarray(counts, dtype=float)
+    n = n.reshape(n.shape[0], n.shape[1], -1)
+    total = n.sum()
+    if total <= 0:
+        return 0.0
+    p = n / total
+    pz = p.sum(axis=(0, 1), keepdims=True)
+    pxz = p.sum(axis=1, keepdims=True)
+    pyz = p.sum(axis=0, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        denom = pxz * pyz / pz
+    return max(_plogp_ratio(p, denom), 0.0)
+
+
+def label_conditional_mi(counts) -> np.ndarray:
+    """``I(X; Y | C=c)`` for each class c from a table ``(X, Y, C)``: MI within class c."""
+    n = np.asarray(counts, dtype=float)
+    return np.array([mutual_information(n[:, :, c]) for c in range(n.shape[-1])])
+
+
+# -- smoothed probabilities and pointwise measures ------------------------------
+def m_estimate(counts, m: float = 1.0) -> np.ndarray:
+    """``P(x | pa) = (N(x, pa) + m/|X|) / (N(pa) + m)`` for a table with axes ``(X, *pa)``.
+
+    A table with one axis gives a marginal ``(N(x) + m/|X|) / (N + m)``. With
+    ``m = 0`` (maximum likelihood) a parent configuration never seen in training
+    gets the uniform distribution.
+    """
+    n = np.asarray(counts, dtype=float)
+    r = n.shape[0]
+    npa = n.sum(axis=0, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = (n + m / r) / (npa + m)
+    return np.where(npa + m > 0, p, 1.0 / r)
+
+
+def pointwise_class_mi(counts_xc, m: float = 1.0) -> np.ndarray:
+    """Pointwise y-MI ``log2 P(x, c) / (P(x) P(c))`` for every ``(x, c)``.
+
+    Parameters
+    ----------
+    counts_xc : array (|X|, |C|)
+        Counts ``N(x, c)``.
+    m : float
+        m-estimate weight; the joint is smoothed as one variable of ``|X||C|``
+        states and the marginals are its sums, so the three estimates agree.
+    """
+    joint = m_estimate(np.asarray(counts_xc, dtype=float).reshape(-1), m).reshape(np.shape(counts_xc))
+    px = joint.sum(axis=1, keepdims=True)
+    pc = joint.sum(axis=0, keepdims=True)
+    return np.log2(joint / (px * pc))
+
+
+def pointwise_class_cmi(counts_xyc, m: float = 1.0) -> np.ndarray:
+    """Pointwise y-CMI (CPMI) ``log2 P(x, y | c) / (P(x | c) P(y | c))`` for every cell.
+
+    ``P(x, y | c) = (N(x, y, c) + m/(|X||Y|)) / (N(c) + m)``; the conditionals
+    ``P(x | c)`` and ``P(y | c)`` are its sums, which equal their own
+    m-estimates.
+    """
+    n = np.asarray(counts_xyc, dtype=float)
+    nx, ny, nc = n.shape
+    joint = m_estimate(n.reshape(nx * ny, nc), m).reshape(nx, ny, nc)
+    return np.log2(joint / (joint.sum(axis=1, keepdims=True) * joint.sum(axis=0, keepdims=True)))
+
+
+# -- scores -------------------------------------------------------------------------
+def bdeu_score(counts, ess: float = 1.0) -> float:
+    """BDeu local score (natural log) of a family table with axes ``(child, *parents)``.
+
+    ``sum_j [lnG(a_j) - lnG(a_j + N_j) + sum_k (lnG(a_jk + N_jk) - lnG(a_jk))]`` with
+    ``a_j = ess / q`` and ``a_jk = ess / (q r)`` (Heckerman, Geiger & Chickering 1995),
+    where ``r`` is the child's cardinality and ``q`` the number of parent
+    configurations.
+    """
+    n = np.asarray(counts, dtype=float)
+    r = n.shape[0]
+    n = n.reshape(r, -1)
+    q = n.shape[1]
+    a_j, a_jk = ess / q, ess / (q * r)
+    n_j = n.sum(axis=0)
+    return float(
+        np.sum(gammaln(a_j) - gammaln(a_j + n_j)) + np.sum(gammaln(a_jk + n) - gammaln(a_jk))
+    )
