@@ -1,0 +1,143 @@
+"""Drawings of learned structures (matplotlib)."""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+import numpy as np
+
+CLASS_COLOR = "#d62728"
+FEATURE_COLOR = "#aec7e8"
+
+
+def _graph_and_class(obj, class_node=None):
+    if hasattr(obj, "dag_"):
+        return obj.dag_, obj.class_name_
+    if hasattr(obj, "get_cpds") or isinstance(obj, nx.DiGraph):
+        graph = nx.DiGraph()
+        graph.add_nodes_from(obj.nodes)
+        graph.add_edges_from((u, v) for u, v in obj.edges)  # bare edges: no weight=None attributes
+        if class_node is None:
+            roots = [v for v in graph if graph.in_degree(v) == 0 and graph.out_degree(v) > 0]
+            class_node = max(roots, key=graph.out_degree) if roots else None
+        return graph, class_node
+    raise TypeError(
+        f"draw_structure needs a fitted bnclf estimator, a networkx DiGraph or a pgmpy "
+        f"network; got {type(obj).__name__}."
+    )
+
+
+def structure_layout(graph: nx.DiGraph, class_node=None) -> dict:
+    """Layered positions: the class on top, features by generation of the feature subgraph.
+
+    Within a layer, nodes follow a depth-first order of the forest formed by
+    each feature's first feature parent, which keeps subtrees together and
+    arcs short; wide layers wrap into several rows so that ~60 features stay
+    readable.
+    """
+    features = graph.subgraph([v for v in graph if v != class_node]).copy()
+    forest = nx.DiGraph()
+    forest.add_nodes_from(features)
+    for v in features:
+        parents = sorted(features.predecessors(v), key=str)
+        if parents:
+            forest.add_edge(parents[0], v)
+    order = {}
+    for root in sorted((v for v in forest if forest.in_degree(v) == 0), key=str):
+        for v in nx.dfs_preorder_nodes(forest, root, sort_neighbors=lambda ns: sorted(ns, key=str)):
+            order[v] = len(order)
+    layers = [sorted(layer, key=order.__getitem__) for layer in nx.topological_generations(features)]
+    max_width = max(8, int(math.ceil(math.sqrt(max(len(features), 1)) * 1.6)))
+    rows = []
+    for layer in layers:
+        for start in range(0, len(layer), max_width):
+            rows.append(layer[start:start + max_width])
+    pos = {}
+    for r, row in enumerate(rows):
+        xs = np.linspace(-(len(row) - 1) / 2, (len(row) - 1) / 2, len(row)) if len(row) > 1 else [0.0]
+        shift = 0.25 if r % 2 else 0.0  # stagger rows so vertical arcs do not hide each other
+        for x, node in zip(xs, row):
+            pos[node] = (float(x) + shift, -float(r + 1))
+    if class_node is not None:
+        pos[class_node] = (0.0, 0.6)
+    return pos
+
+
+def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None):
+    """Draw a Bayesian network classifier's structure.
+
+    Parameters
+    ----------
+    obj : fitted BayesNetClassifier, networkx.DiGraph or pgmpy network
+    ax : matplotlib Axes, optional
+        Axes to draw on; a figure sized to the graph is made when omitted.
+    class_node : hashable, optional
+        The class node (taken from the estimator; for a bare graph, the parentless
+        node with most children).
+    title : str, optional
+    font_size : float, optional
+        Label size; by default shrinks with the number of nodes.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Notes
+    -----
+    The class node is drawn in red at the top, its arcs to the features in light
+    grey so that the arcs among features (the learned part) stand out in black.
+    """
+    import matplotlib.pyplot as plt
+
+    graph, class_node = _graph_and_class(obj, class_node)
+    pos = structure_layout(graph, class_node)
+    n = graph.number_of_nodes()
+    width = max(abs(x) for x, _ in pos.values()) * 2 + 2
+    height = max(abs(y) for _, y in pos.values()) + 1.6
+    if ax is None:
+        _, ax = plt.subplots(figsize=(min(max(6, width * 1.4), 30), min(max(4, height * 1.2), 24)))
+    font_size = font_size or (10 if n <= 20 else 8 if n <= 40 else 6)
+    class_edges = [(u, v) for u, v in graph.edges if u == class_node]
+    other_edges = [(u, v) for u, v in graph.edges if u != class_node]
+    nx.draw_networkx_edges(graph, pos, edgelist=class_edges, ax=ax, edge_color="#cccccc",
+                           arrows=True, arrowsize=8, width=0.6, node_size=900)
+    nx.draw_networkx_edges(graph, pos, edgelist=other_edges, ax=ax, edge_color="black",
+                           arrows=True, arrowsize=14, width=1.4, node_size=900,
+                           connectionstyle="arc3,rad=0.08")
+    features = [v for v in graph if v != class_node]
+    nx.draw_networkx_nodes(graph, pos, nodelist=features, ax=ax, node_color=FEATURE_COLOR,
+                           edgecolors="#1f77b4", node_size=900)
+    if class_node is not None:
+        nx.draw_networkx_nodes(graph, pos, nodelist=[class_node], ax=ax, node_color=CLASS_COLOR,
+                               edgecolors="black", node_size=1400, node_shape="s")
+    labels = {v: _short(v) for v in graph}
+    nx.draw_networkx_labels(graph, pos, labels=labels, ax=ax, font_size=font_size)
+    if class_node is not None:
+        nx.draw_networkx_labels(graph, pos, labels={class_node: labels[class_node]}, ax=ax,
+                                font_size=font_size, font_color="white", font_weight="bold")
+    if title:
+        ax.set_title(title)
+    ax.set_axis_off()
+    ax.margins(0.05)
+    return ax
+
+
+def _short(name, limit=14) -> str:
+    text = str(name)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def save_structure_png(obj, path, **kwargs):
+    """Draw ``obj`` with :func:`draw_structure` and save it as a PNG; returns the path."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    ax = draw_structure(obj, **kwargs)
+    fig = ax.figure
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
