@@ -28,8 +28,8 @@ UNKNOWN = -1
 MISSING_LABEL = "<missing>"
 """Category label given to missing training values when ``missing="category"``."""
 
-_MISSING_OPTIONS = ("category", "ignore", "error")
-_UNKNOWN_OPTIONS = ("marginalize", "error")
+MISSING_OPTIONS = ("category", "ignore", "error")
+UNKNOWN_OPTIONS = ("marginalize", "error")
 
 
 @dataclass
@@ -121,10 +121,12 @@ def as_frame(X, feature_names=None) -> pd.DataFrame:
     array = np.asarray(X)
     if array.ndim != 2:
         raise ValueError(
-            f"Expected a 2-D array of features, got an array of shape {array.shape}; "
-            "reshape a single feature with X.reshape(-1, 1) or a single sample with "
-            "X.reshape(1, -1)."
+            f"Expected a 2-D array of features, got an array of shape {array.shape}. "
+            "Reshape your data either using X.reshape(-1, 1) if it has a single feature or "
+            "X.reshape(1, -1) if it contains a single sample."
         )
+    if np.iscomplexobj(array):
+        raise ValueError("Complex data not supported; features must be discrete categories.")
     if feature_names is None:
         feature_names = [f"x{i}" for i in range(array.shape[1])]
     return pd.DataFrame(array, columns=list(feature_names))
@@ -161,10 +163,13 @@ class FeatureEncoder:
         self.handle_unknown = handle_unknown
 
     def fit(self, X: pd.DataFrame) -> "FeatureEncoder":
-        check_option("missing", self.missing, _MISSING_OPTIONS)
-        check_option("handle_unknown", self.handle_unknown, _UNKNOWN_OPTIONS)
+        check_option("missing", self.missing, MISSING_OPTIONS)
+        check_option("handle_unknown", self.handle_unknown, UNKNOWN_OPTIONS)
         if X.shape[1] == 0:
-            raise ValueError("X has no feature columns; at least one feature is required.")
+            raise ValueError(
+                f"Found array with 0 feature(s) (shape={X.shape}) while a minimum of 1 is "
+                "required: X has no feature columns."
+            )
         names = list(X.columns)
         if len(set(map(str, names))) != len(names):
             raise ValueError(f"Feature names must be unique as text; got {names}.")
@@ -272,6 +277,16 @@ def encode_target(y):
         y = y.iloc[:, 0]
     values = np.asarray(y)
     if values.ndim == 2 and values.shape[1] == 1:
+        import warnings
+
+        from sklearn.exceptions import DataConversionWarning
+
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected. Please change the shape "
+            "of y to (n_samples,), for example using ravel().",
+            DataConversionWarning,
+            stacklevel=3,
+        )
         values = values.ravel()
     if values.ndim != 1:
         raise ValueError(f"y must be 1-D; got shape {values.shape}.")

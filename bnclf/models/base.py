@@ -10,7 +10,15 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ..data import DiscreteData, FeatureEncoder, as_frame, encode_target
+from ..data import (
+    MISSING_OPTIONS,
+    UNKNOWN_OPTIONS,
+    DiscreteData,
+    FeatureEncoder,
+    as_frame,
+    check_option,
+    encode_target,
+)
 from ..inference import NetworkKernel, graph_families, log_posterior
 from ..params import m_estimated_log_cpts
 from ..stats import CountCache
@@ -77,6 +85,8 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
                 f"m={self.m!r} is not valid; m is the m-estimate weight, a number >= 0 "
                 "(1 is the default, 0 is maximum likelihood)."
             )
+        check_option("missing", self.missing, MISSING_OPTIONS)
+        check_option("handle_unknown", self.handle_unknown, UNKNOWN_OPTIONS)
 
     # -- fitting -----------------------------------------------------------------
     def fit(self, X, y):
@@ -96,6 +106,11 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         self._check_params()
+        if y is None:
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None; "
+                "pass the class labels as fit(X, y)."
+            )
         frame = as_frame(X)
         if frame.shape[0] == 0:
             raise ValueError("X has 0 samples; at least one training row is required.")
@@ -161,8 +176,8 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         if isinstance(X, pd.DataFrame):
             if X.shape[1] != self.n_features_in_:
                 raise ValueError(
-                    f"X has {X.shape[1]} features, but {type(self).__name__} was fitted with "
-                    f"{self.n_features_in_}."
+                    f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
+                    f"{self.n_features_in_} features as input."
                 )
             if hasattr(self, "feature_names_in_") and list(X.columns) != list(names):
                 missing = [c for c in names if c not in X.columns]
@@ -174,11 +189,13 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
                     + "; select them with X[model.feature_names_in_]."
                 )
             return X.set_axis(names, axis=1) if list(X.columns) != list(names) else X
-        frame = as_frame(X, names)
-        if frame.shape[1] != self.n_features_in_:
+        frame = as_frame(X)
+        if frame.shape[1] == self.n_features_in_:
+            frame.columns = names
+        else:
             raise ValueError(
-                f"X has {frame.shape[1]} features, but {type(self).__name__} was fitted with "
-                f"{self.n_features_in_}."
+                f"X has {frame.shape[1]} features, but {type(self).__name__} is expecting "
+                f"{self.n_features_in_} features as input."
             )
         return frame
 
@@ -200,7 +217,8 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Most probable class (the lowest class index on exact ties)."""
-        return self.classes_[np.argmax(self.predict_joint_log_proba(X), axis=1)]
+        jll = self.predict_joint_log_proba(X)
+        return self.classes_[np.argmax(jll, axis=1)]
 
     # -- export -------------------------------------------------------------------------
     def to_pgmpy(self):
