@@ -1,0 +1,67 @@
+"""The bnclf command end to end, on real files."""
+
+import pandas as pd
+import pytest
+
+from bnclf.cli import main
+from bnclf.datasets import dataset_path, load_dataset
+
+
+@pytest.fixture(scope="module")
+def heart_csv(tmp_path_factory):
+    X, y = load_dataset("heart-c")
+    path = tmp_path_factory.mktemp("cli") / "heart.csv"
+    X.assign(num=y).to_csv(path, index=False)
+    return path
+
+
+def test_fit_predict_export_plot(heart_csv, tmp_path, capsys):
+    model = tmp_path / "m.bnclf"
+    main(["fit", str(heart_csv), "--class", "num", "--model", "kdb(k=1)", "-o", str(model)])
+    assert model.exists()
+    main(["predict", str(model), str(heart_csv), "--proba", "-o", str(tmp_path / "p.csv")])
+    preds = pd.read_csv(tmp_path / "p.csv")
+    assert len(preds) == 303 and list(preds.columns) == ["prediction", "P(<50)", "P(>50_1)"]
+    truth = load_dataset("heart-c")[1].astype(str).to_numpy()
+    assert (preds["prediction"].astype(str).to_numpy() == truth).mean() > 0.75
+    main(["export", str(model), "-o", str(tmp_path / "m.bif")])
+    main(["export", str(model), "-o", str(tmp_path / "m.xml")])
+    main(["plot", str(model), "-o", str(tmp_path / "m.png")])
+    assert (tmp_path / "m.bif").stat().st_size > 0 and (tmp_path / "m.png").stat().st_size > 1000
+    assert "verified by reading it back" in capsys.readouterr().out
+
+
+def test_evaluate_arff(tmp_path, capsys):
+    main(["evaluate", str(dataset_path("iris")), "--folds", "5", "-o", str(tmp_path / "r.csv")])
+    out = capsys.readouterr().out
+    assert "5-fold stratified CV" in out and "tan" in out
+    table = pd.read_csv(tmp_path / "r.csv")
+    assert list(table["model"]) == ["nb", "tan", "kdb"] and (table["accuracy"] > 0.85).all()
+
+
+def test_demo_writes_png_and_xmlbif(tmp_path, capsys):
+    main(["demo", "--folds", "3", "-o", str(tmp_path / "demo")])
+    out = capsys.readouterr().out
+    assert "kr-vs-kp" in out and "kdb" in out
+    for name in ("tan_structure.png", "tan.xmlbif", "tan.xmlbif.names.json", "cv_results.csv"):
+        assert (tmp_path / "demo" / name).exists()
+
+
+def test_errors_name_the_problem(heart_csv, tmp_path, capsys):
+    with pytest.raises(SystemExit, match="--class 'nope' is not a column"):
+        main(["fit", str(heart_csv), "--class", "nope"])
+    with pytest.raises(SystemExit, match="Unknown classifier 'svm'"):
+        main(["fit", str(heart_csv), "--model", "svm"])
+    with pytest.raises(SystemExit, match="no such file"):
+        main(["fit", str(tmp_path / "missing.csv")])
+    with pytest.raises(ValueError, match="looks continuous"):
+        main(["fit", str(heart_csv), "--class", "num", "--discretize", "none",
+              "-o", str(tmp_path / "x.bnclf")])
+
+
+@pytest.mark.parametrize("command", ["fit", "predict", "evaluate", "export", "plot", "demo"])
+def test_help_everywhere(command, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--help"])
+    assert exit_info.value.code == 0
+    assert "usage: bnclf" in capsys.readouterr().out

@@ -1,0 +1,62 @@
+"""Encoding: dtypes, missing values, unseen categories, clear errors."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bnclf.data import UNKNOWN, FeatureEncoder, as_frame, encode_target
+
+
+def test_dtypes_are_encoded_once_with_their_labels():
+    X = pd.DataFrame({
+        "obj": ["b", "a", "b", None],
+        "cat": pd.Categorical(["lo", "hi", "lo", "hi"], categories=["lo", "mid", "hi"]),
+        "int": [3, 1, 2, 3],
+        "bool": [True, False, True, True],
+        "intfloat": [1.0, 2.0, np.nan, 1.0],
+    })
+    enc = FeatureEncoder().fit(X)
+    assert enc.categories_ == [["a", "b", "<missing>"], ["lo", "mid", "hi"], [1, 2, 3],
+                               [False, True], [1.0, 2.0, "<missing>"]]
+    codes = enc.transform(X, training=True)
+    assert codes.tolist() == [[1, 0, 2, 1, 0], [0, 2, 0, 0, 1], [1, 0, 1, 1, 2], [2, 2, 2, 1, 0]]
+    assert enc.cardinalities_.tolist() == [3, 3, 3, 2, 3]
+
+
+def test_unseen_and_missing_at_predict_time():
+    enc = FeatureEncoder().fit(pd.DataFrame({"a": ["x", "y"], "b": [1, 2]}))
+    codes = enc.transform(pd.DataFrame({"a": ["z", None], "b": [2, 7]}))
+    assert codes.tolist() == [[UNKNOWN, 1], [UNKNOWN, UNKNOWN]]
+    strict = FeatureEncoder(handle_unknown="error").fit(pd.DataFrame({"a": ["x", "y"]}))
+    with pytest.raises(ValueError, match=r"column 'a' has values never seen in training: \['z'\]"):
+        strict.transform(pd.DataFrame({"a": ["z"]}))
+
+
+def test_missing_label_never_clashes():
+    enc = FeatureEncoder().fit(pd.DataFrame({"a": ["<missing>", None, "x"]}))
+    assert enc.categories_[0] == ["<missing>", "x", "<<missing>>"]
+    assert enc.transform(pd.DataFrame({"a": [None, "<missing>"]})).ravel().tolist() == [2, 0]
+
+
+def test_numbers_match_across_int_and_float_types():
+    enc = FeatureEncoder().fit(pd.DataFrame({"a": [1, 2, 3]}))
+    assert enc.transform(pd.DataFrame({"a": [2.0, 3.0]})).ravel().tolist() == [1, 2]
+
+
+def test_errors_name_the_column_and_the_fix():
+    with pytest.raises(ValueError, match=r"column 'w' looks continuous \(3 distinct"):
+        FeatureEncoder().fit(pd.DataFrame({"w": [0.5, 1.25, 2.0]}))
+    with pytest.raises(ValueError, match="column 'e' has no observed values"):
+        FeatureEncoder().fit(pd.DataFrame({"e": [None, None]}))
+    with pytest.raises(ValueError, match="0 feature"):
+        FeatureEncoder().fit(pd.DataFrame(index=range(3)))
+    with pytest.raises(ValueError, match="Reshape your data"):
+        as_frame(np.array([1, 2, 3]))
+    with pytest.raises(ValueError, match="y holds continuous values"):
+        encode_target([0.5, 1.5])
+    with pytest.raises(ValueError, match="y has 2 columns"):
+        encode_target(pd.DataFrame({"a": [1, 2], "b": [1, 2]}))
+    with pytest.raises(TypeError, match="Sparse matrices are not supported"):
+        from scipy.sparse import csr_matrix
+
+        as_frame(csr_matrix(np.eye(2)))

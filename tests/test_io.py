@@ -1,0 +1,90 @@
+"""BIF / XMLBIF round trips with awkward names, and estimator persistence."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from bnclf import KDBClassifier, TANClassifier
+from bnclf.io import load_model, read_network, safe_identifiers, save_model, write_network
+from bnclf.pgmpy_adapter import tables_from_network
+
+
+@pytest.fixture(scope="module")
+def awkward_model():
+    rng = np.random.default_rng(3)
+    n = 400
+    X = pd.DataFrame({
+        "age group": rng.choice(["(-inf, 2.5]", "(2.5, inf)"], n),
+        "a-b,c": rng.choice(["<5", ">=5", "x-y"], n),
+        "größe": rng.choice(["klein", "groß", "sehr groß"], n),
+        7: rng.integers(0, 3, n),
+        "flag": rng.choice([True, False], n),
+        "ratio": rng.choice([0.5, 1.5], n).astype(object),
+        "table": rng.choice(["network", "variable"], n),
+    })
+    y = pd.Series(rng.choice(["yes", "no", "maybe"], n), name="probability")
+    return KDBClassifier(k=2).fit(X, y)
+
+
+def assert_same_network(model, est):
+    families, tables, states = tables_from_network(model)
+    assert set(model.nodes) == set(est.dag_.nodes)
+    assert set(model.edges) == set(est.dag_.edges)
+    for child, parents in est.families_.items():
+        got = np.transpose(tables[child], [0] + [1 + families[child].index(p) for p in parents])
+        np.testing.assert_allclose(got, np.exp(est.log_cpts_[child]), rtol=0, atol=1e-9)
+        for v in (child, *parents):
+            assert states[v] == est.categories_[v]
+            assert [type(s) for s in states[v]] == [type(s) for s in est.categories_[v]]
+
+
+@pytest.mark.parametrize("suffix", [".bif", ".xmlbif"])
+def test_round_trip_keeps_names_states_and_values(awkward_model, tmp_path, suffix):
+    path = write_network(awkward_model, tmp_path / f"model{suffix}")
+    assert path.exists() and (tmp_path / f"model{suffix}.names.json").exists()
+    model = read_network(path)
+    assert_same_network(model, awkward_model)
+    assert model.get_cpds(7).state_names[7] == [0, 1, 2]
+    assert model.get_cpds("flag").state_names["flag"] == [False, True]
+
+
+@pytest.mark.parametrize("suffix", [".bif", ".xmlbif"])
+def test_file_without_name_map_reads_with_safe_names(awkward_model, tmp_path, suffix):
+    path = write_network(awkward_model, tmp_path / f"m{suffix}")
+    (tmp_path / f"m{suffix}.names.json").unlink()
+    model = read_network(path)
+    assert "age_group" in model.nodes and "n_7" in model.nodes
+
+
+def test_pgmpy_model_round_trip(tmp_path, krkp):
+    X, y = krkp
+    est = TANClassifier().fit(X, y)
+    path = write_network(est.to_pgmpy(), tmp_path / "krkp.bif")
+    assert_same_network(read_network(path), est)
+    names = json.loads((tmp_path / "krkp.bif.names.json").read_text())
+    assert names["format"] == "bnclf-name-map/1"
+
+
+def test_safe_identifiers_are_distinct():
+    ids = safe_identifiers(["<5", ">=5", "5", "a b", "a_b", "", "table"], "s")
+    assert len(set(ids)) == 7
+    assert all(i.replace("_", "").isalnum() for i in ids)
+    assert not ids[2][0].isdigit() and ids[6] != "table"
+
+
+def test_unknown_format_is_explained(awkward_model, tmp_path):
+    with pytest.raises(ValueError, match="use a .bif or .xmlbif"):
+        write_network(awkward_model, tmp_path / "model.txt")
+
+
+def test_save_and_load_estimator(awkward_model, tmp_path):
+    path = save_model(awkward_model, tmp_path / "m.bnclf")
+    loaded = load_model(path)
+    X = pd.DataFrame({"age group": ["(2.5, inf)"], "a-b,c": ["<5"], "größe": ["groß"], 7: [1],
+                      "flag": [True], "ratio": [0.5], "table": ["network"]})
+    np.testing.assert_array_equal(loaded.predict_proba(X), awkward_model.predict_proba(X))
+    (tmp_path / "bad.bnclf").write_bytes(b"\x80\x04N.")
+    with pytest.raises(ValueError, match="not a bnclf model file"):
+        load_model(tmp_path / "bad.bnclf")

@@ -1,0 +1,49 @@
+"""Structure drawings are real PNGs of the right graph."""
+
+import matplotlib.pyplot as plt
+import networkx as nx
+import numpy as np
+import pandas as pd
+
+from bnclf import NaiveBayesClassifier, TANClassifier
+from bnclf.plot import draw_structure, save_structure_png, structure_layout
+
+
+def test_png_of_a_fitted_tan(tmp_path, krkp):
+    X, y = krkp
+    est = TANClassifier().fit(X, y)
+    path = save_structure_png(est, tmp_path / "tan.png", title="TAN")
+    image = plt.imread(path)
+    assert image.shape[0] > 300 and image.shape[1] > 300
+    assert image[..., :3].std() > 0.05  # something is drawn
+
+
+def test_layout_puts_the_class_on_top_and_arcs_downward(krkp):
+    X, y = krkp
+    est = TANClassifier().fit(X, y)
+    pos = structure_layout(est.dag_, est.class_name_)
+    assert set(pos) == set(est.dag_.nodes)
+    assert all(pos[est.class_name_][1] > pos[v][1] for v in X.columns)
+    assert all(pos[u][1] > pos[v][1] for u, v in est.dag_.edges)
+
+
+def test_sixty_features_wrap_into_rows():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, (200, 60))).add_prefix("f")
+    est = NaiveBayesClassifier().fit(X, rng.integers(0, 2, 200))
+    pos = structure_layout(est.dag_, est.class_name_)
+    rows = {y for node, (x, y) in pos.items() if node != est.class_name_}
+    assert len(rows) >= 4  # at most ~13 per row
+    ax = draw_structure(est)
+    assert len(ax.texts) >= 61
+    plt.close(ax.figure)
+
+
+def test_draws_plain_graphs_and_pgmpy_models(krkp):
+    X, y = krkp
+    est = TANClassifier().fit(X.iloc[:, :8], y)
+    fig, axes = plt.subplots(1, 2)
+    draw_structure(est.to_pgmpy(), ax=axes[0])
+    g = nx.DiGraph([("C", "a"), ("C", "b"), ("a", "b")])
+    assert draw_structure(g, ax=axes[1]) is axes[1]
+    plt.close(fig)
