@@ -1,0 +1,15 @@
+"""Every example script runs and writes what it promises."""
+
+import runpy
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def test_structures_side_by_side(tmp_path):
+    runpy.run_path(str(EXAMPLES / "structures_side_by_side.py"))["main"](tmp_path)
+    image = plt.imread(tmp_path / "structures_heart-c.png")
+    assert image.shape[1] > 2 * image.shape[0]
+    assert (tmp_path / "tan_heart-c.bif").exists()
