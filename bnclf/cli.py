@@ -15,26 +15,13 @@ from . import __version__
 
 # -- data and models ---------------------------------------------------------------
 def read_table(path, target=None):
-    """Features and target of a CSV or ARFF file (target: ``--class``, default last column)."""
-    path = Path(path)
-    if not path.exists():
-        raise SystemExit(f"bnclf: error: no such file: {path}")
-    name = path.name.lower()
-    if name.endswith((".arff", ".arff.gz")):
-        from .arff import load_arff_xy
+    """Features and target of a CSV or ARFF file (``--class``, default the last column)."""
+    from .datasets import load_table
 
-        try:
-            return load_arff_xy(path, target=target)
-        except ValueError as exc:
-            raise SystemExit(f"bnclf: error: {exc}") from None
-    frame = pd.read_csv(path, sep=None, engine="python", na_values=["?"])
-    target = frame.columns[-1] if target is None else target
-    if target not in frame.columns:
-        raise SystemExit(
-            f"bnclf: error: --class {target!r} is not a column of {path}; columns are "
-            f"{list(frame.columns)}"
-        )
-    return frame.drop(columns=[target]), frame[target]
+    try:
+        return load_table(path, target)
+    except (FileNotFoundError, ValueError) as exc:
+        raise SystemExit(f"bnclf: error: {exc}") from None
 
 
 def read_features(path):

@@ -48,7 +48,7 @@ def test_demo_writes_png_and_xmlbif(tmp_path, capsys):
 
 
 def test_errors_name_the_problem(heart_csv, tmp_path, capsys):
-    with pytest.raises(SystemExit, match="--class 'nope' is not a column"):
+    with pytest.raises(SystemExit, match="target column 'nope' is not a column"):
         main(["fit", str(heart_csv), "--class", "nope"])
     with pytest.raises(SystemExit, match="Unknown classifier 'svm'"):
         main(["fit", str(heart_csv), "--model", "svm"])

@@ -55,3 +55,52 @@ def load_dataset(name: str = DEFAULT_DATASET):
 
     with resources.as_file(dataset_path(name)) as path:
         return load_arff_xy(path)
+
+
+MAX_INTEGER_CATEGORIES = 10
+"""Integer CSV columns with more distinct values than this are read as continuous."""
+
+
+def load_table(path, target=None):
+    """Features and target of a CSV or ARFF file.
+
+    Parameters
+    ----------
+    path : str or Path
+        ``.csv`` (any delimiter pandas can sniff; ``?`` and empty cells are
+        missing), ``.csv.gz``, ``.arff`` or ``.arff.gz``.
+    target : str, optional
+        Target column; default the last one.
+
+    Notes
+    -----
+    CSV files carry no types. A column of whole numbers with more than
+    ``MAX_INTEGER_CATEGORIES`` distinct values (ages, counts, measurements) is
+    read as a float column so that discretizers treat it as continuous, as an
+    ARFF ``numeric`` attribute would be; one with fewer stays a set of integer
+    categories. ARFF files declare their types and are read as declared.
+    """
+    from pathlib import Path
+
+    import pandas as pd
+
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no such file: {path}")
+    name = path.name.lower()
+    if name.endswith((".arff", ".arff.gz")):
+        from ..arff import load_arff_xy
+
+        return load_arff_xy(path, target=target)
+    frame = pd.read_csv(path, sep=None, engine="python", na_values=["?"])
+    target = frame.columns[-1] if target is None else target
+    if target not in frame.columns:
+        raise ValueError(
+            f"target column {target!r} is not a column of {path}; columns are {list(frame.columns)}"
+        )
+    X = frame.drop(columns=[target])
+    for column in X.columns:
+        values = X[column]
+        if pd.api.types.is_integer_dtype(values) and values.nunique() > MAX_INTEGER_CATEGORIES:
+            X[column] = values.astype(float)
+    return X, frame[target]

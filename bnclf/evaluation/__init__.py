@@ -1,0 +1,82 @@
+"""Evaluation of classifiers: CV protocols, metrics, statistical tests, plots.
+
+See ``docs/evaluation.md`` for the protocols, the formulas and references, and
+the ``bnclf compare`` command.
+"""
+
+from .compare import (
+    CLASSIFIERS,
+    ComparisonSummary,
+    compare,
+    load_dataset_spec,
+    make_classifier,
+    parse_classifier_spec,
+    register_classifier,
+    render_report,
+    summarize,
+    write_report,
+)
+from .metrics import (
+    KohaviWolpertResult,
+    accuracy,
+    global_accuracy,
+    hamming_accuracy,
+    hand_till_auc,
+    kappa,
+    kohavi_wolpert,
+    log_loss,
+    roc_auc,
+    zero_one_loss,
+)
+from .protocols import (
+    CVPredictions,
+    MultilabelCVPredictions,
+    Split,
+    build_pipeline,
+    cross_validate_multilabel,
+    cross_validate_predictions,
+    least_relevant_label,
+    make_cv_splits,
+    multilabel_cv_splits,
+)
+from .stats_tests import (
+    BayesianResult,
+    FriedmanResult,
+    TTestResult,
+    WinDrawLoss,
+    average_ranks,
+    bayesian_correlated_ttest,
+    bayesian_signed_rank,
+    bonferroni_dunn_critical_difference,
+    bonferroni_dunn_from_ranks,
+    bonferroni_dunn_test,
+    corrected_repeated_cv_ttest,
+    friedman_test,
+    nemenyi_critical_difference,
+    nemenyi_q,
+    nemenyi_test,
+    rank_scores,
+    sign_test,
+    wilcoxon_signed_rank,
+    win_draw_loss,
+    win_draw_loss_table,
+)
+
+__all__ = [
+    # protocols
+    "Split", "make_cv_splits", "multilabel_cv_splits", "least_relevant_label",
+    "build_pipeline", "cross_validate_predictions", "CVPredictions",
+    "cross_validate_multilabel", "MultilabelCVPredictions",
+    # metrics
+    "zero_one_loss", "accuracy", "log_loss", "roc_auc", "hand_till_auc", "kappa",
+    "kohavi_wolpert", "KohaviWolpertResult", "global_accuracy", "hamming_accuracy",
+    # statistical tests
+    "rank_scores", "average_ranks", "friedman_test", "FriedmanResult", "nemenyi_q",
+    "nemenyi_critical_difference", "nemenyi_test", "bonferroni_dunn_critical_difference",
+    "bonferroni_dunn_test", "bonferroni_dunn_from_ranks", "win_draw_loss", "WinDrawLoss", "sign_test",
+    "win_draw_loss_table", "wilcoxon_signed_rank", "corrected_repeated_cv_ttest",
+    "TTestResult", "bayesian_signed_rank", "bayesian_correlated_ttest", "BayesianResult",
+    # comparisons
+    "compare", "summarize", "write_report", "render_report", "ComparisonSummary", "make_classifier",
+    "parse_classifier_spec", "register_classifier", "load_dataset_spec", "CLASSIFIERS",
+]

@@ -1,0 +1,114 @@
+"""Short classifier names and specs such as ``"kdb(k=3)"``: one registry for the CLI and
+the evaluation harness."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+
+#: Short names: name -> class, or (module, attribute) imported on first use.
+CLASSIFIERS: dict = {
+    "nb": ("bnclf.models", "NaiveBayesClassifier"),
+    "tan": ("bnclf.models", "TANClassifier"),
+    "kdb": ("bnclf.models", "KDBClassifier"),
+}
+
+
+def register_classifier(name: str, target) -> None:
+    """Register a short, case-insensitive classifier name.
+
+    Parameters
+    ----------
+    name : str
+        E.g. ``"aode"``.
+    target : callable or (module, attribute) tuple
+        A class or factory called with the spec's keyword arguments, or where to
+        import it from lazily.
+    """
+    CLASSIFIERS[name.lower()] = target
+
+
+def parse_classifier_spec(spec: str) -> tuple[str, dict]:
+    """Split ``"kdb(k=3, m=1.0)"`` into ``("kdb", {"k": 3, "m": 1.0})``.
+
+    Only keyword arguments with Python literal values are accepted.
+    """
+    text = spec.strip()
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError as exc:
+        raise ValueError(f"cannot parse classifier spec {spec!r}: {exc.msg}") from None
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        return ast.unparse(node), {}
+    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+        if node.args:
+            raise ValueError(f"classifier spec {spec!r}: give parameters by name, e.g. kdb(k=2)")
+        params = {}
+        for kw in node.keywords:
+            if kw.arg is None:
+                raise ValueError(f"classifier spec {spec!r}: **kwargs are not supported")
+            try:
+                params[kw.arg] = ast.literal_eval(kw.value)
+            except ValueError:
+                raise ValueError(
+                    f"classifier spec {spec!r}: value of {kw.arg!r} must be a literal"
+                ) from None
+        return ast.unparse(node.func), params
+    raise ValueError(f"cannot parse classifier spec {spec!r}; expected e.g. 'nb' or 'kdb(k=3)'")
+
+
+def _model_classes() -> dict:
+    models = importlib.import_module("bnclf.models")
+    return {
+        attr.lower().removesuffix("classifier"): getattr(models, attr)
+        for attr in dir(models)
+        if attr.endswith("Classifier") and attr != "BayesNetClassifier"
+    }
+
+
+def resolve_classifier(name: str):
+    """The class behind a short name, a bnclf class name, or a dotted import path."""
+    key = name.lower()
+    target = CLASSIFIERS.get(key)
+    if target is not None:
+        if callable(target):
+            return target
+        module, attr = target
+        return getattr(importlib.import_module(module), attr)
+    by_class = _model_classes()
+    if key.removesuffix("classifier") in by_class:
+        return by_class[key.removesuffix("classifier")]
+    if "." in name:
+        module, _, attr = name.rpartition(".")
+        try:
+            return getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            raise ValueError(f"cannot import classifier {name!r}: {exc}") from None
+    known = sorted(set(CLASSIFIERS) | set(by_class))
+    raise ValueError(f"Unknown classifier {name!r} (unknown classifier); choose one of {known}.")
+
+
+def make_classifier(spec):
+    """An estimator from a spec such as ``"tan"``, ``"kdb(k=3)"`` or ``"tan(root=2, m=0)"``.
+
+    Estimator instances are returned unchanged. Names (case-insensitive) are
+    looked up among the registered short names, then the classes of
+    :mod:`bnclf.models` (``"aode"`` finds ``AODEClassifier``); a dotted name
+    ``"package.module.Class"`` is imported.
+    """
+    if not isinstance(spec, str):
+        if not hasattr(spec, "fit"):
+            raise TypeError(f"classifier must be a spec string or an estimator, got {spec!r}")
+        return spec
+    name, params = parse_classifier_spec(spec)
+    cls = resolve_classifier(name)
+    valid = sorted(cls().get_params()) if hasattr(cls, "get_params") else None
+    unknown = sorted(set(params) - set(valid)) if valid is not None else []
+    if unknown:
+        raise ValueError(
+            f"{cls.__name__} has no parameter {unknown}; valid parameters: {valid}."
+        )
+    try:
+        return cls(**params)
+    except TypeError as exc:
+        raise ValueError(f"classifier spec {spec!r}: {exc}; valid parameters: {valid}") from None
