@@ -16,8 +16,7 @@ Code conventions
 
 from __future__ import annotations
 
-import numbers
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -53,7 +52,6 @@ class DiscreteData:
     cardinalities: np.ndarray
     y: np.ndarray | None = None
     n_classes: int = 0
-    feature_names: list = field(default_factory=list)
 
     @property
     def n_samples(self) -> int:
@@ -70,12 +68,7 @@ class DiscreteData:
             self.cardinalities,
             None if self.y is None else self.y[rows],
             self.n_classes,
-            self.feature_names,
         )
-
-
-def _is_missing(values: np.ndarray) -> np.ndarray:
-    return np.asarray(pd.isna(values), dtype=bool)
 
 
 def _python_scalar(v):

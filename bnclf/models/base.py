@@ -137,11 +137,12 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         elif hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
 
-    def _learn_structure(self, cache: CountCache) -> nx.DiGraph:
-        raise NotImplementedError  # each single-DAG subclass provides its learner
-
     def _fit_network(self, cache: CountCache):
-        """Learn one DAG, its m-estimated CPTs and the inference kernel."""
+        """Learn one DAG, its m-estimated CPTs and the inference kernel.
+
+        Single-DAG subclasses provide ``_learn_structure(cache) -> networkx.DiGraph``
+        (a pure learner from :mod:`bnclf.structure` applied to the cache).
+        """
         graph = self._learn_structure(cache)
         families = graph_families(graph, cache.class_index)
         tables = m_estimated_log_cpts(cache, families, self.m)
