@@ -215,8 +215,15 @@ class FeatureEncoder:
         for j, name in enumerate(self.feature_names_):
             column = X[name]
             missing = column.isna().to_numpy()
-            raw = column.astype(object) if isinstance(column.dtype, pd.CategoricalDtype) else column
-            col = pd.Categorical(raw, categories=self._observed[j]).codes.astype(np.int64)
+            known = self._observed[j]
+            if isinstance(column.dtype, pd.CategoricalDtype):
+                if column.cat.categories.equals(known):  # fast path: the fitted categories
+                    col = column.cat.codes.to_numpy(dtype=np.int64)
+                else:
+                    col = known.get_indexer(column.cat.categories)[column.cat.codes.to_numpy()]
+                    col[column.cat.codes.to_numpy() < 0] = UNKNOWN
+            else:
+                col = known.get_indexer(column).astype(np.int64)
             unseen = (col == UNKNOWN) & ~missing
             if unseen.any() and (training or self.handle_unknown == "error"):
                 examples = pd.unique(column[unseen].astype(object))[:5].tolist()
@@ -296,7 +303,15 @@ def encode_target(y):
             "Unknown label type: y holds continuous values; a classifier needs class labels "
             "(use a regressor, or bin y first)."
         )
-    classes, codes = np.unique(values, return_inverse=True)
+    codes, uniques = pd.factorize(values)
+    try:
+        order = np.argsort(np.asarray(uniques), kind="stable")
+    except TypeError:  # mixed label types: the sorting np.unique would fail on too
+        order = np.argsort([(type(u).__name__, str(u)) for u in uniques], kind="stable")
+    classes = np.asarray(uniques)[order]
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    codes = rank[codes]
     if classes.size < 2:
         raise ValueError(
             f"y has only one class ({_python_scalar(classes[0])!r}); a classifier needs at least "

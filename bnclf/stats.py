@@ -45,8 +45,10 @@ class CountCache:
         self.n_classes = int(data.n_classes)
         self.n_samples = data.n_samples
         self.cardinalities = np.append(data.cardinalities, self.n_classes).astype(np.int64)
-        self._columns = np.column_stack([data.codes, data.y]).astype(np.int64)
-        self._has_unknown = bool((data.codes < 0).any())
+        # one contiguous code array per variable: combined codes are sums of code * stride
+        self._columns = [np.ascontiguousarray(c, dtype=np.int64) for c in data.codes.T]
+        self._columns.append(np.ascontiguousarray(data.y, dtype=np.int64))
+        self._has_unknown = np.append((data.codes < 0).any(axis=0), False)
         self._tables: dict[tuple, np.ndarray] = {}
 
     # -- counting ------------------------------------------------------------
@@ -60,13 +62,16 @@ class CountCache:
         return table
 
     def _count(self, family: tuple) -> np.ndarray:
-        shape = tuple(self.cardinalities[list(family)])
         if not family:
             return np.array(float(self.n_samples))
-        cols = self._columns[:, family]
-        if self._has_unknown:
-            cols = cols[(cols >= 0).all(axis=1)]
-        flat = np.ravel_multi_index(cols.T, shape) if len(family) > 1 else cols[:, 0]
+        shape = tuple(int(self.cardinalities[v]) for v in family)
+        strides = np.cumprod((1,) + shape[:0:-1])[::-1]
+        flat = self._columns[family[-1]].copy()
+        for v, stride in zip(family[:-1], strides[:-1]):
+            flat += self._columns[v] * int(stride)
+        unknown = [self._columns[v] < 0 for v in family if self._has_unknown[v]]
+        if unknown:
+            flat = flat[~np.logical_or.reduce(unknown)]
         return np.bincount(flat, minlength=int(np.prod(shape))).reshape(shape).astype(np.float64)
 
     def merge(self, other: "CountCache") -> "CountCache":
@@ -75,8 +80,8 @@ class CountCache:
             raise ValueError("Cannot merge count caches with different cardinalities.")
         merged = CountCache.__new__(CountCache)
         merged.__dict__.update(self.__dict__)
-        merged._columns = np.vstack([self._columns, other._columns])
-        merged._has_unknown = self._has_unknown or other._has_unknown
+        merged._columns = [np.concatenate(pair) for pair in zip(self._columns, other._columns)]
+        merged._has_unknown = self._has_unknown | other._has_unknown
         merged.n_samples = self.n_samples + other.n_samples
         merged._tables = {}
         return merged
