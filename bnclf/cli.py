@@ -18,17 +18,14 @@ def read_table(path, target=None):
     """Features and target of a CSV or ARFF file (``--class``, default the last column)."""
     from .datasets import load_table
 
-    try:
-        return load_table(path, target)
-    except (FileNotFoundError, ValueError) as exc:
-        raise SystemExit(f"bnclf: error: {exc}") from None
+    return load_table(path, target)
 
 
 def read_features(path):
     """All columns of a CSV or ARFF file (for predict)."""
     path = Path(path)
     if not path.exists():
-        raise SystemExit(f"bnclf: error: no such file: {path}")
+        raise FileNotFoundError(f"no such file: {path}")
     if path.name.lower().endswith((".arff", ".arff.gz")):
         from .arff import read_arff
 
@@ -42,10 +39,7 @@ def build_model(spec: str, discretize: str = "mdl", n_bins: int = 4):
 
     from .models import make_classifier
 
-    try:
-        clf = make_classifier(spec)
-    except ValueError as exc:
-        raise SystemExit(f"bnclf: error: {exc}") from None
+    clf = make_classifier(spec)
     if discretize == "none":
         return clf
     from .discretize import MDLDiscretizer, QuantileDiscretizer
@@ -253,8 +247,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None):
+    """Run the command line; user errors end with ``bnclf: error: ...`` and exit status 2."""
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except (ValueError, TypeError, KeyError, RuntimeError, OSError) as exc:
+        if isinstance(exc, BrokenPipeError):  # e.g. `bnclf predict ... | head`
+            sys.stderr.close()
+            return 0
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        print(f"bnclf: error: {message}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -219,9 +219,10 @@ class FeatureEncoder:
             if isinstance(column.dtype, pd.CategoricalDtype):
                 if column.cat.categories.equals(known):  # fast path: the fitted categories
                     col = column.cat.codes.to_numpy(dtype=np.int64)
-                else:
-                    col = known.get_indexer(column.cat.categories)[column.cat.codes.to_numpy()]
-                    col[column.cat.codes.to_numpy() < 0] = UNKNOWN
+                else:  # map the column's own categories onto the fitted ones
+                    own = column.cat.codes.to_numpy()
+                    mapping = np.append(known.get_indexer(column.cat.categories), UNKNOWN)
+                    col = mapping[own].astype(np.int64)  # code -1 (NaN) takes the appended UNKNOWN
             else:
                 col = known.get_indexer(column).astype(np.int64)
             unseen = (col == UNKNOWN) & ~missing
@@ -306,8 +307,9 @@ def encode_target(y):
     codes, uniques = pd.factorize(values)
     try:
         order = np.argsort(np.asarray(uniques), kind="stable")
-    except TypeError:  # mixed label types: the sorting np.unique would fail on too
-        order = np.argsort([(type(u).__name__, str(u)) for u in uniques], kind="stable")
+    except TypeError:  # mixed label types (e.g. 1 and "a"): order by type name, then text
+        keys = [(type(u).__name__, str(u)) for u in uniques]
+        order = np.array(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.int64)
     classes = np.asarray(uniques)[order]
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))

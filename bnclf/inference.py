@@ -2,17 +2,24 @@
 
 A Bayesian network classifier with every feature observed needs no inference
 engine: the joint of each class is a sum of log-CPT entries, one gathered per
-family. Features that are missing or unseen (code ``UNKNOWN``) are summed out
-exactly: rows are grouped by their pattern of unknown features; for each
-pattern, unknown nodes without observed descendants are barren and drop out,
-and the remaining ones are eliminated by one ``numpy.einsum`` contraction over
-the factors that mention them (variable elimination, batched over the rows).
+family. Rows with features that are missing or unseen (code ``UNKNOWN``) are
+answered exactly by variable elimination batched over those rows: each feature
+gets an evidence vector (one-hot when observed, all ones when unknown), and the
+features are summed out one at a time in an elimination order fixed once per
+network, so the work is a few small ``numpy.einsum`` calls per feature whatever
+the pattern of missing values.
 """
 
 from __future__ import annotations
 
+import heapq
+import math
+
 import networkx as nx
 import numpy as np
+
+_CHUNK_CELLS = 2**22
+"""Largest intermediate factor, in cells, that one elimination batch may create."""
 
 
 class NetworkKernel:
@@ -30,44 +37,51 @@ class NetworkKernel:
 
     def __init__(self, families, log_cpts, class_index: int):
         self.families = [tuple(int(v) for v in f) for f in families]
-        self.log_cpts = [np.asarray(t, dtype=float) for t in log_cpts]
+        self.log_cpts = [np.ascontiguousarray(t, dtype=float) for t in log_cpts]
         self.class_index = int(class_index)
-        self.n_classes = next(t.shape[f.index(class_index)] for f, t in
-                              zip(self.families, self.log_cpts) if class_index in f)
+        self.cardinalities = {}
+        for family, table in zip(self.families, self.log_cpts):
+            self.cardinalities.update(zip(family, table.shape))
+        self.n_classes = self.cardinalities[self.class_index]
         self._flat = [t.ravel() for t in self.log_cpts]
         self._strides = [np.array(t.strides, dtype=np.int64) // t.itemsize for t in self.log_cpts]
-        self._children = {f[0]: [] for f in self.families}
-        for f in self.families:
-            for p in f[1:]:
-                self._children[p].append(f[0])
+        self._tables = [np.exp(t) for t in self.log_cpts]
+        self._features = sorted(v for v in self.cardinalities if v != self.class_index)
+        self._elimination = None  # (order, cells per row), computed on first use
+
+    def _elimination_plan(self):
+        if self._elimination is None:
+            self._elimination = elimination_order(self.families, self.cardinalities,
+                                                  self.class_index)
+        return self._elimination
 
     def joint_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
         """``log P(c, x_observed)`` as an array ``(n_samples, n_classes)``."""
         codes = np.asarray(codes, dtype=np.int64)
-        unknown = codes < 0
+        unknown = (codes < 0).any(axis=1)
         if not unknown.any():
-            return self._gather_all(codes, range(len(self.families)))
+            return self._gather_all(codes)
         out = np.empty((codes.shape[0], self.n_classes))
-        patterns, inverse = np.unique(unknown, axis=0, return_inverse=True)
-        order = np.argsort(inverse.ravel(), kind="stable")
-        groups = np.split(order, np.cumsum(np.bincount(inverse.ravel()))[:-1])
-        for pattern, rows in zip(patterns, groups):
-            out[rows] = self._with_unknown(codes[rows], set(np.flatnonzero(pattern).tolist()))
+        out[~unknown] = self._gather_all(codes[~unknown])
+        rows = np.flatnonzero(unknown)
+        step = max(1, _CHUNK_CELLS // self._elimination_plan()[1])
+        for start in range(0, rows.size, step):
+            chunk = rows[start:start + step]
+            out[chunk] = self._eliminate(codes[chunk])
         return out
 
     # -- all observed: gathers ---------------------------------------------------
-    def _gather_all(self, codes, family_ids) -> np.ndarray:
+    def _gather_all(self, codes) -> np.ndarray:
         jll = np.zeros((codes.shape[0], self.n_classes))
-        for f in family_ids:
+        for f in range(len(self.families)):
             jll += self._gather(codes, f)
         return jll
 
     def _gather(self, codes, f) -> np.ndarray:
         """Entries of family ``f`` for each row: shape (n, n_classes) or (n, 1)."""
-        family, strides = self.families[f], self._strides[f]
         offset = np.zeros(codes.shape[0], dtype=np.int64)
         class_stride = None
-        for var, stride in zip(family, strides):
+        for var, stride in zip(self.families[f], self._strides[f]):
             if var == self.class_index:
                 class_stride = stride
             else:
@@ -76,64 +90,99 @@ class NetworkKernel:
             return self._flat[f][offset][:, None]
         return self._flat[f][offset[:, None] + class_stride * np.arange(self.n_classes)]
 
-    # -- some unknown: exact elimination ------------------------------------------
-    def _with_unknown(self, codes, unknown: set) -> np.ndarray:
-        barren = _barren(unknown, self._children)
-        summed = unknown - barren
-        plain, touching = [], []
-        for f, family in enumerate(self.families):
-            if family[0] in barren:
-                continue  # a barren node's CPT sums to one
-            (touching if summed.intersection(family) else plain).append(f)
-        jll = self._gather_all(codes, plain)
-        if not touching:
-            return jll
+    # -- some unknown: batched variable elimination --------------------------------
+    def _eliminate(self, codes) -> np.ndarray:
+        """Exact ``log P(c, x_observed)`` for rows with unknown features.
+
+        Factors carry labels: ``"n"`` for the row (batch) axis, variable indices
+        for the others. Each elimination multiplies the factors that mention a
+        feature and sums it out; the new factor is rescaled per row (its maximum
+        kept in ``log_scale``) so that long products cannot underflow.
+        """
         n = codes.shape[0]
-        operands, log_scale, has_class = [], np.zeros(n), False
-        label_of = {v: 2 + i for i, v in enumerate(sorted(summed))}  # einsum wants labels < 52
-        label_of[self.class_index] = 1
-        for f in touching:
-            factor, labels = self._factor(codes, f, summed, label_of)
-            peak = factor.reshape(n, -1).max(axis=1)
-            peak = np.where(np.isfinite(peak), peak, 0.0)
-            log_scale += peak
-            operands += [np.exp(factor - peak.reshape((n,) + (1,) * (factor.ndim - 1))), labels]
-            has_class |= 1 in labels
-        out = [0, 1] if has_class else [0]
+        factors = [(t, f) for t, f in zip(self._tables, self.families)]
+        for v in self._features:
+            evidence = np.zeros((n, self.cardinalities[v]))
+            known = codes[:, v] >= 0
+            evidence[np.flatnonzero(known), codes[known, v]] = 1.0
+            evidence[~known] = 1.0
+            factors.append((evidence, ("n", v)))
+        log_scale = np.zeros(n)
+        for v in self._elimination_plan()[0]:
+            involved = [fac for fac in factors if v in fac[1]]
+            factors = [fac for fac in factors if v not in fac[1]]
+            kept = _union_labels(involved, drop=v)
+            product = _contract(involved, kept)
+            peak = product.reshape(n, -1).max(axis=1)
+            peak = np.where(peak > 0, peak, 1.0)
+            product = product / peak.reshape((n,) + (1,) * (product.ndim - 1))
+            log_scale += np.log(peak)
+            factors.append((product, kept))
+        total = _contract(factors, ("n", self.class_index)) if factors else np.ones((n, 1))
+        total = np.broadcast_to(total, (n, self.n_classes))
         with np.errstate(divide="ignore"):
-            total = np.log(np.einsum(*operands, out, optimize="greedy"))
-        return jll + log_scale[:, None] + (total if has_class else total[:, None])
-
-    def _factor(self, codes, f, summed, label_of):
-        """Family ``f`` with observed axes gathered: (n, [class], *summed vars) and einsum labels."""
-        family, table = self.families[f], self.log_cpts[f]
-        observed = [a for a, v in enumerate(family) if v != self.class_index and v not in summed]
-        kept = [a for a, v in enumerate(family) if v == self.class_index or v in summed]
-        kept.sort(key=lambda a: family[a] != self.class_index)  # class axis first
-        moved = np.transpose(table, observed + kept)
-        kept_shape = moved.shape[len(observed):]
-        n = codes.shape[0]
-        if observed:
-            obs_shape = moved.shape[: len(observed)]
-            index = np.ravel_multi_index(codes[:, [family[a] for a in observed]].T, obs_shape)
-            factor = moved.reshape((-1,) + kept_shape)[index]
-        else:
-            factor = np.broadcast_to(moved, (n,) + kept_shape)
-        labels = [0] + [label_of[family[a]] for a in kept]
-        return factor, labels
+            return np.log(total) + log_scale[:, None]
 
 
-def _barren(unknown: set, children: dict) -> set:
-    """Unknown nodes none of whose descendants is observed (their CPTs sum out to one)."""
-    barren: set = set()
-    changed = True
-    while changed:
-        changed = False
-        for node in unknown - barren:
-            if all(child in barren for child in children[node]):
-                barren.add(node)
-                changed = True
-    return barren
+def _union_labels(factors, drop=None) -> tuple:
+    """Labels of the product of ``factors`` (row axis first), without ``drop``."""
+    labels = []
+    for _, fl in factors:
+        labels.extend(label for label in fl if label != drop and label not in labels)
+    labels.sort(key=lambda label: label != "n")
+    return tuple(labels)
+
+
+def _contract(factors, out_labels) -> np.ndarray:
+    """``einsum`` of labelled factors onto ``out_labels`` (labels absent from all factors dropped)."""
+    present = set().union(*(fl for _, fl in factors))
+    out_labels = tuple(label for label in out_labels if label in present)
+    local = {label: i for i, label in enumerate(sorted(present, key=str))}
+    if len(local) > 52:
+        raise ValueError(
+            f"Exact marginalization would need a factor over {len(local)} variables; this "
+            "network is too densely connected to sum out missing values exactly."
+        )
+    operands = []
+    for table, fl in factors:
+        operands += [table, [local[label] for label in fl]]
+    return np.einsum(*operands, [local[label] for label in out_labels], optimize="greedy")
+
+
+def elimination_order(families, cardinalities, class_index) -> tuple[list, int]:
+    """Greedy min-weight elimination order of the features; the class is never eliminated.
+
+    The weight of a feature is the number of cells of the factor its elimination
+    creates. Returns the order and the largest such factor per row (class axis
+    included), which sizes the row batches.
+    """
+    neighbours = {v: set() for v in cardinalities if v != class_index}
+    for family in families:
+        members = [v for v in family if v != class_index]
+        for a in members:
+            neighbours[a].update(b for b in members if b != a)
+
+    def weight(v):
+        return math.prod(cardinalities[u] for u in neighbours[v]) * cardinalities[v]
+
+    current = {v: weight(v) for v in neighbours}
+    heap = [(w, v) for v, w in current.items()]
+    heapq.heapify(heap)
+    order, widest = [], 1
+    while heap:
+        w, v = heapq.heappop(heap)
+        if v not in neighbours or current[v] != w:
+            continue  # eliminated already, or a stale weight
+        order.append(v)
+        widest = max(widest, w)
+        around = neighbours.pop(v)
+        for a in around:
+            neighbours[a].discard(v)
+            neighbours[a].update(around - {a})
+        for a in around:
+            current[a] = weight(a)
+            heapq.heappush(heap, (current[a], a))
+    return order, widest * cardinalities[class_index]
 
 
 def log_posterior(jll: np.ndarray) -> np.ndarray:

@@ -5,8 +5,10 @@ names with spaces cannot be read back from BIF, interval states such as
 ``(-inf, 2.5]`` make a BIF file unreadable, XMLBIF rewrites states (``0.5`` to
 ``0_5``; ``<5`` and ``>=5`` both to ``_5``), integer node names fail to write
 and numeric states come back as strings. So every file is written with safe
-identifiers (letters, digits and ``_``), the original names and state labels
-(with their Python types) go to a JSON name map beside the file
+identifiers (letters, digits and ``_``, distinct even ignoring case, because pgmpy's BIF
+reader matches names case-insensitively), the original names and state labels
+(with their Python types: str, int, float, bool; other labels such as
+timestamps as text) go to a JSON name map beside the file
 (``<file>.names.json``), and the file is read back and compared with the model
 before the call returns.
 """
@@ -34,6 +36,7 @@ def _scalar(v):
 
 
 def _json_label(v):
+    """The label as JSON keeps it: str, int, float, bool or None; anything else as text."""
     v = _scalar(v)
     return v if isinstance(v, (str, int, float, bool)) or v is None else str(v)
 
@@ -48,9 +51,9 @@ def safe_identifiers(labels, prefix: str) -> list[str]:
         if base.lower() in _KEYWORDS:
             base += "_"
         name, i = base, 2
-        while name in used:
+        while name.lower() in used:  # pgmpy's BIF reader matches names case-insensitively
             name, i = f"{base}_{i}", i + 1
-        used.add(name)
+        used.add(name.lower())
         out.append(name)
     return out
 
@@ -135,9 +138,15 @@ def write_network(model_or_estimator, path, fmt=None) -> Path:
         "states": {node_ids[v]: [[s, _json_label(o)] for s, o in zip(state_ids[v], states[v])]
                    for v in nodes},
     }
-    Path(str(path) + NAME_MAP_SUFFIX).write_text(json.dumps(name_map, indent=1, ensure_ascii=False),
-                                                 encoding="utf-8")
-    _verify(read_network(path, fmt=fmt), dag, families, tables, states, path)
+    map_path = Path(str(path) + NAME_MAP_SUFFIX)
+    map_path.write_text(json.dumps(name_map, indent=1, ensure_ascii=False), encoding="utf-8")
+    expected_states = {v: [_json_label(o) for o in states[v]] for v in nodes}
+    try:
+        _verify(read_network(path, fmt=fmt), dag, families, tables, expected_states, path)
+    except Exception:
+        path.unlink(missing_ok=True)  # never leave an unverified file behind
+        map_path.unlink(missing_ok=True)
+        raise
     return path
 
 

@@ -125,7 +125,8 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None)
 
 def _short(name, limit=14) -> str:
     text = str(name)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return text.replace("$", r"\$")  # a literal dollar, not matplotlib mathtext
 
 
 def save_structure_png(obj, path, **kwargs):

@@ -48,15 +48,19 @@ def test_demo_writes_png_and_xmlbif(tmp_path, capsys):
 
 
 def test_errors_name_the_problem(heart_csv, tmp_path, capsys):
-    with pytest.raises(SystemExit, match="target column 'nope' is not a column"):
-        main(["fit", str(heart_csv), "--class", "nope"])
-    with pytest.raises(SystemExit, match="Unknown classifier 'svm'"):
-        main(["fit", str(heart_csv), "--model", "svm"])
-    with pytest.raises(SystemExit, match="no such file"):
-        main(["fit", str(tmp_path / "missing.csv")])
-    with pytest.raises(ValueError, match="looks continuous"):
-        main(["fit", str(heart_csv), "--class", "num", "--discretize", "none",
-              "-o", str(tmp_path / "x.bnclf")])
+    cases = [
+        (["fit", str(heart_csv), "--class", "nope"], "target column 'nope' is not a column"),
+        (["fit", str(heart_csv), "--model", "svm"], "Unknown classifier 'svm'"),
+        (["fit", str(tmp_path / "missing.csv")], "no such file"),
+        (["fit", str(heart_csv), "--class", "num", "--discretize", "none",
+          "-o", str(tmp_path / "x.bnclf")], "looks continuous"),
+        (["fit", str(heart_csv), "--class", "num", "--model", "kdb(k=-1)"], "k=-1 is not valid"),
+        (["export", str(tmp_path / "none.bnclf"), "-o", "x.bif"], "No such file"),
+    ]
+    for argv, message in cases:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("bnclf: error:") and message in err, (argv, err)
 
 
 @pytest.mark.parametrize("command", ["fit", "predict", "evaluate", "export", "plot", "demo"])

@@ -60,3 +60,15 @@ def test_errors_name_the_column_and_the_fix():
         from scipy.sparse import csr_matrix
 
         as_frame(csr_matrix(np.eye(2)))
+
+
+def test_csv_integer_categories_keep_their_values_with_missing_cells(tmp_path):
+    from bnclf.datasets import load_table
+
+    path = tmp_path / "t.csv"
+    path.write_text("code,size,label\n1,10.5,a\n2,?,b\n3,11.25,a\n?,9.0,b\n4,15,a\n"
+                    + "".join(f"{i % 4 + 1},{i}.5,b\n" for i in range(12)))
+    X, y = load_table(path)
+    assert str(X["code"].dtype) == "Int64" and X["code"].isna().sum() == 1
+    assert X["size"].dtype == float
+    assert list(y[:2]) == ["a", "b"]

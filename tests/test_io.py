@@ -88,3 +88,19 @@ def test_save_and_load_estimator(awkward_model, tmp_path):
     (tmp_path / "bad.bnclf").write_bytes(b"\x80\x04N.")
     with pytest.raises(ValueError, match="not a bnclf model file"):
         load_model(tmp_path / "bad.bnclf")
+
+
+def test_names_differing_only_in_case_survive_bif(tmp_path):
+    X = pd.DataFrame({"Age": list("xyxyxyxy"), "age": list("xxyyxxyy"), "Class": list("abababab")})
+    est = TANClassifier().fit(X, list("01010011"))
+    assert est.class_name_ == "class"
+    for suffix in (".bif", ".xmlbif"):
+        assert_same_network(read_network(write_network(est, tmp_path / f"case{suffix}")), est)
+
+
+def test_labels_json_cannot_type_come_back_as_text(tmp_path):
+    X = pd.DataFrame({"when": pd.to_datetime(["2020-01-01", "2021-06-30"] * 4)})
+    est = TANClassifier().fit(X, list("01010011"))
+    model = read_network(write_network(est, tmp_path / "t.bif"))
+    assert model.get_cpds("when").state_names["when"] == ["2020-01-01 00:00:00",
+                                                          "2021-06-30 00:00:00"]

@@ -225,3 +225,48 @@ def test_missing_category_is_used_at_predict_time():
     est = NaiveBayesClassifier().fit(X, y)
     assert est.categories_["a"] == ["x", "y", "<missing>"]
     assert est.predict(pd.DataFrame({"a": [None]}))[0] == "p"
+
+
+def test_mixed_type_labels_give_one_dimensional_classes():
+    X = pd.DataFrame({"a": ["x", "y", "x", "y"]})
+    est = NaiveBayesClassifier().fit(X, np.array([1, "a", 1, "a"], dtype=object))
+    assert est.classes_.shape == (2,) and est.predict(X).shape == (4,)
+    assert list(est.predict(X)) == [1, "a", 1, "a"]
+    est.to_pgmpy()
+
+
+def test_many_unknown_features_are_summed_out_exactly():
+    # a 60-feature noisy chain: with only the last feature observed, 59 unknowns must be
+    # summed out along the whole tree
+    rng = np.random.default_rng(0)
+    n, d = 600, 60
+    y = rng.integers(0, 2, n)
+    cols = [np.where(rng.random(n) < 0.8, y, 1 - y)]
+    for _ in range(d - 1):
+        cols.append(np.where(rng.random(n) < 0.85, cols[-1], rng.integers(0, 2, n)))
+    X = pd.DataFrame(np.column_stack(cols)).add_prefix("f")
+    est = TANClassifier(root="f0").fit(X, y)
+    test = pd.DataFrame([[np.nan] * (d - 1) + [1], [1] + [np.nan] * (d - 1),
+                         [np.nan if j % 3 else 0 for j in range(d)]], columns=X.columns)
+    infer = variable_elimination(est.to_pgmpy())
+    ours = est.predict_proba(test)
+    for r in range(len(test)):
+        np.testing.assert_allclose(ours[r], pgmpy_posterior(est, test.iloc[r], infer), atol=1e-9)
+
+
+def test_all_missing_categorical_column_is_summed_out():
+    X = pd.DataFrame({"a": pd.Categorical(list("xyxy")), "b": list("ppqq")})
+    est = TANClassifier().fit(X, [0, 1, 1, 0])
+    blank_a = pd.DataFrame({"a": pd.Series([np.nan], dtype="category"), "b": ["p"]})
+    np.testing.assert_allclose(est.predict_proba(blank_a), est.predict_proba(blank_a[["b"]].assign(
+        a=np.nan)[["a", "b"]]))
+    np.testing.assert_allclose(est.predict_proba(blank_a)[0],
+                               pgmpy_posterior(est, pd.Series({"b": "p"})))
+
+
+def test_integer_column_names_are_matched_by_name(soybean):
+    X, y = soybean
+    X = X.set_axis(range(X.shape[1]), axis=1)
+    est = KDBClassifier().fit(X, y)
+    shuffled = X[X.columns[::-1]]
+    np.testing.assert_array_equal(est.predict_proba(shuffled[:50]), est.predict_proba(X[:50]))

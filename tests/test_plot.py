@@ -47,3 +47,9 @@ def test_draws_plain_graphs_and_pgmpy_models(krkp):
     g = nx.DiGraph([("C", "a"), ("C", "b"), ("a", "b")])
     assert draw_structure(g, ax=axes[1]) is axes[1]
     plt.close(fig)
+
+
+def test_dollar_signs_are_literal(tmp_path):
+    X = pd.DataFrame({"cost_$_per_$_": list("abab"), "a$^$b": list("aabb")})
+    est = TANClassifier().fit(X, [0, 1, 1, 0])
+    assert save_structure_png(est, tmp_path / "d.png").exists()

@@ -74,11 +74,12 @@ def load_table(path, target=None):
 
     Notes
     -----
-    CSV files carry no types. A column of whole numbers with more than
-    ``MAX_INTEGER_CATEGORIES`` distinct values (ages, counts, measurements) is
-    read as a float column so that discretizers treat it as continuous, as an
-    ARFF ``numeric`` attribute would be; one with fewer stays a set of integer
-    categories. ARFF files declare their types and are read as declared.
+    CSV files carry no types. A numeric column of whole numbers (missing cells
+    allowed) with at most ``MAX_INTEGER_CATEGORIES`` distinct values is read as
+    integer categories (nullable ``Int64``); any other numeric column (ages,
+    counts, measurements) is read as float, so that discretizers treat it as
+    continuous, as an ARFF ``numeric`` attribute would be. ARFF files declare
+    their types and are read as declared.
     """
     from pathlib import Path
 
@@ -101,6 +102,12 @@ def load_table(path, target=None):
     X = frame.drop(columns=[target])
     for column in X.columns:
         values = X[column]
-        if pd.api.types.is_integer_dtype(values) and values.nunique() > MAX_INTEGER_CATEGORIES:
-            X[column] = values.astype(float)
+        if not pd.api.types.is_numeric_dtype(values) or pd.api.types.is_bool_dtype(values):
+            continue
+        observed = values.dropna()
+        whole = bool((observed == observed.round()).all())
+        if whole and observed.nunique() <= MAX_INTEGER_CATEGORIES:
+            X[column] = values.astype("Int64")  # integer categories, missing values kept
+        else:
+            X[column] = values.astype(float)  # continuous: left to the discretizer
     return X, frame[target]

@@ -189,7 +189,11 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
                     + ("" if missing or extra else ", same names in another order")
                     + "; select them with X[model.feature_names_in_]."
                 )
-            return X.set_axis(names, axis=1) if list(X.columns) != list(names) else X
+            if list(X.columns) == list(names):
+                return X
+            if set(X.columns) == set(names):  # non-string names, same set: select by name
+                return X[names]
+            return X.set_axis(names, axis=1)
         frame = as_frame(X)
         if frame.shape[1] == self.n_features_in_:
             frame.columns = names
