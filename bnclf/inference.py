@@ -48,6 +48,15 @@ class NetworkKernel:
         self._tables = [np.exp(t) for t in self.log_cpts]
         self._features = sorted(v for v in self.cardinalities if v != self.class_index)
         self._elimination = None  # (order, cells per row), computed on first use
+        self._children = {v: [] for v in self._features}
+        graph = nx.DiGraph()
+        graph.add_nodes_from(self._features)
+        for family in self.families:
+            for parent in family[1:]:
+                if parent != self.class_index and family[0] != self.class_index:
+                    self._children[parent].append(family[0])
+                    graph.add_edge(parent, family[0])
+        self._children_first = list(reversed(list(nx.topological_sort(graph))))
 
     def _elimination_plan(self):
         if self._elimination is None:
@@ -58,12 +67,17 @@ class NetworkKernel:
     def joint_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
         """``log P(c, x_observed)`` as an array ``(n_samples, n_classes)``."""
         codes = np.asarray(codes, dtype=np.int64)
-        unknown = (codes < 0).any(axis=1)
+        unknown = codes < 0
         if not unknown.any():
             return self._gather_all(codes)
+        # An unknown feature none of whose descendants is observed is barren: its CPT
+        # sums out to one, so rows whose unknowns are all barren need only gathers.
+        barren = self._barren(unknown)
+        simple = (barren == unknown).all(axis=1)
         out = np.empty((codes.shape[0], self.n_classes))
-        out[~unknown] = self._gather_all(codes[~unknown])
-        rows = np.flatnonzero(unknown)
+        out[simple] = self._gather_all(np.where(unknown[simple], 0, codes[simple]),
+                                       skip=barren[simple])
+        rows = np.flatnonzero(~simple)
         step = max(1, _CHUNK_CELLS // self._elimination_plan()[1])
         for start in range(0, rows.size, step):
             chunk = rows[start:start + step]
@@ -71,11 +85,24 @@ class NetworkKernel:
         return out
 
     # -- all observed: gathers ---------------------------------------------------
-    def _gather_all(self, codes) -> np.ndarray:
+    def _gather_all(self, codes, skip=None) -> np.ndarray:
+        """Sum of every family's entries; ``skip[r, v]`` leaves out the family of ``v`` in row r."""
         jll = np.zeros((codes.shape[0], self.n_classes))
-        for f in range(len(self.families)):
-            jll += self._gather(codes, f)
+        for f, family in enumerate(self.families):
+            entries = self._gather(codes, f)
+            if skip is not None and family[0] != self.class_index:
+                entries = np.where(skip[:, family[0], None], 0.0, entries)
+            jll += entries
         return jll
+
+    def _barren(self, unknown) -> np.ndarray:
+        """Per row, the unknown features with no observed descendant (children first)."""
+        barren = unknown.copy()
+        for v in self._children_first:
+            children = self._children[v]
+            if children:
+                barren[:, v] &= barren[:, children].all(axis=1)
+        return barren
 
     def _gather(self, codes, f) -> np.ndarray:
         """Entries of family ``f`` for each row: shape (n, n_classes) or (n, 1)."""
