@@ -423,6 +423,14 @@ def _as_2d_labels(Y, name):
     return arr
 
 
+def _paired_label_matrices(Y_true, Y_pred):
+    Y_true = _as_2d_labels(Y_true, "Y_true")
+    Y_pred = _as_2d_labels(Y_pred, "Y_pred")
+    if Y_true.shape != Y_pred.shape:
+        raise ValueError(f"shapes differ: {Y_true.shape} vs {Y_pred.shape}")
+    return Y_true, Y_pred
+
+
 def global_accuracy(Y_true, Y_pred) -> float:
     """Multilabel global accuracy (exact match).
 
@@ -439,10 +447,7 @@ def global_accuracy(Y_true, Y_pred) -> float:
     .. [1] Corani, G., Antonucci, A., Mauá, D. D., Gabaglio, S. (2014). Trading
        off speed and accuracy in multilabel classification. PGM 2014.
     """
-    Y_true = _as_2d_labels(Y_true, "Y_true")
-    Y_pred = _as_2d_labels(Y_pred, "Y_pred")
-    if Y_true.shape != Y_pred.shape:
-        raise ValueError(f"shapes differ: {Y_true.shape} vs {Y_pred.shape}")
+    Y_true, Y_pred = _paired_label_matrices(Y_true, Y_pred)
     return float(np.mean(np.all(Y_true == Y_pred, axis=1)))
 
 
@@ -456,8 +461,5 @@ def hamming_accuracy(Y_true, Y_pred) -> float:
     .. [1] Corani, G., Antonucci, A., Mauá, D. D., Gabaglio, S. (2014). Trading
        off speed and accuracy in multilabel classification. PGM 2014.
     """
-    Y_true = _as_2d_labels(Y_true, "Y_true")
-    Y_pred = _as_2d_labels(Y_pred, "Y_pred")
-    if Y_true.shape != Y_pred.shape:
-        raise ValueError(f"shapes differ: {Y_true.shape} vs {Y_pred.shape}")
+    Y_true, Y_pred = _paired_label_matrices(Y_true, Y_pred)
     return float(np.mean(Y_true == Y_pred))

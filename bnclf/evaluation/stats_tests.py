@@ -531,6 +531,21 @@ class TTestResult:
     std_error: float
 
 
+def _corrected_difference(a, b, n_splits, n_train, n_test):
+    """Mean paired difference, its Nadeau–Bengio corrected standard error, and n."""
+    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
+    if d.ndim != 1 or len(d) < 2:
+        raise ValueError("need at least two paired per-fold scores")
+    if n_splits is not None:
+        ratio = 1.0 / (int(n_splits) - 1)
+    elif n_train is not None and n_test is not None:
+        ratio = float(n_test) / float(n_train)
+    else:
+        raise ValueError("give either n_splits or both n_train and n_test")
+    n = len(d)
+    return float(d.mean()), float(np.sqrt((1.0 / n + ratio) * d.var(ddof=1))), n
+
+
 def corrected_repeated_cv_ttest(a, b, *, n_train: float | None = None,
                                 n_test: float | None = None, n_splits: int | None = None,
                                 alternative: str = "two-sided") -> TTestResult:
@@ -568,19 +583,7 @@ def corrected_repeated_cv_ttest(a, b, *, n_train: float | None = None,
     .. [3] Kelner, R., Lerner, B. (2012). Learning Bayesian network classifiers by
        risk minimization. IJAR 53, 248–272 (Tables 7 and 10).
     """
-    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
-    if d.ndim != 1 or len(d) < 2:
-        raise ValueError("need at least two paired per-fold scores")
-    if n_splits is not None:
-        ratio = 1.0 / (int(n_splits) - 1)
-    elif n_train is not None and n_test is not None:
-        ratio = float(n_test) / float(n_train)
-    else:
-        raise ValueError("give either n_splits or both n_train and n_test")
-    n = len(d)
-    mean = float(d.mean())
-    var = float(d.var(ddof=1))
-    se = np.sqrt((1.0 / n + ratio) * var)
+    mean, se, n = _corrected_difference(a, b, n_splits, n_train, n_test)
     dof = n - 1
     if se == 0:
         t = 0.0 if mean == 0 else np.sign(mean) * np.inf
@@ -707,19 +710,7 @@ def bayesian_correlated_ttest(a, b, *, rope: float = 0.01, n_train: float | None
     .. [2] Benavoli, A., Corani, G., Demšar, J., Zaffalon, M. (2017). Time for a
        change. JMLR 18(77), 1–36.
     """
-    d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
-    if d.ndim != 1 or len(d) < 2:
-        raise ValueError("need at least two paired per-fold scores")
-    if n_splits is not None:
-        ratio = 1.0 / (int(n_splits) - 1)
-    elif n_train is not None and n_test is not None:
-        ratio = float(n_test) / float(n_train)
-    else:
-        raise ValueError("give either n_splits or both n_train and n_test")
-    n = len(d)
-    mean = float(d.mean())
-    var = float(d.var(ddof=1))
-    scale = np.sqrt((1.0 / n + ratio) * var)
+    mean, scale, n = _corrected_difference(a, b, n_splits, n_train, n_test)
     if scale == 0:
         p_left = float(mean < -rope)
         p_right = float(mean > rope)
