@@ -60,11 +60,24 @@ def safe_identifiers(labels, prefix: str) -> list[str]:
 
 def _network_parts(model_or_estimator):
     """``(dag, families, prob tables, states)`` of an estimator or a pgmpy network."""
-    if hasattr(model_or_estimator, "log_cpts_"):
-        est = model_or_estimator
+    if hasattr(model_or_estimator, "get_params") and not hasattr(model_or_estimator, "get_cpds"):
+        from sklearn.utils.validation import check_is_fitted
+
+        est = model_or_estimator[-1] if hasattr(model_or_estimator, "steps") else model_or_estimator
+        if not hasattr(est, "_fit_network"):
+            raise TypeError(
+                f"Cannot export a {type(est).__name__}; pass a fitted bnclf classifier "
+                "(or a pipeline ending in one) or a pgmpy DiscreteBayesianNetwork."
+            )
+        check_is_fitted(est, "log_cpts_")
         tables = {k: np.exp(v) for k, v in est.log_cpts_.items()}
         return est.dag_, dict(est.families_), tables, est.categories_
     model = model_or_estimator
+    if not hasattr(model, "get_cpds"):
+        raise TypeError(
+            f"Cannot export a {type(model).__name__}; pass a fitted bnclf classifier or a "
+            "pgmpy DiscreteBayesianNetwork."
+        )
     families, tables, states = tables_from_network(model)
     import networkx as nx
 

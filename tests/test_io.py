@@ -104,3 +104,19 @@ def test_labels_json_cannot_type_come_back_as_text(tmp_path):
     model = read_network(write_network(est, tmp_path / "t.bif"))
     assert model.get_cpds("when").state_names["when"] == ["2020-01-01 00:00:00",
                                                           "2021-06-30 00:00:00"]
+
+
+def test_export_rejects_what_it_cannot_write(tmp_path, krkp):
+    from sklearn.exceptions import NotFittedError
+    from sklearn.naive_bayes import CategoricalNB
+    from sklearn.pipeline import make_pipeline
+
+    with pytest.raises(NotFittedError):
+        write_network(TANClassifier(), tmp_path / "a.bif")
+    with pytest.raises(TypeError, match="Cannot export a CategoricalNB"):
+        write_network(CategoricalNB(), tmp_path / "a.bif")
+    with pytest.raises(TypeError, match="Cannot export a dict"):
+        write_network({}, tmp_path / "a.bif")
+    X, y = krkp
+    pipe = make_pipeline(TANClassifier()).fit(X, y)
+    assert_same_network(read_network(write_network(pipe, tmp_path / "p.xmlbif")), pipe[-1])
