@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -33,19 +32,21 @@ def read_features(path):
     return pd.read_csv(path, sep=None, engine="python", na_values=["?"])
 
 
+def _discretizer(discretize: str, n_bins: int):
+    """The transformer for ``--discretize`` (None for ``none``)."""
+    if discretize == "quantile":
+        from .discretize import QuantileDiscretizer
+
+        return QuantileDiscretizer(n_bins=n_bins)
+    return discretize  # "mdl" or "none": resolved by the evaluation harness
+
+
 def build_model(spec: str, discretize: str = "mdl", n_bins: int = 4):
     """A classifier from a spec like ``tan`` or ``kdb(k=3)``, behind a discretizer if asked."""
-    from sklearn.pipeline import make_pipeline
-
+    from .evaluation.protocols import build_pipeline
     from .models import make_classifier
 
-    clf = make_classifier(spec)
-    if discretize == "none":
-        return clf
-    from .discretize import MDLDiscretizer, QuantileDiscretizer
-
-    disc = MDLDiscretizer() if discretize == "mdl" else QuantileDiscretizer(n_bins=n_bins)
-    return make_pipeline(disc, clf)
+    return build_pipeline(make_classifier(spec), _discretizer(discretize, n_bins))
 
 
 def final_estimator(model):
@@ -86,30 +87,25 @@ def cmd_predict(args):
 
 def cross_validate_models(X, y, specs, *, n_splits=10, discretize="mdl", n_bins=4, seed=0,
                           progress=True):
-    """Stratified k-fold accuracy of each model spec; the discretizer is fitted per training fold."""
-    from sklearn.model_selection import StratifiedKFold
-    from tqdm.auto import tqdm
+    """Stratified k-fold accuracy of each model spec, by the evaluation harness's protocol.
+
+    The folds are those of :func:`bnclf.evaluation.make_cv_splits` with ``seed`` (the
+    same as ``bnclf compare``); a discretizer, when the data has float columns, is fitted
+    on each training fold only.
+    """
+    from .evaluation.protocols import cross_validate_predictions, make_cv_splits
+    from .models import make_classifier
 
     needs_disc = any(pd.api.types.is_float_dtype(X[c]) for c in X.columns)
-    folds = list(StratifiedKFold(n_splits, shuffle=True, random_state=seed).split(X, y))
+    discretizer = _discretizer(discretize, n_bins) if needs_disc else None
+    splits = make_cv_splits(np.asarray(y), n_splits=n_splits, random_state=seed)
     rows = []
-    bar = tqdm(total=len(specs) * len(folds), desc="cross-validation", disable=not progress,
-               leave=False)
     for spec in specs:
-        accs, fit_t, pred_t = [], 0.0, 0.0
-        for train, test in folds:
-            model = build_model(spec, discretize if needs_disc else "none", n_bins)
-            t0 = time.perf_counter()
-            model.fit(X.iloc[train], y.iloc[train])
-            t1 = time.perf_counter()
-            pred = model.predict(X.iloc[test])
-            pred_t += time.perf_counter() - t1
-            fit_t += t1 - t0
-            accs.append(np.mean(pred == y.iloc[test].to_numpy()))
-            bar.update()
-        rows.append({"model": spec, "accuracy": np.mean(accs), "std": np.std(accs),
-                     "fit_s": fit_t, "predict_s": pred_t})
-    bar.close()
+        cv = cross_validate_predictions(make_classifier(spec), X, y, splits=splits,
+                                        discretizer=discretizer, progress=progress, context=spec)
+        accuracy = cv.fold_scores(("accuracy",))["accuracy"]
+        rows.append({"model": spec, "accuracy": accuracy.mean(), "std": accuracy.std(ddof=0),
+                     "fit_s": cv.folds["fit_time"].sum(), "predict_s": cv.folds["predict_time"].sum()})
     return pd.DataFrame(rows)
 
 

@@ -71,7 +71,7 @@ class DiscreteData:
         )
 
 
-def _python_scalar(v):
+def python_scalar(v):
     """Turn numpy scalars into plain Python values (for labels, JSON and pgmpy)."""
     return v.item() if isinstance(v, np.generic) else v
 
@@ -82,7 +82,7 @@ def _sorted_labels(values: np.ndarray) -> list:
         uniq = np.sort(uniq)
     except TypeError:  # mixed types: order by text, deterministic
         uniq = np.array(sorted(uniq, key=lambda v: (type(v).__name__, str(v))), dtype=object)
-    return [_python_scalar(v) for v in uniq]
+    return [python_scalar(v) for v in uniq]
 
 
 def _looks_continuous(column: pd.Series) -> bool:
@@ -181,7 +181,7 @@ class FeatureEncoder:
                 )
             missing = column.isna().to_numpy()
             if isinstance(column.dtype, pd.CategoricalDtype):
-                labels = [_python_scalar(v) for v in column.cat.categories]
+                labels = [python_scalar(v) for v in column.cat.categories]
             else:
                 labels = _sorted_labels(column.to_numpy(dtype=object)[~missing])
             if not labels:
@@ -316,7 +316,7 @@ def encode_target(y):
     codes = rank[codes]
     if classes.size < 2:
         raise ValueError(
-            f"y has only one class ({_python_scalar(classes[0])!r}); a classifier needs at least "
+            f"y has only one class ({python_scalar(classes[0])!r}); a classifier needs at least "
             "two classes in the training data."
         )
     return classes, codes.astype(np.int64)

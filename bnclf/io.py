@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
+from .data import python_scalar
 from .pgmpy_adapter import _pgmpy, network_from_tables, tables_from_network
 
 _FORMATS = {".bif": "bif", ".xml": "xmlbif", ".xmlbif": "xmlbif"}
@@ -31,13 +32,9 @@ _KEYWORDS = {"network", "variable", "probability", "property", "type", "discrete
 NAME_MAP_SUFFIX = ".names.json"
 
 
-def _scalar(v):
-    return v.item() if isinstance(v, np.generic) else v
-
-
 def _json_label(v):
     """The label as JSON keeps it: str, int, float, bool or None; anything else as text."""
-    v = _scalar(v)
+    v = python_scalar(v)
     return v if isinstance(v, (str, int, float, bool)) or v is None else str(v)
 
 

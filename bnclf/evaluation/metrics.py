@@ -41,6 +41,16 @@ def _as_1d(a, name):
     return arr
 
 
+
+def _checked_classes(y_true, proba, classes):
+    """``classes`` (default: the labels of y_true), checked against proba's shape."""
+    classes = np.asarray(np.unique(y_true) if classes is None else classes)
+    if proba.shape != (len(y_true), len(classes)):
+        raise ValueError(
+            f"proba has shape {proba.shape}, expected ({len(y_true)}, {len(classes)})"
+        )
+    return classes
+
 def _check_same_length(*arrays):
     lengths = {len(a) for a in arrays}
     if len(lengths) > 1:
@@ -111,13 +121,7 @@ def log_loss(y_true, proba, classes=None, *, eps: float = 1e-15) -> float:
     proba = np.asarray(proba, dtype=float)
     if proba.ndim == 1:  # binary: probability of the positive (second) class
         proba = np.column_stack([1.0 - proba, proba])
-    if classes is None:
-        classes = np.unique(y_true)
-    classes = np.asarray(classes)
-    if proba.shape != (len(y_true), len(classes)):
-        raise ValueError(
-            f"proba has shape {proba.shape}, expected ({len(y_true)}, {len(classes)})"
-        )
+    classes = _checked_classes(y_true, proba, classes)
     if len(y_true) == 0:
         return float("nan")
     idx = _class_index(y_true, classes)
@@ -163,13 +167,7 @@ def hand_till_auc(y_true, proba, classes=None) -> float:
     """
     y_true = _as_1d(y_true, "y_true")
     proba = np.asarray(proba, dtype=float)
-    if classes is None:
-        classes = np.unique(y_true)
-    classes = np.asarray(classes)
-    if proba.shape != (len(y_true), len(classes)):
-        raise ValueError(
-            f"proba has shape {proba.shape}, expected ({len(y_true)}, {len(classes)})"
-        )
+    classes = _checked_classes(y_true, proba, classes)
     idx = _class_index(y_true, classes)
     present = np.unique(idx)
     if len(present) < 2:

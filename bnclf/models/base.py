@@ -18,6 +18,7 @@ from ..data import (
     as_frame,
     check_option,
     encode_target,
+    python_scalar,
 )
 from ..inference import NetworkKernel, graph_families, log_posterior
 from ..params import m_estimated_log_cpts
@@ -163,7 +164,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
     @property
     def categories_(self) -> dict:
         names = self.node_names_
-        states = self._encoder.categories_ + [[_scalar(c) for c in self.classes_]]
+        states = self._encoder.categories_ + [[python_scalar(c) for c in self.classes_]]
         return dict(zip(names, states))
 
     # -- prediction -----------------------------------------------------------------
@@ -237,10 +238,6 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         from ..pgmpy_adapter import network_from_tables
 
         return network_from_tables(self.dag_, self.families_, self.log_cpts_, self.categories_)
-
-
-def _scalar(v):
-    return v.item() if isinstance(v, np.generic) else v
 
 
 def _class_name(y, feature_names) -> str:
