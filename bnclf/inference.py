@@ -1,13 +1,15 @@
-"""Vectorized inference kernel: ``log P(c, x)`` for a batch of rows and every class.
+"""Vectorized inference kernels: ``log P(c, x)`` for a batch of rows and every class.
 
 A Bayesian network classifier with every feature observed needs no inference
 engine: the joint of each class is a sum of log-CPT entries, one gathered per
-family. Rows with features that are missing or unseen (code ``UNKNOWN``) are
-answered exactly by variable elimination batched over those rows: each feature
-gets an evidence vector (one-hot when observed, all ones when unknown), and the
-features are summed out one at a time in an elimination order fixed once per
-network, so the work is a few small ``numpy.einsum`` calls per feature whatever
-the pattern of missing values.
+family. :class:`FamilyGather` does those gathers for any list of families at
+once (the families of one network, or of every member of an ensemble), with a
+single fancy index. Rows with features that are missing or unseen (code
+``UNKNOWN``) are answered exactly by variable elimination batched over those
+rows: each feature gets an evidence vector (one-hot when observed, all ones
+when unknown), and the features are summed out one at a time in an elimination
+order fixed once per network, so the work is a few small ``numpy.einsum`` calls
+per feature whatever the pattern of missing values.
 """
 
 from __future__ import annotations
@@ -19,20 +21,122 @@ import networkx as nx
 import numpy as np
 
 _CHUNK_CELLS = 2**22
-"""Largest intermediate factor, in cells, that one elimination batch may create."""
+"""Largest intermediate array, in cells, that one batch of rows may create."""
 
 
-class NetworkKernel:
-    """Joint log-likelihood of a discrete DAG with a class node.
+class FamilyGather:
+    """Gathers the log-CPT entries of many families for a batch of rows, in one index.
 
     Parameters
     ----------
     families : list of tuple of int
-        ``(child, *parents)`` for every node, class included.
+        ``(child, *parents)`` variable indices of each family.
+    log_cpts : list of ndarray
+        Log-CPT of each family, one axis per family variable in family order.
+    class_index : int
+        Index of the class variable. A family without it contributes the same
+        entry to every class.
+    n_classes : int
+        Number of classes (columns of the result).
+
+    Notes
+    -----
+    All tables are concatenated into one flat array. For family ``f`` the entry
+    of a row is ``flat[base[f] + sum_v code[v] * stride[f, v] + class * class_stride[f]]``,
+    so every family of every network is answered by one fancy index. A negative
+    code (an unknown value) is rejected rather than allowed to wrap around to
+    the last cell of a table; callers replace or sum out unknown values first.
+    """
+
+    def __init__(self, families, log_cpts, class_index: int, n_classes: int):
+        families = [tuple(int(v) for v in f) for f in families]
+        tables = [np.ascontiguousarray(t, dtype=float) for t in log_cpts]
+        if len(families) != len(tables):
+            raise ValueError(f"{len(families)} families but {len(tables)} tables.")
+        self.class_index = int(class_index)
+        self.n_classes = int(n_classes)
+        self.n_families = len(families)
+        width = max([sum(v != class_index for v in f) for f in families] + [1])
+        self._vars = np.zeros((self.n_families, width), dtype=np.int64)
+        self._strides = np.zeros((self.n_families, width), dtype=np.int64)
+        self._class_strides = np.zeros(self.n_families, dtype=np.int64)
+        bases, base = np.zeros(self.n_families, dtype=np.int64), 0
+        for f, (family, table) in enumerate(zip(families, tables)):
+            if table.ndim != len(family):
+                raise ValueError(f"family {family} has a table with {table.ndim} axes.")
+            strides = np.array(table.strides, dtype=np.int64) // table.itemsize
+            slot = 0
+            for var, stride in zip(family, strides):
+                if var == class_index:
+                    self._class_strides[f] = stride
+                else:
+                    self._vars[f, slot], self._strides[f, slot] = var, stride
+                    slot += 1
+            bases[f], base = base, base + table.size
+        self._bases = bases
+        self._flat = np.concatenate([t.ravel() for t in tables]) if tables else np.zeros(0)
+        self._class_offsets = self._class_strides[:, None] * np.arange(self.n_classes)
+        self._used = np.unique(self._vars[self._strides != 0])
+
+    def __call__(self, codes: np.ndarray) -> np.ndarray:
+        """Entries ``(n_samples, n_families, n_classes)`` of every family for every row."""
+        codes = np.asarray(codes, dtype=np.int64)
+        if self._used.size and codes[:, self._used].min(initial=0) < 0:
+            raise ValueError(
+                "FamilyGather got a negative (unknown) code; sum unknown values out (or "
+                "replace them) before gathering."
+            )
+        n = codes.shape[0]
+        out = np.empty((n, self.n_families, self.n_classes))
+        step = max(1, _CHUNK_CELLS // max(1, self.n_families * self.n_classes))
+        for start in range(0, n, step):
+            block = codes[start:start + step]
+            offset = self._bases + (block[:, self._vars] * self._strides).sum(axis=2)
+            out[start:start + step] = self._flat[offset[:, :, None] + self._class_offsets]
+        return out
+
+    def summed(self, codes: np.ndarray, starts=None) -> np.ndarray:
+        """Sums of the entries over consecutive groups of families.
+
+        ``starts`` are the first family of each group (e.g. of each member
+        network); the result is ``(n_samples, n_groups, n_classes)``. Without
+        ``starts`` all families form one group and the result is
+        ``(n_samples, n_classes)``.
+        """
+        codes = np.asarray(codes, dtype=np.int64)
+        n = codes.shape[0]
+        groups = 1 if starts is None else len(starts)
+        out = np.empty((n, groups, self.n_classes))
+        step = max(1, _CHUNK_CELLS // max(1, self.n_families * self.n_classes))
+        for start in range(0, n, step):
+            entries = self(codes[start:start + step])
+            if starts is None:
+                out[start:start + step, 0] = entries.sum(axis=1)
+            else:
+                out[start:start + step] = np.add.reduceat(entries, starts, axis=1)
+        return out[:, 0] if starts is None else out
+
+
+class NetworkKernel:
+    """Joint log-likelihood of one discrete DAG, exact for any structure.
+
+    Parameters
+    ----------
+    families : list of tuple of int
+        ``(child, *parents)`` for every node of the network.
     log_cpts : list of ndarray
         Natural-log CPT of each family, axes in family order.
     class_index : int
-        Index of the class variable (the features are ``0 .. class_index-1``).
+        Index of the class variable. The class may be a root, have feature
+        parents, or be absent (a class-conditional member of a multinet, whose
+        kernel returns one column, ``log P(x)``).
+
+    Notes
+    -----
+    Rows with unknown features whose unknowns are all *barren* (no observed
+    descendant; the class counts as observed, because every class value is
+    scored) need only gathers, since a barren node's CPT sums to one. Other
+    rows go through batched variable elimination.
     """
 
     def __init__(self, families, log_cpts, class_index: int):
@@ -42,18 +146,22 @@ class NetworkKernel:
         self.cardinalities = {}
         for family, table in zip(self.families, self.log_cpts):
             self.cardinalities.update(zip(family, table.shape))
-        self.n_classes = self.cardinalities[self.class_index]
-        self._flat = [t.ravel() for t in self.log_cpts]
-        self._strides = [np.array(t.strides, dtype=np.int64) // t.itemsize for t in self.log_cpts]
+        self.n_classes = self.cardinalities.get(self.class_index, 1)
+        self.gather = FamilyGather(self.families, self.log_cpts, self.class_index, self.n_classes)
         self._tables = [np.exp(t) for t in self.log_cpts]
         self._features = sorted(v for v in self.cardinalities if v != self.class_index)
         self._elimination = None  # (order, cells per row), computed on first use
         self._children = {v: [] for v in self._features}
+        self._feeds_class = set()
         graph = nx.DiGraph()
         graph.add_nodes_from(self._features)
         for family in self.families:
             for parent in family[1:]:
-                if parent != self.class_index and family[0] != self.class_index:
+                if parent == self.class_index:
+                    continue
+                if family[0] == self.class_index:
+                    self._feeds_class.add(parent)
+                else:
                     self._children[parent].append(family[0])
                     graph.add_edge(parent, family[0])
         self._children_first = list(reversed(list(nx.topological_sort(graph))))
@@ -68,54 +176,46 @@ class NetworkKernel:
         """``log P(c, x_observed)`` as an array ``(n_samples, n_classes)``."""
         codes = np.asarray(codes, dtype=np.int64)
         unknown = codes < 0
-        if not unknown.any():
-            return self._gather_all(codes)
-        # An unknown feature none of whose descendants is observed is barren: its CPT
-        # sums out to one, so rows whose unknowns are all barren need only gathers.
+        if not unknown[:, self._features].any():
+            return self.gather.summed(codes)
         barren = self._barren(unknown)
         simple = (barren == unknown).all(axis=1)
         out = np.empty((codes.shape[0], self.n_classes))
-        out[simple] = self._gather_all(np.where(unknown[simple], 0, codes[simple]),
-                                       skip=barren[simple])
+        if simple.any():
+            entries = self.gather(np.where(unknown[simple], 0, codes[simple]))
+            keep = ~self._family_skipped(barren[simple])
+            out[simple] = np.where(keep[:, :, None], entries, 0.0).sum(axis=1)
         rows = np.flatnonzero(~simple)
+        if not rows.size:
+            return out
         step = max(1, _CHUNK_CELLS // self._elimination_plan()[1])
         for start in range(0, rows.size, step):
             chunk = rows[start:start + step]
             out[chunk] = self._eliminate(codes[chunk])
         return out
 
-    # -- all observed: gathers ---------------------------------------------------
-    def _gather_all(self, codes, skip=None) -> np.ndarray:
-        """Sum of every family's entries; ``skip[r, v]`` leaves out the family of ``v`` in row r."""
-        jll = np.zeros((codes.shape[0], self.n_classes))
-        for f, family in enumerate(self.families):
-            entries = self._gather(codes, f)
-            if skip is not None and family[0] != self.class_index:
-                entries = np.where(skip[:, family[0], None], 0.0, entries)
-            jll += entries
-        return jll
+    def _family_skipped(self, barren) -> np.ndarray:
+        """``(n, n_families)``: the family's child is barren in that row (its CPT sums to one)."""
+        children = np.array([f[0] for f in self.families])
+        is_feature = children != self.class_index
+        skipped = np.zeros((barren.shape[0], len(self.families)), dtype=bool)
+        skipped[:, is_feature] = barren[:, children[is_feature]]
+        return skipped
 
     def _barren(self, unknown) -> np.ndarray:
-        """Per row, the unknown features with no observed descendant (children first)."""
+        """Per row, the unknown features with no observed descendant (children first).
+
+        A feature that is a parent of the class is never barren: the class is
+        scored at every value, so it acts as an observed child.
+        """
         barren = unknown.copy()
+        for v in self._feeds_class:
+            barren[:, v] = False
         for v in self._children_first:
             children = self._children[v]
             if children:
                 barren[:, v] &= barren[:, children].all(axis=1)
         return barren
-
-    def _gather(self, codes, f) -> np.ndarray:
-        """Entries of family ``f`` for each row: shape (n, n_classes) or (n, 1)."""
-        offset = np.zeros(codes.shape[0], dtype=np.int64)
-        class_stride = None
-        for var, stride in zip(self.families[f], self._strides[f]):
-            if var == self.class_index:
-                class_stride = stride
-            else:
-                offset += codes[:, var] * stride
-        if class_stride is None:
-            return self._flat[f][offset][:, None]
-        return self._flat[f][offset[:, None] + class_stride * np.arange(self.n_classes)]
 
     # -- some unknown: batched variable elimination --------------------------------
     def _eliminate(self, codes) -> np.ndarray:
@@ -146,9 +246,73 @@ class NetworkKernel:
             log_scale += np.log(peak)
             factors.append((product, kept))
         total = _contract(factors, ("n", self.class_index)) if factors else np.ones((n, 1))
-        total = np.broadcast_to(total, (n, self.n_classes))
+        total = np.broadcast_to(total.reshape(n, -1), (n, self.n_classes))
         with np.errstate(divide="ignore"):
             return np.log(total) + log_scale[:, None]
+
+
+
+class StackedKernel:
+    """Joint log-likelihoods of several networks over the same variables, in one gather.
+
+    Parameters
+    ----------
+    kernels : list of NetworkKernel
+        The member networks' kernels (members of an ensemble, or the
+        class-conditional networks of a multinet).
+    n_classes : int
+        Columns of each member's result: the number of classes, or 1 for
+        class-conditional members.
+
+    Notes
+    -----
+    Fully observed rows are answered by one :class:`FamilyGather` over the
+    families of every member, summed per member with ``numpy.add.reduceat``, so
+    an ensemble of M networks costs one fancy index rather than M kernel calls.
+    Rows with unknown values go through each member's own exact kernel.
+    """
+
+    def __init__(self, kernels, n_classes: int):
+        self.kernels = list(kernels)
+        self.n_classes = int(n_classes)
+        class_index = self.kernels[0].class_index
+        families, tables, starts = [], [], []
+        for kernel in self.kernels:
+            starts.append(len(families))
+            families += kernel.families
+            tables += kernel.log_cpts
+        self.starts = np.array(starts, dtype=np.int64)
+        self.gather = FamilyGather(families, tables, class_index, self.n_classes)
+        self._features = sorted(set().union(*(k._features for k in self.kernels)))
+
+    def __call__(self, codes: np.ndarray) -> np.ndarray:
+        """``(n_samples, n_members, n_classes)`` joint log-likelihoods of every member."""
+        codes = np.asarray(codes, dtype=np.int64)
+        unknown = (codes[:, self._features] < 0).any(axis=1)
+        if not unknown.any():
+            return self.gather.summed(codes, self.starts)
+        out = np.empty((codes.shape[0], len(self.kernels), self.n_classes))
+        if (~unknown).any():
+            out[~unknown] = self.gather.summed(codes[~unknown], self.starts)
+        rows = np.flatnonzero(unknown)
+        for m, kernel in enumerate(self.kernels):
+            out[rows, m] = kernel.joint_log_likelihood(codes[rows])
+        return out
+
+
+def log_weighted_sum(log_values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``log sum_m w_m exp(v_m)`` over axis 1 of ``(n, M, C)`` values; weights ``(M,)`` or ``(n, M)``.
+
+    Members with zero weight are left out (even when their value is ``-inf``).
+    """
+    w = np.asarray(weights, dtype=float)
+    w = np.broadcast_to(w, log_values.shape[:2])[:, :, None]
+    with np.errstate(divide="ignore"):
+        terms = np.where(w > 0, log_values + np.log(np.where(w > 0, w, 1.0)), -np.inf)
+    peak = terms.max(axis=1, keepdims=True)
+    peak = np.where(np.isfinite(peak), peak, 0.0)
+    with np.errstate(divide="ignore"):
+        return np.log(np.exp(terms - peak).sum(axis=1)) + peak[:, 0]
 
 
 def _union_labels(factors, drop=None) -> tuple:
@@ -209,7 +373,7 @@ def elimination_order(families, cardinalities, class_index) -> tuple[list, int]:
         for a in around:
             current[a] = weight(a)
             heapq.heappush(heap, (current[a], a))
-    return order, widest * cardinalities[class_index]
+    return order, widest * cardinalities.get(class_index, 1)
 
 
 def log_posterior(jll: np.ndarray) -> np.ndarray:
@@ -222,11 +386,3 @@ def log_posterior(jll: np.ndarray) -> np.ndarray:
     dead = ~np.isfinite(peak)
     shifted = np.where(dead, 0.0, jll - np.where(dead, 0.0, peak))
     return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
-
-
-def graph_families(graph: nx.DiGraph, class_index: int) -> list[tuple[int, ...]]:
-    """Families ``(child, *parents)`` of every node, parents by index with the class last."""
-    return [
-        (node, *sorted(graph.predecessors(node), key=lambda p: (p == class_index, p)))
-        for node in sorted(graph.nodes)
-    ]

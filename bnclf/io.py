@@ -55,20 +55,39 @@ def safe_identifiers(labels, prefix: str) -> list[str]:
     return out
 
 
-def _network_parts(model_or_estimator):
-    """``(dag, families, prob tables, states)`` of an estimator or a pgmpy network."""
-    if hasattr(model_or_estimator, "get_params") and not hasattr(model_or_estimator, "get_cpds"):
-        from sklearn.utils.validation import check_is_fitted
+def fitted_estimator(obj):
+    """The fitted bnclf classifier in ``obj`` (itself, or the last step of a pipeline), or None."""
+    if not (hasattr(obj, "get_params") and not hasattr(obj, "get_cpds")):
+        return None
+    from sklearn.utils.validation import check_is_fitted
 
-        est = model_or_estimator[-1] if hasattr(model_or_estimator, "steps") else model_or_estimator
-        if not hasattr(est, "_fit_network"):
-            raise TypeError(
-                f"Cannot export a {type(est).__name__}; pass a fitted bnclf classifier "
-                "(or a pipeline ending in one) or a pgmpy DiscreteBayesianNetwork."
+    est = obj[-1] if hasattr(obj, "steps") else obj
+    if not hasattr(est, "network_members"):
+        raise TypeError(
+            f"Cannot export a {type(est).__name__}; pass a fitted bnclf classifier "
+            "(or a pipeline ending in one) or a pgmpy DiscreteBayesianNetwork."
+        )
+    check_is_fitted(est, "classes_")
+    return est
+
+
+def _network_parts(model_or_estimator):
+    """``(dag, families, prob tables, states)`` of a Network, a one-network estimator or a pgmpy network."""
+    from .network import Network
+
+    net = model_or_estimator
+    est = None if isinstance(net, Network) else fitted_estimator(net)
+    if est is not None:
+        members = est.network_members()
+        if len(members) != 1:
+            raise ValueError(
+                f"{type(est).__name__} holds {len(members)} networks; write them with "
+                "write_network (one file per member plus a manifest)."
             )
-        check_is_fitted(est, "log_cpts_")
-        tables = {k: np.exp(v) for k, v in est.log_cpts_.items()}
-        return est.dag_, dict(est.families_), tables, est.categories_
+        net = members[0][1]
+    if isinstance(net, Network):
+        tables = {k: np.exp(v) for k, v in net.named_log_cpts.items()}
+        return net.dag, net.named_families, tables, net.categories
     model = model_or_estimator
     if not hasattr(model, "get_cpds"):
         raise TypeError(
@@ -99,7 +118,12 @@ def write_network(model_or_estimator, path, fmt=None) -> Path:
 
     Parameters
     ----------
-    model_or_estimator : BayesNetClassifier or pgmpy DiscreteBayesianNetwork
+    model_or_estimator : BayesNetClassifier, Network or pgmpy DiscreteBayesianNetwork
+        An estimator that holds several networks (an ensemble or a multinet)
+        is written as one file per member, ``<stem>.<member><suffix>``, plus a
+        manifest ``<path>.manifest.json`` that lists the member files with their
+        weights (ensemble) or class labels and class prior (multinet); the set
+        is read back with :func:`read_networks` and compared before returning.
     path : str or Path
         Target file; the suffix chooses the format unless ``fmt`` is given.
     fmt : {"bif", "xmlbif"}, optional
@@ -107,7 +131,8 @@ def write_network(model_or_estimator, path, fmt=None) -> Path:
     Returns
     -------
     Path
-        The file written. The name map is written to ``path + ".names.json"``.
+        The file written (the manifest, for several networks). The name map is
+        written to ``path + ".names.json"``.
 
     Raises
     ------
@@ -117,6 +142,9 @@ def write_network(model_or_estimator, path, fmt=None) -> Path:
     """
     path = Path(path)
     fmt = _format_of(path, fmt)
+    est = fitted_estimator(model_or_estimator)
+    if est is not None and len(est.network_members()) > 1:
+        return _write_members(est, path, fmt)
     dag, families, tables, states = _network_parts(model_or_estimator)
     nodes = list(dag.nodes)
     node_ids = dict(zip(nodes, safe_identifiers(nodes, "n")))
@@ -158,6 +186,77 @@ def write_network(model_or_estimator, path, fmt=None) -> Path:
         map_path.unlink(missing_ok=True)
         raise
     return path
+
+
+MANIFEST_SUFFIX = ".manifest.json"
+
+
+def _write_members(est, path: Path, fmt: str) -> Path:
+    """One verified file per member network, and a manifest; the set is read back and compared."""
+    members = est.network_members()
+    kind = est._network_kind
+    keys = [f"member{i:02d}" for i in range(len(members))] if kind == "ensemble" else \
+        ["class_" + s for s in safe_identifiers([k for k, _ in members], "c")]
+    manifest_path = Path(str(path) + MANIFEST_SUFFIX)
+    entries = []
+    for key, (label, net) in zip(keys, members):
+        member_path = path.with_name(f"{path.stem}.{key}{path.suffix}")
+        write_network(net, member_path, fmt=fmt)
+        entry = {"file": member_path.name, "title": net.title}
+        if kind == "multinet":
+            entry["label"] = _json_label(label)
+        entries.append(entry)
+    manifest = {"format": "bnclf-network-set/1", "bnclf_version": __version__,
+                "estimator": type(est).__name__, "kind": kind, "class": _json_label(est.class_name_),
+                "members": entries}
+    if kind == "ensemble":
+        manifest["weights"] = [float(w) for w in est.weights_]
+        manifest["combine"] = est._combine
+    else:
+        manifest["class_prior"] = [float(p) for p in np.exp(est.class_log_prior_)]
+    manifest_path.write_text(json.dumps(manifest, indent=1, ensure_ascii=False), encoding="utf-8")
+    back = read_networks(manifest_path, fmt=fmt)
+    expected = [k for k, _ in members] if kind == "multinet" else list(range(len(members)))
+    got = list(back["networks"]) if kind == "multinet" else list(range(len(back["networks"])))
+    if got != [_json_label(k) for k in expected]:
+        raise RuntimeError(f"{manifest_path} does not read back as written: members differ")
+    return manifest_path
+
+
+def read_networks(path, fmt=None) -> dict:
+    """Read a set of networks written by :func:`write_network` for an ensemble or a multinet.
+
+    Parameters
+    ----------
+    path : str or Path
+        The manifest (``<file>.manifest.json``) or the path given to
+        :func:`write_network`.
+
+    Returns
+    -------
+    dict
+        ``kind`` (``"ensemble"`` or ``"multinet"``), ``networks`` (a list of
+        pgmpy networks for an ensemble, a dict keyed by class label for a
+        multinet), and ``weights`` and ``combine`` (ensemble) or
+        ``class_prior`` (multinet, a dict keyed by class label).
+    """
+    path = Path(path)
+    if not str(path).endswith(MANIFEST_SUFFIX):
+        path = Path(str(path) + MANIFEST_SUFFIX)
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    if manifest.get("format") != "bnclf-network-set/1":
+        raise ValueError(f"{path} is not a bnclf network-set manifest.")
+    files = [path.with_name(entry["file"]) for entry in manifest["members"]]
+    out = {"kind": manifest["kind"], "estimator": manifest["estimator"]}
+    if manifest["kind"] == "multinet":
+        labels = [entry["label"] for entry in manifest["members"]]
+        out["networks"] = {label: read_network(f, fmt=fmt) for label, f in zip(labels, files)}
+        out["class_prior"] = dict(zip(labels, manifest["class_prior"]))
+    else:
+        out["networks"] = [read_network(f, fmt=fmt) for f in files]
+        out["weights"] = manifest["weights"]
+        out["combine"] = manifest["combine"]
+    return out
 
 
 def read_network(path, fmt=None):

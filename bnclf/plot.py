@@ -12,8 +12,12 @@ FEATURE_COLOR = "#aec7e8"
 
 
 def _graph_and_class(obj, class_node=None):
-    if hasattr(obj, "dag_"):
-        return obj.dag_, obj.class_name_
+    from .network import Network
+
+    if isinstance(obj, Network):
+        return obj.dag, (obj.class_name if obj.has_class else None)
+    if hasattr(obj, "network_members"):
+        return _graph_and_class(obj.network_members()[0][1])
     if hasattr(obj, "get_cpds") or isinstance(obj, nx.DiGraph):
         graph = nx.DiGraph()
         graph.add_nodes_from(obj.nodes)
@@ -69,7 +73,9 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None)
 
     Parameters
     ----------
-    obj : fitted BayesNetClassifier, networkx.DiGraph or pgmpy network
+    obj : fitted BayesNetClassifier, Network, networkx.DiGraph or pgmpy network
+        An estimator with several networks (ensemble, multinet) is drawn with
+        :func:`draw_members`, one panel per member.
     ax : matplotlib Axes, optional
         Axes to draw on; a figure sized to the graph is made when omitted.
     class_node : hashable, optional
@@ -82,6 +88,7 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None)
     Returns
     -------
     matplotlib.axes.Axes
+        (an array of Axes for an estimator with several networks)
 
     Notes
     -----
@@ -90,6 +97,9 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None)
     """
     import matplotlib.pyplot as plt
 
+    obj = obj[-1] if hasattr(obj, "steps") else obj
+    if hasattr(obj, "network_members") and len(obj.network_members()) > 1:
+        return draw_members(obj, title=title, font_size=font_size)
     graph, class_node = _graph_and_class(obj, class_node)
     pos = structure_layout(graph, class_node)
     n = graph.number_of_nodes()
@@ -123,6 +133,49 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None)
     return ax
 
 
+def draw_members(est, *, members=None, ncols=None, title=None, font_size=None):
+    """Draw every network of an ensemble or a multinet, one panel per member.
+
+    Parameters
+    ----------
+    est : fitted BayesNetClassifier
+    members : list of int, optional
+        Positions of the members to draw (default: all).
+    ncols : int, optional
+        Panels per row (default: up to 4).
+    title : str, optional
+        Figure title.
+
+    Returns
+    -------
+    ndarray of matplotlib Axes
+        The panels, titled by each member's role (its root, super-parent or
+        class label) and, for ensembles, its weight.
+    """
+    import matplotlib.pyplot as plt
+
+    all_members = est.network_members()
+    chosen = range(len(all_members)) if members is None else members
+    picked = [all_members[i] for i in chosen]
+    ncols = ncols or min(4, len(picked))
+    nrows = int(math.ceil(len(picked) / ncols))
+    n_nodes = max(len(net.families) for _, net in picked)
+    size = 3.2 + 0.12 * n_nodes
+    fig, axes = plt.subplots(nrows, ncols, figsize=(min(size * ncols, 40), min(size * 0.8 * nrows, 60)),
+                             squeeze=False)
+    weights = getattr(est, "weights_", None)
+    for i, (ax, (key, net)) in enumerate(zip(axes.flat, picked)):
+        label = net.title or str(key)
+        if weights is not None and est._network_kind == "ensemble":
+            label += f"  (w = {weights[list(chosen)[i]]:.3g})"
+        draw_structure(net, ax=ax, title=_short(label, 60), font_size=font_size)
+    for ax in list(axes.flat)[len(picked):]:
+        ax.set_axis_off()
+    if title:
+        fig.suptitle(title)
+    return axes
+
+
 def _short(name, limit=14) -> str:
     text = str(name)
     text = text if len(text) <= limit else text[: limit - 1] + "…"
@@ -137,7 +190,7 @@ def save_structure_png(obj, path, **kwargs):
     import matplotlib.pyplot as plt
 
     ax = draw_structure(obj, **kwargs)
-    fig = ax.figure
+    fig = ax.flat[0].figure if isinstance(ax, np.ndarray) else ax.figure
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

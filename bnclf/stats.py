@@ -50,18 +50,35 @@ class CountCache:
         self._columns.append(np.ascontiguousarray(data.y, dtype=np.int64))
         self._has_unknown = np.append((data.codes < 0).any(axis=0), False)
         self._tables: dict[tuple, np.ndarray] = {}
+        self._parts: list[CountCache] = []  # set by merge(): tables are sums over the parts
 
     # -- counting ------------------------------------------------------------
-    def counts(self, family) -> np.ndarray:
-        """Count table of ``family`` (variable indices), one axis per variable."""
+    def counts(self, family, *, memoize: bool = True) -> np.ndarray:
+        """Count table of ``family`` (variable indices), one axis per variable in that order.
+
+        ``memoize=False`` counts without keeping the table (for learners that
+        look at very many large families once each).
+
+        Tables are computed once per *set* of variables (the canonical key is
+        the sorted family) and returned transposed to the order asked for, so
+        ``(i, j, c)`` and ``(j, i, c)`` share one count.
+        """
         family = tuple(int(v) for v in family)
-        table = self._tables.get(family)
+        key = tuple(sorted(family))
+        if len(set(key)) != len(key):
+            raise ValueError(f"family {family} names a variable twice.")
+        table = self._tables.get(key)
         if table is None:
-            table = self._count(family)
-            self._tables[family] = table
-        return table
+            table = self._count(key)
+            if memoize:
+                self._tables[key] = table
+        if key == family:
+            return table
+        return table.transpose([key.index(v) for v in family])
 
     def _count(self, family: tuple) -> np.ndarray:
+        if self._parts:
+            return sum(part.counts(family) for part in self._parts)
         if not family:
             return np.array(float(self.n_samples))
         shape = tuple(int(self.cardinalities[v]) for v in family)
@@ -75,14 +92,24 @@ class CountCache:
         return np.bincount(flat, minlength=int(np.prod(shape))).reshape(shape).astype(np.float64)
 
     def merge(self, other: "CountCache") -> "CountCache":
-        """A cache over the rows of both caches (tables are summed on demand)."""
+        """A cache over the rows of both caches: each table is the sum of the two tables.
+
+        The merged cache keeps no rows; it asks both parts for a table (each
+        counts it once, or already has it) and sums them, so chunks of a large
+        data set, or Dask partitions, can be counted separately and combined.
+        """
         if not np.array_equal(self.cardinalities, other.cardinalities):
-            raise ValueError("Cannot merge count caches with different cardinalities.")
+            raise ValueError(
+                "Cannot merge count caches with different cardinalities "
+                f"({self.cardinalities.tolist()} and {other.cardinalities.tolist()}); encode "
+                "every chunk with the same fitted encoder."
+            )
         merged = CountCache.__new__(CountCache)
         merged.__dict__.update(self.__dict__)
-        merged._columns = [np.concatenate(pair) for pair in zip(self._columns, other._columns)]
+        merged._columns = None
         merged._has_unknown = self._has_unknown | other._has_unknown
         merged.n_samples = self.n_samples + other.n_samples
+        merged._parts = [self, other]
         merged._tables = {}
         return merged
 
@@ -166,9 +193,19 @@ def conditional_mutual_information(counts) -> float:
 
 
 def label_conditional_mi(counts) -> np.ndarray:
-    """``I(X; Y | C=c)`` for each class c from a table ``(X, Y, C)``: MI within class c."""
+    """``I(X; Y | C=c)`` for each class c from a table ``(X, Y, C)``: MI within class c, in bits.
+
+    Vectorized over the classes; a class with no rows gets 0.
+    """
     n = np.asarray(counts, dtype=float)
-    return np.array([mutual_information(n[:, :, c]) for c in range(n.shape[-1])])
+    n = n.reshape(n.shape[0], -1, n.shape[-1])
+    total = n.sum(axis=(0, 1))
+    p = n / np.where(total > 0, total, 1.0)
+    px = p.sum(axis=1, keepdims=True)
+    py = p.sum(axis=0, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(p > 0, p * np.log2(p / (px * py)), 0.0)
+    return np.maximum(terms.sum(axis=(0, 1)), 0.0)
 
 
 # -- smoothed probabilities and pointwise measures ------------------------------

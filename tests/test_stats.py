@@ -124,3 +124,26 @@ def test_merge_sums_tables():
     half = DiscreteData(np.column_stack([X, Y]), np.array([2, 2]), C, 2)
     a, b = CountCache(half.subset(slice(0, 3))), CountCache(half.subset(slice(3, 8)))
     assert np.array_equal(a.merge(b).counts((0, 1, 2)), cache.counts((0, 1, 2)))
+
+
+def test_tables_are_keyed_canonically_and_transposed_on_demand():
+    cache = tiny_cache()
+    a = cache.counts((0, 1, 2))
+    b = cache.counts((2, 0, 1))
+    assert len(cache._tables) == 1
+    np.testing.assert_array_equal(b, np.transpose(a, (2, 0, 1)))
+    with pytest.raises(ValueError, match="twice"):
+        cache.counts((0, 0))
+
+
+def test_merged_cache_sums_the_parts_tables_and_keeps_no_rows():
+    cache = tiny_cache()
+    half = DiscreteData(np.column_stack([X, Y]), np.array([2, 2]), C, 2)
+    a, b = CountCache(half.subset(slice(0, 5))), CountCache(half.subset(slice(5, 8)))
+    merged = a.merge(b)
+    assert merged._columns is None and merged.n_samples == 8
+    for family in [(2,), (0, 2), (1, 0, 2)]:
+        np.testing.assert_array_equal(merged.counts(family), cache.counts(family))
+    np.testing.assert_allclose(merged.cmi_matrix(), cache.cmi_matrix())
+    with pytest.raises(ValueError, match="different cardinalities"):
+        a.merge(CountCache(DiscreteData(np.zeros((2, 2), int), np.array([3, 2]), np.array([0, 1]), 2)))

@@ -35,8 +35,9 @@ datasets:
   NAME               a dataset embedded in bnclf (see bnclf.datasets.list_datasets())
 
 classifiers:
-  nb, tan, kdb, ...  with parameters in parentheses: "kdb(k=3)", "tan(root=0)",
-                     "nb(m=0)"; quote them for the shell
+  {names}
+                     with parameters in parentheses: "kdb(k=3)", "etan(k=2)",
+                     "aode(smoothing='weka')"; quote them for the shell
 
 examples:
   bnclf compare --datasets keel:iris keel:breast keel:tic-tac-toe \\
@@ -44,6 +45,12 @@ examples:
   bnclf compare --datasets keel:heart keel:pima --classifiers nb tan \\
       --folds 5 --repeats 10 --jobs 2        # seed 001's 10x CV5
 """
+
+
+def _epilog() -> str:
+    from ..models.registry import classifier_names_help
+
+    return _EPILOG.replace("{names}", classifier_names_help())
 
 
 def _split_top_level(values):
@@ -112,7 +119,7 @@ def add_compare_subparser(subparsers) -> argparse.ArgumentParser:
         "compare",
         help="cross-validate and statistically compare classifiers over datasets",
         description=_DESCRIPTION,
-        epilog=_EPILOG,
+        epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     return _configure(p)
@@ -120,7 +127,7 @@ def add_compare_subparser(subparsers) -> argparse.ArgumentParser:
 
 def run_compare(args: argparse.Namespace) -> int:
     """Run the ``compare`` subcommand; prints the Markdown report, returns 0."""
-    from .compare import ComparisonSummary, compare, render_report, summarize  # noqa: F401
+    from .compare import compare, render_report, summarize  # noqa: F401
 
     datasets = _split_top_level(args.datasets)
     classifiers = _split_top_level(args.classifiers)

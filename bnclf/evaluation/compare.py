@@ -28,7 +28,6 @@ from ..models.registry import (
 from . import stats_tests as st
 from .protocols import (
     FOLD_METRICS,
-    CVPredictions,
     _collect,
     _parallel_map,
     _run_fold,

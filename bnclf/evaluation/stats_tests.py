@@ -24,7 +24,6 @@ Wilcoxon signed-rank p-value, which is delegated to :func:`scipy.stats.wilcoxon`
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
 
 import numpy as np
 import pandas as pd

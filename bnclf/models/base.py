@@ -20,9 +20,11 @@ from ..data import (
     encode_target,
     python_scalar,
 )
-from ..inference import NetworkKernel, graph_families, log_posterior
+from ..inference import log_posterior
+from ..network import Network
 from ..params import m_estimated_log_cpts
 from ..stats import CountCache
+from ..structure import graph_families
 
 
 class BayesNetClassifier(ClassifierMixin, BaseEstimator):
@@ -66,6 +68,9 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
     categories_ : dict
         ``node -> list`` of state labels in code order.
     """
+
+    _network_kind = "single"
+    """``"single"``, ``"ensemble"`` or ``"multinet"``: how the fitted networks combine."""
 
     def __init__(self, *, m=1.0, missing="category", handle_unknown="marginalize"):
         self.m = m
@@ -128,7 +133,9 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self._encoder = encoder
         self.class_name_ = _class_name(y, encoder.feature_names_)
-        self._fit_network(CountCache(data))
+        for attr in ("network_", "networks_", "weights_"):
+            self.__dict__.pop(attr, None)  # a refit may change the kind of model
+        self._fit_network(data, CountCache(data))
         return self
 
     def _remember_feature_names(self, X, frame):
@@ -138,23 +145,69 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         elif hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
 
-    def _fit_network(self, cache: CountCache):
-        """Learn one DAG, its m-estimated CPTs and the inference kernel.
+    def _fit_network(self, data: DiscreteData, cache: CountCache):
+        """Learn the network(s) of this estimator from the coded data and its counts.
 
         Single-DAG subclasses provide ``_learn_structure(cache) -> networkx.DiGraph``
-        (a pure learner from :mod:`bnclf.structure` applied to the cache).
+        (a pure learner from :mod:`bnclf.structure` applied to the cache) and get
+        ``network_``. Ensembles and multinets override this hook and set
+        ``networks_``; learners that need rows (instance-specific, cross-validated)
+        read them from ``data``.
         """
         graph = self._learn_structure(cache)
-        families = graph_families(graph, cache.class_index)
-        tables = m_estimated_log_cpts(cache, families, self.m)
-        self._kernel = NetworkKernel(families, tables, cache.class_index)
-        self._set_named_network(graph, families, tables)
+        self.network_ = self._make_network(graph_families(graph, cache.class_index), cache)
 
-    def _set_named_network(self, graph, families, tables):
-        names = self.node_names_
-        self.dag_ = nx.relabel_nodes(graph, dict(enumerate(names)), copy=True)
-        self.families_ = {names[f[0]]: tuple(names[p] for p in f[1:]) for f in families}
-        self.log_cpts_ = {names[f[0]]: t for f, t in zip(families, tables)}
+    def _make_network(self, families, cache: CountCache, log_cpts=None, title="") -> Network:
+        """A :class:`~bnclf.network.Network` of this estimator's variables.
+
+        ``log_cpts`` default to the m-estimates of the families from ``cache``.
+        """
+        if log_cpts is None:
+            log_cpts = m_estimated_log_cpts(cache, families, self.m)
+        return Network(families, log_cpts, self.node_names_, self._states(), cache.class_index,
+                       title=title)
+
+    def _states(self) -> list:
+        return self._encoder.categories_ + [[python_scalar(c) for c in self.classes_]]
+
+    # -- the fitted network(s) ---------------------------------------------------------
+    def network_members(self) -> list:
+        """The fitted networks as ``[(key, Network), ...]``.
+
+        ``key`` is ``None`` for a single-network estimator, the member position
+        for an ensemble, and the class label for a multinet.
+        """
+        check_is_fitted(self, "classes_")
+        if hasattr(self, "network_"):
+            return [(None, self.network_)]
+        if self._network_kind == "multinet":
+            return [(python_scalar(c), net) for c, net in zip(self.classes_, self.networks_)]
+        return list(enumerate(self.networks_))
+
+    def _single_network(self) -> Network:
+        if "network_" in self.__dict__:
+            return self.network_
+        if "networks_" in self.__dict__:
+            raise AttributeError(
+                f"{type(self).__name__} holds {len(self.networks_)} networks; read them from "
+                "networks_ (or network_members()), not from dag_/families_/log_cpts_."
+            )
+        raise AttributeError(f"This {type(self).__name__} instance is not fitted yet.")
+
+    @property
+    def dag_(self) -> nx.DiGraph:
+        """The learned structure, nodes named by feature and class names."""
+        return self._single_network().dag
+
+    @property
+    def families_(self) -> dict:
+        """``child -> tuple of parents`` in the axis order of its CPT (class last)."""
+        return self._single_network().named_families
+
+    @property
+    def log_cpts_(self) -> dict:
+        """``child -> ndarray`` of natural-log probabilities, axes ``(child, *families_[child])``."""
+        return self._single_network().named_log_cpts
 
     @property
     def node_names_(self) -> list:
@@ -163,9 +216,8 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
 
     @property
     def categories_(self) -> dict:
-        names = self.node_names_
-        states = self._encoder.categories_ + [[python_scalar(c) for c in self.classes_]]
-        return dict(zip(names, states))
+        """``node -> list`` of state labels in code order."""
+        return dict(zip(self.node_names_, self._states()))
 
     # -- prediction -----------------------------------------------------------------
     def _encode(self, X) -> np.ndarray:
@@ -207,7 +259,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
 
     def _joint_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
         """``log P(c, x)`` for coded rows: array ``(n_samples, n_classes)``."""
-        return self._kernel.joint_log_likelihood(codes)
+        return self.network_.joint_log_likelihood(codes)
 
     def predict_joint_log_proba(self, X) -> np.ndarray:
         """Joint log-probabilities ``log P(c, x)`` (unnormalized log posteriors)."""
@@ -228,16 +280,27 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
 
     # -- export -------------------------------------------------------------------------
     def to_pgmpy(self):
-        """The fitted network as a pgmpy ``DiscreteBayesianNetwork``.
+        """The fitted model as pgmpy ``DiscreteBayesianNetwork`` object(s).
 
+        One network for a single-DAG classifier; a list (member order, see
+        ``weights_``) for an ensemble; a dict keyed by class label for a
+        multinet, whose member networks are class-conditional (no class node).
         States carry the original category labels; node names are the feature
-        names and ``class_name_``. Use :mod:`bnclf.io` to write it to BIF or
+        names and ``class_name_``. Use :mod:`bnclf.io` to write them to BIF or
         XMLBIF (which need safe identifiers).
         """
-        check_is_fitted(self, "dag_")
-        from ..pgmpy_adapter import network_from_tables
+        members = self.network_members()
+        if members[0][0] is None:
+            return members[0][1].to_pgmpy()
+        if self._network_kind == "multinet":
+            return {key: net.to_pgmpy() for key, net in members}
+        return [net.to_pgmpy() for _, net in members]
 
-        return network_from_tables(self.dag_, self.families_, self.log_cpts_, self.categories_)
+
+def check_integer(name, value, minimum, hint):
+    """Raise a ValueError naming ``name`` unless ``value`` is an integer >= ``minimum``."""
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < minimum:
+        raise ValueError(f"{name}={value!r} is not valid; {hint}")
 
 
 def _class_name(y, feature_names) -> str:

@@ -1,9 +1,7 @@
 """k-dependence Bayesian classifiers."""
 
-import numbers
-
 from ..structure import learn_kdb
-from .base import BayesNetClassifier
+from .base import BayesNetClassifier, check_integer
 
 
 class KDBClassifier(BayesNetClassifier):
@@ -33,11 +31,8 @@ class KDBClassifier(BayesNetClassifier):
 
     def _check_params(self):
         super()._check_params()
-        if not isinstance(self.k, numbers.Integral) or isinstance(self.k, bool) or self.k < 0:
-            raise ValueError(
-                f"k={self.k!r} is not valid; k is the number of feature parents, an integer >= 0 "
-                "(2 is the default, 0 gives naive Bayes)."
-            )
+        check_integer("k", self.k, 0, "k is the number of feature parents, an integer >= 0 "
+                      "(2 is the default, 0 gives naive Bayes).")
 
     def _learn_structure(self, cache):
         return learn_kdb(cache, k=int(self.k))

@@ -1,0 +1,130 @@
+"""The network value: one discrete Bayesian network, from which everything else is derived.
+
+A fitted estimator holds one :class:`Network` (``network_``) or several
+(``networks_``: the members of an ensemble, or one class-conditional network per
+label of a multinet). The inference kernel, the pgmpy export, the BIF/XMLBIF
+writer and the drawings all read this one value, so no downstream code needs
+to know which learner built it.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+from .inference import NetworkKernel
+
+
+class Network:
+    """A DAG over variable indices with its families, log-CPTs, names and states.
+
+    Parameters
+    ----------
+    families : list of tuple of int
+        ``(child, *parents)`` for every node of the network, parents in CPT axis
+        order (the class, when it is a parent, last).
+    log_cpts : list of ndarray
+        Natural-log ``P(child | parents)`` of each family, axes ``(child, *parents)``.
+    names : sequence
+        Node name of every variable index of the data (features, then the class).
+        The network may use only some of them: a class-conditional member of a
+        multinet has no class node.
+    states : sequence of list
+        State labels of every variable index, in code order.
+    class_index : int
+        Index of the class variable.
+    title : str, optional
+        What this network is within its estimator (e.g. ``"root: age"`` or
+        ``"class = yes"``); used by drawings and file manifests.
+    """
+
+    def __init__(self, families, log_cpts, names, states, class_index: int, title: str = ""):
+        self.families = [tuple(int(v) for v in f) for f in families]
+        self.log_cpts = [np.asarray(t, dtype=float) for t in log_cpts]
+        if len(self.families) != len(self.log_cpts):
+            raise ValueError(f"{len(self.families)} families but {len(self.log_cpts)} CPTs.")
+        self.names = list(names)
+        self.states = [list(s) for s in states]
+        self.class_index = int(class_index)
+        self.title = title
+        for family, table in zip(self.families, self.log_cpts):
+            expected = tuple(len(self.states[v]) for v in family)
+            if table.shape != expected:
+                raise ValueError(
+                    f"CPT of {self.names[family[0]]!r} has shape {table.shape}, expected {expected}."
+                )
+        self._kernel = None
+
+    # -- structure ------------------------------------------------------------------
+    @property
+    def nodes(self) -> list[int]:
+        """Variable indices of the network's nodes."""
+        return [f[0] for f in self.families]
+
+    @property
+    def has_class(self) -> bool:
+        """Whether the class is a node of this network (False for a multinet member)."""
+        return self.class_index in self.nodes
+
+    @property
+    def graph(self) -> nx.DiGraph:
+        """The DAG over variable indices."""
+        graph = nx.DiGraph()
+        graph.add_nodes_from(self.nodes)
+        graph.add_edges_from((p, f[0]) for f in self.families for p in f[1:])
+        return graph
+
+    @property
+    def dag(self) -> nx.DiGraph:
+        """The DAG with nodes named by feature and class names."""
+        return nx.relabel_nodes(self.graph, {v: self.names[v] for v in self.nodes}, copy=True)
+
+    @property
+    def class_name(self):
+        """Name of the class node (also for a multinet member, which lacks it)."""
+        return self.names[self.class_index]
+
+    # -- named views ----------------------------------------------------------------
+    @property
+    def named_families(self) -> dict:
+        """``child name -> tuple of parent names`` in CPT axis order."""
+        return {self.names[f[0]]: tuple(self.names[p] for p in f[1:]) for f in self.families}
+
+    @property
+    def named_log_cpts(self) -> dict:
+        """``child name -> log-CPT`` with axes ``(child, *parents)``."""
+        return {self.names[f[0]]: t for f, t in zip(self.families, self.log_cpts)}
+
+    @property
+    def categories(self) -> dict:
+        """``node name -> list of state labels`` for the network's nodes."""
+        return {self.names[v]: list(self.states[v]) for v in self.nodes}
+
+    # -- inference and export -------------------------------------------------------------
+    @property
+    def kernel(self) -> NetworkKernel:
+        """The vectorized kernel of this network (built on first use)."""
+        if self._kernel is None:
+            self._kernel = NetworkKernel(self.families, self.log_cpts, self.class_index)
+        return self._kernel
+
+    def joint_log_likelihood(self, codes) -> np.ndarray:
+        """``log P(c, x_observed)``: ``(n, n_classes)``, or ``(n, 1)`` without a class node."""
+        return self.kernel.joint_log_likelihood(codes)
+
+    def to_pgmpy(self):
+        """This network as a pgmpy ``DiscreteBayesianNetwork`` with named nodes and states."""
+        from .pgmpy_adapter import network_from_tables
+
+        return network_from_tables(self.dag, self.named_families, self.named_log_cpts,
+                                   self.categories)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_kernel"] = None  # rebuilt on first use
+        return state
+
+    def __repr__(self) -> str:
+        edges = sum(len(f) - 1 for f in self.families)
+        what = f" {self.title!r}" if self.title else ""
+        return f"<Network{what}: {len(self.families)} nodes, {edges} arcs>"

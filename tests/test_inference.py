@@ -1,0 +1,180 @@
+"""The vectorized kernels against brute-force enumeration and pgmpy exact inference."""
+
+import itertools
+
+import networkx as nx
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bnclf.inference import (
+    FamilyGather,
+    NetworkKernel,
+    StackedKernel,
+    elimination_order,
+    log_posterior,
+    log_weighted_sum,
+)
+from bnclf.network import Network
+from bnclf.pgmpy_adapter import variable_elimination
+
+
+def random_network(rng, n_features, class_parents, max_parents=2, card=(2, 4)):
+    """A random DAG over features 0..d-1 and the class d with random CPTs.
+
+    The class gets ``class_parents`` feature parents (taken from the first
+    features in the topological order) and is a parent of every later feature.
+    """
+    d = n_features
+    order = list(range(d))
+    cards = [int(rng.integers(card[0], card[1] + 1)) for _ in range(d)] + [int(rng.integers(2, 4))]
+    parents = {}
+    for rank, v in enumerate(order):
+        earlier = order[:rank]
+        k = int(rng.integers(0, min(max_parents, len(earlier)) + 1))
+        parents[v] = sorted(int(p) for p in rng.choice(earlier, size=k, replace=False)) if k else []
+    feeders = order[:class_parents]
+    parents[d] = list(feeders)
+    for v in order[class_parents:]:
+        parents[v] = parents[v] + [d]
+    families = [(v, *parents[v]) for v in range(d + 1)]
+    tables = []
+    for f in families:
+        shape = tuple(cards[v] for v in f)
+        p = rng.dirichlet(np.ones(shape[0]) * 0.7, size=int(np.prod(shape[1:]))).T.reshape(shape)
+        tables.append(np.log(p))
+    return families, tables, cards
+
+
+def brute_force_jll(families, tables, cards, codes, class_index):
+    """log P(c, x_observed) by summing the full joint over every unknown feature."""
+    d = len(cards) - 1
+    out = np.empty((codes.shape[0], cards[class_index]))
+    for r, row in enumerate(codes):
+        unknown = [v for v in range(d) if row[v] < 0]
+        for c in range(cards[class_index]):
+            total = 0.0
+            for values in itertools.product(*(range(cards[v]) for v in unknown)):
+                full = row.copy()
+                full[unknown] = values
+                full = np.append(full, c)
+                total += np.exp(sum(t[tuple(full[list(f)])] for f, t in zip(families, tables)))
+            out[r, c] = np.log(total)
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), class_parents=st.integers(0, 3))
+def test_kernel_equals_brute_force_on_random_dags_with_class_parents(seed, class_parents):
+    rng = np.random.default_rng(seed)
+    d = 5
+    families, tables, cards = random_network(rng, d, class_parents)
+    kernel = NetworkKernel(families, tables, d)
+    codes = np.array([[rng.integers(cards[v]) for v in range(d)] for _ in range(12)])
+    codes[rng.random(codes.shape) < 0.4] = -1
+    np.testing.assert_allclose(kernel.joint_log_likelihood(codes),
+                               brute_force_jll(families, tables, cards, codes, d), atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_kernel_posterior_equals_pgmpy_with_class_parents_and_unknowns(seed):
+    rng = np.random.default_rng(100 + seed)
+    d = 6
+    families, tables, cards = random_network(rng, d, class_parents=1 + seed % 3)
+    names = [f"x{i}" for i in range(d)] + ["C"]
+    states = [list(range(c)) for c in cards]
+    net = Network(families, tables, names, states, d)
+    infer = variable_elimination(net.to_pgmpy())
+    codes = np.array([[rng.integers(cards[v]) for v in range(d)] for _ in range(10)])
+    codes[rng.random(codes.shape) < 0.35] = -1
+    ours = np.exp(log_posterior(net.joint_log_likelihood(codes)))
+    for r, row in enumerate(codes):
+        evidence = {names[v]: int(row[v]) for v in range(d) if row[v] >= 0}
+        factor = infer.query(["C"], evidence=evidence, show_progress=False)
+        ref = [factor.values[factor.state_names["C"].index(c)] for c in range(cards[d])]
+        np.testing.assert_allclose(ours[r], ref, atol=1e-9)
+
+
+def test_unknown_parent_of_the_class_is_not_barren():
+    # x0 -> C: an unknown x0 must be summed out against P(c | x0), giving P(c).
+    p_x0 = np.array([0.9, 0.1])
+    p_c_given_x0 = np.array([[0.9, 0.1], [0.05, 0.95]]).T  # axes (C, x0)
+    kernel = NetworkKernel([(0,), (1, 0)], [np.log(p_x0), np.log(p_c_given_x0)], 1)
+    got = kernel.joint_log_likelihood(np.array([[-1]]))[0]
+    np.testing.assert_allclose(got, np.log(p_c_given_x0 @ p_x0), atol=1e-12)
+    # the wrong (barren) answer would be log P(c | x0=0) or similar: make sure it differs
+    assert not np.allclose(got, np.log(p_c_given_x0[:, 0]))
+
+
+def test_barren_unknowns_need_no_elimination_and_are_exact():
+    rng = np.random.default_rng(3)
+    families, tables, cards = random_network(rng, 5, class_parents=0)
+    kernel = NetworkKernel(families, tables, 5)
+    codes = np.array([[rng.integers(c) for c in cards[:5]] for _ in range(8)])
+    codes[:, 4] = -1  # the last feature has no children: barren
+    np.testing.assert_allclose(kernel.joint_log_likelihood(codes),
+                               brute_force_jll(families, tables, cards, codes, 5), atol=1e-12)
+    assert kernel._elimination is None  # answered by gathers only
+
+
+def test_family_gather_rejects_negative_codes_instead_of_wrapping():
+    table = np.log(np.array([[0.2, 0.8], [0.8, 0.2]]))  # axes (x0, C)
+    gather = FamilyGather([(0, 1)], [table], class_index=1, n_classes=2)
+    np.testing.assert_allclose(gather(np.array([[1]]))[0, 0], table[1])
+    with pytest.raises(ValueError, match="negative"):
+        gather(np.array([[-1]]))
+
+
+def test_family_gather_of_families_without_the_class_broadcasts():
+    rng = np.random.default_rng(0)
+    t0 = np.log(rng.dirichlet([1, 1, 1]))  # (x0,)
+    t1 = np.log(rng.dirichlet([1, 1], size=6).T.reshape(2, 3, 2))  # (x1, x0, C)
+    gather = FamilyGather([(0,), (1, 0, 2)], [t0, t1], class_index=2, n_classes=2)
+    codes = np.array([[2, 1], [0, 0]])
+    entries = gather(codes)
+    np.testing.assert_allclose(entries[:, 0, :], np.repeat(t0[[2, 0]][:, None], 2, axis=1))
+    np.testing.assert_allclose(entries[0, 1], t1[1, 2])
+    np.testing.assert_allclose(gather.summed(codes), entries.sum(axis=1))
+
+
+def test_stacked_kernel_equals_member_kernels():
+    rng = np.random.default_rng(5)
+    kernels = []
+    for _ in range(3):
+        families, tables, cards = random_network(np.random.default_rng(11), 5, 0)
+        tables = [np.log(np.exp(t) * rng.uniform(0.5, 1.5, size=t.shape)) for t in tables]
+        tables = [t - np.log(np.exp(t).sum(axis=0, keepdims=True)) for t in tables]
+        kernels.append(NetworkKernel(families, tables, 5))
+    stacked = StackedKernel(kernels, cards[5])
+    codes = np.array([[rng.integers(c) for c in cards[:5]] for _ in range(20)])
+    codes[::3, 1] = -1
+    expected = np.stack([k.joint_log_likelihood(codes) for k in kernels], axis=1)
+    np.testing.assert_allclose(stacked(codes), expected, atol=1e-12)
+
+
+def test_class_free_network_gives_log_likelihood():
+    p0 = np.array([0.3, 0.7])
+    p1 = np.array([[0.6, 0.1], [0.4, 0.9]])  # axes (x1, x0)
+    kernel = NetworkKernel([(0,), (1, 0)], [np.log(p0), np.log(p1)], class_index=2)
+    codes = np.array([[1, 0], [-1, 1], [0, -1], [-1, -1]])
+    expected = np.log([0.7 * 0.1, (p0 * p1[1]).sum(), 0.3, 1.0])
+    np.testing.assert_allclose(kernel.joint_log_likelihood(codes)[:, 0], expected, atol=1e-12)
+
+
+def test_log_weighted_sum_and_posterior():
+    values = np.log(np.array([[[0.2, 0.1], [0.4, 0.3]]]))
+    np.testing.assert_allclose(np.exp(log_weighted_sum(values, np.array([0.25, 0.75]))),
+                               [[0.25 * 0.2 + 0.75 * 0.4, 0.25 * 0.1 + 0.75 * 0.3]])
+    zero_weight_neg_inf = np.array([[[-np.inf, -np.inf], [0.0, 0.0]]])
+    np.testing.assert_allclose(log_weighted_sum(zero_weight_neg_inf, np.array([0.0, 1.0])), [[0, 0]])
+    np.testing.assert_allclose(np.exp(log_posterior(np.array([[-np.inf, -np.inf]]))), [[0.5, 0.5]])
+
+
+def test_elimination_order_never_eliminates_the_class_and_sizes_factors():
+    families = [(0,), (1, 0, 3), (2, 1, 3), (3, 0)]
+    order, widest = elimination_order(families, {0: 2, 1: 3, 2: 4, 3: 2}, class_index=3)
+    assert sorted(order) == [0, 1, 2]
+    assert widest >= 2 * 3
+    graph = nx.DiGraph([(f[1], f[0]) for f in families if len(f) > 1])
+    assert nx.is_directed_acyclic_graph(graph)
