@@ -1,6 +1,6 @@
 """bnclf: Bayesian network classifiers on pgmpy with a scikit-learn interface.
 
-Estimators (NB, TAN, KDB) learn structures from count tables, predict with a
+Estimators (NB, TAN, KDB, AODE, WAODE, ATAN, WATAN, BMC-CL, ETAN) learn structures from count tables, predict with a
 vectorized kernel that equals pgmpy's exact inference, and export to pgmpy,
 BIF and XMLBIF.
 """
@@ -9,18 +9,32 @@ __version__ = "0.1.0"
 
 from .discretize import MDLDiscretizer, QuantileDiscretizer  # noqa: E402
 from .models import (  # noqa: E402
+    AODEClassifier,
+    ATANClassifier,
     BayesNetClassifier,
+    ChowLiuMultinetClassifier,
+    ETANClassifier,
     KDBClassifier,
     NaiveBayesClassifier,
     TANClassifier,
+    WAODEClassifier,
+    WATANClassifier,
     make_classifier,
 )
+from .network import Network  # noqa: E402
 
 __all__ = [
     "BayesNetClassifier",
     "NaiveBayesClassifier",
     "TANClassifier",
     "KDBClassifier",
+    "AODEClassifier",
+    "WAODEClassifier",
+    "ATANClassifier",
+    "WATANClassifier",
+    "ChowLiuMultinetClassifier",
+    "ETANClassifier",
+    "Network",
     "make_classifier",
     "MDLDiscretizer",
     "QuantileDiscretizer",

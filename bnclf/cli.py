@@ -132,7 +132,11 @@ def cmd_export(args):
 
     est = final_estimator(load_model(args.model_file))
     path = write_network(est, args.output, fmt=args.format)
-    print(f"wrote {path} (+ name map {path}.names.json), verified by reading it back")
+    if path.name.endswith(".manifest.json"):
+        print(f"wrote {len(est.network_members())} member networks and the manifest {path}, "
+              "each verified by reading it back")
+    else:
+        print(f"wrote {path} (+ name map {path}.names.json), verified by reading it back")
 
 
 def cmd_plot(args):
@@ -165,9 +169,12 @@ def cmd_demo(args):
 
 # -- parser -----------------------------------------------------------------------------
 def _add_model_options(p, default="tan"):
+    from .models.registry import classifier_names_help
+
     p.add_argument("--model", default=default,
-                   help="classifier spec: nb, tan, kdb, or with parameters e.g. 'kdb(k=3)', "
-                        "'tan(root=2, m=0)' (default: %(default)s)")
+                   help=f"classifier spec: one of {classifier_names_help()}, or with parameters "
+                        "e.g. 'kdb(k=3)', 'etan(k=2)', 'aode(smoothing=\"weka\")' "
+                        "(default: %(default)s)")
     _add_discretize_options(p)
 
 

@@ -120,3 +120,34 @@ def test_export_rejects_what_it_cannot_write(tmp_path, krkp):
     X, y = krkp
     pipe = make_pipeline(TANClassifier()).fit(X, y)
     assert_same_network(read_network(write_network(pipe, tmp_path / "p.xmlbif")), pipe[-1])
+
+
+@pytest.mark.parametrize("fmt", ["bif", "xmlbif"])
+def test_ensemble_and_multinet_write_one_file_per_member_and_read_back(tmp_path, krkp, fmt):
+    from bnclf import ChowLiuMultinetClassifier, WATANClassifier
+    from bnclf.io import read_networks
+
+    X, y = krkp
+    X = X.iloc[:, :5]
+    watan = WATANClassifier().fit(X, y)
+    manifest = write_network(watan, tmp_path / f"watan.{fmt}")
+    assert manifest.name == f"watan.{fmt}.manifest.json"
+    back = read_networks(manifest)
+    assert back["kind"] == "ensemble" and len(back["networks"]) == 5
+    np.testing.assert_allclose(back["weights"], watan.weights_)
+    for model, net in zip(back["networks"], watan.networks_):
+        assert set(model.edges) == set(net.dag.edges)
+    assert len(list(tmp_path.glob(f"watan.member*.{fmt}"))) == 5
+
+    bmc = ChowLiuMultinetClassifier().fit(X, y)
+    back = read_networks(write_network(bmc, tmp_path / f"bmc.{fmt}"))
+    assert back["kind"] == "multinet" and list(back["networks"]) == list(bmc.classes_)
+    np.testing.assert_allclose(list(back["class_prior"].values()), np.exp(bmc.class_log_prior_))
+    for label, net in bmc.network_members():
+        model = back["networks"][label]
+        assert bmc.class_name_ not in model.nodes
+        _, tables, _ = tables_from_network(model)
+        for child, table in net.named_log_cpts.items():
+            order = [0] + [1 + list(model.get_cpds(child).variables[1:]).index(p)
+                           for p in net.named_families[child]]
+            np.testing.assert_allclose(np.transpose(tables[child], order), np.exp(table), atol=1e-9)

@@ -53,3 +53,21 @@ def test_dollar_signs_are_literal(tmp_path):
     X = pd.DataFrame({"cost_$_per_$_": list("abab"), "a$^$b": list("aabb")})
     est = TANClassifier().fit(X, [0, 1, 1, 0])
     assert save_structure_png(est, tmp_path / "d.png").exists()
+
+
+def test_multinet_and_ensemble_draw_a_panel_per_member(tmp_path, krkp):
+    from bnclf import ChowLiuMultinetClassifier, WATANClassifier
+
+    X, y = krkp
+    X = X.iloc[:, :8]
+    bmc = ChowLiuMultinetClassifier().fit(X, y)
+    axes = draw_structure(bmc)
+    titled = [ax.get_title() for ax in axes.flat if ax.get_title()]
+    assert titled == [f"class = {c}" for c in bmc.classes_]
+    path = save_structure_png(bmc, tmp_path / "bmc.png")
+    assert plt.imread(path)[..., :3].std() > 0.05
+    plt.close("all")
+    axes = draw_structure(WATANClassifier().fit(X, y))
+    assert sum(bool(ax.get_title()) for ax in axes.flat) == 8
+    assert "root:" in axes.flat[0].get_title() and "w =" in axes.flat[0].get_title()
+    plt.close("all")

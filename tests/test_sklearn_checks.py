@@ -2,7 +2,19 @@
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from bnclf import KDBClassifier, MDLDiscretizer, NaiveBayesClassifier, QuantileDiscretizer, TANClassifier
+from bnclf import (
+    AODEClassifier,
+    ATANClassifier,
+    ChowLiuMultinetClassifier,
+    ETANClassifier,
+    KDBClassifier,
+    MDLDiscretizer,
+    NaiveBayesClassifier,
+    QuantileDiscretizer,
+    TANClassifier,
+    WAODEClassifier,
+    WATANClassifier,
+)
 
 CONTINUOUS = (
     "feeds continuous float features; bnclf classifiers require discrete features and reject "
@@ -36,6 +48,8 @@ def expected_failures(estimator):
 
 @parametrize_with_checks(
     [NaiveBayesClassifier(), TANClassifier(), KDBClassifier(), KDBClassifier(k=0),
+     AODEClassifier(), AODEClassifier(smoothing="weka"), WAODEClassifier(), ATANClassifier(),
+     WATANClassifier(), ChowLiuMultinetClassifier(), ETANClassifier(), ETANClassifier(k=1),
      MDLDiscretizer(), QuantileDiscretizer()],
     expected_failed_checks=expected_failures,
 )

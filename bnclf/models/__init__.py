@@ -1,11 +1,32 @@
 """Estimators, one module per family of classifiers."""
 
 from .base import BayesNetClassifier
+from .ensembles import (
+    AODEClassifier,
+    ATANClassifier,
+    EnsembleClassifier,
+    WAODEClassifier,
+    WATANClassifier,
+)
 from .kdb import KDBClassifier
+from .multinets import ChowLiuMultinetClassifier, ETANClassifier, MultinetClassifier
 from .naive import NaiveBayesClassifier
 from .tree import TANClassifier
 
-__all__ = ["BayesNetClassifier", "NaiveBayesClassifier", "TANClassifier", "KDBClassifier"]
+__all__ = [
+    "BayesNetClassifier",
+    "EnsembleClassifier",
+    "MultinetClassifier",
+    "NaiveBayesClassifier",
+    "TANClassifier",
+    "KDBClassifier",
+    "AODEClassifier",
+    "WAODEClassifier",
+    "ATANClassifier",
+    "WATANClassifier",
+    "ChowLiuMultinetClassifier",
+    "ETANClassifier",
+]
 from .registry import CLASSIFIERS, make_classifier, parse_classifier_spec, register_classifier
 
 __all__ += ["CLASSIFIERS", "make_classifier", "parse_classifier_spec", "register_classifier"]

@@ -11,7 +11,18 @@ CLASSIFIERS: dict = {
     "nb": ("bnclf.models", "NaiveBayesClassifier"),
     "tan": ("bnclf.models", "TANClassifier"),
     "kdb": ("bnclf.models", "KDBClassifier"),
+    "aode": ("bnclf.models", "AODEClassifier"),
+    "waode": ("bnclf.models", "WAODEClassifier"),
+    "atan": ("bnclf.models", "ATANClassifier"),
+    "watan": ("bnclf.models", "WATANClassifier"),
+    "bmccl": ("bnclf.models", "ChowLiuMultinetClassifier"),
+    "etan": ("bnclf.models", "ETANClassifier"),
 }
+
+
+def classifier_names_help() -> str:
+    """One line listing the registered short names, for command-line help texts."""
+    return ", ".join(sorted(CLASSIFIERS))
 
 
 def register_classifier(name: str, target) -> None:

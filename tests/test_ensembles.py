@@ -1,0 +1,170 @@
+"""Ensembles (AODE, WAODE, ATAN, WATAN) against pgmpy, TAN and hand formulas."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+
+from bnclf import (
+    AODEClassifier,
+    ATANClassifier,
+    TANClassifier,
+    WAODEClassifier,
+    WATANClassifier,
+    make_classifier,
+)
+from bnclf.inference import log_posterior
+from bnclf.pgmpy_adapter import variable_elimination
+from bnclf.stats import mutual_information
+from pgmpy_oracle import log_joint_per_class, observed, posterior
+
+ENSEMBLES = [AODEClassifier(), WAODEClassifier(), AODEClassifier(smoothing="weka"),
+             ATANClassifier(), WATANClassifier()]
+IDS = ["aode", "waode", "aode-weka", "atan", "watan"]
+
+
+@pytest.fixture(scope="module")
+def small(krkp):
+    X, y = krkp
+    return X.iloc[:, :7], y
+
+
+def rows_with_unknowns(X, start, n, seed=0):
+    rng = np.random.default_rng(seed)
+    test = X.iloc[start:start + n].astype(object).copy()
+    for r in range(1, n):
+        j = rng.choice(X.shape[1], size=1 + r % 3, replace=False)
+        test.iat[r, j[0]] = np.nan
+        if len(j) > 1:
+            test.iat[r, j[1]] = "never-seen"
+    return test
+
+
+@pytest.mark.parametrize("est", ENSEMBLES, ids=IDS)
+def test_members_equal_pgmpy_and_the_ensemble_is_their_weighted_combination(est, small):
+    X, y = small
+    est = clone(est).fit(X.iloc[:2000], y.iloc[:2000])
+    test = rows_with_unknowns(X, 2000, 6)
+    evidence = [observed(test.iloc[r].where(test.iloc[r] != "never-seen", np.nan))
+                for r in range(len(test))]
+    members = est.member_joint_log_proba(test)
+    weights = est.member_weights(test)
+    models = est.to_pgmpy()
+    assert isinstance(models, list) and len(models) == len(est.networks_)
+    expected = np.zeros((len(test), len(est.classes_)))
+    for m, model in enumerate(models):
+        infer = variable_elimination(model)
+        for r, ev in enumerate(evidence):
+            ref_post = posterior(model, est.class_name_, est.classes_, ev, infer)
+            np.testing.assert_allclose(np.exp(log_posterior(members[r:r + 1, m]))[0], ref_post,
+                                       atol=1e-9)
+            if est._combine == "joint":
+                if weights[r, m] > 0 or m == 0:
+                    ref_joint = log_joint_per_class(model, est.class_name_, est.classes_, ev, infer)
+                    np.testing.assert_allclose(members[r, m], ref_joint, atol=1e-9)
+                    expected[r] += weights[r, m] * np.exp(ref_joint)
+            else:
+                expected[r] += weights[r, m] * ref_post
+    expected /= expected.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(est.predict_proba(test), expected, atol=1e-9)
+
+
+def test_atan_members_are_the_tans_rooted_at_each_feature(small):
+    X, y = small
+    atan = ATANClassifier().fit(X, y)
+    for r in range(X.shape[1]):
+        tan = TANClassifier(root=r).fit(X, y)
+        member = atan.networks_[r]
+        assert member.named_families == tan.families_
+        for child, table in tan.log_cpts_.items():
+            np.testing.assert_array_equal(member.named_log_cpts[child], table)
+    np.testing.assert_allclose(atan.weights_, np.full(X.shape[1], 1 / X.shape[1]))
+
+
+def test_atan_with_one_root_feature_is_tan(small):
+    X, y = small
+    X1 = X.iloc[:, :1]
+    np.testing.assert_allclose(ATANClassifier().fit(X1, y).predict_proba(X1),
+                               TANClassifier().fit(X1, y).predict_proba(X1), atol=1e-12)
+
+
+def test_watan_and_waode_weights_are_the_class_mutual_information(small):
+    X, y = small
+    mi = np.array([mutual_information(pd.crosstab(X[c], y).to_numpy()) for c in X.columns])
+    np.testing.assert_allclose(WATANClassifier().fit(X, y).weights_, mi / mi.sum(), atol=1e-12)
+    waode = WAODEClassifier().fit(X, y)
+    np.testing.assert_allclose(waode.weights_[:-1], mi / mi.sum(), atol=1e-12)
+    assert waode.weights_[-1] == 0  # the naive Bayes fallback
+
+
+def test_aode_equals_the_spode_average_by_hand(small):
+    """AODE(m=1) by the formula of Webb et al. with m-estimates written out in numpy."""
+    X, y = small
+    Xtr, ytr, Xte = X.iloc[:1500], y.iloc[:1500], X.iloc[1500:1530]
+    est = AODEClassifier().fit(Xtr, ytr)
+    classes = list(est.classes_)
+    codes = {c: pd.Categorical(Xtr[c], categories=est.categories_[c]).codes for c in X.columns}
+    tcodes = {c: pd.Categorical(Xte[c], categories=est.categories_[c]).codes for c in X.columns}
+    yc = np.array([classes.index(v) for v in ytr])
+    n, C = len(ytr), len(classes)
+    prior = (np.bincount(yc, minlength=C) + 1 / C) / (n + 1)
+    joint = np.zeros((len(Xte), C))
+    for p in X.columns:
+        rp = len(est.categories_[p])
+        for r in range(len(Xte)):
+            vp = tcodes[p][r]
+            for c in range(C):
+                in_c = yc == c
+                n_pc = np.sum(in_c & (codes[p] == vp))
+                prob = prior[c] * (n_pc + 1 / rp) / (in_c.sum() + 1)
+                for j in X.columns:
+                    if j == p:
+                        continue
+                    rj = len(est.categories_[j])
+                    n_jpc = np.sum(in_c & (codes[p] == vp) & (codes[j] == tcodes[j][r]))
+                    prob *= (n_jpc + 1 / rj) / (n_pc + 1)
+                joint[r, c] += prob / X.shape[1]
+    np.testing.assert_allclose(est.predict_joint_log_proba(Xte), np.log(joint), rtol=1e-10)
+
+
+def test_frequency_limit_falls_back_to_naive_bayes(small):
+    X, y = small
+    est = AODEClassifier(frequency_limit=10**9).fit(X, y)
+    nb = make_classifier("nb").fit(X, y)
+    np.testing.assert_allclose(est.predict_proba(X[:20]), nb.predict_proba(X[:20]), atol=1e-12)
+    w = est.member_weights(X[:3])
+    assert (w[:, -1] == 1).all() and (w[:, :-1] == 0).all()
+
+
+def test_unseen_super_parent_value_does_not_qualify(small):
+    X, y = small
+    est = AODEClassifier().fit(X, y)
+    row = X.iloc[:1].astype(object).copy()
+    row.iat[0, 2] = "never-seen"
+    w = est.member_weights(row)[0]
+    assert w[2] == 0 and w[-1] == 0 and np.isclose(w.sum(), 1)
+
+
+@pytest.mark.parametrize("spec,cls", [("aode", AODEClassifier), ("waode", WAODEClassifier),
+                                      ("atan", ATANClassifier), ("watan", WATANClassifier),
+                                      ("aode(frequency_limit=5, smoothing='weka')", AODEClassifier)])
+def test_registry_names(spec, cls):
+    assert isinstance(make_classifier(spec), cls)
+
+
+@pytest.mark.parametrize("params,match", [
+    ({"frequency_limit": -1}, "frequency_limit"), ({"frequency_limit": 1.5}, "frequency_limit"),
+    ({"smoothing": "laplace"}, "smoothing.*weka"), ({"m": -1}, "m=-1")])
+def test_bad_parameters_name_themselves(params, match, small):
+    X, y = small
+    with pytest.raises(ValueError, match=match):
+        AODEClassifier(**params).fit(X, y)
+
+
+def test_ensemble_has_no_single_dag(small):
+    X, y = small
+    est = ATANClassifier().fit(X, y)
+    assert not hasattr(est, "dag_")
+    with pytest.raises(AttributeError, match="networks_"):
+        est.families_
+    assert [k for k, _ in est.network_members()] == list(range(X.shape[1]))
