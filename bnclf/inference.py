@@ -23,6 +23,12 @@ import numpy as np
 _CHUNK_CELLS = 2**22
 """Largest intermediate array, in cells, that one batch of rows may create."""
 
+_CACHE_CELLS = 2**16
+"""Gathered entries per batch when they are summed at once: small enough to stay in cache."""
+
+_LOG_FLOOR = -1e300
+"""Stands for log 0 where a product with a 0/1 matrix must not create NaN."""
+
 
 class FamilyGather:
     """Gathers the log-CPT entries of many families for a batch of rows, in one index.
@@ -78,22 +84,36 @@ class FamilyGather:
         self._class_offsets = self._class_strides[:, None] * np.arange(self.n_classes)
         self._used = np.unique(self._vars[self._strides != 0])
 
-    def __call__(self, codes: np.ndarray) -> np.ndarray:
-        """Entries ``(n_samples, n_families, n_classes)`` of every family for every row."""
+    def _check(self, codes: np.ndarray) -> np.ndarray:
         codes = np.asarray(codes, dtype=np.int64)
         if self._used.size and codes[:, self._used].min(initial=0) < 0:
             raise ValueError(
                 "FamilyGather got a negative (unknown) code; sum unknown values out (or "
                 "replace them) before gathering."
             )
-        n = codes.shape[0]
-        out = np.empty((n, self.n_families, self.n_classes))
-        step = max(1, _CHUNK_CELLS // max(1, self.n_families * self.n_classes))
-        for start in range(0, n, step):
-            block = codes[start:start + step]
-            offset = self._bases + (block[:, self._vars] * self._strides).sum(axis=2)
-            out[start:start + step] = self._flat[offset[:, :, None] + self._class_offsets]
-        return out
+        return codes
+
+    def _offsets(self, block: np.ndarray) -> np.ndarray:
+        """Flat offset of every family's entry at class 0: ``(n, n_families)``."""
+        offset = self._bases + block[:, self._vars[:, 0]] * self._strides[:, 0]
+        for slot in range(1, self._vars.shape[1]):
+            offset += block[:, self._vars[:, slot]] * self._strides[:, slot]
+        return offset
+
+    def _entries(self, block: np.ndarray) -> np.ndarray:
+        return self._flat[self._offsets(block)[:, :, None] + self._class_offsets]
+
+    def _row_step(self, cells: int = _CHUNK_CELLS) -> int:
+        return max(1, cells // max(1, self.n_families * self.n_classes))
+
+    def __call__(self, codes: np.ndarray) -> np.ndarray:
+        """Entries ``(n_samples, n_families, n_classes)`` of every family for every row."""
+        codes = self._check(codes)
+        step = self._row_step()
+        if codes.shape[0] <= step:
+            return self._entries(codes)
+        return np.concatenate([self._entries(codes[s:s + step])
+                               for s in range(0, codes.shape[0], step)])
 
     def summed(self, codes: np.ndarray, starts=None) -> np.ndarray:
         """Sums of the entries over consecutive groups of families.
@@ -103,18 +123,23 @@ class FamilyGather:
         ``starts`` all families form one group and the result is
         ``(n_samples, n_classes)``.
         """
-        codes = np.asarray(codes, dtype=np.int64)
-        n = codes.shape[0]
-        groups = 1 if starts is None else len(starts)
-        out = np.empty((n, groups, self.n_classes))
-        step = max(1, _CHUNK_CELLS // max(1, self.n_families * self.n_classes))
-        for start in range(0, n, step):
-            entries = self(codes[start:start + step])
-            if starts is None:
-                out[start:start + step, 0] = entries.sum(axis=1)
-            else:
-                out[start:start + step] = np.add.reduceat(entries, starts, axis=1)
-        return out[:, 0] if starts is None else out
+        codes = self._check(codes)
+        if starts is None and self.n_families <= 64:  # one network: accumulate family by family
+            offset = self._offsets(codes)
+            out = np.zeros((codes.shape[0], self.n_classes))
+            for f in range(self.n_families):
+                out += self._flat[offset[:, f, None] + self._class_offsets[f]]
+            return out
+        step = self._row_step(_CACHE_CELLS)
+        parts = []
+        for s in range(0, codes.shape[0], step):
+            entries = self._entries(codes[s:s + step])
+            parts.append(entries.sum(axis=1) if starts is None
+                         else np.add.reduceat(entries, starts, axis=1))
+        if not parts:
+            shape = (0, self.n_classes) if starts is None else (0, len(starts), self.n_classes)
+            return np.zeros(shape)
+        return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 class NetworkKernel:
@@ -253,66 +278,133 @@ class NetworkKernel:
 
 
 class StackedKernel:
-    """Joint log-likelihoods of several networks over the same variables, in one gather.
+    """Joint log-likelihoods of several networks over the same variables, sharing gathers.
 
     Parameters
     ----------
-    kernels : list of NetworkKernel
-        The member networks' kernels (members of an ensemble, or the
-        class-conditional networks of a multinet).
+    members : list
+        The member networks (members of an ensemble, or the class-conditional
+        networks of a multinet): objects with ``families``, ``log_cpts``,
+        ``class_index`` and a ``kernel`` (a :class:`NetworkKernel`, built only
+        when rows with unknown values need it), such as
+        :class:`bnclf.network.Network`.
     n_classes : int
         Columns of each member's result: the number of classes, or 1 for
         class-conditional members.
 
     Notes
     -----
-    Fully observed rows are answered by one :class:`FamilyGather` over the
-    families of every member, summed per member with ``numpy.add.reduceat``, so
-    an ensemble of M networks costs one fancy index rather than M kernel calls.
-    Rows with unknown values go through each member's own exact kernel.
+    Members of an ensemble share many families: the TANs of ATAN share the
+    class prior and, for every tree edge, one of its two orientations; the
+    SPODEs of AODE share the class prior and ``P(x_p | c)``. Identical families
+    (same variables, same table) are gathered once, into an array ``E`` of
+    shape ``(n_unique, n, n_classes)``, and each member's sum is one matrix
+    product with the 0/1 incidence matrix of members and unique families. Rows
+    with unknown values go through each member's own exact kernel.
     """
 
-    def __init__(self, kernels, n_classes: int):
-        self.kernels = list(kernels)
+    def __init__(self, members, n_classes: int):
+        self.members = list(members)
         self.n_classes = int(n_classes)
-        class_index = self.kernels[0].class_index
-        families, tables, starts = [], [], []
-        for kernel in self.kernels:
-            starts.append(len(families))
-            families += kernel.families
-            tables += kernel.log_cpts
-        self.starts = np.array(starts, dtype=np.int64)
-        self.gather = FamilyGather(families, tables, class_index, self.n_classes)
-        self._features = sorted(set().union(*(k._features for k in self.kernels)))
+        class_index = self.members[0].class_index
+        families, tables, index, pairs = [], [], {}, []
+        for m, member in enumerate(self.members):
+            for family, table in zip(member.families, member.log_cpts):
+                key = (family, table.shape, hash(table.tobytes()))
+                f = index.get(key)
+                if f is None or not np.array_equal(tables[f], table):
+                    f = len(families)
+                    index[key] = f
+                    families.append(family)
+                    tables.append(table)
+                pairs.append((f, m))
+        self.incidence = np.zeros((len(self.members), len(families)))
+        self._members_of = [[] for _ in families]
+        for f, m in pairs:
+            self.incidence[m, f] += 1.0
+            self._members_of[f].append(m)
+        # a matrix product pays off when families are shared; otherwise accumulate
+        self._use_product = len(pairs) >= 2 * len(families)
+        # -inf (m = 0) would turn 0 * -inf into NaN in the product: use a finite floor
+        self._floored = any(np.isneginf(t).any() for t in tables)
+        finite = [np.maximum(t, _LOG_FLOOR) for t in tables] if self._floored else tables
+        self.gather = FamilyGather(families, finite, class_index, self.n_classes)
+        self._features = sorted({v for f in families for v in f if v != class_index})
+
+    def _shared(self, codes: np.ndarray) -> np.ndarray:
+        gather = self.gather
+        codes = gather._check(codes)
+        n, n_members = codes.shape[0], len(self.members)
+        out = np.empty((n, n_members, self.n_classes))
+        step = max(1, _CHUNK_CELLS // max(1, gather.n_families * self.n_classes))
+        for s in range(0, n, step):
+            block = codes[s:s + step]
+            offset = gather._offsets(block)
+            if self._use_product:
+                entries = np.empty((gather.n_families, block.shape[0], self.n_classes))
+                for f in range(gather.n_families):
+                    entries[f] = gather._flat[offset[:, f, None] + gather._class_offsets[f]]
+                sums = self.incidence @ entries.reshape(gather.n_families, -1)
+            else:
+                sums = np.zeros((n_members, block.shape[0], self.n_classes))
+                for f in range(gather.n_families):
+                    entry = gather._flat[offset[:, f, None] + gather._class_offsets[f]]
+                    for m in self._members_of[f]:
+                        sums[m] += entry
+            out[s:s + step] = sums.reshape(n_members, block.shape[0], -1).transpose(1, 0, 2)
+        if self._floored:
+            out[out < _LOG_FLOOR / 2] = -np.inf
+        return out
 
     def __call__(self, codes: np.ndarray) -> np.ndarray:
         """``(n_samples, n_members, n_classes)`` joint log-likelihoods of every member."""
         codes = np.asarray(codes, dtype=np.int64)
         unknown = (codes[:, self._features] < 0).any(axis=1)
         if not unknown.any():
-            return self.gather.summed(codes, self.starts)
-        out = np.empty((codes.shape[0], len(self.kernels), self.n_classes))
+            return self._shared(codes)
+        out = np.empty((codes.shape[0], len(self.members), self.n_classes))
         if (~unknown).any():
-            out[~unknown] = self.gather.summed(codes[~unknown], self.starts)
+            out[~unknown] = self._shared(codes[~unknown])
         rows = np.flatnonzero(unknown)
-        for m, kernel in enumerate(self.kernels):
-            out[rows, m] = kernel.joint_log_likelihood(codes[rows])
+        for m, member in enumerate(self.members):
+            out[rows, m] = member.kernel.joint_log_likelihood(codes[rows])
         return out
 
 
 def log_weighted_sum(log_values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``log sum_m w_m exp(v_m)`` over axis 1 of ``(n, M, C)`` values; weights ``(M,)`` or ``(n, M)``.
 
-    Members with zero weight are left out (even when their value is ``-inf``).
+    One pass of ``exp``: values are shifted by their row maximum (over members
+    with a positive weight and classes). Members with zero weight are left out,
+    even when their value is ``-inf`` or NaN.
     """
-    w = np.asarray(weights, dtype=float)
-    w = np.broadcast_to(w, log_values.shape[:2])[:, :, None]
-    with np.errstate(divide="ignore"):
-        terms = np.where(w > 0, log_values + np.log(np.where(w > 0, w, 1.0)), -np.inf)
-    peak = terms.max(axis=1, keepdims=True)
+    w = np.broadcast_to(np.asarray(weights, dtype=float), log_values.shape[:2])
+    active = w > 0
+    peak = np.where(active[:, :, None], log_values, -np.inf).max(axis=(1, 2))
     peak = np.where(np.isfinite(peak), peak, 0.0)
+    scaled = np.exp(np.where(active[:, :, None], log_values, -np.inf) - peak[:, None, None])
+    total = np.einsum("nmc,nm->nc", scaled, w)
     with np.errstate(divide="ignore"):
-        return np.log(np.exp(terms - peak).sum(axis=1)) + peak[:, 0]
+        return np.log(total) + peak[:, None]
+
+
+def log_weighted_posterior(log_joints: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``log sum_m w_m P_m(c | x)`` from members' joints ``(n, M, C)``; weights ``(M,)`` or ``(n, M)``.
+
+    A member whose every class has probability zero contributes the uniform
+    posterior, as :func:`log_posterior` gives it.
+    """
+    w = np.broadcast_to(np.asarray(weights, dtype=float), log_joints.shape[:2])
+    peak = log_joints.max(axis=2, keepdims=True)
+    dead = ~np.isfinite(peak)
+    if dead.any():
+        log_joints = np.where(dead, 0.0, log_joints)
+        peak = np.where(dead, 0.0, peak)
+    scaled = np.exp(log_joints - peak)
+    # sum_m w_m e_mc / Z_m: scale the weights instead of every entry
+    w = w / scaled.sum(axis=2)
+    with np.errstate(divide="ignore"):
+        return np.log(np.einsum("nmc,nm->nc", scaled, w))
 
 
 def _union_labels(factors, drop=None) -> tuple:

@@ -145,8 +145,10 @@ def test_stacked_kernel_equals_member_kernels():
         families, tables, cards = random_network(np.random.default_rng(11), 5, 0)
         tables = [np.log(np.exp(t) * rng.uniform(0.5, 1.5, size=t.shape)) for t in tables]
         tables = [t - np.log(np.exp(t).sum(axis=0, keepdims=True)) for t in tables]
-        kernels.append(NetworkKernel(families, tables, 5))
-    stacked = StackedKernel(kernels, cards[5])
+        kernel = NetworkKernel(families, tables, 5)
+        kernel.kernel = kernel
+        kernels.append(kernel)
+    stacked = StackedKernel(kernels, cards[5])  # kernels have families, log_cpts, class_index
     codes = np.array([[rng.integers(c) for c in cards[:5]] for _ in range(20)])
     codes[::3, 1] = -1
     expected = np.stack([k.joint_log_likelihood(codes) for k in kernels], axis=1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..inference import StackedKernel, log_posterior, log_weighted_sum
+from ..inference import StackedKernel, log_weighted_posterior, log_weighted_sum
 from ..structure import graph_families, learn_aode, learn_atan, learn_nb
 from .base import BayesNetClassifier, check_integer
 
@@ -37,7 +37,7 @@ class EnsembleClassifier(BayesNetClassifier):
         total = weights.sum()
         self.networks_ = list(networks)
         self.weights_ = weights / total if total > 0 else np.full(len(weights), 1 / len(weights))
-        self._stacked = StackedKernel([net.kernel for net in self.networks_], len(self.classes_))
+        self._stacked = StackedKernel(self.networks_, len(self.classes_))
 
     def _member_kernel(self) -> StackedKernel:
         return self._stacked
@@ -59,8 +59,7 @@ class EnsembleClassifier(BayesNetClassifier):
         members = self._member_kernel()(codes)
         weights = self._row_weights(codes)
         if self._combine == "posterior":
-            n, m, c = members.shape
-            members = log_posterior(members.reshape(n * m, c)).reshape(n, m, c)
+            return log_weighted_posterior(members, weights)
         return log_weighted_sum(members, weights)
 
 

@@ -43,7 +43,7 @@ class MultinetClassifier(BayesNetClassifier):
             networks.append(self._make_network(families, cache, tables, title=f"class = {name}"))
         self.networks_ = networks
         self.class_log_prior_ = m_estimated_log_cpts(cache, [(c,)], self.m)[0]
-        self._stacked = StackedKernel([net.kernel for net in networks], 1)
+        self._stacked = StackedKernel(networks, 1)
 
     def _member_kernel(self) -> StackedKernel:
         return self._stacked
