@@ -26,8 +26,28 @@ _CHUNK_CELLS = 2**22
 _CACHE_CELLS = 2**16
 """Gathered entries per batch when they are summed at once: small enough to stay in cache."""
 
-_LOG_FLOOR = -1e300
-"""Stands for log 0 where a product with a 0/1 matrix must not create NaN."""
+_SHARED_CELLS = 2**18
+"""Entries gathered per batch for the members of an ensemble (measured best on letter and splice)."""
+
+_BLAS = None
+
+
+def single_threaded_blas():
+    """A context in which BLAS uses one thread.
+
+    The products here are small and run inside loops; on a busy two-core
+    machine a multi-threaded BLAS that spins waiting for a second core is ten
+    times slower than one thread.
+    """
+    global _BLAS
+    if _BLAS is None:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS = ThreadpoolController()
+    return _BLAS.limit(limits=1, user_api="blas")
+
+
+
 
 
 class FamilyGather:
@@ -63,22 +83,25 @@ class FamilyGather:
         self.n_classes = int(n_classes)
         self.n_families = len(families)
         width = max([sum(v != class_index for v in f) for f in families] + [1])
-        self._vars = np.zeros((self.n_families, width), dtype=np.int64)
-        self._strides = np.zeros((self.n_families, width), dtype=np.int64)
-        self._class_strides = np.zeros(self.n_families, dtype=np.int64)
-        bases, base = np.zeros(self.n_families, dtype=np.int64), 0
-        for f, (family, table) in enumerate(zip(families, tables)):
+        var_rows, stride_rows, class_strides, bases, base = [], [], [], [], 0
+        for family, table in zip(families, tables):
             if table.ndim != len(family):
                 raise ValueError(f"family {family} has a table with {table.ndim} axes.")
-            strides = np.array(table.strides, dtype=np.int64) // table.itemsize
-            slot = 0
-            for var, stride in zip(family, strides):
-                if var == class_index:
-                    self._class_strides[f] = stride
-                else:
-                    self._vars[f, slot], self._strides[f, slot] = var, stride
-                    slot += 1
-            bases[f], base = base, base + table.size
+            strides, step = [], 1
+            for size in reversed(table.shape):  # C-contiguous strides, in elements
+                strides.append(step)
+                step *= size
+            strides.reverse()
+            own = [(v, st) for v, st in zip(family, strides) if v != class_index]
+            class_strides.append(next((st for v, st in zip(family, strides) if v == class_index), 0))
+            var_rows.append([v for v, _ in own] + [0] * (width - len(own)))
+            stride_rows.append([st for _, st in own] + [0] * (width - len(own)))
+            bases.append(base)
+            base += table.size
+        self._vars = np.array(var_rows, dtype=np.int64).reshape(self.n_families, width)
+        self._strides = np.array(stride_rows, dtype=np.int64).reshape(self.n_families, width)
+        self._class_strides = np.array(class_strides, dtype=np.int64)
+        bases = np.array(bases, dtype=np.int64)
         self._bases = bases
         self._flat = np.concatenate([t.ravel() for t in tables]) if tables else np.zeros(0)
         self._class_offsets = self._class_strides[:, None] * np.arange(self.n_classes)
@@ -298,9 +321,10 @@ class StackedKernel:
     class prior and, for every tree edge, one of its two orientations; the
     SPODEs of AODE share the class prior and ``P(x_p | c)``. Identical families
     (same variables, same table) are gathered once, into an array ``E`` of
-    shape ``(n_unique, n, n_classes)``, and each member's sum is one matrix
-    product with the 0/1 incidence matrix of members and unique families. Rows
-    with unknown values go through each member's own exact kernel.
+    shape ``(n_unique, n, n_classes)`` by one fancy index per batch of rows, and
+    each member's sum is one product with the sparse 0/1 incidence matrix of
+    members and unique families. Batches are sized to stay in cache. Rows with
+    unknown values go through each member's own exact kernel.
     """
 
     def __init__(self, members, n_classes: int):
@@ -318,42 +342,27 @@ class StackedKernel:
                     families.append(family)
                     tables.append(table)
                 pairs.append((f, m))
-        self.incidence = np.zeros((len(self.members), len(families)))
-        self._members_of = [[] for _ in families]
-        for f, m in pairs:
-            self.incidence[m, f] += 1.0
-            self._members_of[f].append(m)
-        # a matrix product pays off when families are shared; otherwise accumulate
-        self._use_product = len(pairs) >= 2 * len(families)
-        # -inf (m = 0) would turn 0 * -inf into NaN in the product: use a finite floor
-        self._floored = any(np.isneginf(t).any() for t in tables)
-        finite = [np.maximum(t, _LOG_FLOOR) for t in tables] if self._floored else tables
-        self.gather = FamilyGather(families, finite, class_index, self.n_classes)
+        from scipy.sparse import csr_matrix
+
+        f_index, m_index = np.array(pairs, dtype=np.int64).reshape(-1, 2).T
+        # sparse: only a member's own families enter its sum (no 0 * -inf when m = 0)
+        self._incidence = csr_matrix((np.ones(len(pairs)), (m_index, f_index)),
+                                     shape=(len(self.members), len(families)))
+        self.gather = FamilyGather(families, tables, class_index, self.n_classes)
         self._features = sorted({v for f in families for v in f if v != class_index})
 
     def _shared(self, codes: np.ndarray) -> np.ndarray:
         gather = self.gather
         codes = gather._check(codes)
-        n, n_members = codes.shape[0], len(self.members)
-        out = np.empty((n, n_members, self.n_classes))
-        step = max(1, _CHUNK_CELLS // max(1, gather.n_families * self.n_classes))
+        n, n_members, n_classes = codes.shape[0], len(self.members), self.n_classes
+        out = np.empty((n, n_members, n_classes))
+        step = max(1, _SHARED_CELLS // max(1, gather.n_families * n_classes))
         for s in range(0, n, step):
             block = codes[s:s + step]
-            offset = gather._offsets(block)
-            if self._use_product:
-                entries = np.empty((gather.n_families, block.shape[0], self.n_classes))
-                for f in range(gather.n_families):
-                    entries[f] = gather._flat[offset[:, f, None] + gather._class_offsets[f]]
-                sums = self.incidence @ entries.reshape(gather.n_families, -1)
-            else:
-                sums = np.zeros((n_members, block.shape[0], self.n_classes))
-                for f in range(gather.n_families):
-                    entry = gather._flat[offset[:, f, None] + gather._class_offsets[f]]
-                    for m in self._members_of[f]:
-                        sums[m] += entry
-            out[s:s + step] = sums.reshape(n_members, block.shape[0], -1).transpose(1, 0, 2)
-        if self._floored:
-            out[out < _LOG_FLOOR / 2] = -np.inf
+            offset = gather._offsets(block).T  # (n_unique, rows)
+            entries = gather._flat[offset[:, :, None] + gather._class_offsets[:, None, :]]
+            sums = self._incidence @ entries.reshape(gather.n_families, -1)
+            out[s:s + step] = sums.reshape(n_members, block.shape[0], n_classes).transpose(1, 0, 2)
         return out
 
     def __call__(self, codes: np.ndarray) -> np.ndarray:

@@ -30,5 +30,6 @@ def m_estimated_log_cpts(cache: CountCache, families, m: float = 1.0) -> list[np
     """
     if m < 0:
         raise ValueError(f"m={m!r} must be >= 0 (m=0 is maximum likelihood, m=1 the default).")
+    cache.counts_many(families)
     with np.errstate(divide="ignore"):
         return [np.log(m_estimate(cache.counts(family), m)) for family in families]

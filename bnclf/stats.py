@@ -18,6 +18,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from .data import DiscreteData
+from .inference import single_threaded_blas
 
 
 class CountCache:
@@ -76,6 +77,87 @@ class CountCache:
             return table
         return table.transpose([key.index(v) for v in family])
 
+    def counts_many(self, families) -> None:
+        """Count many families at once (one ``np.bincount`` per batch) and memoize them.
+
+        Families of the same size are counted together: their combined codes
+        form an ``(n_rows, n_families)`` array offset so that the tables do not
+        overlap, and one bincount fills them all. Use it before asking
+        :meth:`counts` for hundreds of tables (all pairs, all SPODE families).
+        """
+        todo = {}
+        for family in families:
+            key = tuple(sorted(int(v) for v in family))
+            if key and key not in self._tables and len(set(key)) == len(key):
+                todo.setdefault(len(key), {})[key] = None
+        if self._parts or self._columns is None:
+            for group in todo.values():
+                for key in group:
+                    self.counts(key)
+            return
+        matrix = None
+        for size, group in todo.items():
+            keys = np.array(list(group), dtype=np.int64).reshape(-1, size)
+            unknown = self._has_unknown[keys].any(axis=1)
+            for key in map(tuple, keys[unknown]):  # rows to skip differ per family
+                self.counts(key)
+            keys = keys[~unknown]
+            if not len(keys):
+                continue
+            if matrix is None:
+                matrix = np.column_stack(self._columns)
+            shapes = self.cardinalities[keys]
+            strides = np.cumprod(shapes[:, ::-1], axis=1)[:, ::-1]
+            strides = np.concatenate([strides[:, 1:], np.ones((len(keys), 1), np.int64)], axis=1)
+            sizes = shapes.prod(axis=1)
+            per_batch = max(1, (1 << 22) // max(1, self.n_samples * size))
+            for start in range(0, len(keys), per_batch):
+                part = slice(start, start + per_batch)
+                bases = np.concatenate([[0], np.cumsum(sizes[part])[:-1]])
+                flat = bases + matrix[:, keys[part, 0]] * strides[part, 0]
+                for slot in range(1, size):
+                    flat += matrix[:, keys[part, slot]] * strides[part, slot]
+                counts = np.bincount(flat.ravel(), minlength=int(sizes[part].sum()))
+                counts = counts.astype(np.float64)
+                for key, base, shape, n_cells in zip(keys[part], bases, shapes[part], sizes[part]):
+                    self._tables[tuple(int(v) for v in key)] = \
+                        counts[base:base + n_cells].reshape(tuple(shape))
+
+    def count_all_pairs(self) -> None:
+        """Memoize the table ``(i, j, class)`` of every feature pair ``i < j`` in one pass.
+
+        With ``H`` the one-hot codes of all features (``n x sum_i r_i``), the
+        counts of every pair within class c are the blocks of ``H_c^T H_c``
+        (``H_c``: the rows of class c), one BLAS product per class. A row
+        whose value of ``i`` or ``j`` is unknown (``-1``) has no one-hot entry
+        for it, so it is left out of that pair's table only, as :meth:`counts`
+        does.
+        """
+        d, c = self.n_features, self.class_index
+        todo = [(i, j) for i in range(d) for j in range(i + 1, d) if (i, j, c) not in self._tables]
+        if not todo:
+            return
+        if self._parts or self._columns is None:
+            for i, j in todo:
+                self.counts((i, j, c))
+            return
+        cards = self.cardinalities[:d]
+        offsets = np.concatenate([[0], np.cumsum(cards)[:-1]])
+        y = self._columns[c]
+        blocks = np.empty((int(cards.sum()), int(cards.sum()), self.n_classes))
+        for label in range(self.n_classes):
+            rows = np.flatnonzero(y == label)
+            onehot = np.zeros((rows.size, int(cards.sum())))
+            for i in range(d):
+                codes = self._columns[i][rows]
+                known = codes >= 0
+                onehot[np.flatnonzero(known), offsets[i] + codes[known]] = 1.0
+            with single_threaded_blas():
+                blocks[:, :, label] = onehot.T @ onehot
+        for i, j in todo:
+            block = blocks[offsets[i]:offsets[i] + cards[i], offsets[j]:offsets[j] + cards[j]]
+            self._tables[(i, j, c)] = np.ascontiguousarray(block)
+
     def _count(self, family: tuple) -> np.ndarray:
         if self._parts:
             return sum(part.counts(family) for part in self._parts)
@@ -121,11 +203,13 @@ class CountCache:
     def mi_with_class(self) -> np.ndarray:
         """``I(Xi; C)`` for every feature, in bits."""
         c = self.class_index
+        self.counts_many([(i, c) for i in range(self.n_features)])
         return np.array([mutual_information(self.counts((i, c))) for i in range(self.n_features)])
 
     def cmi_matrix(self) -> np.ndarray:
         """Symmetric matrix of ``I(Xi; Xj | C)`` in bits (zero diagonal)."""
         d, c = self.n_features, self.class_index
+        self.count_all_pairs()
         out = np.zeros((d, d))
         for i in range(d):
             for j in range(i + 1, d):
@@ -135,6 +219,7 @@ class CountCache:
     def per_label_cmi(self) -> np.ndarray:
         """``I(Xi; Xj | C=c)``: array ``(n_classes, d, d)``, MI within each class's rows."""
         d, c = self.n_features, self.class_index
+        self.count_all_pairs()
         out = np.zeros((self.n_classes, d, d))
         for i in range(d):
             for j in range(i + 1, d):

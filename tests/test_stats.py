@@ -147,3 +147,36 @@ def test_merged_cache_sums_the_parts_tables_and_keeps_no_rows():
     np.testing.assert_allclose(merged.cmi_matrix(), cache.cmi_matrix())
     with pytest.raises(ValueError, match="different cardinalities"):
         a.merge(CountCache(DiscreteData(np.zeros((2, 2), int), np.array([3, 2]), np.array([0, 1]), 2)))
+
+
+def test_counting_many_families_at_once_equals_one_at_a_time():
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 3, size=(500, 5))
+    codes[:, 4] = rng.integers(0, 4, size=500)
+    y = rng.integers(0, 2, size=500)
+    data = DiscreteData(codes, np.array([3, 3, 3, 3, 4]), y, 2)
+    families = [(i, j, 5) for i in range(5) for j in range(i + 1, 5)] + [(3, 5), (4, 1, 0, 5)]
+    batch = CountCache(data)
+    batch.counts_many(families)
+    assert len(batch._tables) == len(families)
+    one = CountCache(data)
+    for family in families:
+        np.testing.assert_array_equal(batch.counts(family), one.counts(family))
+    codes[::7, 2] = -1  # a variable with unknown values is counted per family, rows left out
+    data = DiscreteData(codes, np.array([3, 3, 3, 3, 4]), y, 2)
+    batch, one = CountCache(data), CountCache(data)
+    batch.counts_many(families)
+    for family in families:
+        np.testing.assert_array_equal(batch.counts(family), one.counts(family))
+
+
+def test_all_pairs_by_one_hot_products_equal_bincounts():
+    rng = np.random.default_rng(1)
+    codes = rng.integers(0, 4, size=(300, 6))
+    codes[rng.random(codes.shape) < 0.1] = -1  # unknown values: left out per pair
+    data = DiscreteData(codes, np.array([4, 4, 4, 4, 4, 4]), rng.integers(0, 3, 300), 3)
+    fast, slow = CountCache(data), CountCache(data)
+    fast.count_all_pairs()
+    for i in range(6):
+        for j in range(i + 1, 6):
+            np.testing.assert_array_equal(fast.counts((j, i, 6)), slow.counts((j, i, 6)))

