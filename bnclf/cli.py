@@ -34,11 +34,9 @@ def read_features(path):
 
 def _discretizer(discretize: str, n_bins: int):
     """The transformer for ``--discretize`` (None for ``none``)."""
-    if discretize == "quantile":
-        from .discretize import QuantileDiscretizer
+    from .evaluation.protocols import resolve_discretizer
 
-        return QuantileDiscretizer(n_bins=n_bins)
-    return discretize  # "mdl" or "none": resolved by the evaluation harness
+    return resolve_discretizer(discretize, n_bins=n_bins)
 
 
 def build_model(spec: str, discretize: str = "mdl", n_bins: int = 4):

@@ -94,12 +94,17 @@ def _looks_continuous(column: pd.Series) -> bool:
     return bool(values.size) and not np.all(values == np.round(values))
 
 
-def as_frame(X, feature_names=None) -> pd.DataFrame:
+def as_frame(X, feature_names=None, *, infer_types: bool = False) -> pd.DataFrame:
     """Return ``X`` as a DataFrame without copying more than needed.
 
     Arrays get the names ``x0 .. x{d-1}`` unless ``feature_names`` is given.
+    ``infer_types=True`` turns the columns of an object array into numbers
+    where they are numbers (the discretizers need float columns).
     """
     if isinstance(X, pd.DataFrame):
+        if not X.columns.is_unique:
+            dup = X.columns[X.columns.duplicated()].unique().tolist()
+            raise ValueError(f"X has duplicate column names {dup}; column names must be unique.")
         return X
     if isinstance(X, pd.Series):
         raise ValueError(
@@ -122,7 +127,43 @@ def as_frame(X, feature_names=None) -> pd.DataFrame:
         raise ValueError("Complex data not supported; features must be discrete categories.")
     if feature_names is None:
         feature_names = [f"x{i}" for i in range(array.shape[1])]
-    return pd.DataFrame(array, columns=list(feature_names))
+    frame = pd.DataFrame(array, columns=list(feature_names))
+    return frame.infer_objects() if infer_types and array.dtype == object else frame
+
+
+def record_feature_names(estimator, X, frame: pd.DataFrame) -> None:
+    """Set ``n_features_in_`` and, for a DataFrame with string column names,
+    ``feature_names_in_`` (removing a stale one), as scikit-learn estimators do."""
+    estimator.n_features_in_ = frame.shape[1]
+    if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns):
+        estimator.feature_names_in_ = np.asarray(X.columns, dtype=object)
+    elif hasattr(estimator, "feature_names_in_"):
+        del estimator.feature_names_in_
+
+
+def as_target_vector(y, n_rows: int | None = None, *, warn_column: bool = False) -> np.ndarray:
+    """``y`` as a 1-D array: a column vector is flattened (with scikit-learn's
+    ``DataConversionWarning`` when ``warn_column``); other shapes, and a length
+    other than ``n_rows``, are rejected with a message saying what came."""
+    values = np.asarray(y)
+    if values.ndim == 2 and values.shape[1] == 1:
+        if warn_column:
+            import warnings
+
+            from sklearn.exceptions import DataConversionWarning
+
+            warnings.warn(
+                "A column-vector y was passed when a 1d array was expected. Please change the "
+                "shape of y to (n_samples,), for example using ravel().",
+                DataConversionWarning,
+                stacklevel=3,
+            )
+        values = values.ravel()
+    if values.ndim != 1:
+        raise ValueError(f"y must be 1-D; got an array of shape {values.shape}.")
+    if n_rows is not None and values.shape[0] != n_rows:
+        raise ValueError(f"X has {n_rows} rows but y has {values.shape[0]}; they must match.")
+    return values
 
 
 class FeatureEncoder:
@@ -276,21 +317,7 @@ def encode_target(y):
                 "Pass a single column (multilabel models take a 2-D y)."
             )
         y = y.iloc[:, 0]
-    values = np.asarray(y)
-    if values.ndim == 2 and values.shape[1] == 1:
-        import warnings
-
-        from sklearn.exceptions import DataConversionWarning
-
-        warnings.warn(
-            "A column-vector y was passed when a 1d array was expected. Please change the shape "
-            "of y to (n_samples,), for example using ravel().",
-            DataConversionWarning,
-            stacklevel=3,
-        )
-        values = values.ravel()
-    if values.ndim != 1:
-        raise ValueError(f"y must be 1-D; got shape {values.shape}.")
+    values = as_target_vector(y, warn_column=True)
     if values.size == 0:
         raise ValueError("y is empty: no training rows were given (0 samples).")
     missing = np.asarray(pd.isna(values), dtype=bool)

@@ -34,6 +34,9 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .data import as_frame, as_target_vector, record_feature_names
+from .stats import entropy, xlogx as _xlogx
+
 __all__ = ["MDLDiscretizer", "QuantileDiscretizer", "interval_labels", "mdl_cut_points"]
 
 _LN2 = math.log(2.0)
@@ -83,23 +86,6 @@ def interval_labels(cut_points) -> list[str]:
 # --------------------------------------------------------------------------- MDL core
 
 
-def _xlogx(counts: np.ndarray) -> np.ndarray:
-    """``n * ln(n)`` with ``0 ln 0 = 0`` (Weka's ``ContingencyTables.lnFunc``)."""
-    counts = np.asarray(counts, dtype=float)
-    return counts * np.log(np.where(counts > 0, counts, 1.0))
-
-
-def _entropy(counts: np.ndarray) -> float:
-    """Class entropy in bits of one count vector (Weka's ``ContingencyTables.entropy``)."""
-    total = float(np.sum(counts))
-    if total <= 0:
-        return 0.0
-    acc = 0.0
-    for value in _xlogx(counts):
-        acc -= value
-    return (acc + float(_xlogx(total))) / (total * _LN2)
-
-
 def _conditional_entropies(left: np.ndarray, right: np.ndarray, total: float) -> np.ndarray:
     """Class entropy after each candidate binary split, in bits.
 
@@ -120,14 +106,14 @@ def _accept_split(
 ) -> bool:
     """Fayyad & Irani's MDL criterion (Weka's ``FayyadAndIranisMDL``)."""
     n = float(prior.sum())
-    prior_entropy = _entropy(prior)
+    prior_entropy = entropy(prior)
     split_entropy = float(_conditional_entropies(left[None, :], right[None, :], n)[0])
     gain = prior_entropy - split_entropy
     k = int(np.count_nonzero(prior > 0))
     k_left = int(np.count_nonzero(left > 0))
     k_right = int(np.count_nonzero(right > 0))
     delta = math.log(3.0**k - 2.0) / _LN2 - (
-        k * prior_entropy - k_right * _entropy(right) - k_left * _entropy(left)
+        k * prior_entropy - k_right * entropy(right) - k_left * entropy(left)
     )
     return gain > (math.log(n_cut_points) / _LN2 + delta) / n
 
@@ -190,7 +176,7 @@ def mdl_cut_points(x, y_codes, n_classes: int) -> np.ndarray:
         if candidates.size == 0:
             continue
         prior = cum[last] - cum[first]
-        prior_entropy = _entropy(prior)
+        prior_entropy = entropy(prior)
         left = cum[candidates + 1] - cum[first]
         right = prior - left
         entropies = _conditional_entropies(left, right, float(size))
@@ -207,35 +193,6 @@ def mdl_cut_points(x, y_codes, n_classes: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- shared base
-
-
-def _as_frame(X) -> tuple[pd.DataFrame, bool]:
-    """``X`` as a DataFrame and whether it came as one."""
-    if isinstance(X, pd.DataFrame):
-        if not X.columns.is_unique:
-            dup = X.columns[X.columns.duplicated()].unique().tolist()
-            raise ValueError(f"X has duplicate column names {dup}; column names must be unique.")
-        return X, True
-    if isinstance(X, pd.Series):
-        raise ValueError(
-            "Expected a 2-D table of features, got a pandas Series; use X.to_frame() "
-            "for a single feature."
-        )
-    if hasattr(X, "toarray") and hasattr(X, "nnz"):
-        raise TypeError("Sparse matrices are not supported; pass a dense array or a DataFrame.")
-    array = np.asarray(X)
-    if array.ndim != 2:
-        raise ValueError(
-            f"Expected a 2-D array of features, got an array of shape {array.shape}. "
-            "Reshape your data either using X.reshape(-1, 1) if it has a single feature "
-            "or X.reshape(1, -1) if it contains a single sample."
-        )
-    if array.dtype.kind == "c":
-        raise ValueError("Complex data not supported; X must hold real numbers or labels.")
-    frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
-    if array.dtype == object:
-        frame = frame.infer_objects()
-    return frame, False
 
 
 def _as_float(column: pd.Series, name) -> np.ndarray:
@@ -267,7 +224,7 @@ class _BaseDiscretizer(TransformerMixin, BaseEstimator):
         return columns
 
     def _start_fit(self, X, y=None):
-        frame, is_frame = _as_frame(X)
+        frame, is_frame = as_frame(X, infer_types=True), isinstance(X, pd.DataFrame)
         n, d = frame.shape
         if n == 0:
             raise ValueError(
@@ -280,22 +237,9 @@ class _BaseDiscretizer(TransformerMixin, BaseEstimator):
                 f"required by {type(self).__name__}."
             )
         if y is not None:
-            y = np.asarray(y)
-            if y.ndim == 2 and y.shape[1] == 1:
-                y = y.ravel()
-            if y.ndim != 1:
-                raise ValueError(f"y must be 1-D, got an array of shape {y.shape}.")
-            if y.shape[0] != n:
-                raise ValueError(
-                    "X and y have different numbers of samples: "
-                    f"X has {n} rows, y has {y.shape[0]}."
-                )
-        self.n_features_in_ = frame.shape[1]
+            y = as_target_vector(y, n)
+        record_feature_names(self, X, frame)
         names = list(frame.columns)
-        if is_frame and all(isinstance(c, str) for c in names):
-            self.feature_names_in_ = np.asarray(names, dtype=object)
-        elif hasattr(self, "feature_names_in_"):
-            del self.feature_names_in_
         self._columns_in = names
         self._fitted_on_frame = is_frame
         self.columns_ = self._select_columns(frame)
@@ -324,7 +268,7 @@ class _BaseDiscretizer(TransformerMixin, BaseEstimator):
             values stay missing. Other columns are returned unchanged.
         """
         check_is_fitted(self, "cut_points_")
-        frame, is_frame = _as_frame(X)
+        frame, is_frame = as_frame(X, infer_types=True), isinstance(X, pd.DataFrame)
         expected = self._columns_in
         if is_frame and self._fitted_on_frame:
             present = set(frame.columns)

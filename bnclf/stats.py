@@ -14,6 +14,8 @@ unseen combination gives a finite, strongly negative value.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from scipy.special import gammaln
 
@@ -234,14 +236,27 @@ def _plogp_ratio(joint: np.ndarray, denom: np.ndarray) -> float:
     return float(np.sum(joint[mask] * np.log2(joint[mask] / denom[mask])))
 
 
+def xlogx(counts) -> np.ndarray:
+    """``n * ln(n)`` with ``0 ln 0 = 0`` (Weka's ``ContingencyTables.lnFunc``)."""
+    counts = np.asarray(counts, dtype=float)
+    return counts * np.log(np.where(counts > 0, counts, 1.0))
+
+
 def entropy(counts) -> float:
-    """Shannon entropy in bits of the distribution given by a count table."""
+    """Shannon entropy in bits of the distribution given by a count table.
+
+    Computed as ``(N ln N - sum_k n_k ln n_k) / (N ln 2)``, summed in cell order
+    as Weka's ``ContingencyTables.entropy`` does, so that the MDL discretizer's
+    ties resolve exactly as Weka's.
+    """
     counts = np.asarray(counts, dtype=float).ravel()
-    total = counts.sum()
+    total = float(counts.sum())
     if total <= 0:
         return 0.0
-    p = counts[counts > 0] / total
-    return float(-np.sum(p * np.log2(p)))
+    acc = 0.0
+    for value in xlogx(counts):
+        acc -= value
+    return (acc + float(xlogx(total))) / (total * math.log(2.0))
 
 
 def mutual_information(counts) -> float:

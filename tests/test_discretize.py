@@ -280,7 +280,7 @@ def test_validation_errors(iris):
     y_nan.iloc[3] = np.nan
     with pytest.raises(ValueError, match="y contains 1 missing value.*Drop those rows"):
         MDLDiscretizer().fit(X, y_nan)
-    with pytest.raises(ValueError, match="X has 150 rows, y has 149"):
+    with pytest.raises(ValueError, match="X has 150 rows but y has 149"):
         MDLDiscretizer().fit(X, y[:-1])
     with pytest.raises(ValueError, match="requires y to be passed"):
         MDLDiscretizer().fit(X)

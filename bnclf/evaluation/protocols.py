@@ -142,11 +142,12 @@ _DISCRETIZERS = {
 }
 
 
-def resolve_discretizer(discretizer):
+def resolve_discretizer(discretizer, *, n_bins: int | None = None):
     """Turn ``"mdl"``, ``"quantile"``, ``"none"``/None or a transformer into a transformer.
 
-    The named discretizers are imported lazily from :mod:`bnclf.discretize`.
-    Returns None when no discretization is wanted.
+    The named discretizers are imported lazily from :mod:`bnclf.discretize`;
+    ``n_bins`` sets the number of bins of ``"quantile"``. Returns None when no
+    discretization is wanted.
     """
     if discretizer is None:
         return None
@@ -160,6 +161,8 @@ def resolve_discretizer(discretizer):
                 f"{sorted(_DISCRETIZERS) + ['none']} or a transformer instance"
             )
         module, name, params = _DISCRETIZERS[key]
+        if key == "quantile" and n_bins is not None:
+            params = {**params, "n_bins": n_bins}
         import importlib
 
         try:

@@ -19,6 +19,7 @@ from ..data import (
     check_option,
     encode_target,
     python_scalar,
+    record_feature_names,
 )
 from ..inference import log_posterior
 from ..network import Network
@@ -125,7 +126,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"X has {frame.shape[0]} rows but y has {len(y_codes)}; they must match."
             )
-        self._remember_feature_names(X, frame)
+        record_feature_names(self, X, frame)
         encoder = FeatureEncoder(self.missing, self.handle_unknown).fit(frame)
         data = DiscreteData(
             encoder.transform(frame, training=True), encoder.cardinalities_, y_codes, len(classes)
@@ -137,13 +138,6 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             self.__dict__.pop(attr, None)  # a refit may change the kind of model
         self._fit_network(data, CountCache(data))
         return self
-
-    def _remember_feature_names(self, X, frame):
-        self.n_features_in_ = frame.shape[1]
-        if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns):
-            self.feature_names_in_ = np.asarray(X.columns, dtype=object)
-        elif hasattr(self, "feature_names_in_"):
-            del self.feature_names_in_
 
     def _fit_network(self, data: DiscreteData, cache: CountCache):
         """Learn the network(s) of this estimator from the coded data and its counts.
