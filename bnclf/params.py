@@ -33,3 +33,39 @@ def m_estimated_log_cpts(cache: CountCache, families, m: float = 1.0) -> list[np
     cache.counts_many(families)
     with np.errstate(divide="ignore"):
         return [np.log(m_estimate(cache.counts(family), m)) for family in families]
+
+
+def child_given_pair_log_cpts(cache: CountCache, alpha, beta) -> tuple[np.ndarray, np.ndarray]:
+    """``log P(x_j | x_p, c)`` for every ordered feature pair at once.
+
+    ``P(x_j | x_p, c) = (N(x_j, x_p, c) + alpha_j) / (N(x_p, c) + beta_j)``, with
+    ``N(x_p, c)`` the sum of the pair's own table over ``x_j`` (as
+    :func:`m_estimated_log_cpts` does) and the uniform ``1/r_j`` where the
+    denominator is zero. m-estimation is ``alpha_j = m / r_j``, ``beta_j = m``;
+    Laplace is ``alpha_j = 1``, ``beta_j = r_j``.
+
+    Parameters
+    ----------
+    cache : CountCache
+    alpha, beta : array of shape (n_features,) or float
+        Per child feature.
+
+    Returns
+    -------
+    log_tables, offsets : ndarray
+        ``log_tables`` has shape ``(R, R, n_classes)`` (see
+        :meth:`CountCache.pair_blocks`); the CPT of the family ``(j, p, class)`` is
+        ``log_tables[offsets[j]:offsets[j] + r_j, offsets[p]:offsets[p] + r_p]``.
+        The diagonal blocks (``j == p``) are meaningless.
+    """
+    blocks, offsets = cache.pair_blocks()
+    cards = cache.cardinalities[:cache.n_features]
+    owner = np.repeat(np.arange(cache.n_features), cards)  # feature of each row of blocks
+    alpha = np.broadcast_to(np.asarray(alpha, dtype=float), cards.shape)[owner]
+    beta = np.broadcast_to(np.asarray(beta, dtype=float), cards.shape)[owner]
+    parent_counts = np.add.reduceat(blocks, offsets, axis=0)[owner]  # N(x_p, c) per child block
+    denominator = parent_counts + beta[:, None, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tables = np.log(blocks + alpha[:, None, None]) - np.log(denominator)
+    uniform = -np.log(cards[owner].astype(float))[:, None, None]
+    return np.where(denominator > 0, tables, uniform), offsets

@@ -160,7 +160,7 @@ def draw_members(est, *, members=None, ncols=None, title=None, font_size=None):
     ncols = ncols or min(4, len(picked))
     nrows = int(math.ceil(len(picked) / ncols))
     n_nodes = max(len(net.families) for _, net in picked)
-    size = 3.2 + 0.12 * n_nodes
+    size = 4.0 + 0.2 * n_nodes
     fig, axes = plt.subplots(nrows, ncols, figsize=(min(size * ncols, 40), min(size * 0.8 * nrows, 60)),
                              squeeze=False)
     weights = getattr(est, "weights_", None)

@@ -125,37 +125,50 @@ class CountCache:
                     self._tables[tuple(int(v) for v in key)] = \
                         counts[base:base + n_cells].reshape(tuple(shape))
 
-    def count_all_pairs(self) -> None:
-        """Memoize the table ``(i, j, class)`` of every feature pair ``i < j`` in one pass.
+    def pair_blocks(self) -> tuple[np.ndarray, np.ndarray]:
+        """Counts of every pair of feature values within each class, in one array.
 
-        With ``H`` the one-hot codes of all features (``n x sum_i r_i``), the
-        counts of every pair within class c are the blocks of ``H_c^T H_c``
-        (``H_c``: the rows of class c), one BLAS product per class. A row
-        whose value of ``i`` or ``j`` is unknown (``-1``) has no one-hot entry
-        for it, so it is left out of that pair's table only, as :meth:`counts`
-        does.
+        Returns ``(blocks, offsets)``: ``blocks`` has shape ``(R, R, n_classes)``
+        with ``R = sum_i r_i``, and the table ``(i, j, class)`` is
+        ``blocks[offsets[i]:offsets[i] + r_i, offsets[j]:offsets[j] + r_j]``.
+        With ``H`` the one-hot codes of all features, the counts within class c
+        are ``H_c^T H_c`` (``H_c``: the rows of class c), one BLAS product per
+        class. A row whose value of ``i`` or ``j`` is unknown (``-1``) has no
+        one-hot entry for it, so it is left out of that pair only, as
+        :meth:`counts` does. A merged cache sums its parts' blocks.
         """
+        if getattr(self, "_pair_blocks", None) is not None:
+            return self._pair_blocks
+        d, c = self.n_features, self.class_index
+        cards = self.cardinalities[:d]
+        offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
+        if self._parts:
+            blocks = sum(part.pair_blocks()[0] for part in self._parts)
+        else:
+            y = self._columns[c]
+            width = int(cards.sum())
+            blocks = np.empty((width, width, self.n_classes))
+            for label in range(self.n_classes):
+                rows = np.flatnonzero(y == label)
+                onehot = np.zeros((rows.size, width))
+                for i in range(d):
+                    codes = self._columns[i][rows]
+                    known = codes >= 0
+                    onehot[np.flatnonzero(known), offsets[i] + codes[known]] = 1.0
+                with single_threaded_blas():
+                    blocks[:, :, label] = onehot.T @ onehot
+        self._pair_blocks = (blocks, offsets)
+        return self._pair_blocks
+
+    def count_all_pairs(self) -> None:
+        """Memoize the table ``(i, j, class)`` of every feature pair ``i < j`` from
+        :meth:`pair_blocks` (one pass over the data for all pairs)."""
         d, c = self.n_features, self.class_index
         todo = [(i, j) for i in range(d) for j in range(i + 1, d) if (i, j, c) not in self._tables]
         if not todo:
             return
-        if self._parts or self._columns is None:
-            for i, j in todo:
-                self.counts((i, j, c))
-            return
+        blocks, offsets = self.pair_blocks()
         cards = self.cardinalities[:d]
-        offsets = np.concatenate([[0], np.cumsum(cards)[:-1]])
-        y = self._columns[c]
-        blocks = np.empty((int(cards.sum()), int(cards.sum()), self.n_classes))
-        for label in range(self.n_classes):
-            rows = np.flatnonzero(y == label)
-            onehot = np.zeros((rows.size, int(cards.sum())))
-            for i in range(d):
-                codes = self._columns[i][rows]
-                known = codes >= 0
-                onehot[np.flatnonzero(known), offsets[i] + codes[known]] = 1.0
-            with single_threaded_blas():
-                blocks[:, :, label] = onehot.T @ onehot
         for i, j in todo:
             block = blocks[offsets[i]:offsets[i] + cards[i], offsets[j]:offsets[j] + cards[j]]
             self._tables[(i, j, c)] = np.ascontiguousarray(block)
@@ -195,6 +208,7 @@ class CountCache:
         merged.n_samples = self.n_samples + other.n_samples
         merged._parts = [self, other]
         merged._tables = {}
+        merged._pair_blocks = None
         return merged
 
     # -- shortcuts used by the learners ----------------------------------------

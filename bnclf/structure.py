@@ -18,9 +18,8 @@ def _with_class_parent(parents: dict[int, list[int]], cache: CountCache) -> nx.D
     c = cache.class_index
     graph = nx.DiGraph()
     graph.add_nodes_from(range(cache.n_features + 1))
-    for i in range(cache.n_features):
-        graph.add_edge(c, i)
-        graph.add_edges_from((int(p), i) for p in parents.get(i, ()))
+    graph.add_edges_from([(c, i) for i in range(cache.n_features)]
+                         + [(int(p), i) for i, ps in parents.items() for p in ps])
     return graph
 
 

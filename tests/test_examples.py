@@ -13,3 +13,12 @@ def test_structures_side_by_side(tmp_path):
     image = plt.imread(tmp_path / "structures_heart-c.png")
     assert image.shape[1] > 2 * image.shape[0]
     assert (tmp_path / "tan_heart-c.bif").exists()
+
+
+def test_ensembles_and_multinets(tmp_path):
+    models = runpy.run_path(str(EXAMPLES / "ensembles_and_multinets.py"))["main"](tmp_path)
+    assert len(models) == 9
+    for name in ("bmccl", "etan", "watan"):
+        image = plt.imread(tmp_path / f"{name}_heart-c.png")
+        assert image[..., :3].std() > 0.05
+    assert (tmp_path / "bmccl_heart-c.xmlbif.manifest.json").exists()

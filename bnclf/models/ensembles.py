@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..inference import StackedKernel, log_weighted_posterior, log_weighted_sum
+from ..params import child_given_pair_log_cpts, m_estimated_log_cpts
 from ..structure import graph_families, learn_aode, learn_atan, learn_nb
 from .base import BayesNetClassifier, check_integer
 
@@ -142,40 +143,47 @@ class AODEClassifier(EnsembleClassifier):
         return self.frequency_limit
 
     def _fit_network(self, data, cache):
-        c = cache.class_index
-        graphs = learn_aode(cache)
-        cache.count_all_pairs()
+        c, d = cache.class_index, cache.n_features
+        pair_tables, offsets = self._pair_log_cpts(cache)
+        cards = cache.cardinalities
         networks = []
-        for p, graph in enumerate(graphs):
+        for p, graph in enumerate(learn_aode(cache)):
             families = graph_families(graph, c)
-            tables = self._weka_tables(cache, families, p) if self.smoothing == "weka" else None
+            tables = []
+            for family in families:
+                if len(family) == 3:  # (j, p, C): a slice of the all-pairs table
+                    j = family[0]
+                    tables.append(pair_tables[offsets[j]:offsets[j] + cards[j],
+                                              offsets[p]:offsets[p] + cards[p]])
+                else:
+                    tables.append(self._small_log_cpt(cache, family, p))
             title = f"super-parent: {self.node_names_[p]}"
             networks.append(self._make_network(families, cache, tables, title=title))
         nb_families = graph_families(learn_nb(cache), c)
-        nb_tables = self._weka_tables(cache, nb_families, None) if self.smoothing == "weka" else None
+        nb_tables = [self._small_log_cpt(cache, f, None) for f in nb_families]
         networks.append(self._make_network(nb_families, cache, nb_tables,
                                            title="naive Bayes (no super-parent qualifies)"))
-        weights = np.append(self._parent_weights(cache), 0.0)
-        self._set_members(networks, weights)
-        self._value_counts = [cache.counts((i,)) for i in range(cache.n_features)]
+        self._set_members(networks, np.append(self._parent_weights(cache), 0.0))
+        self._value_counts = [cache.counts((i,)) for i in range(d)]
 
-    def _weka_tables(self, cache, families, parent):
-        """Weka 3.6's Laplace estimates in network form (see the class Notes)."""
-        c = cache.class_index
-        tables = []
-        for family in families:
-            counts = cache.counts(family)
-            child = family[0]
-            if child == c:
-                if parent is None:  # naive Bayes: (N(c) + 1) / (N + |C|)
-                    p = (counts + 1.0) / (counts.sum() + counts.shape[0])
-                else:  # the marginal of the Laplace joint P(c, x_p)
-                    r = cache.cardinalities[parent]
-                    p = (counts + r) / (counts.sum() + counts.shape[0] * r)
-            else:  # Laplace: (N(x, pa) + 1) / (N(pa) + |X|)
-                p = (counts + 1.0) / (counts.sum(axis=0, keepdims=True) + counts.shape[0])
-            tables.append(np.log(p))
-        return tables
+    def _pair_log_cpts(self, cache):
+        """``log P(x_j | x_p, c)`` of every SPODE child at once (see the class Notes)."""
+        r = cache.cardinalities[:cache.n_features].astype(float)
+        if self.smoothing == "weka":  # Laplace: (N + 1) / (N(x_p, c) + |X_j|)
+            return child_given_pair_log_cpts(cache, 1.0, r)
+        return child_given_pair_log_cpts(cache, self.m / r, self.m)
+
+    def _small_log_cpt(self, cache, family, parent):
+        """The class prior or ``P(x_p | c)`` of the SPODE of ``parent`` (None: naive Bayes)."""
+        if self.smoothing != "weka":
+            return m_estimated_log_cpts(cache, [family], self.m)[0]
+        counts = cache.counts(family)
+        if family[0] == cache.class_index and parent is not None:
+            r = cache.cardinalities[parent]  # the marginal of the Laplace joint P(c, x_p)
+            p = (counts + r) / (counts.sum() + counts.shape[0] * r)
+        else:  # Laplace: (N(x, pa) + 1) / (N(pa) + |X|)
+            p = (counts + 1.0) / (counts.sum(axis=0, keepdims=True) + counts.shape[0])
+        return np.log(p)
 
     def _row_weights(self, codes) -> np.ndarray:
         n, d = codes.shape
@@ -232,23 +240,21 @@ class WAODEClassifier(AODEClassifier):
     def _frequency_limit(self):
         return 0 if self.smoothing == "weka" else self.frequency_limit
 
-    def _weka_tables(self, cache, families, parent):
-        if parent is None:
-            return super()._weka_tables(cache, families, parent)
-        c, n_classes = cache.class_index, cache.n_classes
-        r_parent = cache.cardinalities[parent]
-        tables = []
-        for family in families:
-            counts = cache.counts(family)
-            if family[0] == c:  # (N(c) + 1/|C|) / (N + 1)
-                p = (counts + 1.0 / n_classes) / (counts.sum() + 1.0)
-            elif family[0] == parent:  # (N(c, x_p) + 1/(|C||X_p|)) / (N(c) + 1/|C|)
-                p = (counts + 1.0 / (n_classes * r_parent)) / (
-                    counts.sum(axis=0, keepdims=True) + 1.0 / n_classes)
-            else:  # (N(c, x_p, x_j) + 1/|X_j|) / (N(c, x_p) + 1)
-                p = (counts + 1.0 / counts.shape[0]) / (counts.sum(axis=0, keepdims=True) + 1.0)
-            tables.append(np.log(p))
-        return tables
+    def _pair_log_cpts(self, cache):
+        if self.smoothing != "weka":
+            return super()._pair_log_cpts(cache)
+        r = cache.cardinalities[:cache.n_features].astype(float)
+        return child_given_pair_log_cpts(cache, 1.0 / r, 1.0)  # (N + 1/|X_j|) / (N(x_p, c) + 1)
+
+    def _small_log_cpt(self, cache, family, parent):
+        if self.smoothing != "weka" or parent is None:
+            return super()._small_log_cpt(cache, family, parent)
+        counts, n_classes = cache.counts(family), cache.n_classes
+        if family[0] == cache.class_index:  # (N(c) + 1/|C|) / (N + 1)
+            return np.log((counts + 1.0 / n_classes) / (counts.sum() + 1.0))
+        r = counts.shape[0]  # (N(c, x_p) + 1/(|C||X_p|)) / (N(c) + 1/|C|)
+        return np.log((counts + 1.0 / (n_classes * r))
+                      / (counts.sum(axis=0, keepdims=True) + 1.0 / n_classes))
 
 
 class ATANClassifier(EnsembleClassifier):
