@@ -330,6 +330,9 @@ class StackedKernel:
     def __init__(self, members, n_classes: int):
         self.members = list(members)
         self.n_classes = int(n_classes)
+        self.gather = None  # built on first use
+
+    def _build(self):
         class_index = self.members[0].class_index
         families, tables, index, pairs = [], [], {}, []
         for m, member in enumerate(self.members):
@@ -367,6 +370,8 @@ class StackedKernel:
 
     def __call__(self, codes: np.ndarray) -> np.ndarray:
         """``(n_samples, n_members, n_classes)`` joint log-likelihoods of every member."""
+        if self.gather is None:
+            self._build()
         codes = np.asarray(codes, dtype=np.int64)
         unknown = (codes[:, self._features] < 0).any(axis=1)
         if not unknown.any():
@@ -380,6 +385,76 @@ class StackedKernel:
         return out
 
 
+class SuperParentKernel:
+    """Joint log-likelihoods of AODE's members (every SPODE, then naive Bayes) by one gather.
+
+    Parameters
+    ----------
+    pair_tables : ndarray (R, R, n_classes)
+        ``log P(x_j | x_p, c)`` for every ordered pair, laid out as
+        :meth:`bnclf.stats.CountCache.pair_blocks` (rows: child values, columns:
+        parent values).
+    offsets, cardinalities : ndarray (d,)
+        First row of each feature's block, and its number of values.
+    spode_priors : ndarray (d, n_classes)
+        ``log P(c)`` of each SPODE.
+    spode_parents : list of ndarray (r_p, n_classes)
+        ``log P(x_p | c)`` of each SPODE's super-parent.
+    nb_tables : list of ndarray
+        Naive Bayes' class prior ``(n_classes,)`` then ``log P(x_j | c)`` per feature.
+    fallback : StackedKernel
+        The same members as networks, for rows with unknown values.
+
+    Notes
+    -----
+    With ``g_i = offsets[i] + x_i`` the position of each value, the children's
+    entries of every SPODE for a row are ``pair_tables[g_j, g_p, :]``: one
+    ``numpy.take`` of contiguous class rows gives the ``(n, d, d, n_classes)`` array, whose sum over ``j`` (the
+    diagonal blocks are zeroed) is every SPODE's likelihood at once. The result
+    equals the member networks' kernels (up to the order of summation).
+    """
+
+    def __init__(self, pair_tables, offsets, cardinalities, spode_priors, spode_parents,
+                 nb_tables, fallback):
+        d = len(offsets)
+        tables = np.array(pair_tables, dtype=float)
+        for i in range(d):  # j == p is not a family: contribute nothing
+            tables[offsets[i]:offsets[i] + cardinalities[i], offsets[i]:offsets[i] + cardinalities[i]] = 0.0
+        self.tables = tables
+        self._width = tables.shape[0]
+        self._flat = tables.reshape(-1, tables.shape[2])  # row j * R + p: a contiguous run of classes
+        self.offsets = np.asarray(offsets, dtype=np.int64)
+        self.n_classes = tables.shape[2]
+        self.priors = np.asarray(spode_priors, dtype=float)
+        self.parents = np.concatenate(spode_parents)  # (R, n_classes), rows by value position
+        self.nb_prior = np.asarray(nb_tables[0], dtype=float)
+        self.nb_children = np.concatenate(nb_tables[1:])  # (R, n_classes)
+        self.fallback = fallback
+        self.d = d
+
+    def __call__(self, codes: np.ndarray) -> np.ndarray:
+        """``(n_samples, d + 1, n_classes)``: every SPODE's ``log P_p(c, x)``, then naive Bayes'."""
+        codes = np.asarray(codes, dtype=np.int64)
+        unknown = (codes < 0).any(axis=1)
+        if unknown.any():
+            out = np.empty((codes.shape[0], self.d + 1, self.n_classes))
+            out[unknown] = self.fallback(codes[unknown])
+            if (~unknown).any():
+                out[~unknown] = self(codes[~unknown])
+            return out
+        n, d, c = codes.shape[0], self.d, self.n_classes
+        position = codes + self.offsets
+        out = np.empty((n, d + 1, c))
+        step = max(1, _SHARED_CELLS // max(1, d * d * c))
+        for s in range(0, n, step):
+            g = position[s:s + step]
+            rows = (g[:, :, None] * self._width + g[:, None, :]).reshape(-1)  # (row, j, p)
+            children = np.take(self._flat, rows, axis=0).reshape(len(g), d, d, c).sum(axis=1)
+            out[s:s + step, :d] = children + self.priors + self.parents[g]
+            out[s:s + step, d] = self.nb_prior + self.nb_children[g].sum(axis=1)
+        return out
+
+
 def log_weighted_sum(log_values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``log sum_m w_m exp(v_m)`` over axis 1 of ``(n, M, C)`` values; weights ``(M,)`` or ``(n, M)``.
 
@@ -388,11 +463,12 @@ def log_weighted_sum(log_values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     even when their value is ``-inf`` or NaN.
     """
     w = np.broadcast_to(np.asarray(weights, dtype=float), log_values.shape[:2])
-    active = w > 0
-    peak = np.where(active[:, :, None], log_values, -np.inf).max(axis=(1, 2))
+    with np.errstate(divide="ignore"):
+        log_w = np.log(w)  # -inf leaves a member out
+    terms = log_values + log_w[:, :, None]  # log-values are never +inf, so -inf stays -inf
+    peak = terms.max(axis=(1, 2))
     peak = np.where(np.isfinite(peak), peak, 0.0)
-    scaled = np.exp(np.where(active[:, :, None], log_values, -np.inf) - peak[:, None, None])
-    total = np.einsum("nmc,nm->nc", scaled, w)
+    total = np.exp(terms - peak[:, None, None]).sum(axis=1)
     with np.errstate(divide="ignore"):
         return np.log(total) + peak[:, None]
 

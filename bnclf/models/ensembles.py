@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..inference import StackedKernel, log_weighted_posterior, log_weighted_sum
+from ..inference import (
+    StackedKernel,
+    SuperParentKernel,
+    log_weighted_posterior,
+    log_weighted_sum,
+)
 from ..params import child_given_pair_log_cpts, m_estimated_log_cpts
 from ..structure import graph_families, learn_aode, learn_atan, learn_nb
 from .base import BayesNetClassifier, check_integer
@@ -165,6 +170,16 @@ class AODEClassifier(EnsembleClassifier):
                                            title="naive Bayes (no super-parent qualifies)"))
         self._set_members(networks, np.append(self._parent_weights(cache), 0.0))
         self._value_counts = [cache.counts((i,)) for i in range(d)]
+        by_child = [dict(zip((f[0] for f in net.families), net.log_cpts)) for net in networks]
+        self._spodes = SuperParentKernel(
+            pair_tables, offsets, cards[:d],
+            spode_priors=[by_child[p][c] for p in range(d)],
+            spode_parents=[by_child[p][p] for p in range(d)],
+            nb_tables=[by_child[d][c]] + [by_child[d][j] for j in range(d)],
+            fallback=self._stacked)
+
+    def _member_kernel(self):
+        return self._spodes
 
     def _pair_log_cpts(self, cache):
         """``log P(x_j | x_p, c)`` of every SPODE child at once (see the class Notes)."""
