@@ -61,11 +61,15 @@ def child_given_pair_log_cpts(cache: CountCache, alpha, beta) -> tuple[np.ndarra
     blocks, offsets = cache.pair_blocks()
     cards = cache.cardinalities[:cache.n_features]
     owner = np.repeat(np.arange(cache.n_features), cards)  # feature of each row of blocks
-    alpha = np.broadcast_to(np.asarray(alpha, dtype=float), cards.shape)[owner]
-    beta = np.broadcast_to(np.asarray(beta, dtype=float), cards.shape)[owner]
-    parent_counts = np.add.reduceat(blocks, offsets, axis=0)[owner]  # N(x_p, c) per child block
-    denominator = parent_counts + beta[:, None, None]
+    alpha = np.broadcast_to(np.asarray(alpha, dtype=float), cards.shape)
+    beta = np.broadcast_to(np.asarray(beta, dtype=float), cards.shape)
+    # N(x_p, c) summed over each child's block: one row per child feature
+    denominator = np.add.reduceat(blocks, offsets, axis=0) + beta[:, None, None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        tables = np.log(blocks + alpha[:, None, None]) - np.log(denominator)
-    uniform = -np.log(cards[owner].astype(float))[:, None, None]
-    return np.where(denominator > 0, tables, uniform), offsets
+        log_denominator = np.where(denominator > 0, np.log(denominator), np.inf)
+        tables = np.log(blocks + alpha[owner, None, None]) - log_denominator[owner]
+    empty = np.isinf(log_denominator)[owner]  # a parent configuration with no rows: uniform
+    if empty.any():
+        uniform = np.broadcast_to(-np.log(cards[owner].astype(float))[:, None, None], tables.shape)
+        tables[empty] = uniform[empty]
+    return tables, offsets

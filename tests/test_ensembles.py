@@ -168,3 +168,14 @@ def test_ensemble_has_no_single_dag(small):
     with pytest.raises(AttributeError, match="networks_"):
         est.families_
     assert [k for k, _ in est.network_members()] == list(range(X.shape[1]))
+
+
+def test_aode_tensor_kernel_equals_the_member_networks(small):
+    X, y = small
+    for est in (AODEClassifier(), WAODEClassifier(smoothing="weka")):
+        est.fit(X, y)
+        codes = est._encoder.transform(X.iloc[:300])
+        np.testing.assert_allclose(est._spodes(codes), est._stacked(codes), atol=1e-10)
+        for m, net in enumerate(est.networks_):
+            np.testing.assert_allclose(est._spodes(codes)[:, m], net.joint_log_likelihood(codes),
+                                       atol=1e-10)

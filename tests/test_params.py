@@ -38,3 +38,21 @@ def test_maximum_likelihood_and_unseen_parent_configuration():
 def test_negative_m_is_rejected():
     with pytest.raises(ValueError, match="m=-1"):
         m_estimated_log_cpts(cache(), [(1,)], m=-1)
+
+
+@pytest.mark.parametrize("m", [0.0, 1.0, 2.5])
+def test_all_pairs_cpts_equal_the_m_estimates_of_each_family(m):
+    from bnclf.params import child_given_pair_log_cpts
+
+    rng = np.random.default_rng(1)
+    codes = rng.integers(0, 3, size=(7, 4))  # few rows: empty parent configurations occur
+    y = rng.integers(0, 3, 7)
+    cache = CountCache(DiscreteData(codes, np.array([3, 3, 3, 3]), y, 3))
+    tables, off = child_given_pair_log_cpts(cache, m / 3.0, m)
+    for j in range(4):
+        for p in range(4):
+            if j != p:
+                expected = m_estimated_log_cpts(cache, [(j, p, 4)], m)[0]
+                np.testing.assert_array_equal(np.isneginf(tables[off[j]:off[j] + 3, off[p]:off[p] + 3]),
+                                              np.isneginf(expected))
+                np.testing.assert_allclose(tables[off[j]:off[j] + 3, off[p]:off[p] + 3], expected)
