@@ -148,9 +148,11 @@ class CountCache:
             y = self._columns[c]
             width = int(cards.sum())
             blocks = np.empty((width, width, self.n_classes))
+            # float32 sums of 0/1 products are exact integers below 2**24 rows
+            dtype = np.float32 if self.n_samples < 2**24 else np.float64
             for label in range(self.n_classes):
                 rows = np.flatnonzero(y == label)
-                onehot = np.zeros((rows.size, width))
+                onehot = np.zeros((rows.size, width), dtype=dtype)
                 for i in range(d):
                     codes = self._columns[i][rows]
                     known = codes >= 0
