@@ -26,6 +26,10 @@ _CHUNK_CELLS = 2**22
 _CACHE_CELLS = 2**16
 """Gathered entries per batch when they are summed at once: small enough to stay in cache."""
 
+_BATCHED_VE_CELLS = 2**16
+"""Largest factor per row for which one elimination plan serves every pattern of unknowns;
+denser networks eliminate each pattern's own unknowns instead."""
+
 _SHARED_CELLS = 2**18
 """Entries gathered per batch for the members of an ensemble (measured best on letter and splice)."""
 
@@ -236,10 +240,18 @@ class NetworkKernel:
         rows = np.flatnonzero(~simple)
         if not rows.size:
             return out
-        step = max(1, _CHUNK_CELLS // self._elimination_plan()[1])
-        for start in range(0, rows.size, step):
-            chunk = rows[start:start + step]
-            out[chunk] = self._eliminate(codes[chunk])
+        widest = self._elimination_plan()[1]
+        if widest <= _BATCHED_VE_CELLS:  # one plan for every pattern of unknowns
+            step = max(1, _CHUNK_CELLS // widest)
+            for start in range(0, rows.size, step):
+                chunk = rows[start:start + step]
+                out[chunk] = self._eliminate(codes[chunk])
+            return out
+        # dense network: sum out only each pattern's own non-barren unknowns
+        patterns, which = np.unique(unknown[rows], axis=0, return_inverse=True)
+        for k, pattern in enumerate(patterns):
+            group = rows[which.ravel() == k]
+            out[group] = self._eliminate_pattern(codes[group], pattern)
         return out
 
     def _family_skipped(self, barren) -> np.ndarray:
@@ -264,6 +276,58 @@ class NetworkKernel:
             if children:
                 barren[:, v] &= barren[:, children].all(axis=1)
         return barren
+
+    # -- some unknown: variable elimination ------------------------------------------
+    def _eliminate_pattern(self, codes, pattern) -> np.ndarray:
+        """Exact ``log P(c, x_observed)`` for rows that share one set of unknown features.
+
+        Barren unknowns and their families are dropped; every other family is
+        reduced to the observed values of its row (a gather), so only the
+        remaining unknowns are summed out, in a min-weight order over the
+        reduced factors. Families without unknowns are summed in log space.
+        """
+        n = codes.shape[0]
+        barren = self._barren(pattern[None, :])[0]
+        left = {v for v in self._features if pattern[v] and not barren[v]}
+        log_part = np.zeros((n, self.n_classes))
+        factors = []
+        for family, table in zip(self.families, self.log_cpts):
+            child = family[0]
+            if child != self.class_index and barren[child]:
+                continue
+            keep = [v for v in family if v in left or v == self.class_index]
+            observed = [v for v in family if v not in keep]
+            moved = np.moveaxis(table, [family.index(v) for v in observed],
+                                list(range(len(observed))))
+            reduced = moved[tuple(codes[:, v] for v in observed)] if observed else \
+                np.broadcast_to(moved, (n,) + moved.shape)
+            if not any(v in left for v in keep):
+                if keep:  # the class only: (n, C)
+                    log_part += reduced.reshape(n, -1)
+                else:
+                    log_part += reduced.reshape(n, 1)
+                continue
+            factors.append((np.exp(reduced), ("n", *keep)))
+        if not factors:
+            return log_part
+        local = [tuple(label for label in fl if label != "n") for _, fl in factors]
+        order, _ = elimination_order(local, {**self.cardinalities}, self.class_index,
+                                     variables=left)
+        log_scale = np.zeros(n)
+        for v in order:
+            involved = [fac for fac in factors if v in fac[1]]
+            factors = [fac for fac in factors if v not in fac[1]]
+            kept = _union_labels(involved, drop=v)
+            product = _contract(involved, kept)
+            peak = product.reshape(n, -1).max(axis=1)
+            peak = np.where(peak > 0, peak, 1.0)
+            product = product / peak.reshape((n,) + (1,) * (product.ndim - 1))
+            log_scale += np.log(peak)
+            factors.append((product, kept))
+        total = _contract(factors, ("n", self.class_index))
+        total = np.broadcast_to(total.reshape(n, -1), (n, self.n_classes))
+        with np.errstate(divide="ignore"):
+            return np.log(total) + log_scale[:, None] + log_part
 
     # -- some unknown: batched variable elimination --------------------------------
     def _eliminate(self, codes) -> np.ndarray:
@@ -402,8 +466,6 @@ class SuperParentKernel:
         ``log P(x_p | c)`` of each SPODE's super-parent.
     nb_tables : list of ndarray
         Naive Bayes' class prior ``(n_classes,)`` then ``log P(x_j | c)`` per feature.
-    fallback : StackedKernel
-        The same members as networks, for rows with unknown values.
 
     Notes
     -----
@@ -415,7 +477,7 @@ class SuperParentKernel:
     """
 
     def __init__(self, pair_tables, offsets, cardinalities, spode_priors, spode_parents,
-                 nb_tables, fallback):
+                 nb_tables):
         d = len(offsets)
         tables = np.array(pair_tables, dtype=float)
         for i in range(d):  # j == p is not a family: contribute nothing
@@ -429,67 +491,84 @@ class SuperParentKernel:
         self.parents = np.concatenate(spode_parents)  # (R, n_classes), rows by value position
         self.nb_prior = np.asarray(nb_tables[0], dtype=float)
         self.nb_children = np.concatenate(nb_tables[1:])  # (R, n_classes)
-        self.fallback = fallback
+        self.parents_per_feature = np.asarray(cardinalities, dtype=np.int64)
         self.d = d
 
     def __call__(self, codes: np.ndarray) -> np.ndarray:
-        """``(n_samples, d + 1, n_classes)``: every SPODE's ``log P_p(c, x)``, then naive Bayes'."""
+        """``(n_samples, d + 1, n_classes)``: every SPODE's ``log P_p(c, x)``, then naive Bayes'.
+
+        Unknown values (code ``-1``) are summed out exactly: in a SPODE an
+        unknown child has no children, so its CPT sums to one and it is left
+        out; an unknown super-parent is summed over its values (a log-sum-exp
+        over ``r_p`` terms, one feature at a time).
+        """
         codes = np.asarray(codes, dtype=np.int64)
-        unknown = (codes < 0).any(axis=1)
-        if unknown.any():
-            out = np.empty((codes.shape[0], self.d + 1, self.n_classes))
-            out[unknown] = self.fallback(codes[unknown])
-            if (~unknown).any():
-                out[~unknown] = self(codes[~unknown])
-            return out
         n, d, c = codes.shape[0], self.d, self.n_classes
-        position = codes + self.offsets
+        known = codes >= 0
+        position = np.where(known, codes + self.offsets, 0)
+        any_unknown = not known.all()
         out = np.empty((n, d + 1, c))
         step = max(1, _SHARED_CELLS // max(1, d * d * c))
         for s in range(0, n, step):
-            g = position[s:s + step]
+            g, ok = position[s:s + step], known[s:s + step]
             rows = (g[:, :, None] * self._width + g[:, None, :]).reshape(-1)  # (row, j, p)
-            children = np.take(self._flat, rows, axis=0).reshape(len(g), d, d, c).sum(axis=1)
-            out[s:s + step, :d] = children + self.priors + self.parents[g]
-            out[s:s + step, d] = self.nb_prior + self.nb_children[g].sum(axis=1)
+            entries = np.take(self._flat, rows, axis=0).reshape(len(g), d, d, c)
+            if any_unknown:
+                entries = np.where(ok[:, :, None, None], entries, 0.0)
+            out[s:s + step, :d] = entries.sum(axis=1) + self.priors + self.parents[g]
+            nb = self.nb_children[g]
+            if any_unknown:
+                nb = np.where(ok[:, :, None], nb, 0.0)
+            out[s:s + step, d] = self.nb_prior + nb.sum(axis=1)
+        if any_unknown:
+            for p in np.flatnonzero(~known.all(axis=0)):
+                out[~known[:, p], p] = self._summed_over_parent(position[~known[:, p]],
+                                                                known[~known[:, p]], p)
         return out
+
+    def _summed_over_parent(self, position, known, p) -> np.ndarray:
+        """``log sum_v P_p(c, x_p = v, x_observed)`` for rows whose super-parent p is unknown."""
+        values = self.offsets[p] + np.arange(self.parents_per_feature[p])
+        rows = (position[:, :, None] * self._width + values).reshape(-1)  # (row, j, v)
+        entries = np.take(self._flat, rows, axis=0).reshape(len(position), self.d, len(values), -1)
+        entries = np.where(known[:, :, None, None], entries, 0.0).sum(axis=1)  # (row, v, c)
+        terms = entries + self.priors[p] + self.parents[values]
+        peak = terms.max(axis=1, keepdims=True)
+        peak = np.where(np.isfinite(peak), peak, 0.0)
+        with np.errstate(divide="ignore"):
+            return np.log(np.exp(terms - peak).sum(axis=1)) + peak[:, 0]
 
 
 def log_weighted_sum(log_values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``log sum_m w_m exp(v_m)`` over axis 1 of ``(n, M, C)`` values; weights ``(M,)`` or ``(n, M)``.
 
-    One pass of ``exp``: values are shifted by their row maximum (over members
-    with a positive weight and classes). Members with zero weight are left out,
-    even when their value is ``-inf`` or NaN.
+    Values are shifted by their maximum over the members with a positive
+    weight, for each row and class, so a class far below the others keeps a
+    finite value. Members with zero weight are left out (their values may be
+    ``-inf``).
     """
     w = np.broadcast_to(np.asarray(weights, dtype=float), log_values.shape[:2])
     with np.errstate(divide="ignore"):
         log_w = np.log(w)  # -inf leaves a member out
     terms = log_values + log_w[:, :, None]  # log-values are never +inf, so -inf stays -inf
-    peak = terms.max(axis=(1, 2))
+    peak = terms.max(axis=1)
     peak = np.where(np.isfinite(peak), peak, 0.0)
-    total = np.exp(terms - peak[:, None, None]).sum(axis=1)
+    total = np.exp(terms - peak[:, None, :]).sum(axis=1)
     with np.errstate(divide="ignore"):
-        return np.log(total) + peak[:, None]
+        return np.log(total) + peak
 
 
 def log_weighted_posterior(log_joints: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``log sum_m w_m P_m(c | x)`` from members' joints ``(n, M, C)``; weights ``(M,)`` or ``(n, M)``.
 
-    A member whose every class has probability zero contributes the uniform
-    posterior, as :func:`log_posterior` gives it.
+    Each member's log posterior is computed exactly (:func:`log_posterior`), then
+    combined by :func:`log_weighted_sum`, so a class far below the others keeps
+    a finite log posterior. A member whose every class has probability zero
+    contributes the uniform posterior.
     """
-    w = np.broadcast_to(np.asarray(weights, dtype=float), log_joints.shape[:2])
-    peak = log_joints.max(axis=2, keepdims=True)
-    dead = ~np.isfinite(peak)
-    if dead.any():
-        log_joints = np.where(dead, 0.0, log_joints)
-        peak = np.where(dead, 0.0, peak)
-    scaled = np.exp(log_joints - peak)
-    # sum_m w_m e_mc / Z_m: scale the weights instead of every entry
-    w = w / scaled.sum(axis=2)
-    with np.errstate(divide="ignore"):
-        return np.log(np.einsum("nmc,nm->nc", scaled, w))
+    n, m, c = log_joints.shape
+    posteriors = log_posterior(log_joints.reshape(n * m, c)).reshape(n, m, c)
+    return log_weighted_sum(posteriors, weights)
 
 
 def _union_labels(factors, drop=None) -> tuple:
@@ -517,16 +596,19 @@ def _contract(factors, out_labels) -> np.ndarray:
     return np.einsum(*operands, [local[label] for label in out_labels], optimize="greedy")
 
 
-def elimination_order(families, cardinalities, class_index) -> tuple[list, int]:
+def elimination_order(families, cardinalities, class_index, variables=None) -> tuple[list, int]:
     """Greedy min-weight elimination order of the features; the class is never eliminated.
 
     The weight of a feature is the number of cells of the factor its elimination
     creates. Returns the order and the largest such factor per row (class axis
-    included), which sizes the row batches.
+    included), which sizes the row batches. ``variables`` restricts the
+    elimination to those features (the others are not in the factors).
     """
-    neighbours = {v: set() for v in cardinalities if v != class_index}
+    if variables is None:
+        variables = [v for v in cardinalities if v != class_index]
+    neighbours = {v: set() for v in variables}
     for family in families:
-        members = [v for v in family if v != class_index]
+        members = [v for v in family if v != class_index and v in neighbours]
         for a in members:
             neighbours[a].update(b for b in members if b != a)
 

@@ -214,6 +214,8 @@ def _write_members(est, path: Path, fmt: str) -> Path:
         manifest["combine"] = est._combine
     else:
         manifest["class_prior"] = [float(p) for p in np.exp(est.class_log_prior_)]
+    if hasattr(est, "_manifest_extras"):
+        manifest.update(est._manifest_extras())
     manifest_path.write_text(json.dumps(manifest, indent=1, ensure_ascii=False), encoding="utf-8")
     back = read_networks(manifest_path, fmt=fmt)
     expected = [k for k, _ in members] if kind == "multinet" else list(range(len(members)))
@@ -256,6 +258,9 @@ def read_networks(path, fmt=None) -> dict:
         out["networks"] = [read_network(f, fmt=fmt) for f in files]
         out["weights"] = manifest["weights"]
         out["combine"] = manifest["combine"]
+        for key in ("frequency_limit", "value_counts", "row_weights"):
+            if key in manifest:
+                out[key] = manifest[key]
     return out
 
 

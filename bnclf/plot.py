@@ -22,6 +22,8 @@ def _graph_and_class(obj, class_node=None):
         graph = nx.DiGraph()
         graph.add_nodes_from(obj.nodes)
         graph.add_edges_from((u, v) for u, v in obj.edges)  # bare edges: no weight=None attributes
+        if class_node is False:  # e.g. a class-conditional member of a multinet
+            return graph, None
         if class_node is None:
             roots = [v for v in graph if graph.in_degree(v) == 0 and graph.out_degree(v) > 0]
             class_node = max(roots, key=graph.out_degree) if roots else None
@@ -78,9 +80,10 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None)
         :func:`draw_members`, one panel per member.
     ax : matplotlib Axes, optional
         Axes to draw on; a figure sized to the graph is made when omitted.
-    class_node : hashable, optional
+    class_node : hashable or False, optional
         The class node (taken from the estimator; for a bare graph, the parentless
-        node with most children).
+        node with most children). ``False``: the graph has no class node (a
+        multinet member read back from a file).
     title : str, optional
     font_size : float, optional
         Label size; by default shrinks with the number of nodes.
@@ -140,7 +143,8 @@ def draw_members(est, *, members=None, ncols=None, title=None, font_size=None):
     ----------
     est : fitted BayesNetClassifier
     members : list of int, optional
-        Positions of the members to draw (default: all).
+        Positions of the members to draw (default: all of them, or the first 16
+        when there are more).
     ncols : int, optional
         Panels per row (default: up to 4).
     title : str, optional
@@ -155,7 +159,7 @@ def draw_members(est, *, members=None, ncols=None, title=None, font_size=None):
     import matplotlib.pyplot as plt
 
     all_members = est.network_members()
-    chosen = range(len(all_members)) if members is None else members
+    chosen = range(min(len(all_members), 16)) if members is None else members
     picked = [all_members[i] for i in chosen]
     ncols = ncols or min(4, len(picked))
     nrows = int(math.ceil(len(picked) / ncols))

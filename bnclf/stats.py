@@ -23,6 +23,10 @@ from .data import DiscreteData
 from .inference import single_threaded_blas
 
 
+_PAIR_BLOCK_CELLS = 2**24
+"""Largest all-pairs count array (cells) that :meth:`CountCache.pair_blocks` builds."""
+
+
 class CountCache:
     """Memoized count tables of one data set (or one CV fold).
 
@@ -162,12 +166,26 @@ class CountCache:
         self._pair_blocks = (blocks, offsets)
         return self._pair_blocks
 
+    def pair_blocks_fit(self) -> bool:
+        """Whether :meth:`pair_blocks` is small enough to build (at most 2**24 cells).
+
+        The array has ``(sum_i r_i)^2 * n_classes`` cells: a feature with
+        thousands of values makes it quadratically large, while the pair tables
+        themselves grow only linearly; then pairs are counted family by family.
+        """
+        width = int(self.cardinalities[:self.n_features].sum())
+        return width * width * self.n_classes <= _PAIR_BLOCK_CELLS
+
     def count_all_pairs(self) -> None:
         """Memoize the table ``(i, j, class)`` of every feature pair ``i < j`` from
-        :meth:`pair_blocks` (one pass over the data for all pairs)."""
+        :meth:`pair_blocks` (one pass over the data for all pairs), or with
+        :meth:`counts_many` when the blocks would be too large."""
         d, c = self.n_features, self.class_index
         todo = [(i, j) for i in range(d) for j in range(i + 1, d) if (i, j, c) not in self._tables]
         if not todo:
+            return
+        if not self.pair_blocks_fit():
+            self.counts_many([(i, j, c) for i, j in todo])
             return
         blocks, offsets = self.pair_blocks()
         cards = self.cardinalities[:d]

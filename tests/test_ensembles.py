@@ -179,3 +179,63 @@ def test_aode_tensor_kernel_equals_the_member_networks(small):
         for m, net in enumerate(est.networks_):
             np.testing.assert_allclose(est._spodes(codes)[:, m], net.joint_log_likelihood(codes),
                                        atol=1e-10)
+
+
+def test_aode_tensor_kernel_sums_out_unknown_children_and_super_parents(small):
+    X, y = small
+    for est in (AODEClassifier(frequency_limit=0), WAODEClassifier(smoothing="weka")):
+        est.fit(X, y)
+        codes = est._encoder.transform(X.iloc[:200])
+        rng = np.random.default_rng(4)
+        codes[rng.random(codes.shape) < 0.2] = -1
+        ours = est._spodes(codes)
+        for m, net in enumerate(est.networks_):
+            np.testing.assert_allclose(ours[:, m], net.joint_log_likelihood(codes), atol=1e-10)
+
+
+def test_frequency_limit_zero_lets_a_never_seen_declared_value_qualify():
+    rng = np.random.default_rng(0)
+    cats = ["a", "b", "c", "rare"]  # "rare" is declared but absent from training
+    X = pd.DataFrame({f"f{i}": pd.Categorical(rng.choice(cats[:3], 200), categories=cats)
+                      for i in range(3)})
+    y = rng.integers(0, 2, 200)
+    test = X.iloc[:1].copy()
+    test.iloc[0, 0] = "rare"
+    assert AODEClassifier().fit(X, y).member_weights(test)[0, 0] == 0  # limit 1: skipped
+    w = AODEClassifier(frequency_limit=0).fit(X, y).member_weights(test)[0]
+    np.testing.assert_allclose(w, [1 / 3, 1 / 3, 1 / 3, 0])
+    w = WAODEClassifier(smoothing="weka").fit(X, y).member_weights(test)[0]
+    assert w[0] > 0 and w[-1] == 0  # Weka's WAODE uses every super-parent
+
+
+def test_wide_features_use_per_family_tables_with_the_same_result(small, monkeypatch):
+    import bnclf.stats as stats
+
+    X, y = small
+    test = rows_with_unknowns(X, 2000, 12)
+    dense = [est.fit(X, y).predict_proba(test)
+             for est in (AODEClassifier(), WAODEClassifier(smoothing="weka"), ATANClassifier())]
+    monkeypatch.setattr(stats, "_PAIR_BLOCK_CELLS", 0)
+    for est, expected in zip((AODEClassifier(), WAODEClassifier(smoothing="weka"),
+                              ATANClassifier()), dense):
+        est.fit(X, y)
+        assert getattr(est, "_spodes", None) is None
+        np.testing.assert_allclose(est.predict_proba(test), expected, atol=1e-12)
+
+
+def test_combinations_keep_far_classes_finite():
+    from bnclf.inference import log_weighted_posterior, log_weighted_sum
+
+    joints = np.array([[[-2000.0, 0.0], [-2100.0, -5.0]]])
+    got = log_weighted_posterior(joints, np.array([0.5, 0.5]))
+    assert np.isfinite(got).all() and got[0, 0] == pytest.approx(np.log(0.5) - 2000, abs=1e-9)
+    got = log_weighted_sum(joints, np.array([0.5, 0.5]))
+    assert got[0, 0] == pytest.approx(np.log(0.5) - 2000, abs=1e-9)
+
+
+def test_uninformative_features_give_uniform_spode_weights():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": ["x"] * 40, "b": ["y"] * 40})  # no information about the class
+    y = rng.integers(0, 2, 40)
+    est = WAODEClassifier().fit(X, y)
+    np.testing.assert_allclose(est.weights_, [0.5, 0.5, 0.0])

@@ -65,8 +65,21 @@ def brute_force_jll(families, tables, cards, codes, class_index):
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10_000), class_parents=st.integers(0, 3))
-def test_kernel_equals_brute_force_on_random_dags_with_class_parents(seed, class_parents):
+@given(seed=st.integers(0, 10_000), class_parents=st.integers(0, 3),
+       per_pattern=st.booleans())
+def test_kernel_equals_brute_force_on_random_dags_with_class_parents(seed, class_parents,
+                                                                     per_pattern):
+    """Both elimination strategies: one batched plan, and each pattern's own unknowns."""
+    import bnclf.inference as inference
+
+    inference._BATCHED_VE_CELLS, saved = (0 if per_pattern else 2**16), inference._BATCHED_VE_CELLS
+    try:
+        check_random_dag(seed, class_parents)
+    finally:
+        inference._BATCHED_VE_CELLS = saved
+
+
+def check_random_dag(seed, class_parents):
     rng = np.random.default_rng(seed)
     d = 5
     families, tables, cards = random_network(rng, d, class_parents)
@@ -180,3 +193,27 @@ def test_elimination_order_never_eliminates_the_class_and_sizes_factors():
     assert widest >= 2 * 3
     graph = nx.DiGraph([(f[1], f[0]) for f in families if len(f) > 1])
     assert nx.is_directed_acyclic_graph(graph)
+
+
+def test_dense_network_sums_out_only_the_unknowns():
+    """A KDB(k=2) over 60 features: one unknown must not build a factor over the network."""
+    import pandas as pd
+
+    from bnclf import KDBClassifier
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({f"f{i}": rng.integers(0, 4, 1500).astype(str) for i in range(60)})
+    y = rng.integers(0, 3, 1500)
+    est = KDBClassifier(k=2).fit(X, y)
+    assert est.network_.kernel._elimination_plan()[1] > 2**16  # the batched plan is too wide
+    rows = X.iloc[:4].astype(object).copy()
+    for r in range(4):
+        rows.iat[r, r + 1] = np.nan
+    ours = est.predict_proba(rows)
+    infer = variable_elimination(est.to_pgmpy())
+    for r in range(4):
+        evidence = {k: v for k, v in rows.iloc[r].items() if not pd.isna(v)}
+        factor = infer.query([est.class_name_], evidence=evidence, show_progress=False)
+        states = factor.state_names[est.class_name_]
+        ref = [factor.values[states.index(c)] for c in est.classes_]
+        np.testing.assert_allclose(ours[r], ref, atol=1e-9)

@@ -151,3 +151,16 @@ def test_ensemble_and_multinet_write_one_file_per_member_and_read_back(tmp_path,
             order = [0] + [1 + list(model.get_cpds(child).variables[1:]).index(p)
                            for p in net.named_families[child]]
             np.testing.assert_allclose(np.transpose(tables[child], order), np.exp(table), atol=1e-9)
+
+
+def test_aode_manifest_records_what_the_row_weights_need(tmp_path, krkp):
+    from bnclf import AODEClassifier
+    from bnclf.io import read_networks
+
+    X, y = krkp
+    est = AODEClassifier(frequency_limit=3).fit(X.iloc[:, :4], y)
+    back = read_networks(write_network(est, tmp_path / "aode.xmlbif"))
+    assert back["frequency_limit"] == 3 and len(back["networks"]) == 5
+    name = X.columns[0]
+    assert back["value_counts"][name] == [float(v) for v in X[name].value_counts()
+                                          .reindex(est.categories_[name]).fillna(0)]

@@ -71,3 +71,22 @@ def test_multinet_and_ensemble_draw_a_panel_per_member(tmp_path, krkp):
     assert sum(bool(ax.get_title()) for ax in axes.flat) == 8
     assert "root:" in axes.flat[0].get_title() and "w =" in axes.flat[0].get_title()
     plt.close("all")
+
+
+def test_large_ensembles_draw_sixteen_panels_and_multinet_files_draw_without_a_class(krkp, tmp_path):
+    from bnclf import ATANClassifier, ChowLiuMultinetClassifier
+    from bnclf.io import read_networks, write_network
+
+    X, y = krkp
+    axes = draw_structure(ATANClassifier().fit(X.iloc[:, :20], y))
+    assert sum(bool(ax.get_title()) for ax in axes.flat) == 16
+    plt.close("all")
+    bmc = ChowLiuMultinetClassifier().fit(X.iloc[:, :6], y)
+    model = read_networks(write_network(bmc, tmp_path / "b.bif"))["networks"]["won"]
+    from bnclf.plot import _graph_and_class
+
+    assert _graph_and_class(model)[1] is not None  # guessed: the root feature
+    assert _graph_and_class(model, class_node=False)[1] is None
+    ax = draw_structure(model, class_node=False)
+    assert len(ax.collections) >= 1
+    plt.close("all")

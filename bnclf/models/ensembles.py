@@ -23,6 +23,8 @@ class EnsembleClassifier(BayesNetClassifier):
 
     * ``"joint"``: ``P(c, x) = sum_m w_m P_m(c, x)`` (AODE, WAODE; Webb et al. 2005);
     * ``"posterior"``: ``P(c | x) = sum_m w_m P_m(c | x)`` (ATAN, WATAN; Jiang et al. 2012).
+      There ``predict_joint_log_proba`` returns the log of this averaged posterior
+      (the members' joints have no common scale to average).
 
     Weights are normalized to sum to one. Subclasses may make them depend on
     the row through :meth:`_row_weights` (AODE's frequency limit).
@@ -105,8 +107,11 @@ class AODEClassifier(EnsembleClassifier):
     -----
     Each SPODE is a network ``C -> Xp``, ``{C, Xp} -> Xj``, so ``P(c, x_p)`` is
     ``P(c) P(x_p | c)``. The frequency limit is applied per row by
-    :meth:`member_weights`; a super-parent value that is missing or unseen at
-    predict time has frequency 0 and never qualifies. Joint probabilities, not
+    :meth:`member_weights`: a super-parent value never seen in training, or
+    missing when training had no ``<missing>`` state, has frequency 0 and
+    qualifies only with ``frequency_limit=0`` (its SPODE then sums it out
+    exactly). A missing value that training recorded as the ``<missing>``
+    state is counted like any other value. Joint probabilities, not
     posteriors, are averaged (Webb et al. 2005, Eq. 5).
 
     With ``smoothing="weka"`` the estimates are Weka 3.6's:
@@ -149,14 +154,20 @@ class AODEClassifier(EnsembleClassifier):
 
     def _fit_network(self, data, cache):
         c, d = cache.class_index, cache.n_features
-        pair_tables, offsets = self._pair_log_cpts(cache)
+        dense = cache.pair_blocks_fit()  # else: features with very many values
+        if dense:
+            pair_tables, offsets = self._pair_log_cpts(cache)
+        else:
+            cache.counts_many([(j, p, c) for p in range(d) for j in range(d) if j != p])
         cards = cache.cardinalities
         networks = []
         for p, graph in enumerate(learn_aode(cache)):
             families = graph_families(graph, c)
             tables = []
             for family in families:
-                if len(family) == 3:  # (j, p, C): a slice of the all-pairs table
+                if len(family) == 3 and not dense:
+                    tables.append(self._child_log_cpt(cache, family))
+                elif len(family) == 3:  # (j, p, C): a slice of the all-pairs table
                     j = family[0]
                     tables.append(pair_tables[offsets[j]:offsets[j] + cards[j],
                                               offsets[p]:offsets[p] + cards[p]])
@@ -168,25 +179,44 @@ class AODEClassifier(EnsembleClassifier):
         nb_tables = [self._small_log_cpt(cache, f, None) for f in nb_families]
         networks.append(self._make_network(nb_families, cache, nb_tables,
                                            title="naive Bayes (no super-parent qualifies)"))
-        self._set_members(networks, np.append(self._parent_weights(cache), 0.0))
+        weights = self._parent_weights(cache)
+        if not (weights > 0).any():  # e.g. no feature informs the class: plain average
+            weights = np.ones(d)
+        self._set_members(networks, np.append(weights, 0.0))
         self._value_counts = [cache.counts((i,)) for i in range(d)]
+        self._spodes = None
+        if not dense:
+            return
         by_child = [dict(zip((f[0] for f in net.families), net.log_cpts)) for net in networks]
         self._spodes = SuperParentKernel(
             pair_tables, offsets, cards[:d],
             spode_priors=[by_child[p][c] for p in range(d)],
             spode_parents=[by_child[p][p] for p in range(d)],
-            nb_tables=[by_child[d][c]] + [by_child[d][j] for j in range(d)],
-            fallback=self._stacked)
+            nb_tables=[by_child[d][c]] + [by_child[d][j] for j in range(d)])
 
     def _member_kernel(self):
-        return self._spodes
+        return self._stacked if self._spodes is None else self._spodes
+
+    def _child_log_cpt(self, cache, family):
+        """``log P(x_j | x_p, c)`` of one SPODE child (for data too wide for the all-pairs table)."""
+        counts = cache.counts(family)
+        r = counts.shape[0]
+        alpha, beta = self._child_smoothing(r)
+        denominator = counts.sum(axis=0, keepdims=True) + beta
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(denominator > 0, np.log(counts + alpha) - np.log(denominator),
+                            -np.log(r))
+
+    def _child_smoothing(self, r):
+        """``(alpha, beta)`` of ``P(x_j | x_p, c) = (N + alpha) / (N(x_p, c) + beta)`` for ``|X_j| = r``."""
+        if self.smoothing == "weka":
+            return 1.0, r  # Laplace
+        return self.m / r, self.m
 
     def _pair_log_cpts(self, cache):
         """``log P(x_j | x_p, c)`` of every SPODE child at once (see the class Notes)."""
         r = cache.cardinalities[:cache.n_features].astype(float)
-        if self.smoothing == "weka":  # Laplace: (N + 1) / (N(x_p, c) + |X_j|)
-            return child_given_pair_log_cpts(cache, 1.0, r)
-        return child_given_pair_log_cpts(cache, self.m / r, self.m)
+        return child_given_pair_log_cpts(cache, *self._child_smoothing(r))
 
     def _small_log_cpt(self, cache, family, parent):
         """The class prior or ``P(x_p | c)`` of the SPODE of ``parent`` (None: naive Bayes)."""
@@ -200,6 +230,18 @@ class AODEClassifier(EnsembleClassifier):
             p = (counts + 1.0) / (counts.sum(axis=0, keepdims=True) + counts.shape[0])
         return np.log(p)
 
+    def _manifest_extras(self) -> dict:
+        """What a reader of the exported files needs to reproduce the per-row weights."""
+        return {
+            "frequency_limit": self._frequency_limit(),
+            "value_counts": {str(name): [float(v) for v in counts] for name, counts
+                             in zip(self.node_names_, self._value_counts)},
+            "row_weights": "a SPODE's weight is zero for a row whose super-parent value "
+                           "occurs fewer than frequency_limit times in training (value_counts); "
+                           "the weights of a row are renormalized; the last member (naive "
+                           "Bayes) has weight 1 when no SPODE qualifies",
+        }
+
     def _row_weights(self, codes) -> np.ndarray:
         n, d = codes.shape
         base = self.weights_[:d]
@@ -207,7 +249,7 @@ class AODEClassifier(EnsembleClassifier):
         for i in range(d):
             known = codes[:, i] >= 0
             frequency[known, i] = self._value_counts[i][codes[known, i]]
-        qualifies = frequency >= max(self._frequency_limit(), 1e-12)
+        qualifies = frequency >= self._frequency_limit()
         weights = np.zeros((n, d + 1))
         weights[:, :d] = np.where(qualifies, base, 0.0)
         none = ~(weights[:, :d] > 0).any(axis=1)
@@ -255,11 +297,10 @@ class WAODEClassifier(AODEClassifier):
     def _frequency_limit(self):
         return 0 if self.smoothing == "weka" else self.frequency_limit
 
-    def _pair_log_cpts(self, cache):
+    def _child_smoothing(self, r):
         if self.smoothing != "weka":
-            return super()._pair_log_cpts(cache)
-        r = cache.cardinalities[:cache.n_features].astype(float)
-        return child_given_pair_log_cpts(cache, 1.0 / r, 1.0)  # (N + 1/|X_j|) / (N(x_p, c) + 1)
+            return super()._child_smoothing(r)
+        return 1.0 / r, 1.0  # (N + 1/|X_j|) / (N(x_p, c) + 1)
 
     def _small_log_cpt(self, cache, family, parent):
         if self.smoothing != "weka" or parent is None:
