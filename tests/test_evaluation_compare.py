@@ -105,8 +105,8 @@ def test_make_classifier_registry(monkeypatch):
     monkeypatch.setattr(module, "CLASSIFIERS", dict(module.CLASSIFIERS))
     est = GaussianNB()
     assert make_classifier(est) is est
-    dotted = make_classifier("sklearn.naive_bayes.GaussianNB(var_smoothing=0.1)")
-    assert isinstance(dotted, GaussianNB) and dotted.var_smoothing == 0.1
+    with pytest.raises(ValueError, match="import path.*register_classifier"):
+        make_classifier("sklearn.naive_bayes.GaussianNB(var_smoothing=0.1)")
     register_classifier("gauss", GaussianNB)
     assert isinstance(make_classifier("gauss(var_smoothing=2.0)"), GaussianNB)
     register_classifier("gauss2", ("sklearn.naive_bayes", "GaussianNB"))

@@ -21,7 +21,17 @@ def test_every_short_name_builds_its_estimator():
         est = make_classifier(name)
         assert hasattr(est, "fit") and type(est).__module__.startswith("bnclf.models")
     assert make_classifier("KDBClassifier(k=1)").k == 1
-    assert isinstance(make_classifier("bnclf.TANClassifier"), TANClassifier)
+    assert isinstance(make_classifier("TANClassifier"), TANClassifier)
+
+
+def test_specs_never_import_or_call_arbitrary_code(tmp_path):
+    marker = tmp_path / "ran"
+    for spec in (f"os.system(command='touch {marker}')",
+                 f"subprocess.getoutput(cmd='touch {marker}')",
+                 "bnclf.TANClassifier"):
+        with pytest.raises(ValueError, match="import path"):
+            make_classifier(spec)
+    assert not marker.exists()
 
 
 def test_unknown_names_and_parameters_are_explained():

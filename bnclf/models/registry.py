@@ -78,7 +78,13 @@ def _model_classes() -> dict:
 
 
 def resolve_classifier(name: str):
-    """The class behind a short name, a bnclf class name, or a dotted import path."""
+    """The class behind a registered short name or a bnclf class name.
+
+    Dotted import paths are not resolved: a spec string may come from a command
+    line or a file, and importing and calling whatever it names would run
+    arbitrary code. Register another estimator explicitly with
+    :func:`register_classifier`, or pass the estimator object itself.
+    """
     key = name.lower()
     target = CLASSIFIERS.get(key)
     if target is not None:
@@ -89,13 +95,14 @@ def resolve_classifier(name: str):
     by_class = _model_classes()
     if key.removesuffix("classifier") in by_class:
         return by_class[key.removesuffix("classifier")]
-    if "." in name:
-        module, _, attr = name.rpartition(".")
-        try:
-            return getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as exc:
-            raise ValueError(f"cannot import classifier {name!r}: {exc}") from None
     known = sorted(set(CLASSIFIERS) | set(by_class))
+    if "." in name:
+        raise ValueError(
+            f"Classifier spec {name!r} is an import path; specs resolve only registered names "
+            f"({known}). Register it first, e.g. register_classifier('mine', "
+            f"('{name.rpartition('.')[0]}', '{name.rpartition('.')[2]}')), or pass the "
+            "estimator object instead of a string."
+        )
     raise ValueError(f"Unknown classifier {name!r} (unknown classifier); choose one of {known}.")
 
 
@@ -104,8 +111,9 @@ def make_classifier(spec):
 
     Estimator instances are returned unchanged. Names (case-insensitive) are
     looked up among the registered short names, then the classes of
-    :mod:`bnclf.models` (``"aode"`` finds ``AODEClassifier``); a dotted name
-    ``"package.module.Class"`` is imported.
+    :mod:`bnclf.models` (``"aode"`` finds ``AODEClassifier``). Import paths
+    such as ``"package.module.Class"`` are refused (a spec could otherwise run
+    any code); register such a class with :func:`register_classifier`.
     """
     if not isinstance(spec, str):
         if not hasattr(spec, "fit"):
