@@ -34,6 +34,12 @@ def test_specs_never_import_or_call_arbitrary_code(tmp_path):
     assert not marker.exists()
 
 
+def test_base_classes_are_not_classifier_names():
+    for name in ("ensemble", "multinet", "bayesnet"):
+        with pytest.raises(ValueError, match="Unknown classifier"):
+            make_classifier(name)
+
+
 def test_unknown_names_and_parameters_are_explained():
     with pytest.raises(ValueError, match="Unknown classifier 'nope'.*choose one of"):
         make_classifier("nope")

@@ -73,7 +73,8 @@ def _model_classes() -> dict:
     return {
         attr.lower().removesuffix("classifier"): getattr(models, attr)
         for attr in dir(models)
-        if attr.endswith("Classifier") and attr != "BayesNetClassifier"
+        if attr.endswith("Classifier")
+        and attr not in ("BayesNetClassifier", "EnsembleClassifier", "MultinetClassifier")
     }
 
 
