@@ -176,6 +176,7 @@ def write_network(model_or_estimator, path, fmt=None) -> Path:
         "states": {node_ids[v]: [[s, _json_label(o)] for s, o in zip(state_ids[v], states[v])]
                    for v in nodes},
     }
+    name_map["sha256"] = _sha256(path)
     map_path = Path(str(path) + NAME_MAP_SUFFIX)
     map_path.write_text(json.dumps(name_map, indent=1, ensure_ascii=False), encoding="utf-8")
     expected_states = {v: [_json_label(o) for o in states[v]] for v in nodes}
@@ -276,14 +277,38 @@ def read_network(path, fmt=None):
     _pgmpy()
     from pgmpy.readwrite import BIFReader, XMLBIFReader
 
+    if not path.is_file():
+        raise FileNotFoundError(f"no such network file: {path}")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        reader = BIFReader(str(path)) if fmt == "bif" else XMLBIFReader(str(path))
-        model = reader.get_model()
+        try:
+            reader = BIFReader(str(path)) if fmt == "bif" else XMLBIFReader(str(path))
+            model = reader.get_model()
+            model.check_model()
+        except Exception as exc:  # pgmpy's parsers raise many kinds of errors
+            detail = " ".join(str(exc).split())[:200] or type(exc).__name__
+            raise ValueError(
+                f"{path} is not a readable {fmt.upper()} network ({detail}); it may be "
+                "truncated or not a network file."
+            ) from None
+    missing = [v for v in model.nodes if model.get_cpds(v) is None]
+    if missing or not model.nodes:
+        raise ValueError(f"{path} is not a complete {fmt.upper()} network: no probability "
+                         f"table for {missing[:5] or 'any variable'}; it may be truncated.")
     map_path = Path(str(path) + NAME_MAP_SUFFIX)
     if not map_path.exists():
         return model
-    name_map = json.loads(map_path.read_text(encoding="utf-8"))
+    try:
+        name_map = json.loads(map_path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{map_path} is not a bnclf name map: {exc}") from None
+    expected = name_map.get("sha256")
+    if expected is not None and expected != _sha256(path):
+        raise ValueError(
+            f"{map_path} belongs to another version of {path.name} (its hash does not match); "
+            "write the network again with bnclf.io.write_network, or delete the name map to "
+            "read the file with its own names."
+        )
     node_of = {safe: orig for safe, orig in name_map["nodes"]}
     families, tables, states = tables_from_network(model)
     state_of = {safe: {s: o for s, o in pairs} for safe, pairs in name_map["states"].items()}
@@ -299,6 +324,12 @@ def read_network(path, fmt=None):
             {node_of[c]: np.log(t) for c, t in tables.items()},
             {node_of[v]: [state_of[v][str(s)] for s in ss] for v, ss in states.items()},
         )
+
+
+def _sha256(path) -> str:
+    import hashlib
+
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 def _verify(model, dag, families, tables, states, path):

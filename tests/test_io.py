@@ -164,3 +164,31 @@ def test_aode_manifest_records_what_the_row_weights_need(tmp_path, krkp):
     name = X.columns[0]
     assert back["value_counts"][name] == [float(v) for v in X[name].value_counts()
                                           .reindex(est.categories_[name]).fillna(0)]
+
+
+@pytest.mark.parametrize("suffix", [".bif", ".xmlbif"])
+def test_garbage_truncated_and_mismatched_files_are_rejected_by_name(tmp_path, krkp, suffix):
+    X, y = krkp
+    est = TANClassifier().fit(X.iloc[:, :5], y)
+    path = write_network(est, tmp_path / f"m{suffix}")
+    text = path.read_text()
+    bad = tmp_path / f"truncated{suffix}"
+    bad.write_text(text[: len(text) // 2])
+    with pytest.raises(ValueError, match=f"truncated{suffix}.*(not a readable|not a complete)"):
+        read_network(bad)
+    garbage = tmp_path / f"garbage{suffix}"
+    garbage.write_text("this is not a network\n")
+    with pytest.raises(ValueError, match=f"garbage{suffix}"):
+        read_network(garbage)
+    path.write_text(text + "\n")  # still a valid file, but not the one the name map describes
+    with pytest.raises(ValueError, match="names.json belongs to another version"):
+        read_network(path)
+    with pytest.raises(FileNotFoundError, match="no such network file"):
+        read_network(tmp_path / f"absent{suffix}")
+
+
+@pytest.mark.parametrize("m", [float("inf"), float("nan"), -1.0, "1", True])
+def test_impossible_m_is_rejected(m, krkp):
+    X, y = krkp
+    with pytest.raises(ValueError, match="m=.*finite number >= 0"):
+        TANClassifier(m=m).fit(X.iloc[:50, :3], y.iloc[:50])

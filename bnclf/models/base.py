@@ -87,9 +87,10 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
     def _check_params(self):
-        if not isinstance(self.m, numbers.Real) or isinstance(self.m, bool) or not self.m >= 0:
+        if (not isinstance(self.m, numbers.Real) or isinstance(self.m, bool)
+                or not 0 <= self.m < float("inf")):
             raise ValueError(
-                f"m={self.m!r} is not valid; m is the m-estimate weight, a number >= 0 "
+                f"m={self.m!r} is not valid; m is the m-estimate weight, a finite number >= 0 "
                 "(1 is the default, 0 is maximum likelihood)."
             )
         check_option("missing", self.missing, MISSING_OPTIONS)
