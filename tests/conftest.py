@@ -2,6 +2,11 @@ import warnings
 
 import matplotlib
 import pytest
+from hypothesis import settings
+
+# property tests keep no example database in the repository
+settings.register_profile("bnclf", database=None)
+settings.load_profile("bnclf")
 
 matplotlib.use("Agg")
 warnings.filterwarnings("ignore", category=FutureWarning, module="pgmpy")
