@@ -1,8 +1,13 @@
+import os
+import tempfile
 import warnings
 
-import matplotlib
-import pytest
-from hypothesis import settings
+# hypothesis writes its caches under this folder, not into the repository
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", tempfile.mkdtemp(prefix="bnclf-hypothesis-"))
+
+import matplotlib  # noqa: E402
+import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
 
 # property tests keep no example database in the repository
 settings.register_profile("bnclf", database=None)
