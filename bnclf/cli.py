@@ -29,7 +29,9 @@ def read_features(path):
         from .arff import read_arff
 
         return read_arff(path)
-    return pd.read_csv(path, sep=None, engine="python", na_values=["?"])
+    from .datasets import read_csv_table
+
+    return read_csv_table(path)
 
 
 def _discretizer(discretize: str, n_bins: int):
@@ -116,7 +118,12 @@ def _print_table(table: pd.DataFrame, title: str):
 
 def cmd_evaluate(args):
     X, y = read_table(args.data, args.target)
-    specs = [s.strip() for s in args.models.split(",") if s.strip()]
+    from .evaluation.cli import _split_top_level
+
+    specs = _split_top_level([args.models])
+    if not specs:
+        raise ValueError("--models is empty; give classifier specs separated by commas, "
+                         "e.g. --models 'nb,tan,kdb(k=3, m=5)'.")
     table = cross_validate_models(X, y, specs, n_splits=args.folds, discretize=args.discretize,
                                   n_bins=args.bins, seed=args.seed)
     _print_table(table, f"{args.folds}-fold stratified CV on {args.data} "

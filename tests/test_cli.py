@@ -69,3 +69,21 @@ def test_help_everywhere(command, capsys):
         main([command, "--help"])
     assert exit_info.value.code == 0
     assert "usage: bnclf" in capsys.readouterr().out
+
+
+def test_models_with_several_parameters_and_an_empty_list(heart_csv, capsys):
+    main(["evaluate", str(heart_csv), "--class", "num", "--folds", "3",
+          "--models", "kdb(k=1, m=5),nb"])
+    out = capsys.readouterr().out
+    assert "kdb(k=1, m=5)" in out and "\nnb " in out
+    assert main(["evaluate", str(heart_csv), "--class", "num", "--models", ""]) == 2
+    assert "bnclf: error: --models is empty" in capsys.readouterr().err
+
+
+def test_a_byte_order_mark_never_reaches_a_column_name(tmp_path):
+    from bnclf.datasets import load_table
+
+    path = tmp_path / "bom.csv"
+    path.write_bytes("\ufeffa,b,class\nx,y,1\ny,x,0\n".encode("utf-8"))
+    X, y = load_table(path)
+    assert list(X.columns) == ["a", "b"] and y.name == "class"

@@ -61,6 +61,14 @@ MAX_INTEGER_CATEGORIES = 10
 """Integer CSV columns with more distinct values than this are read as continuous."""
 
 
+def read_csv_table(path):
+    """A delimited text file as a DataFrame: separator sniffed, ``?`` read as missing,
+    a UTF-8 byte-order mark kept out of the first column name."""
+    import pandas as pd
+
+    return pd.read_csv(path, sep=None, engine="python", na_values=["?"], encoding="utf-8-sig")
+
+
 def load_table(path, target=None):
     """Features and target of a CSV or ARFF file.
 
@@ -93,7 +101,7 @@ def load_table(path, target=None):
         from ..arff import load_arff_xy
 
         return load_arff_xy(path, target=target)
-    frame = pd.read_csv(path, sep=None, engine="python", na_values=["?"])
+    frame = read_csv_table(path)
     target = frame.columns[-1] if target is None else target
     if target not in frame.columns:
         raise ValueError(
