@@ -23,9 +23,6 @@ import numpy as np
 _CHUNK_CELLS = 2**22
 """Largest intermediate array, in cells, that one batch of rows may create."""
 
-_CACHE_CELLS = 2**16
-"""Gathered entries per batch when they are summed at once: small enough to stay in cache."""
-
 _BATCHED_VE_CELLS = 2**16
 """Largest factor per row for which one elimination plan serves every pattern of unknowns;
 denser networks eliminate each pattern's own unknowns instead."""
@@ -130,8 +127,8 @@ class FamilyGather:
     def _entries(self, block: np.ndarray) -> np.ndarray:
         return self._flat[self._offsets(block)[:, :, None] + self._class_offsets]
 
-    def _row_step(self, cells: int = _CHUNK_CELLS) -> int:
-        return max(1, cells // max(1, self.n_families * self.n_classes))
+    def _row_step(self) -> int:
+        return max(1, _CHUNK_CELLS // max(1, self.n_families * self.n_classes))
 
     def __call__(self, codes: np.ndarray) -> np.ndarray:
         """Entries ``(n_samples, n_families, n_classes)`` of every family for every row."""
@@ -142,31 +139,16 @@ class FamilyGather:
         return np.concatenate([self._entries(codes[s:s + step])
                                for s in range(0, codes.shape[0], step)])
 
-    def summed(self, codes: np.ndarray, starts=None) -> np.ndarray:
-        """Sums of the entries over consecutive groups of families.
+    def summed(self, codes: np.ndarray) -> np.ndarray:
+        """Sum of every family's entries for every row: ``(n_samples, n_classes)``.
 
-        ``starts`` are the first family of each group (e.g. of each member
-        network); the result is ``(n_samples, n_groups, n_classes)``. Without
-        ``starts`` all families form one group and the result is
-        ``(n_samples, n_classes)``.
+        Family by family, each gather is ``(n, n_classes)`` and stays in cache.
         """
-        codes = self._check(codes)
-        if starts is None and self.n_families <= 64:  # one network: accumulate family by family
-            offset = self._offsets(codes)
-            out = np.zeros((codes.shape[0], self.n_classes))
-            for f in range(self.n_families):
-                out += self._flat[offset[:, f, None] + self._class_offsets[f]]
-            return out
-        step = self._row_step(_CACHE_CELLS)
-        parts = []
-        for s in range(0, codes.shape[0], step):
-            entries = self._entries(codes[s:s + step])
-            parts.append(entries.sum(axis=1) if starts is None
-                         else np.add.reduceat(entries, starts, axis=1))
-        if not parts:
-            shape = (0, self.n_classes) if starts is None else (0, len(starts), self.n_classes)
-            return np.zeros(shape)
-        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+        offset = self._offsets(self._check(codes))
+        out = np.zeros((offset.shape[0], self.n_classes))
+        for f in range(self.n_families):
+            out += self._flat[offset[:, f, None] + self._class_offsets[f]]
+        return out
 
 
 class NetworkKernel:
@@ -313,21 +295,7 @@ class NetworkKernel:
         local = [tuple(label for label in fl if label != "n") for _, fl in factors]
         order, _ = elimination_order(local, {**self.cardinalities}, self.class_index,
                                      variables=left)
-        log_scale = np.zeros(n)
-        for v in order:
-            involved = [fac for fac in factors if v in fac[1]]
-            factors = [fac for fac in factors if v not in fac[1]]
-            kept = _union_labels(involved, drop=v)
-            product = _contract(involved, kept)
-            peak = product.reshape(n, -1).max(axis=1)
-            peak = np.where(peak > 0, peak, 1.0)
-            product = product / peak.reshape((n,) + (1,) * (product.ndim - 1))
-            log_scale += np.log(peak)
-            factors.append((product, kept))
-        total = _contract(factors, ("n", self.class_index))
-        total = np.broadcast_to(total.reshape(n, -1), (n, self.n_classes))
-        with np.errstate(divide="ignore"):
-            return np.log(total) + log_scale[:, None] + log_part
+        return self._sum_out(factors, order, n) + log_part
 
     # -- some unknown: batched variable elimination --------------------------------
     def _eliminate(self, codes) -> np.ndarray:
@@ -346,8 +314,14 @@ class NetworkKernel:
             evidence[np.flatnonzero(known), codes[known, v]] = 1.0
             evidence[~known] = 1.0
             factors.append((evidence, ("n", v)))
+        return self._sum_out(factors, self._elimination_plan()[0], n)
+
+    def _sum_out(self, factors, order, n) -> np.ndarray:
+        """Sum the labelled factors over the variables of ``order``: ``log`` of the result,
+        ``(n, n_classes)``. Each new factor is rescaled per row (its maximum kept in
+        log space) so that long products cannot underflow."""
         log_scale = np.zeros(n)
-        for v in self._elimination_plan()[0]:
+        for v in order:
             involved = [fac for fac in factors if v in fac[1]]
             factors = [fac for fac in factors if v not in fac[1]]
             kept = _union_labels(involved, drop=v)

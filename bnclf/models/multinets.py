@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
+
 import numpy as np
 
 from ..inference import StackedKernel
@@ -10,7 +12,7 @@ from ..structure import graph_families, learn_chow_liu_multinet, learn_etan_subm
 from .base import BayesNetClassifier, check_integer
 
 
-class MultinetClassifier(BayesNetClassifier):
+class MultinetClassifier(BayesNetClassifier, metaclass=ABCMeta):
     """Base class of Bayesian multinets (Geiger & Heckerman 1996).
 
     ``P(c, x) = P(c) prod_i P_{B^c}(x_i | pa_c(x_i))`` (seed 000 Eq. 11): the
@@ -55,8 +57,9 @@ class MultinetClassifier(BayesNetClassifier):
         """``log P_{B^c}(x)`` under each label's network: array ``(n_samples, n_classes)``."""
         return self._member_kernel()(self._encode(X))[:, :, 0]
 
+    @abstractmethod
     def _learn_multinet(self, cache) -> list:
-        raise NotImplementedError
+        """One DAG over the features per class code (a pure learner applied to the cache)."""
 
 
 class ChowLiuMultinetClassifier(MultinetClassifier):
