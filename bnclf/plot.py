@@ -159,7 +159,13 @@ def draw_members(est, *, members=None, ncols=None, title=None, font_size=None):
     import matplotlib.pyplot as plt
 
     all_members = est.network_members()
-    chosen = range(min(len(all_members), 16)) if members is None else members
+    chosen = range(min(len(all_members), 16)) if members is None else list(members)
+    bad = [i for i in chosen if not (isinstance(i, (int, np.integer)) and 0 <= i < len(all_members))]
+    if bad or not len(chosen):
+        raise ValueError(
+            f"members={members!r} is not valid; give positions in 0..{len(all_members) - 1} "
+            f"of the {len(all_members)} networks (see network_members()), or None for the first 16."
+        )
     picked = [all_members[i] for i in chosen]
     ncols = ncols or min(4, len(picked))
     nrows = int(math.ceil(len(picked) / ncols))

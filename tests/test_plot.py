@@ -90,3 +90,16 @@ def test_large_ensembles_draw_sixteen_panels_and_multinet_files_draw_without_a_c
     ax = draw_structure(model, class_node=False)
     assert len(ax.collections) >= 1
     plt.close("all")
+
+
+def test_draw_members_rejects_positions_that_are_not_members(krkp):
+    import pytest
+
+    from bnclf import ChowLiuMultinetClassifier
+    from bnclf.plot import draw_members
+
+    X, y = krkp
+    bmc = ChowLiuMultinetClassifier().fit(X.iloc[:, :4], y)
+    for bad in ([5], [], ["won"]):
+        with pytest.raises(ValueError, match="members=.*positions in 0..1"):
+            draw_members(bmc, members=bad)
