@@ -1,6 +1,7 @@
 """bnclf: Bayesian network classifiers on pgmpy with a scikit-learn interface.
 
-Estimators (NB, TAN, KDB, AODE, WAODE, ATAN, WATAN, BMC-CL, ETAN) learn structures from count tables, predict with a
+Estimators (NB, TAN, KDB, AODE, WAODE, ATAN, WATAN, BMC-CL, ETAN, LKDB, AKDB, LTAN,
+TargetKDB) learn structures from count tables, predict with a
 vectorized kernel that equals pgmpy's exact inference, and export to pgmpy,
 BIF and XMLBIF.
 """
@@ -9,14 +10,18 @@ __version__ = "0.1.0"
 
 from .discretize import MDLDiscretizer, QuantileDiscretizer  # noqa: E402
 from .models import (  # noqa: E402
+    AKDBClassifier,
     AODEClassifier,
     ATANClassifier,
     BayesNetClassifier,
     ChowLiuMultinetClassifier,
     ETANClassifier,
     KDBClassifier,
+    LKDBClassifier,
+    LTANClassifier,
     NaiveBayesClassifier,
     TANClassifier,
+    TargetKDBClassifier,
     WAODEClassifier,
     WATANClassifier,
     make_classifier,
@@ -34,6 +39,10 @@ __all__ = [
     "WATANClassifier",
     "ChowLiuMultinetClassifier",
     "ETANClassifier",
+    "LKDBClassifier",
+    "AKDBClassifier",
+    "LTANClassifier",
+    "TargetKDBClassifier",
     "Network",
     "make_classifier",
     "MDLDiscretizer",

@@ -610,12 +610,12 @@ def elimination_order(families, cardinalities, class_index, variables=None) -> t
 
 
 def log_posterior(jll: np.ndarray) -> np.ndarray:
-    """Normalize joint log-likelihoods into log posteriors, row by row.
+    """Normalize joint log-likelihoods into log posteriors over the last axis (classes).
 
     A row whose every class has probability zero (possible only with ``m = 0``)
     gets the uniform posterior rather than NaN.
     """
-    peak = jll.max(axis=1, keepdims=True)
+    peak = jll.max(axis=-1, keepdims=True)
     dead = ~np.isfinite(peak)
     shifted = np.where(dead, 0.0, jll - np.where(dead, 0.0, peak))
-    return shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))

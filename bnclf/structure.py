@@ -36,7 +36,8 @@ def learn_nb(cache: CountCache) -> nx.DiGraph:
     return _with_class_parent({}, cache)
 
 
-def maximum_spanning_arborescence(weights: np.ndarray, roots: np.ndarray) -> np.ndarray:
+def maximum_spanning_arborescence(weights: np.ndarray, roots: np.ndarray,
+                                  active: np.ndarray | None = None) -> np.ndarray:
     """Prim's maximum spanning tree, oriented away from the root, for a batch of graphs.
 
     Parameters
@@ -45,41 +46,58 @@ def maximum_spanning_arborescence(weights: np.ndarray, roots: np.ndarray) -> np.
         Symmetric edge weights of complete graphs.
     roots : array (B,) or int
         Root node of each tree.
+    active : bool array (B, d) or (d,), optional
+        Nodes to span (default: all). Inactive nodes stay out of the tree: they
+        get no parent and are nobody's parent (instance-specific learners leave
+        an attribute with an unknown value out of that instance's tree). The
+        root must be active unless no node is.
 
     Returns
     -------
     parents : array (B, d) or (d,)
-        Parent of each node in its tree; ``-1`` for the root.
+        Parent of each node in its tree; ``-1`` for the root and inactive nodes.
 
     Notes
     -----
     The B trees are grown in lockstep with numpy, so batching many instances
     (instance-specific learners) costs ``d`` vectorized steps. Ties go to the
     lowest node index among the candidates, and a node keeps its first-found
-    best parent on equal weights, so the result is deterministic. Every node is
-    connected, whatever its weight (zero weights included): the result is a
-    spanning tree, never a forest.
+    best parent on equal weights (a candidate edge replaces it only when
+    strictly heavier), so the result is deterministic. Every active node is
+    connected, whatever its weight (zero, negative or ``-inf`` weights
+    included): the result is a spanning tree, never a forest.
     """
     w = np.asarray(weights, dtype=float)
     single = w.ndim == 2
     if single:
         w = w[None]
     batch, d, _ = w.shape
+    # -inf and NaN weights compare as the lowest finite weight, so they still connect
+    w = np.where(np.isnan(w) | np.isneginf(w), -np.finfo(float).max, w)
     rows = np.arange(batch)
     roots = np.broadcast_to(np.asarray(roots, dtype=np.int64), (batch,))
     parents = np.full((batch, d), -1, dtype=np.int64)
     in_tree = np.zeros((batch, d), dtype=bool)
+    if active is not None:
+        in_tree |= ~np.broadcast_to(np.asarray(active, dtype=bool), (batch, d))
     in_tree[rows, roots] = True
     best = w[rows, roots].copy()
     best_from = np.repeat(roots[:, None], d, axis=1)
     for _ in range(d - 1):
-        nxt = np.argmax(np.where(in_tree, -np.inf, best), axis=1)
-        parents[rows, nxt] = best_from[rows, nxt]
-        in_tree[rows, nxt] = True
-        cand = w[rows, nxt]
-        better = (cand > best) & ~in_tree
-        best = np.where(better, cand, best)
-        best_from = np.where(better, nxt[:, None], best_from)
+        open_rows = rows[~in_tree.all(axis=1)]
+        if open_rows.size == 0:
+            break
+        if open_rows.size < batch:
+            sub = np.s_[open_rows]
+        else:
+            sub = np.s_[:]
+        nxt = np.argmax(np.where(in_tree[sub], -np.inf, best[sub]), axis=1)
+        parents[open_rows, nxt] = best_from[open_rows, nxt]
+        in_tree[open_rows, nxt] = True
+        cand = w[open_rows, nxt]
+        better = (cand > best[sub]) & ~in_tree[sub]
+        best[sub] = np.where(better, cand, best[sub])
+        best_from[sub] = np.where(better, nxt[:, None], best_from[sub])
     return parents[0] if single else parents
 
 

@@ -3,15 +3,19 @@
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from bnclf import (
+    AKDBClassifier,
     AODEClassifier,
     ATANClassifier,
     ChowLiuMultinetClassifier,
     ETANClassifier,
     KDBClassifier,
+    LKDBClassifier,
+    LTANClassifier,
     MDLDiscretizer,
     NaiveBayesClassifier,
     QuantileDiscretizer,
     TANClassifier,
+    TargetKDBClassifier,
     WAODEClassifier,
     WATANClassifier,
 )
@@ -50,7 +54,8 @@ def expected_failures(estimator):
     [NaiveBayesClassifier(), TANClassifier(), KDBClassifier(), KDBClassifier(k=0),
      AODEClassifier(), AODEClassifier(smoothing="weka"), WAODEClassifier(), ATANClassifier(),
      WATANClassifier(), ChowLiuMultinetClassifier(), ETANClassifier(), ETANClassifier(k=1),
-     MDLDiscretizer(), QuantileDiscretizer()],
+     LKDBClassifier(), LKDBClassifier(k=2), AKDBClassifier(), LTANClassifier(),
+     TargetKDBClassifier(), TargetKDBClassifier(smoothing="pseudo-instance"), MDLDiscretizer(), QuantileDiscretizer()],
     expected_failed_checks=expected_failures,
 )
 def test_sklearn_compatible(estimator, check):

@@ -8,6 +8,13 @@ from .ensembles import (
     WAODEClassifier,
     WATANClassifier,
 )
+from .instance_specific import (
+    AKDBClassifier,
+    InstanceSpecificClassifier,
+    LKDBClassifier,
+    LTANClassifier,
+    TargetKDBClassifier,
+)
 from .kdb import KDBClassifier
 from .multinets import ChowLiuMultinetClassifier, ETANClassifier, MultinetClassifier
 from .naive import NaiveBayesClassifier
@@ -26,6 +33,11 @@ __all__ = [
     "WATANClassifier",
     "ChowLiuMultinetClassifier",
     "ETANClassifier",
+    "InstanceSpecificClassifier",
+    "LKDBClassifier",
+    "AKDBClassifier",
+    "LTANClassifier",
+    "TargetKDBClassifier",
 ]
 from .registry import CLASSIFIERS, make_classifier, parse_classifier_spec, register_classifier
 

@@ -17,6 +17,10 @@ CLASSIFIERS: dict = {
     "watan": ("bnclf.models", "WATANClassifier"),
     "bmccl": ("bnclf.models", "ChowLiuMultinetClassifier"),
     "etan": ("bnclf.models", "ETANClassifier"),
+    "lkdb": ("bnclf.models", "LKDBClassifier"),
+    "akdb": ("bnclf.models", "AKDBClassifier"),
+    "ltan": ("bnclf.models", "LTANClassifier"),
+    "targetkdb": ("bnclf.models", "TargetKDBClassifier"),
 }
 
 
@@ -74,7 +78,8 @@ def _model_classes() -> dict:
         attr.lower().removesuffix("classifier"): getattr(models, attr)
         for attr in dir(models)
         if attr.endswith("Classifier")
-        and attr not in ("BayesNetClassifier", "EnsembleClassifier", "MultinetClassifier")
+        and attr not in ("BayesNetClassifier", "EnsembleClassifier", "MultinetClassifier",
+                         "InstanceSpecificClassifier")
     }
 
 
