@@ -153,6 +153,44 @@ def cmd_plot(args):
     print(f"wrote {args.output}")
 
 
+def cmd_explain(args):
+    from .io import load_model
+
+    model = load_model(args.model_file)
+    est = final_estimator(model)
+    if not hasattr(est, "explain"):
+        raise ValueError(
+            f"{type(est).__name__} builds one structure for all rows; 'bnclf explain' is for the "
+            "instance-specific classifiers (lkdb, akdb, ltan, targetkdb). Use 'bnclf plot'."
+        )
+    X = read_features(args.data)
+    names = list(getattr(model, "feature_names_in_", est.feature_names_in_))
+    missing = [c for c in names if c not in X.columns]
+    if missing:
+        raise ValueError(f"{args.data} lacks the model's columns {missing}.")
+    if not 0 <= args.row < len(X):
+        raise ValueError(f"--row {args.row} is not a row of {args.data} (it has {len(X)} rows; "
+                         "rows count from 0).")
+    row = X[names].iloc[[args.row]]
+    if hasattr(model, "steps"):
+        row = model[:-1].transform(row)
+    explanation = est.explain(row)
+    print(explanation)
+    if args.plot:
+        from .plot import draw_explanation
+
+        import matplotlib
+
+        matplotlib.use("Agg", force=False)
+        import matplotlib.pyplot as plt
+
+        axes = draw_explanation(explanation)
+        fig = axes.flat[0].figure
+        fig.savefig(args.plot, dpi=110)
+        plt.close(fig)
+        print(f"wrote {args.plot}")
+
+
 def cmd_demo(args):
     from .datasets import load_dataset
     from .io import write_network
@@ -232,6 +270,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", default="structure.png", help="PNG file (default: %(default)s)")
     p.add_argument("--title", help="figure title")
     p.set_defaults(func=cmd_plot)
+
+    p = sub.add_parser("explain", help="show the networks an instance-specific model "
+                                       "(lkdb, akdb, ltan, targetkdb) builds for one row")
+    p.add_argument("model_file", help="model written by 'bnclf fit'")
+    p.add_argument("data", help="rows (.csv or .arff) with the model's feature columns")
+    p.add_argument("--row", type=int, default=0, help="row to explain, from 0 (default: 0)")
+    p.add_argument("--plot", help="also draw the networks side by side into this PNG")
+    p.set_defaults(func=cmd_explain)
 
     from .datasets import DEFAULT_DATASET, list_datasets
 

@@ -70,7 +70,8 @@ def structure_layout(graph: nx.DiGraph, class_node=None) -> dict:
     return pos
 
 
-def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None):
+def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None, pos=None,
+                   highlight=()):
     """Draw a Bayesian network classifier's structure.
 
     Parameters
@@ -87,6 +88,11 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None)
     title : str, optional
     font_size : float, optional
         Label size; by default shrinks with the number of nodes.
+    pos : dict, optional
+        Node positions (default: :func:`structure_layout`); pass one layout to
+        several drawings to compare them node for node.
+    highlight : collection of (parent, child), optional
+        Arcs among features drawn in red (e.g. those another network lacks).
 
     Returns
     -------
@@ -104,7 +110,11 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None)
     if hasattr(obj, "network_members") and len(obj.network_members()) > 1:
         return draw_members(obj, title=title, font_size=font_size)
     graph, class_node = _graph_and_class(obj, class_node)
-    pos = structure_layout(graph, class_node)
+    if pos is None:
+        pos = structure_layout(graph, class_node)
+    else:
+        pos = {v: pos[v] for v in graph if v in pos} | {
+            v: p for v, p in structure_layout(graph, class_node).items() if v not in pos}
     n = graph.number_of_nodes()
     width = max(abs(x) for x, _ in pos.values()) * 2 + 2
     height = max(abs(y) for _, y in pos.values()) + 1.6
@@ -112,12 +122,18 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None)
         _, ax = plt.subplots(figsize=(min(max(6, width * 1.4), 30), min(max(4, height * 1.2), 24)))
     font_size = font_size or (10 if n <= 20 else 8 if n <= 40 else 6)
     class_edges = [(u, v) for u, v in graph.edges if u == class_node]
-    other_edges = [(u, v) for u, v in graph.edges if u != class_node]
+    highlight = {tuple(e) for e in highlight}
+    other_edges = [(u, v) for u, v in graph.edges if u != class_node and (u, v) not in highlight]
+    red_edges = [(u, v) for u, v in graph.edges if u != class_node and (u, v) in highlight]
     nx.draw_networkx_edges(graph, pos, edgelist=class_edges, ax=ax, edge_color="#cccccc",
                            arrows=True, arrowsize=8, width=0.6, node_size=900)
     nx.draw_networkx_edges(graph, pos, edgelist=other_edges, ax=ax, edge_color="black",
                            arrows=True, arrowsize=14, width=1.4, node_size=900,
                            connectionstyle="arc3,rad=0.08")
+    if red_edges:
+        nx.draw_networkx_edges(graph, pos, edgelist=red_edges, ax=ax, edge_color=CLASS_COLOR,
+                               arrows=True, arrowsize=16, width=2.2, node_size=900,
+                               connectionstyle="arc3,rad=0.08")
     features = [v for v in graph if v != class_node]
     nx.draw_networkx_nodes(graph, pos, nodelist=features, ax=ax, node_color=FEATURE_COLOR,
                            edgecolors="#1f77b4", node_size=900)
@@ -183,6 +199,69 @@ def draw_members(est, *, members=None, ncols=None, title=None, font_size=None):
         ax.set_axis_off()
     if title:
         fig.suptitle(title)
+    return axes
+
+
+def draw_explanation(explanation, *, parts=None, ncols=None, title=None, font_size=None):
+    """Draw the networks an instance-specific classifier built for one row, side by side.
+
+    Parameters
+    ----------
+    explanation : Explanation
+        From ``estimator.explain(row)`` (LKDB, AKDB, LTAN, TargetKDB).
+    parts : list of str, optional
+        Names of the networks to draw (keys of ``explanation.networks``; default:
+        all, the first 16 when there are more).
+    ncols : int, optional
+        Panels per row (default: up to 4).
+    title : str, optional
+        Figure title (default: the prediction and, for LTAN, the labels kept).
+
+    Returns
+    -------
+    ndarray of matplotlib Axes
+
+    Notes
+    -----
+    Every panel uses the layout of the first network (the generalist or the
+    regular model), so nodes sit in the same place in every panel; arcs among
+    features that the first network does not have (either direction) are drawn
+    in red: where the instance's structure departs from the global one. Each
+    title gives the part's answer and its probability.
+    """
+    import matplotlib.pyplot as plt
+
+    names = list(explanation.networks)
+    chosen = names[:16] if parts is None else list(parts)
+    unknown = [p for p in chosen if p not in explanation.networks]
+    if unknown or not chosen:
+        raise ValueError(f"parts={parts!r} is not valid; choose among {names}.")
+    nets = [explanation.networks[p] for p in chosen]
+    base = explanation.networks[names[0]]
+    base_graph, base_class = _graph_and_class(base)
+    layout = structure_layout(base_graph, base_class)
+    base_arcs = {frozenset((u, v)) for u, v in base_graph.edges if base_class not in (u, v)}
+    ncols = ncols or min(4, len(nets))
+    nrows = int(math.ceil(len(nets) / ncols))
+    size = 4.0 + 0.2 * max(len(net.families) for net in nets)
+    fig, axes = plt.subplots(nrows, ncols, squeeze=False, layout="constrained",
+                             figsize=(min(size * ncols, 40), min(size * 0.85 * nrows, 60)))
+    for ax, name, net in zip(axes.flat, chosen, nets):
+        graph, _ = _graph_and_class(net)
+        new = [(u, v) for u, v in graph.edges if net.class_name not in (u, v)
+               and frozenset((u, v)) not in base_arcs]
+        post = explanation.posteriors.get(name) or {}
+        answer = max(post, key=post.get) if post else None
+        label = name if answer is None else f"{name}\n{answer}: {post[answer]:.3f}"
+        draw_structure(net, ax=ax, title=_short(label, 80), font_size=font_size,
+                       pos=layout, highlight=new)
+    for ax in list(axes.flat)[len(nets):]:
+        ax.set_axis_off()
+    if title is None:
+        title = f"prediction: {explanation.prediction}"
+        if "omega" in explanation.details:
+            title += f"   (labels kept: {', '.join(map(str, explanation.details['omega']))})"
+    fig.suptitle(_short(title, 200))
     return axes
 
 

@@ -322,3 +322,48 @@ def test_single_feature_and_two_classes():
     for est in (LKDBClassifier(), AKDBClassifier(), LTANClassifier(), TargetKDBClassifier()):
         p = est.fit(X, y).predict_proba(X)
         np.testing.assert_allclose(p.sum(1), 1)
+
+
+def test_draw_explanation_marks_departures_and_saves_png(soybean, tmp_path):
+    import matplotlib.pyplot as plt
+
+    from bnclf.plot import draw_explanation
+
+    X, y = soybean
+    X = X.iloc[:, :10]
+    est = LTANClassifier().fit(X.iloc[:450], y.iloc[:450])
+    rec = np.flatnonzero(est.diagnose(X.iloc[450:])["reconsidered"])
+    expl = est.explain(X.iloc[[450 + rec[0]]])
+    axes = draw_explanation(expl)
+    drawn = [ax for ax in axes.flat if ax.get_title()]
+    assert len(drawn) == len(expl.networks)
+    assert drawn[1].get_title().startswith("TAN-IE")
+    fig = axes.flat[0].figure
+    fig.savefig(tmp_path / "explain.png")
+    plt.close(fig)
+    assert (tmp_path / "explain.png").stat().st_size > 10_000
+    with pytest.raises(ValueError, match="choose among"):
+        draw_explanation(expl, parts=["nope"])
+
+
+def test_cli_explain(tmp_path, capsys):
+    from bnclf.cli import main
+    from bnclf.datasets import load_dataset
+
+    X, y = load_dataset("iris")
+    frame = X.assign(**{"class": y})
+    frame.to_csv(tmp_path / "iris.csv", index=False)
+    model = str(tmp_path / "m.bnclf")
+    assert main(["fit", str(tmp_path / "iris.csv"), "--model", "akdb", "-o", model]) is None
+    capsys.readouterr()
+    png = tmp_path / "e.png"
+    assert main(["explain", model, str(tmp_path / "iris.csv"), "--row", "3",
+                 "--plot", str(png)]) is None
+    out = capsys.readouterr().out
+    assert "[LKDB]" in out and "[KDB]" in out and png.exists()
+    assert main(["explain", model, str(tmp_path / "iris.csv"), "--row", "999"]) == 2
+    assert "not a row" in capsys.readouterr().err
+    tan = str(tmp_path / "t.bnclf")
+    main(["fit", str(tmp_path / "iris.csv"), "--model", "tan", "-o", tan])
+    assert main(["explain", tan, str(tmp_path / "iris.csv")]) == 2
+    assert "instance-specific" in capsys.readouterr().err
