@@ -42,6 +42,9 @@ from .stats import CountCache
 _CHUNK_CELLS = 2**22
 """Cells of the largest per-chunk score array (rows x models x d x d)."""
 
+_MEMO_CELLS = 2**24
+"""Cells of family counts :class:`LocalParameters` keeps between chunks."""
+
 
 def row_chunks(n_rows: int, cells_per_row: int, limit: int = _CHUNK_CELLS):
     """Slices of at most ``limit // cells_per_row`` rows (at least one) covering ``n_rows``."""
@@ -242,6 +245,27 @@ def tree_roots(scores: np.ndarray, known: np.ndarray) -> np.ndarray:
     return np.argmax(np.where(known, scores[None, :], -np.inf), axis=1)
 
 
+def _flat_keys(keys: np.ndarray, base: int):
+    """One int64 per row of a non-negative integer array (values < ``base``), or None
+    when the rows do not fit in 62 bits."""
+    if base ** keys.shape[1] >= 2**62:
+        return None
+    flat = np.zeros(len(keys), dtype=np.int64)
+    for col in keys.T:
+        flat = flat * base + col
+    return flat
+
+
+def _unique_rows(keys: np.ndarray, base: int):
+    """Distinct rows of a non-negative integer array (values < ``base``) and the inverse map."""
+    flat = _flat_keys(keys, base)
+    if flat is not None:
+        _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
+        return keys[first], inverse.reshape(-1)
+    unique, inverse = np.unique(keys, axis=0, return_inverse=True)
+    return unique, inverse.reshape(-1)
+
+
 # -- counting per-row families ----------------------------------------------------------------
 class MatchCounter:
     """Class-wise counts of the training rows that match a few (attribute, value) conditions.
@@ -298,10 +322,17 @@ class MatchCounter:
             acc = self.bits[part[:, 0]]
             for q in range(1, part.shape[1]):
                 acc &= self.bits[part[:, q]]
-            pop = np.bitwise_count(acc)
-            out[start:start + step] = np.add.reduceat(pop, self.class_word_starts, axis=1,
-                                                      dtype=np.int64)
+            # popcount per word, summed per class segment by one small matrix product
+            out[start:start + step] = np.bitwise_count(acc).astype(np.float32) @ self._segments
         return out
+
+    @property
+    def _segments(self) -> np.ndarray:
+        """Indicator ``(W, n_classes)`` of the words of each class segment."""
+        if getattr(self, "_segment_matrix", None) is None:
+            owner = np.searchsorted(self.class_word_starts, np.arange(self.n_words), side="right") - 1
+            self._segment_matrix = np.eye(self.n_classes, dtype=np.float32)[owner]
+        return self._segment_matrix
 
 
 class LocalParameters:
@@ -325,6 +356,12 @@ class LocalParameters:
         self._cache, self._data = cache, data
         self._pairs = None
         self._counter = None
+        self._memo = {}  # parents + 1 -> (sorted flat family keys, log-CPT rows)
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_memo"] = {}
+        return state
 
     @property
     def pairs(self) -> np.ndarray:
@@ -389,16 +426,62 @@ class LocalParameters:
                       + codes[rows[:, None], np.maximum(parents, 0)], counter.width
                       + counter.n_features)
         value = self.offsets[child] + codes[rows, child]
-        keys = np.column_stack([child, value, pv])
-        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-        numerator = counter.counts(unique[:, 1:])
-        denominator = counter.counts(np.column_stack([counter.width + unique[:, 0], unique[:, 2:]]))
-        r = self.cards[unique[:, 0]].astype(float)[:, None]
+        keys = np.column_stack([value, pv])  # a flat value index names its attribute too
+        unique, inverse = _unique_rows(keys, counter.width + counter.n_features + 1)
+        tables = self._memo.get(unique.shape[1])
+        if tables is not None:  # counted in an earlier chunk: reuse (rows share values)
+            known_keys, known_vals = tables
+            flat = _flat_keys(unique, counter.width + counter.n_features + 1)
+            pos = np.minimum(np.searchsorted(known_keys, flat), len(known_keys) - 1)
+            hit = known_keys[pos] == flat if len(known_keys) else np.zeros(len(flat), bool)
+        else:
+            hit = np.zeros(len(unique), bool)
+        out = np.empty((len(unique), counter.n_classes))
+        if hit.any():
+            out[hit] = known_vals[pos[hit]]
+        if (~hit).any():
+            out[~hit] = self._count_families(unique[~hit])
+            self._remember(unique[~hit], out[~hit])
+        return out[inverse]
+
+    def _remember(self, unique, values):
+        base = self.counter.width + self.counter.n_features + 1
+        flat = _flat_keys(unique, base)
+        if flat is None:
+            return
+        old = self._memo.get(unique.shape[1])
+        if old is not None:
+            flat = np.concatenate([old[0], flat])
+            values = np.concatenate([old[1], values])
+        if flat.size * values.shape[1] > _MEMO_CELLS:
+            self._memo.pop(unique.shape[1], None)
+            return
+        order = np.argsort(flat, kind="stable")
+        self._memo[unique.shape[1]] = (flat[order], values[order])
+
+    def _count_families(self, unique) -> np.ndarray:
+        """Log-CPT entries ``(F, l)`` of families given as rows ``(child value, *parent values)``."""
+        counter = self.counter
+        numerator = counter.counts(unique)
+        child_u = np.searchsorted(self.offsets, unique[:, 0], side="right") - 1
+        denominator = np.empty_like(numerator)
+        # two parents and a child never unknown in training: N(pa, c) is a pair count
+        pair = ((unique[:, 3:] == counter.width + counter.n_features).all(axis=1)
+                if unique.shape[1] > 3 else np.ones(len(unique), bool))
+        pair &= ~self._cache._has_unknown[child_u] & (unique[:, 2] < counter.width)
+        if pair.any():
+            blocks = self._cache.pair_blocks()[0]
+            denominator[pair] = blocks[unique[pair, 1], unique[pair, 2]]
+        rest = ~pair
+        if rest.any():
+            denominator[rest] = counter.counts(
+                np.column_stack([counter.width + child_u[rest], unique[rest, 1:]]))
+        r = self.cards[child_u].astype(float)[:, None]
         with np.errstate(divide="ignore", invalid="ignore"):
             table = np.where(denominator + self.m > 0,
                              np.log(numerator + self.m / r) - np.log(denominator + self.m),
                              -np.log(r))
-        return table[inverse.reshape(-1)]
+        return table
 
     def joint_log(self, codes, parents, labels=None) -> np.ndarray:
         """``log P(c) + sum over known i of log P(x_i | x_pa(i), c)`` for per-row structures.
