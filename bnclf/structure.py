@@ -83,14 +83,13 @@ def maximum_spanning_arborescence(weights: np.ndarray, roots: np.ndarray,
     in_tree[rows, roots] = True
     best = w[rows, roots].copy()
     best_from = np.repeat(roots[:, None], d, axis=1)
-    for _ in range(d - 1):
-        open_rows = rows[~in_tree.all(axis=1)]
-        if open_rows.size == 0:
-            break
-        if open_rows.size < batch:
-            sub = np.s_[open_rows]
+    steps = d - in_tree.sum(axis=1)  # nodes each tree still has to take in
+    for step in range(int(steps.max(initial=0))):
+        if steps.min() > step:
+            open_rows, sub = rows, np.s_[:]
         else:
-            sub = np.s_[:]
+            open_rows = rows[steps > step]
+            sub = np.s_[open_rows]
         nxt = np.argmax(np.where(in_tree[sub], -np.inf, best[sub]), axis=1)
         parents[open_rows, nxt] = best_from[open_rows, nxt]
         in_tree[open_rows, nxt] = True

@@ -22,3 +22,12 @@ def test_ensembles_and_multinets(tmp_path):
         image = plt.imread(tmp_path / f"{name}_heart-c.png")
         assert image[..., :3].std() > 0.05
     assert (tmp_path / "bmccl_heart-c.xmlbif.manifest.json").exists()
+
+
+def test_instance_specific(tmp_path):
+    models, explanation = runpy.run_path(str(EXAMPLES / "instance_specific.py"))["main"](tmp_path)
+    assert len(models) == 6
+    assert explanation.details["reconsidered"]
+    image = plt.imread(tmp_path / "ltan_explained.png")
+    assert image[..., :3].std() > 0.05
+    assert "TAN-IE" in (tmp_path / "ltan_explained.txt").read_text()

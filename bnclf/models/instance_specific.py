@@ -96,7 +96,6 @@ class InstanceSpecificClassifier(BayesNetClassifier):
     """
 
     _network_kind = "instance"
-    _cells_per_row = 1
 
     def _fit_network(self, data, cache):
         self._local = LocalParameters(data, cache, self.m)
@@ -104,9 +103,12 @@ class InstanceSpecificClassifier(BayesNetClassifier):
         self._cache = cache
         self._fit_local(data, cache)
 
+    def _cells_per_row(self) -> int:
+        """Cells of the largest per-row array a chunk builds (a few d x d score matrices)."""
+        return 4 * self.n_features_in_ ** 2
+
     def _chunks(self, codes):
-        cells = self._cells_per_row * self.n_features_in_ ** 2 * len(self.classes_)
-        return row_chunks(len(codes), cells)
+        return row_chunks(len(codes), self._cells_per_row())
 
     def _run(self, codes) -> dict:
         parts = [self._chunk(codes[rows]) for rows in self._chunks(codes)]
@@ -365,8 +367,6 @@ class LTANClassifier(InstanceSpecificClassifier):
     high-confidence labels, Entropy 19, 661.
     """
 
-    _cells_per_row = 3
-
     def __init__(self, *, delta=0.1, m=1.0, missing="category", handle_unknown="marginalize"):
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.delta = delta
@@ -412,11 +412,15 @@ class LTANClassifier(InstanceSpecificClassifier):
         refined = _softmax_over(self._local.joint_log(sub, refined_parents[:, :, None]), keep)
         # experts: one CPMI Chow-Liu tree per (row, label in Omega')
         pr, pc = np.nonzero(keep)
-        ix = idx[pr]
-        cpmi = self._cpmi[ix[:, :, None], ix[:, None, :], pc[:, None, None]]
-        expert_parents = local_tree_parents(cpmi, roots[pr], known[pr])
-        scores = self._local.joint_log(sub[pr], expert_parents[:, None, :, None],
-                                       labels=pc[:, None])[:, 0]
+        expert_parents = np.empty((len(pr), d), dtype=np.int64)
+        scores = np.empty(len(pr))
+        for part in row_chunks(len(pr), d * d):  # (row, label) pairs in bounded batches
+            q, c = pr[part], pc[part]
+            ix = idx[q]
+            cpmi = self._cpmi[ix[:, :, None], ix[:, None, :], c[:, None, None]]
+            expert_parents[part] = local_tree_parents(cpmi, roots[q], known[q])
+            scores[part] = self._local.joint_log(sub[q], expert_parents[part][:, None, :, None],
+                                                 labels=c[:, None])[:, 0]
         logits = np.full((len(rows), l), -np.inf)
         logits[pr, pc] = scores
         expert = _softmax_over(logits, keep)
@@ -577,9 +581,9 @@ class TargetKDBClassifier(InstanceSpecificClassifier):
 
         check_option("smoothing", self.smoothing, _TARGET_SMOOTHING)
 
-    @property
     def _cells_per_row(self):
-        return len(self.classes_) + 1
+        # one d x d pointwise y-CMI matrix per label, and the (d x d x l) gather behind it
+        return 2 * self.n_features_in_ ** 2 * len(self.classes_)
 
     def _fit_local(self, data, cache):
         graph = learn_kdb(cache, k=int(self.k))
