@@ -237,13 +237,14 @@ class CountCache:
         return self.counts((self.class_index,))
 
     def mi_with_class(self) -> np.ndarray:
-        """``I(Xi; C)`` for every feature, in bits."""
+        """``I(Xi; C)`` for every feature, in bits (compare them through :func:`comparable`)."""
         c = self.class_index
         self.counts_many([(i, c) for i in range(self.n_features)])
         return np.array([mutual_information(self.counts((i, c))) for i in range(self.n_features)])
 
     def cmi_matrix(self) -> np.ndarray:
-        """Symmetric matrix of ``I(Xi; Xj | C)`` in bits (zero diagonal)."""
+        """Symmetric matrix of ``I(Xi; Xj | C)`` in bits (zero diagonal); learners compare
+        its entries through :func:`comparable`."""
         d, c = self.n_features, self.class_index
         self.count_all_pairs()
         out = np.zeros((d, d))
@@ -253,7 +254,8 @@ class CountCache:
         return out
 
     def per_label_cmi(self) -> np.ndarray:
-        """``I(Xi; Xj | C=c)``: array ``(n_classes, d, d)``, MI within each class's rows."""
+        """``I(Xi; Xj | C=c)``: array ``(n_classes, d, d)``, MI within each class's rows
+        (learners compare them, or sums of them, through :func:`comparable`)."""
         d, c = self.n_features, self.class_index
         self.count_all_pairs()
         out = np.zeros((self.n_classes, d, d))
@@ -261,6 +263,23 @@ class CountCache:
             for j in range(i + 1, d):
                 out[:, i, j] = out[:, j, i] = label_conditional_mi(self.counts((i, j, c)))
         return out
+
+
+_SCORE_DECIMALS = 10
+"""Scores are compared after rounding to this many decimals (bits): see :func:`comparable`."""
+
+
+def comparable(scores: np.ndarray) -> np.ndarray:
+    """Scores rounded to ``1e-10`` so that values equal in exact arithmetic compare equal.
+
+    Information measures are logs of ratios of counts; two of them that are
+    mathematically equal (two attributes with identical counts, a CMI that is
+    exactly zero) often differ by ~1e-16 after floating-point division and
+    summation in different orders. Rounding first lets the stated tie rules
+    (lower index, earlier rank) decide such ties, instead of rounding noise.
+    Genuinely different scores closer than 1e-10 bits are treated as tied.
+    """
+    return np.round(scores, _SCORE_DECIMALS)
 
 
 # -- summed measures (empirical frequencies) ------------------------------------

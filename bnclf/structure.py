@@ -10,7 +10,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from .stats import CountCache
+from .stats import CountCache, comparable
 
 
 def _with_class_parent(parents: dict[int, list[int]], cache: CountCache) -> nx.DiGraph:
@@ -112,12 +112,20 @@ def learn_tan(cache: CountCache, *, root: int | None = None) -> nx.DiGraph:
     root : int, optional
         Root feature. Default: the feature with the largest ``I(X; C)`` (lowest
         index on ties), the rule of Sun et al. (2017).
+
+    Notes
+    -----
+    Weights and scores are compared after :func:`bnclf.stats.comparable` (rounded
+    to 1e-10 bits), so measures that are equal in exact arithmetic (a constant
+    attribute's zero CMI computed as 4e-18, two attributes with identical
+    counts) are ties, decided by the tie rules rather than by rounding noise.
+    Every structure learner here does the same.
     """
     if cache.n_features == 1:
         return learn_nb(cache)
     if root is None:
-        root = int(np.argmax(cache.mi_with_class()))
-    parents = maximum_spanning_arborescence(cache.cmi_matrix(), root)
+        root = int(np.argmax(comparable(cache.mi_with_class())))
+    parents = maximum_spanning_arborescence(comparable(cache.cmi_matrix()), root)
     return _with_class_parent({i: [p] for i, p in enumerate(parents) if p >= 0}, cache)
 
 
@@ -133,8 +141,8 @@ def learn_kdb(cache: CountCache, *, k: int = 2) -> nx.DiGraph:
     Sahami's algorithm also admits a threshold on the CMI below which no arc is
     added; like the source papers and Weka, parents are taken whatever their CMI.
     """
-    order = np.argsort(-cache.mi_with_class(), kind="stable")
-    cmi = cache.cmi_matrix()
+    order = np.argsort(-comparable(cache.mi_with_class()), kind="stable")
+    cmi = comparable(cache.cmi_matrix())
     parents = {}
     for rank, i in enumerate(order):
         earlier = order[:rank]
@@ -170,7 +178,7 @@ def learn_atan(cache: CountCache) -> list[nx.DiGraph]:
     d = cache.n_features
     if d == 1:
         return [learn_nb(cache)]
-    cmi = cache.cmi_matrix()
+    cmi = comparable(cache.cmi_matrix())
     parents = maximum_spanning_arborescence(np.broadcast_to(cmi, (d, d, d)), np.arange(d))
     return [_with_class_parent({i: [p] for i, p in enumerate(row) if p >= 0}, cache)
             for row in parents]
@@ -202,10 +210,10 @@ def learn_chow_liu_multinet(cache: CountCache, *, root: int | None = None) -> li
     """
     d = cache.n_features
     if root is None:
-        root = int(np.argmax(cache.mi_with_class()))
+        root = int(np.argmax(comparable(cache.mi_with_class())))
     if d == 1:
         return [_feature_graph({}, 1) for _ in range(cache.n_classes)]
-    parents = maximum_spanning_arborescence(cache.per_label_cmi(), root)
+    parents = maximum_spanning_arborescence(comparable(cache.per_label_cmi()), root)
     return [_feature_graph({i: [p] for i, p in enumerate(row) if p >= 0}, d) for row in parents]
 
 
@@ -246,10 +254,10 @@ def learn_etan_submodel(cache: CountCache, label: int, *, k: int = 2, scores=Non
     def score(i, parents):
         key = (i, tuple(sorted(parents)))
         if key not in scores:
-            scores[key] = label_conditional_set_mi(cache, i, key[1])
+            scores[key] = comparable(label_conditional_set_mi(cache, i, key[1]))
         return scores[key][label]
 
-    lcmi = cache.per_label_cmi()[label]
+    lcmi = comparable(cache.per_label_cmi()[label])
     upper = np.triu(np.ones((d, d), dtype=bool), 1)
     flat = np.argmax(np.where(upper, lcmi, -np.inf))
     a, b = divmod(int(flat), d)

@@ -23,7 +23,6 @@ from bnclf.data import DiscreteData
 from bnclf.instance import LocalParameters, MatchCounter, local_kdb_parents
 from bnclf.models.instance_specific import cohen_kappa
 from bnclf.params import m_estimated_log_cpts
-from bnclf.pgmpy_adapter import variable_elimination
 from bnclf.stats import CountCache
 from bnclf.structure import learn_kdb, maximum_spanning_arborescence
 from pgmpy_oracle import log_evidence, observed, posterior

@@ -26,7 +26,9 @@ from ..instance import (
     row_chunks,
     tree_roots,
 )
+from ..network import Network
 from ..params import m_estimated_log_cpts
+from ..stats import comparable
 from ..structure import graph_families, learn_kdb, learn_tan
 from .base import BayesNetClassifier, check_integer
 
@@ -187,7 +189,7 @@ class InstanceSpecificClassifier(BayesNetClassifier):
         return {lab: float(v) for lab, v, keep in
                 zip(labels, values, np.ones(len(labels), bool) if mask is None else mask) if keep}
 
-    def _row_network(self, parents, codes_row, title) -> "Network":  # noqa: F821
+    def _row_network(self, parents, codes_row, title) -> Network:
         """The network of one row: feature ``i`` with parents ``parents[i]`` (-1 padded) and the class."""
         c = self._cache.class_index
         families = []
@@ -251,8 +253,8 @@ class LKDBClassifier(InstanceSpecificClassifier):
                       "an integer >= 0 (1 is the default).")
 
     def _fit_local(self, data, cache):
-        self._lmi = self._tables.local_mi()
-        self._clmi = self._tables.conditional_local_mi()
+        self._lmi = comparable(self._tables.local_mi())
+        self._clmi = comparable(self._tables.conditional_local_mi())
 
     def _lkdb_parents(self, codes):
         idx, known = self._tables.flat_index(codes)
@@ -382,10 +384,10 @@ class LTANClassifier(InstanceSpecificClassifier):
         graph = learn_tan(cache)
         self.network_ = self._make_network(graph_families(graph, cache.class_index), cache,
                                            title="TAN (generalist)")
-        self._mi = cache.mi_with_class()
-        self._cmi = cache.cmi_matrix()
+        self._mi = comparable(cache.mi_with_class())
+        self._cmi = comparable(cache.cmi_matrix())
         self._rcmi_terms = self._tables.class_weighted_label_mi().reshape(cache.n_classes, -1)
-        self._cpmi = self._tables.conditional_pointwise_mi(self.m)
+        self._cpmi = comparable(self._tables.conditional_pointwise_mi(self.m))
 
     def _chunk(self, codes):
         n, d, l = len(codes), self.n_features_in_, len(self.classes_)
@@ -406,7 +408,7 @@ class LTANClassifier(InstanceSpecificClassifier):
         idx, known = self._tables.flat_index(sub)
         roots = tree_roots(self._mi, known)
         # refined generalist TAN-IE: RCMI = sum over Omega' of the per-label terms
-        weights = (keep.astype(float) @ self._rcmi_terms).reshape(-1, d, d)
+        weights = comparable((keep.astype(float) @ self._rcmi_terms).reshape(-1, d, d))
         weights[keep.all(axis=1)] = self._cmi  # Omega' = all labels: exactly TAN's weights
         refined_parents = local_tree_parents(weights, roots, known)
         refined = _softmax_over(self._local.joint_log(sub, refined_parents[:, :, None]), keep)
@@ -590,10 +592,11 @@ class TargetKDBClassifier(InstanceSpecificClassifier):
         self.network_ = self._make_network(graph_families(graph, cache.class_index), cache,
                                            title=f"KDB (k={self.k})")
         if self.smoothing == "pseudo-instance":
-            self._ymi, self._ycmi = self._tables.pseudo_instance_measures()
+            ymi, ycmi = self._tables.pseudo_instance_measures()
         else:
-            self._ymi = self._tables.pointwise_class_mi(self.m)
-            self._ycmi = self._tables.conditional_pointwise_mi(self.m)
+            ymi = self._tables.pointwise_class_mi(self.m)
+            ycmi = self._tables.conditional_pointwise_mi(self.m)
+        self._ymi, self._ycmi = comparable(ymi), comparable(ycmi)
 
     def _chunk(self, codes):
         n, d, l = len(codes), self.n_features_in_, len(self.classes_)
