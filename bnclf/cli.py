@@ -153,6 +153,106 @@ def cmd_plot(args):
     print(f"wrote {args.output}")
 
 
+def markov_blanket(graph, node) -> list:
+    """Parents, children and the children's other parents of ``node`` in a DAG."""
+    blanket = set(graph.predecessors(node)) | set(graph.successors(node))
+    for child in graph.successors(node):
+        blanket |= set(graph.predecessors(child))
+    blanket.discard(node)
+    return sorted(blanket, key=str)
+
+
+def cpt_table(net, node) -> pd.DataFrame:
+    """The CPT of ``node`` as probabilities: one row per state, one column per parent
+    configuration (a MultiIndex over the parents, in CPT axis order)."""
+    families = net.named_families
+    if node not in families:
+        raise ValueError(f"no node {node!r} in this network; nodes: {list(families)}.")
+    parents = families[node]
+    table = np.exp(net.named_log_cpts[node])
+    states = net.categories
+    rows = pd.Index([str(s) for s in states[node]], name=str(node))
+    if not parents:
+        return pd.DataFrame({"P": table}, index=rows)
+    columns = pd.MultiIndex.from_product([[str(s) for s in states[p]] for p in parents],
+                                         names=[str(p) for p in parents])
+    return pd.DataFrame(table.reshape(len(rows), -1), index=rows, columns=columns)
+
+
+def network_dot(net) -> str:
+    """The network in Graphviz DOT (the class node, if any, drawn as a box)."""
+    def quote(v):
+        return '"' + str(v).replace('"', r'\"') + '"'
+
+    lines = [f"digraph {quote(net.title or 'bnclf')} {{", "  rankdir=TB;"]
+    if net.has_class:
+        lines.append(f"  {quote(net.class_name)} [shape=box, style=filled, fillcolor=\"#d62728\", "
+                     "fontcolor=white];")
+    for child, parents in net.named_families.items():
+        lines.append(f"  {quote(child)};")
+        lines.extend(f"  {quote(p)} -> {quote(child)};" for p in parents)
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def cmd_show(args):
+    from .io import load_model
+
+    model = load_model(args.model_file)
+    est = final_estimator(model)
+    try:
+        members = est.network_members()
+    except ValueError as exc:  # an instance-specific model with no network in advance
+        members, no_network = [], str(exc)
+    if args.member is not None:
+        keys = [str(k) for k, _ in members]
+        if keys == ["None"]:
+            raise ValueError(f"{type(est).__name__} has one network; --member picks a member of "
+                             "an ensemble (a position) or a multinet (a class label).")
+        if args.member not in keys:
+            raise ValueError(f"--member {args.member!r} is not one of {keys}.")
+        members = [m for m in members if str(m[0]) == args.member]
+    for node in args.cpt or []:
+        for _, net in members:
+            if node not in net.named_families:
+                raise ValueError(f"--cpt {node!r}: no such node; nodes: "
+                                 f"{list(net.named_families)}.")
+    if args.dot:
+        if not members:
+            raise ValueError(no_network)
+        print("\n".join(network_dot(net) for _, net in members))
+        return
+    params = ", ".join(f"{k}={v!r}" for k, v in sorted(est.get_params().items()))
+    print(f"{type(est).__name__}({params})")
+    print(f"classes ({len(est.classes_)}): {', '.join(map(str, est.classes_))}")
+    print(f"features ({est.n_features_in_}): {', '.join(map(str, est._encoder.feature_names_))}")
+    for _, step in (model.steps[:-1] if hasattr(model, "steps") else []):
+        cuts = getattr(step, "cut_points_", None)
+        if cuts is None:
+            continue
+        print(f"cut points ({type(step).__name__}):")
+        for column, points in cuts.items():
+            shown = ", ".join(f"{p:.6g}" for p in points) if len(points) else "(none: one bin)"
+            print(f"  {column}: {shown}")
+    if not members:
+        print(no_network)
+        return
+    for key, net in members:
+        if key is not None or net.title:
+            print(f"\n[{net.title or key}]" + (f" (member {key})" if key is not None else ""))
+        for child, parents in net.named_families.items():
+            print(f"  {child} <- {', '.join(map(str, parents)) if parents else '(no parents)'}")
+        if net.has_class:
+            blanket = markov_blanket(net.dag, net.class_name)
+            print(f"  Markov blanket of {net.class_name} ({len(blanket)}): "
+                  f"{', '.join(map(str, blanket))}")
+        for node in args.cpt or []:
+            given = ", ".join(map(str, net.named_families[node])) or "-"
+            with pd.option_context("display.max_columns", 12, "display.width", 120):
+                print(f"\n  P({node} | {given})")
+                print(cpt_table(net, node).round(4).to_string())
+
+
 def cmd_explain(args):
     from .io import load_model
 
@@ -270,6 +370,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", default="structure.png", help="PNG file (default: %(default)s)")
     p.add_argument("--title", help="figure title")
     p.set_defaults(func=cmd_plot)
+
+    p = sub.add_parser("show", help="print a saved model: structure, Markov blanket, cut "
+                                    "points, CPTs (--cpt), Graphviz (--dot)")
+    p.add_argument("model_file", help="model written by 'bnclf fit'")
+    p.add_argument("--cpt", action="append", metavar="NODE",
+                   help="also print the CPT of NODE as a labelled table (repeatable)")
+    p.add_argument("--dot", action="store_true", help="print the network(s) in Graphviz DOT")
+    p.add_argument("--member", help="only this member of an ensemble or multinet "
+                                    "(its position, or its class label)")
+    p.set_defaults(func=cmd_show)
 
     p = sub.add_parser("explain", help="show the networks an instance-specific model "
                                        "(lkdb, akdb, ltan, targetkdb) builds for one row")

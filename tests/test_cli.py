@@ -1,5 +1,6 @@
 """The bnclf command end to end, on real files."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -87,3 +88,63 @@ def test_a_byte_order_mark_never_reaches_a_column_name(tmp_path):
     path.write_bytes("\ufeffa,b,class\nx,y,1\ny,x,0\n".encode("utf-8"))
     X, y = load_table(path)
     assert list(X.columns) == ["a", "b"] and y.name == "class"
+
+
+def test_show_prints_structure_blanket_cuts_cpts_and_dot(tmp_path, capsys):
+    import networkx as nx
+
+    from bnclf.cli import main, markov_blanket
+    from bnclf.datasets import load_dataset
+    from bnclf.io import load_model
+
+    X, y = load_dataset("iris")
+    X.assign(**{"class": y}).to_csv(tmp_path / "iris.csv", index=False)
+    path = str(tmp_path / "kdb.bnclf")
+    main(["fit", str(tmp_path / "iris.csv"), "--model", "kdb(k=2)", "-o", path])
+    capsys.readouterr()
+    assert main(["show", path, "--cpt", "petalwidth"]) is None
+    out = capsys.readouterr().out
+    est = load_model(path)[-1]
+    for child, parents in est.families_.items():
+        assert f"  {child} <- {', '.join(parents) if parents else '(no parents)'}" in out
+    # the Markov blanket against networkx's own definition
+    g = est.dag_
+    want = set(g.predecessors("class")) | set(g.successors("class"))
+    for c in g.successors("class"):
+        want |= set(g.predecessors(c))
+    want.discard("class")
+    assert markov_blanket(g, "class") == sorted(want)
+    assert f"Markov blanket of class ({len(want)})" in out
+    cuts = load_model(path)[0].cut_points_["petalwidth"]
+    assert f"petalwidth: {', '.join(f'{p:.6g}' for p in cuts)}" in out
+    # the CPT table: a column sums to one and equals exp(log_cpts_)
+    table = np.exp(est.log_cpts_["petalwidth"]).reshape(len(cuts) + 1, -1)
+    for value in np.round(table[:, 0], 4):
+        assert f"{value:.4f}".rstrip("0").rstrip(".") in out
+    assert main(["show", path, "--dot"]) is None
+    dot = capsys.readouterr().out
+    assert dot.startswith("digraph") and dot.count("->") == g.number_of_edges()
+    assert main(["show", path, "--cpt", "nope"]) == 2
+    assert "no such node" in capsys.readouterr().err
+    assert main(["show", path, "--member", "0"]) == 2
+    assert "one network" in capsys.readouterr().err
+    assert nx.is_directed_acyclic_graph(g)
+
+
+def test_show_multinet_member_and_instance_specific(tmp_path, capsys):
+    from bnclf.cli import main
+    from bnclf.datasets import load_dataset
+
+    X, y = load_dataset("iris")
+    X.assign(**{"class": y}).to_csv(tmp_path / "iris.csv", index=False)
+    path = str(tmp_path / "b.bnclf")
+    main(["fit", str(tmp_path / "iris.csv"), "--model", "bmccl", "-o", path])
+    capsys.readouterr()
+    assert main(["show", path, "--member", "Iris-setosa"]) is None
+    out = capsys.readouterr().out
+    assert "[class = Iris-setosa]" in out and "Iris-virginica]" not in out
+    path = str(tmp_path / "l.bnclf")
+    main(["fit", str(tmp_path / "iris.csv"), "--model", "lkdb", "-o", path])
+    capsys.readouterr()
+    assert main(["show", path]) is None
+    assert "explain(row)" in capsys.readouterr().out
