@@ -267,6 +267,10 @@ class FeatureEncoder:
             else:
                 col = known.get_indexer(column).astype(np.int64)
             unseen = (col == UNKNOWN) & ~missing
+            if unseen.any() and not training:
+                col = self._match_by_text(j, column, col, unseen)
+                unseen = (col == UNKNOWN) & ~missing
+                self._warn_if_mostly_unseen(j, column, unseen, missing)
             if unseen.any() and (training or self.handle_unknown == "error"):
                 examples = pd.unique(column[unseen].astype(object))[:5].tolist()
                 raise ValueError(
@@ -285,6 +289,51 @@ class FeatureEncoder:
                     )
             codes[:, j] = col
         return codes
+
+
+    def _match_by_text(self, j, column, col, unseen) -> np.ndarray:
+        """Codes for unseen values whose text names exactly one known state.
+
+        A column read as integers at predict time but as strings ``'0'``, ``'1'``
+        at fit time (or the other way round) would otherwise have every value
+        unseen and summed out, and the model would answer its prior. When the
+        known states have distinct texts, a value is matched by its text (an
+        integral float by the text of its integer).
+        """
+        texts = pd.Index([_text(v) for v in self._observed[j]])
+        if not texts.is_unique:  # e.g. both 1 and '1' are states: ambiguous, no match
+            return col
+        values = column.to_numpy(dtype=object)[unseen]
+        matched = texts.get_indexer([_text(v) for v in values])
+        col = col.copy()
+        col[np.flatnonzero(unseen)] = matched
+        return col
+
+    def _warn_if_mostly_unseen(self, j, column, unseen, missing) -> None:
+        observed = int((~missing).sum())
+        if observed >= 10 and unseen.sum() >= 0.5 * observed:
+            import warnings
+
+            examples = pd.unique(column[unseen].astype(object))[:3].tolist()
+            warnings.warn(
+                f"column {self.feature_names_[j]!r}: {int(unseen.sum())} of {observed} values "
+                f"were never seen in training (e.g. {examples}; known: "
+                f"{self.categories_[j][:5]}); they are summed out, so the model answers "
+                "without this column. Check that the column has the same type and coding as "
+                "in training.", UnseenValuesWarning, stacklevel=4)
+
+
+class UnseenValuesWarning(UserWarning):
+    """Most predict-time values of a column have no state in the model."""
+
+
+def _text(value) -> str:
+    """The text of a category value, an integral float written as its integer."""
+    if isinstance(value, (float, np.floating)) and float(value).is_integer():
+        return str(int(value))
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    return str(value)
 
 
 def check_option(name, value, options):

@@ -72,3 +72,43 @@ def test_csv_integer_categories_keep_their_values_with_missing_cells(tmp_path):
     assert str(X["code"].dtype) == "Int64" and X["code"].isna().sum() == 1
     assert X["size"].dtype == float
     assert list(y[:2]) == ["a", "b"]
+
+
+def test_predict_time_type_mismatch_is_matched_by_text():
+    import warnings
+
+    from bnclf import NaiveBayesClassifier, TANClassifier
+    from bnclf.data import UnseenValuesWarning
+
+    X = pd.DataFrame({"a": ["0", "1", "1", "0"] * 10, "b": ["x", "y", "y", "x"] * 10})
+    y = [0, 1, 0, 1] * 10
+    model = TANClassifier().fit(X, y)
+    as_ints = X.assign(a=X["a"].astype(int))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matched: no unseen-value warning
+        np.testing.assert_allclose(model.predict_proba(as_ints), model.predict_proba(X))
+    # the other way round: integers at fit, strings (or integral floats) at predict
+    model = NaiveBayesClassifier().fit(as_ints, y)
+    np.testing.assert_allclose(model.predict_proba(X), model.predict_proba(as_ints))
+    np.testing.assert_allclose(model.predict_proba(as_ints.assign(a=as_ints["a"] * 1.0)),
+                               model.predict_proba(as_ints))
+    # mostly unseen values: summed out, with a warning naming the column
+    with pytest.warns(UnseenValuesWarning, match="column 'a'.*never seen"):
+        model.predict_proba(X.assign(a="7"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # one unseen row is ordinary: no warning
+        model.predict_proba(X.iloc[:1].assign(a="7"))
+
+
+def test_text_matching_refuses_ambiguous_states():
+    from bnclf import NaiveBayesClassifier
+
+    X = pd.DataFrame({"a": pd.Series([1, "1", 2, "x"] * 5, dtype=object)})
+    model = NaiveBayesClassifier().fit(X, [0, 1, 0, 1] * 5)
+    assert len(model.categories_["a"]) == 4
+    encoder = model._encoder
+    # 1 and '1' are both states: the text '1' names two of them, so nothing is matched
+    column = pd.Series([np.float32(1.0), "2"], dtype=object)
+    col = np.array([-1, -1])
+    np.testing.assert_array_equal(
+        encoder._match_by_text(0, column, col, np.array([True, True])), [-1, -1])
