@@ -270,3 +270,18 @@ def test_integer_column_names_are_matched_by_name(soybean):
     est = KDBClassifier().fit(X, y)
     shuffled = X[X.columns[::-1]]
     np.testing.assert_array_equal(est.predict_proba(shuffled[:50]), est.predict_proba(X[:50]))
+
+
+def test_tan_root_resolves_integer_column_names_by_name_first():
+    import warnings
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 3, size=(60, 4)), columns=[3, 1, 2, 0]).astype(str)
+    y = rng.integers(0, 2, 60)
+    with pytest.warns(UserWarning, match="both a column name and a position"):
+        named = TANClassifier(root=0).fit(X, y)
+    assert named.families_[0] == ("class",)  # the column named 0 (position 3) is the root
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        by_name = TANClassifier(root=2).fit(X, y)  # name 2 is at position 2: no ambiguity
+    assert by_name.families_[2] == ("class",)

@@ -15,8 +15,9 @@ class TANClassifier(BayesNetClassifier):
     Parameters
     ----------
     root : int, str or None, default=None
-        Root feature, by position or by name. ``None``: the feature with the
-        largest ``I(X; C)``.
+        Root feature, by name or by position; a value that is a column name is
+        taken as the name (with a warning when it is also another column's
+        position). ``None``: the feature with the largest ``I(X; C)``.
     m : float, default=1.0
     missing : {"category", "ignore", "error"}, default="category"
     handle_unknown : {"marginalize", "error"}, default="marginalize"
@@ -41,11 +42,20 @@ class TANClassifier(BayesNetClassifier):
         names = list(self._encoder.feature_names_)
         if self.root is None:
             return None
-        if isinstance(self.root, numbers.Integral) and not isinstance(self.root, bool):
-            if 0 <= self.root < len(names):
-                return int(self.root)
-        elif self.root in names:
-            return names.index(self.root)
+        integral = isinstance(self.root, numbers.Integral) and not isinstance(self.root, bool)
+        if self.root in names:  # a name first, also when column names are integers
+            index = names.index(self.root)
+            if integral and 0 <= self.root < len(names) and index != self.root:
+                import warnings
+
+                warnings.warn(
+                    f"root={self.root!r} is both a column name and a position; it is taken "
+                    f"as the column named {self.root!r} (position {index}). Pass "
+                    f"root={names[self.root]!r} for the column at position {self.root}.",
+                    UserWarning, stacklevel=3)
+            return index
+        if integral and 0 <= self.root < len(names):
+            return int(self.root)
         raise ValueError(
             f"root={self.root!r} is not a feature; give a position in 0..{len(names) - 1}, "
             f"a feature name such as {names[0]!r}, or None for the most informative feature."
