@@ -70,10 +70,20 @@ def cmd_predict(args):
     model = load_model(args.model_file)
     X = read_features(args.data)
     est = final_estimator(model)
+    ids = None
+    if args.id is not None:
+        if args.id not in X.columns:
+            raise ValueError(f"--id {args.id!r} is not a column of {args.data}; columns: "
+                             f"{list(X.columns)[:10]}.")
+        ids = X[args.id].to_numpy()
     names = getattr(model, "feature_names_in_", None)
     if names is not None and set(names) <= set(X.columns):
         X = X[list(names)]  # the training columns, in training order; others are ignored
+    elif args.id is not None and args.id in X.columns:
+        X = X.drop(columns=[args.id])
     out = pd.DataFrame({"prediction": model.predict(X)})
+    if ids is not None:
+        out.insert(0, args.id, ids)
     if args.proba:
         proba = model.predict_proba(X)
         for j, label in enumerate(est.classes_):
@@ -86,12 +96,15 @@ def cmd_predict(args):
 
 
 def cross_validate_models(X, y, specs, *, n_splits=10, discretize="mdl", n_bins=4, seed=0,
-                          progress=True):
-    """Stratified k-fold accuracy of each model spec, by the evaluation harness's protocol.
+                          progress=True, metrics=("accuracy",), return_cv=False):
+    """Stratified k-fold scores of each model spec, by the evaluation harness's protocol.
 
     The folds are those of :func:`bnclf.evaluation.make_cv_splits` with ``seed`` (the
     same as ``bnclf compare``); a discretizer, when the data has float columns, is fitted
-    on each training fold only.
+    on each training fold only. ``metrics`` are fold metrics of the harness
+    (``accuracy``, ``log_loss``, ``auc``), averaged over the folds; the standard
+    deviation is the accuracy's. With ``return_cv`` also returns ``{spec: CVPredictions}``
+    (the out-of-fold predictions and probabilities).
     """
     from .evaluation.protocols import cross_validate_predictions, make_cv_splits
     from .models import make_classifier
@@ -99,21 +112,50 @@ def cross_validate_models(X, y, specs, *, n_splits=10, discretize="mdl", n_bins=
     needs_disc = any(pd.api.types.is_float_dtype(X[c]) for c in X.columns)
     discretizer = _discretizer(discretize, n_bins) if needs_disc else None
     splits = make_cv_splits(np.asarray(y), n_splits=n_splits, random_state=seed)
-    rows = []
+    rows, cvs = [], {}
     for spec in specs:
         cv = cross_validate_predictions(make_classifier(spec), X, y, splits=splits,
                                         discretizer=discretizer, progress=progress, context=spec)
-        accuracy = cv.fold_scores(("accuracy",))["accuracy"]
-        rows.append({"model": spec, "accuracy": accuracy.mean(), "std": accuracy.std(ddof=0),
-                     "fit_s": cv.folds["fit_time"].sum(), "predict_s": cv.folds["predict_time"].sum()})
-    return pd.DataFrame(rows)
+        cvs[spec] = cv
+        scores = cv.fold_scores(tuple(dict.fromkeys(("accuracy",) + tuple(metrics))))
+        row = {"model": spec, "accuracy": scores["accuracy"].mean(),
+               "std": scores["accuracy"].std(ddof=0)}
+        row.update({m: scores[m].mean() for m in metrics if m != "accuracy"})
+        row.update({"fit_s": cv.folds["fit_time"].sum(),
+                    "predict_s": cv.folds["predict_time"].sum()})
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    return (table, cvs) if return_cv else table
+
+
+def per_class_report(cv) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Pooled out-of-fold confusion matrix and per-class precision, recall, F1 and support."""
+    from sklearn.metrics import confusion_matrix, precision_recall_fscore_support
+
+    pred = cv.predictions
+    labels = list(cv.classes)
+    matrix = confusion_matrix(pred["y_true"], pred["y_pred"], labels=labels)
+    names = [str(c) for c in labels]
+    confusion = pd.DataFrame(matrix, index=pd.Index(names, name="true"),
+                             columns=pd.Index(names, name="predicted"))
+    p, r, f, n = precision_recall_fscore_support(pred["y_true"], pred["y_pred"], labels=labels,
+                                                 zero_division=0)
+    per_class = pd.DataFrame({"precision": p, "recall": r, "f1": f, "support": n},
+                             index=pd.Index(names, name="class"))
+    return confusion, per_class
 
 
 def _print_table(table: pd.DataFrame, title: str):
     print(title)
-    print(f"{'model':<12}{'accuracy':>10}{'± std':>9}{'fit (s)':>10}{'predict (s)':>13}")
-    for r in table.itertuples():
-        print(f"{r.model:<12}{r.accuracy:>10.4f}{r.std:>9.4f}{r.fit_s:>10.3f}{r.predict_s:>13.4f}")
+    extra = [c for c in ("log_loss", "auc") if c in table.columns]
+    width = max(12, *(len(str(m)) + 2 for m in table["model"]))
+    head = f"{'model':<{width}}{'accuracy':>10}{'± std':>9}"
+    head += "".join(f"{c.replace('_', ' '):>10}" for c in extra)
+    print(head + f"{'fit (s)':>10}{'predict (s)':>13}")
+    for r in table.to_dict("records"):
+        line = f"{r['model']:<{width}}{r['accuracy']:>10.4f}{r['std']:>9.4f}"
+        line += "".join(f"{r[c]:>10.4f}" for c in extra)
+        print(line + f"{r['fit_s']:>10.3f}{r['predict_s']:>13.4f}")
 
 
 def cmd_evaluate(args):
@@ -124,12 +166,30 @@ def cmd_evaluate(args):
     if not specs:
         raise ValueError("--models is empty; give classifier specs separated by commas, "
                          "e.g. --models 'nb,tan,kdb(k=3, m=5)'.")
-    table = cross_validate_models(X, y, specs, n_splits=args.folds, discretize=args.discretize,
-                                  n_bins=args.bins, seed=args.seed)
+    table, cvs = cross_validate_models(X, y, specs, n_splits=args.folds,
+                                       discretize=args.discretize, n_bins=args.bins,
+                                       seed=args.seed, metrics=("accuracy", "log_loss", "auc"),
+                                       return_cv=True)
     _print_table(table, f"{args.folds}-fold stratified CV on {args.data} "
                         f"({X.shape[0]} rows, {X.shape[1]} features, {y.nunique()} classes)")
+    if not args.brief:
+        for spec, cv in cvs.items():
+            confusion, per_class = per_class_report(cv)
+            print(f"\n{spec}: out-of-fold confusion matrix (rows: true class)")
+            print(confusion.to_string())
+            print(per_class.round(4).to_string())
     if args.output:
         table.to_csv(args.output, index=False)
+    if args.predictions:
+        frames = []
+        for spec, cv in cvs.items():
+            pred = cv.predictions[["row", "fold", "y_true", "y_pred"]].copy()
+            pred.insert(0, "model", spec)
+            for j, label in enumerate(cv.classes):
+                pred[f"P({label})"] = cv.proba[:, j]
+            frames.append(pred)
+        pd.concat(frames, ignore_index=True).to_csv(args.predictions, index=False)
+        print(f"wrote the out-of-fold predictions of {len(cvs)} model(s) -> {args.predictions}")
 
 
 def cmd_export(args):
@@ -346,6 +406,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("data", help="rows to classify (.csv or .arff); extra columns are ignored")
     p.add_argument("-o", "--output", help="CSV file for predictions (default: standard output)")
     p.add_argument("--proba", action="store_true", help="also write class probabilities")
+    p.add_argument("--id", help="a column of the rows to copy into the output (an identifier); "
+                                "it is not used as a feature")
     p.set_defaults(func=cmd_predict)
 
     p = sub.add_parser("evaluate", help="k-fold stratified cross-validation accuracy")
@@ -356,6 +418,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--folds", type=int, default=10, help="number of folds (default: %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="shuffling seed (default: %(default)s)")
     p.add_argument("-o", "--output", help="CSV file for the results table")
+    p.add_argument("--predictions", help="CSV file for every out-of-fold prediction and its "
+                                         "class probabilities (one row per model and row)")
+    p.add_argument("--brief", action="store_true",
+                   help="only the table: no confusion matrix or per-class scores")
     _add_discretize_options(p)
     p.set_defaults(func=cmd_evaluate)
 

@@ -148,3 +148,45 @@ def test_show_multinet_member_and_instance_specific(tmp_path, capsys):
     capsys.readouterr()
     assert main(["show", path]) is None
     assert "explain(row)" in capsys.readouterr().out
+
+
+def test_evaluate_reports_metrics_confusion_and_writes_predictions(tmp_path, capsys):
+    from sklearn.metrics import accuracy_score, log_loss
+
+    X, y = load_dataset("iris")
+    X.assign(**{"class": y}).to_csv(tmp_path / "iris.csv", index=False)
+    out = tmp_path / "oof.csv"
+    assert main(["evaluate", str(tmp_path / "iris.csv"), "--models", "nb,tan", "--folds", "5",
+                 "--predictions", str(out), "-o", str(tmp_path / "table.csv")]) is None
+    text = capsys.readouterr().out
+    assert "log loss" in text and "auc" in text
+    assert text.count("out-of-fold confusion matrix") == 2 and "precision" in text
+    oof = pd.read_csv(out)
+    table = pd.read_csv(tmp_path / "table.csv")
+    for spec in ("nb", "tan"):
+        part = oof[oof["model"] == spec]
+        assert sorted(part["row"]) == list(range(150))  # each row once, out of fold
+        proba = part[[f"P({c})" for c in sorted(y.unique())]].to_numpy()
+        np.testing.assert_allclose(proba.sum(axis=1), 1)
+        row = table[table["model"] == spec].iloc[0]
+        # the table's means are fold means; with equal folds they equal the pooled values
+        assert row["accuracy"] == pytest.approx(accuracy_score(part["y_true"], part["y_pred"]))
+        assert row["log_loss"] == pytest.approx(
+            log_loss(part["y_true"], proba, labels=sorted(y.unique())), rel=1e-9)
+
+
+def test_predict_carries_an_identifier_column(tmp_path, capsys):
+    X, y = load_dataset("iris")
+    X.assign(**{"class": y}).to_csv(tmp_path / "iris.csv", index=False)
+    model = str(tmp_path / "m.bnclf")
+    main(["fit", str(tmp_path / "iris.csv"), "--model", "nb", "-o", model])
+    X.assign(rid=np.arange(1000, 1150)).to_csv(tmp_path / "rows.csv", index=False)
+    out = tmp_path / "pred.csv"
+    assert main(["predict", model, str(tmp_path / "rows.csv"), "--id", "rid",
+                 "-o", str(out)]) is None
+    pred = pd.read_csv(out)
+    assert list(pred.columns[:2]) == ["rid", "prediction"]
+    assert pred["rid"].tolist() == list(range(1000, 1150))
+    capsys.readouterr()
+    assert main(["predict", model, str(tmp_path / "rows.csv"), "--id", "nope"]) == 2
+    assert "--id 'nope'" in capsys.readouterr().err
