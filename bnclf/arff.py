@@ -85,6 +85,24 @@ def _rewrite_dates(text: str) -> str:
     return "\n".join(lines)
 
 
+_RANGE_DECL = re.compile(
+    r"^(\s*@attribute\s+.+?\s+(?:integer|real|numeric))\s*[\[(][^\])]*[\])]\s*$",
+    re.IGNORECASE)
+
+
+def _drop_numeric_ranges(text: str) -> str:
+    """Weka's ``integer [a,b]`` / ``real [a,b]`` range notation, which liac-arff rejects:
+    the range is a comment on the values, so the declaration keeps only its type."""
+    if not re.search(r"@attribute[^\n]*(?:integer|real|numeric)\s*[\[(]", text, re.IGNORECASE):
+        return text
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.lstrip()[:5].lower() == "@data":
+            break
+        lines[i] = _RANGE_DECL.sub(r"\1", line)
+    return "\n".join(lines)
+
+
 def _unique_in_order(values) -> list:
     seen = set()
     out = []
@@ -135,7 +153,8 @@ def read_arff(path_or_file) -> pd.DataFrame:
     In a sparse row, an attribute that is not listed takes the value 0 if it
     is numeric and the first declared value if it is nominal, as in Weka.
     Unquoted whitespace around nominal values is removed, as Weka does;
-    whitespace inside quotes is kept.
+    whitespace inside quotes is kept. Weka's range notation (``integer [1,10]``,
+    ``real [0.0, 1.5]``) is read; the range itself is not checked.
 
     Examples
     --------
@@ -145,7 +164,7 @@ def read_arff(path_or_file) -> pd.DataFrame:
     >>> df["x"].tolist(), list(df["c"].cat.categories)
     ([1.0, nan], ['a', 'b'])
     """
-    text = _rewrite_dates(_read_text(path_or_file))
+    text = _drop_numeric_ranges(_rewrite_dates(_read_text(path_or_file)))
     name = getattr(path_or_file, "name", path_or_file)
     try:
         decoded = _liac.loads(text)

@@ -172,3 +172,14 @@ def test_write_to_text_buffer_and_type_errors():
     assert read_arff(io.StringIO(buffer.getvalue()))["a"].tolist() == [1.0, np.inf]
     with pytest.raises(TypeError, match="DataFrame"):
         write_arff(np.zeros((2, 2)), io.StringIO())
+
+
+def test_weka_range_notation_is_read():
+    import io
+
+    text = ("@relation r\n@attribute x integer [0,10]\n@attribute 'y y' REAL [0.0, 1.5]\n"
+            "@attribute z numeric (1, 2)\n@attribute c {a,b}\n@data\n1,0.5,1,a\n3,1.2,2,b\n")
+    df = read_arff(io.StringIO(text))
+    assert list(df.columns) == ["x", "y y", "z", "c"]
+    assert df["x"].tolist() == [1.0, 3.0] and df["y y"].tolist() == [0.5, 1.2]
+    assert list(df["c"].cat.categories) == ["a", "b"]
