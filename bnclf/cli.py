@@ -13,14 +13,20 @@ from . import __version__
 
 
 # -- data and models ---------------------------------------------------------------
-def read_table(path, target=None):
+def _csv_options(args) -> dict:
+    names = getattr(args, "names", None)
+    return {"header": not getattr(args, "no_header", False), "sep": getattr(args, "sep", None),
+            "names": [n.strip() for n in names.split(",")] if names else None}
+
+
+def read_table(path, target=None, args=None):
     """Features and target of a CSV or ARFF file (``--class``, default the last column)."""
     from .datasets import load_table
 
-    return load_table(path, target)
+    return load_table(path, target, **_csv_options(args))
 
 
-def read_features(path):
+def read_features(path, args=None):
     """All columns of a CSV or ARFF file (for predict)."""
     path = Path(path)
     if not path.exists():
@@ -31,7 +37,7 @@ def read_features(path):
         return read_arff(path)
     from .datasets import read_csv_table
 
-    return read_csv_table(path)
+    return read_csv_table(path, **_csv_options(args))
 
 
 def _discretizer(discretize: str, n_bins: int):
@@ -58,7 +64,7 @@ def final_estimator(model):
 def cmd_fit(args):
     from .io import save_model
 
-    X, y = read_table(args.data, args.target)
+    X, y = read_table(args.data, args.target, args)
     model = build_model(args.model, args.discretize, args.bins).fit(X, y)
     save_model(model, args.output)
     print(f"fitted {args.model} on {X.shape[0]} rows x {X.shape[1]} features -> {args.output}")
@@ -68,7 +74,7 @@ def cmd_predict(args):
     from .io import load_model
 
     model = load_model(args.model_file)
-    X = read_features(args.data)
+    X = read_features(args.data, args)
     est = final_estimator(model)
     ids = None
     if args.id is not None:
@@ -159,7 +165,7 @@ def _print_table(table: pd.DataFrame, title: str):
 
 
 def cmd_evaluate(args):
-    X, y = read_table(args.data, args.target)
+    X, y = read_table(args.data, args.target, args)
     from .evaluation.cli import _split_top_level
 
     specs = _split_top_level([args.models])
@@ -323,7 +329,7 @@ def cmd_explain(args):
             f"{type(est).__name__} builds one structure for all rows; 'bnclf explain' is for the "
             "instance-specific classifiers (lkdb, akdb, ltan, targetkdb). Use 'bnclf plot'."
         )
-    X = read_features(args.data)
+    X = read_features(args.data, args)
     names = list(getattr(model, "feature_names_in_", est.feature_names_in_))
     missing = [c for c in names if c not in X.columns]
     if missing:
@@ -381,6 +387,13 @@ def _add_model_options(p, default="tan"):
     _add_discretize_options(p)
 
 
+def _add_csv_options(p):
+    p.add_argument("--no-header", action="store_true",
+                   help="the CSV file has no header line (columns x1.., the last 'class')")
+    p.add_argument("--sep", help="CSV column separator (default: sniffed), e.g. ';' or '\\t'")
+    p.add_argument("--names", help="comma-separated column names for the CSV file")
+
+
 def _add_discretize_options(p):
     p.add_argument("--discretize", choices=["mdl", "quantile", "none"], default="mdl",
                    help="discretizer for continuous columns, fitted on training rows only "
@@ -399,6 +412,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--class", dest="target", help="target column (default: the last column)")
     p.add_argument("-o", "--output", default="model.bnclf", help="model file (default: %(default)s)")
     _add_model_options(p)
+    _add_csv_options(p)
     p.set_defaults(func=cmd_fit)
 
     p = sub.add_parser("predict", help="predict with a saved model")
@@ -408,6 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--proba", action="store_true", help="also write class probabilities")
     p.add_argument("--id", help="a column of the rows to copy into the output (an identifier); "
                                 "it is not used as a feature")
+    _add_csv_options(p)
     p.set_defaults(func=cmd_predict)
 
     p = sub.add_parser("evaluate", help="k-fold stratified cross-validation accuracy")
@@ -423,6 +438,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--brief", action="store_true",
                    help="only the table: no confusion matrix or per-class scores")
     _add_discretize_options(p)
+    _add_csv_options(p)
     p.set_defaults(func=cmd_evaluate)
 
     p = sub.add_parser("export", help="write a saved model as BIF or XMLBIF")
@@ -453,6 +469,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("data", help="rows (.csv or .arff) with the model's feature columns")
     p.add_argument("--row", type=int, default=0, help="row to explain, from 0 (default: 0)")
     p.add_argument("--plot", help="also draw the networks side by side into this PNG")
+    _add_csv_options(p)
     p.set_defaults(func=cmd_explain)
 
     from .datasets import DEFAULT_DATASET, list_datasets

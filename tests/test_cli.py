@@ -190,3 +190,30 @@ def test_predict_carries_an_identifier_column(tmp_path, capsys):
     capsys.readouterr()
     assert main(["predict", model, str(tmp_path / "rows.csv"), "--id", "nope"]) == 2
     assert "--id 'nope'" in capsys.readouterr().err
+
+
+def test_headerless_files_are_refused_with_the_fix_and_read_with_options(tmp_path, capsys):
+    from bnclf.datasets import read_csv_table
+
+    rows = ("39, State-gov, 77516, Bachelors, <=50K\n50, Self-emp, 83311, Bachelors, <=50K\n"
+            "38, Private, 215646, HS-grad, >50K\n53, Private, 234721, 11th, >50K\n")
+    (tmp_path / "adult.data").write_text(rows)
+    with pytest.raises(ValueError, match="looks like data.*--no-header"):
+        read_csv_table(tmp_path / "adult.data")
+    frame = read_csv_table(tmp_path / "adult.data", header=False)
+    assert list(frame.columns) == ["x1", "x2", "x3", "x4", "class"] and len(frame) == 4
+    assert frame["x2"].tolist()[0] == "State-gov"  # no leading space
+    assert main(["fit", str(tmp_path / "adult.data"), "-o", str(tmp_path / "m.bnclf"),
+                 "--model", "nb"]) == 2
+    assert "--no-header" in capsys.readouterr().err
+    (tmp_path / "semi.csv").write_text(rows.replace(", ", ";"))
+    names = "age,work,fnlwgt,edu,income"
+    assert main(["fit", str(tmp_path / "semi.csv"), "--no-header", "--sep", ";", "--names",
+                 names, "--model", "nb", "-o", str(tmp_path / "m.bnclf")]) is None
+    capsys.readouterr()
+    assert main(["predict", str(tmp_path / "m.bnclf"), str(tmp_path / "semi.csv"),
+                 "--no-header", "--sep", ";", "--names", names]) is None
+    assert capsys.readouterr().out.splitlines()[0] == "prediction"
+    assert main(["fit", str(tmp_path / "semi.csv"), "--no-header", "--sep", ";", "--names",
+                 "a,b", "-o", str(tmp_path / "m.bnclf")]) == 2
+    assert "--names gives 2 names" in capsys.readouterr().err

@@ -61,15 +61,68 @@ MAX_INTEGER_CATEGORIES = 10
 """Integer CSV columns with more distinct values than this are read as continuous."""
 
 
-def read_csv_table(path):
-    """A delimited text file as a DataFrame: separator sniffed, ``?`` read as missing,
-    a UTF-8 byte-order mark kept out of the first column name."""
+def read_csv_table(path, *, header: bool = True, sep=None, names=None):
+    """A delimited text file as a DataFrame: ``?`` read as missing, a UTF-8 byte-order
+    mark kept out of the first column name.
+
+    Parameters
+    ----------
+    path : str or Path
+    header : bool, default=True
+        Whether the first line names the columns. A first line that looks like
+        data (its cells are numbers, or values found in their own columns) is
+        refused with the fix, rather than silently used as names.
+    sep : str, optional
+        Column separator; default: sniffed from the file.
+    names : list of str, optional
+        Column names (they replace the header line, or name a headerless file;
+        default for a headerless file: ``x1 .. x{n-1}`` and ``class`` last).
+    """
     import pandas as pd
 
-    return pd.read_csv(path, sep=None, engine="python", na_values=["?"], encoding="utf-8-sig")
+    engine = "python" if sep is None else "c"
+    frame = pd.read_csv(path, sep=sep, engine=engine, na_values=["?"], encoding="utf-8-sig",
+                        header=0 if header else None, skipinitialspace=True)
+    if names is not None:
+        names = list(names)
+        if len(names) != frame.shape[1]:
+            raise ValueError(f"--names gives {len(names)} names but {path} has "
+                             f"{frame.shape[1]} columns.")
+        frame.columns = names
+    elif not header:
+        frame.columns = [f"x{i + 1}" for i in range(frame.shape[1] - 1)] + ["class"]
+    elif frame.shape[0] and _header_looks_like_data(frame):
+        raise ValueError(
+            f"the first line of {path} looks like data, not column names "
+            f"({', '.join(map(str, list(frame.columns)[:4]))}, ...). If the file has no "
+            "header line, pass --no-header (header=False), and --names to name the columns."
+        )
+    return frame
 
 
-def load_table(path, target=None):
+def _header_looks_like_data(frame) -> bool:
+    """Most header cells are numbers, or values that occur in their own column."""
+    import re
+
+    hits = 0
+    for name in frame.columns:
+        text = str(name).strip()
+        if not _is_number(text):
+            text = re.sub(r"\.\d+$", "", text)  # pandas renames a repeated cell 'a' to 'a.1'
+        if _is_number(text) or text in set(frame[name].dropna().astype(str).str.strip()):
+            hits += 1
+    return hits * 2 > frame.shape[1]
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def load_table(path, target=None, *, header: bool = True, sep=None, names=None):
     """Features and target of a CSV or ARFF file.
 
     Parameters
@@ -79,6 +132,8 @@ def load_table(path, target=None):
         missing), ``.csv.gz``, ``.arff`` or ``.arff.gz``.
     target : str, optional
         Target column; default the last one.
+    header, sep, names
+        For CSV files, see :func:`read_csv_table`.
 
     Notes
     -----
@@ -101,7 +156,7 @@ def load_table(path, target=None):
         from ..arff import load_arff_xy
 
         return load_arff_xy(path, target=target)
-    frame = read_csv_table(path)
+    frame = read_csv_table(path, header=header, sep=sep, names=names)
     target = frame.columns[-1] if target is None else target
     if target not in frame.columns:
         raise ValueError(
