@@ -70,10 +70,10 @@ def reference_rows(name, est, Xtr, ytr, Xte, rows):
         return np.array([ref.lkdb_reference(X, y, r, l, T[i], est.k, m)[1] for i in rows])
     if name == "ltan":
         general = est.local_structures(Xte.iloc[rows])["generalist_proba"]
-        terms = ref.conditional_mi_terms(X, y, r, l)
+        terms = ref.label_mi_terms(X, y, r, l)
         mi = ref.mutual_information_with_class(X, y, r, l)
         return np.array([ref.ltan_reference(X, y, r, l, T[i], general[n], est.delta, m,
-                                            cmi_terms=terms, class_mi=mi)["proba"]
+                                            mi_terms=terms, class_mi=mi)["proba"]
                          for n, i in enumerate(rows)])
     kdb = est.local_structures(Xte.iloc[rows])["kdb_proba"]
     return np.array([ref.target_kdb_reference(X, y, r, l, T[i], est.k, kdb[n], m)[2]

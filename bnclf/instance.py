@@ -342,7 +342,8 @@ class LocalParameters:
     for the same family, so a per-row network built from them is the network
     ``explain`` exports. No parent: the attribute-class table; one parent: the
     all-pairs table of :func:`bnclf.params.child_given_pair_log_cpts`; more:
-    :class:`MatchCounter` counts, each distinct family counted once per batch.
+    :class:`MatchCounter` counts, each distinct family counted once per batch and
+    remembered for the later chunks of the same call (:meth:`forget` ends a call).
     """
 
     def __init__(self, data: DiscreteData, cache: CountCache, m: float):
@@ -362,6 +363,10 @@ class LocalParameters:
         state = dict(self.__dict__)
         state["_memo"] = {}
         return state
+
+    def forget(self) -> None:
+        """Drop the family counts remembered between chunks."""
+        self._memo = {}
 
     @property
     def pairs(self) -> np.ndarray:

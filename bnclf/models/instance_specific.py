@@ -113,7 +113,11 @@ class InstanceSpecificClassifier(BayesNetClassifier):
         return row_chunks(len(codes), self._cells_per_row())
 
     def _run(self, codes) -> dict:
-        parts = [self._chunk(codes[rows]) for rows in self._chunks(codes)]
+        self._local.forget()  # family counts are shared between the chunks of one call only
+        try:
+            parts = [self._chunk(codes[rows]) for rows in self._chunks(codes)]
+        finally:
+            self._local.forget()
         if not parts:
             return {"proba": np.zeros((0, len(self.classes_)))}
         return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
