@@ -102,7 +102,7 @@ def cmd_predict(args):
 
 
 def cross_validate_models(X, y, specs, *, n_splits=10, discretize="mdl", n_bins=4, seed=0,
-                          progress=True, metrics=("accuracy",), return_cv=False):
+                          progress=True, metrics=("accuracy",), return_cv=False, n_jobs=1):
     """Stratified k-fold scores of each model spec, by the evaluation harness's protocol.
 
     The folds are those of :func:`bnclf.evaluation.make_cv_splits` with ``seed`` (the
@@ -121,7 +121,8 @@ def cross_validate_models(X, y, specs, *, n_splits=10, discretize="mdl", n_bins=
     rows, cvs = [], {}
     for spec in specs:
         cv = cross_validate_predictions(make_classifier(spec), X, y, splits=splits,
-                                        discretizer=discretizer, progress=progress, context=spec)
+                                        discretizer=discretizer, progress=progress, context=spec,
+                                        n_jobs=n_jobs)
         cvs[spec] = cv
         scores = cv.fold_scores(tuple(dict.fromkeys(("accuracy",) + tuple(metrics))))
         row = {"model": spec, "accuracy": scores["accuracy"].mean(),
@@ -175,7 +176,8 @@ def cmd_evaluate(args):
     table, cvs = cross_validate_models(X, y, specs, n_splits=args.folds,
                                        discretize=args.discretize, n_bins=args.bins,
                                        seed=args.seed, metrics=("accuracy", "log_loss", "auc"),
-                                       return_cv=True)
+                                       return_cv=True, n_jobs=args.jobs,
+                                       progress=not args.no_progress)
     _print_table(table, f"{args.folds}-fold stratified CV on {args.data} "
                         f"({X.shape[0]} rows, {X.shape[1]} features, {y.nunique()} classes)")
     if not args.brief:
@@ -395,7 +397,8 @@ def _add_csv_options(p):
 
 
 def _add_discretize_options(p):
-    p.add_argument("--discretize", choices=["mdl", "quantile", "none"], default="mdl",
+    p.add_argument("--discretizer", "--discretize", dest="discretize",
+                   choices=["mdl", "quantile", "none"], default="mdl",
                    help="discretizer for continuous columns, fitted on training rows only "
                         "(default: %(default)s)")
     p.add_argument("--bins", type=int, default=4, help="bins for --discretize quantile")
@@ -433,6 +436,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--folds", type=int, default=10, help="number of folds (default: %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="shuffling seed (default: %(default)s)")
     p.add_argument("-o", "--output", help="CSV file for the results table")
+    p.add_argument("--jobs", type=int, default=1, metavar="N",
+                   help="parallel jobs over folds; -1 = all cores (default: 1)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--predictions", help="CSV file for every out-of-fold prediction and its "
                                          "class probabilities (one row per model and row)")
     p.add_argument("--brief", action="store_true",

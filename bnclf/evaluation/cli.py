@@ -77,20 +77,21 @@ def _split_top_level(values):
 def _configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p.add_argument("--datasets", nargs="+", required=True, metavar="DATASET",
                    help="datasets to use (space- or comma-separated; see below)")
-    p.add_argument("--classifiers", nargs="+", default=["nb", "tan", "kdb(k=2)"],
+    p.add_argument("--classifiers", "--models", nargs="+", default=["nb", "tan", "kdb(k=2)"],
                    metavar="CLASSIFIER",
                    help="classifiers to compare (default: nb tan 'kdb(k=2)')")
     p.add_argument("--folds", type=int, default=10, metavar="K",
                    help="number of CV folds (default: 10)")
     p.add_argument("--repeats", type=int, default=1, metavar="R",
                    help="number of CV repetitions with new permutations (default: 1)")
-    p.add_argument("--discretizer", choices=["mdl", "quantile", "none"], default="mdl",
+    p.add_argument("--discretizer", "--discretize", choices=["mdl", "quantile", "none"],
+                   default="mdl",
                    help="discretizer fitted inside each training fold (default: mdl)")
     p.add_argument("--seed", type=int, default=0, help="seed for the folds (default: 0)")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
                    help="parallel jobs over folds, classifiers and datasets; -1 = all "
                         "cores (default: 1)")
-    p.add_argument("--out", default=None, metavar="DIR",
+    p.add_argument("-o", "--out", "--output", dest="out", default=None, metavar="DIR",
                    help="directory for results.csv, report.md and the PNG figures")
     p.add_argument("--metric", default="zero_one_loss",
                    choices=["zero_one_loss", "log_loss", "accuracy", "auc"],
