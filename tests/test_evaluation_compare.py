@@ -223,3 +223,33 @@ def test_compare_keel_end_to_end(tmp_path):
                   discretizer="mdl", out_dir=tmp_path, progress=False, n_jobs=2)
     assert res["dataset"].nunique() == 10
     assert (tmp_path / "report.md").exists()
+
+
+def test_keep_going_records_failures_and_compares_the_rest(tmp_path, capsys):
+    from bnclf.evaluation.cli import main as compare_main
+
+    missing = str(tmp_path / "nope.csv")
+    args = ["compare", "--datasets", "iris", missing, "--classifiers", "nb", "tan",
+            "--folds", "3", "--no-progress", "--out", str(tmp_path / "out")]
+    assert compare_main(args) == 2  # without --keep-going the missing file stops the run
+    capsys.readouterr()
+    assert compare_main(args + ["--keep-going"]) == 0
+    captured = capsys.readouterr()
+    assert "skipped" in captured.err and "nope.csv (load)" in captured.err
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "## Failures" in report and "nope" in report
+    results = pd.read_csv(tmp_path / "out" / "results.csv")
+    assert set(results["dataset"]) == {"iris"}
+
+
+def test_keep_going_leaves_out_a_dataset_a_classifier_fails_on():
+    from bnclf.evaluation.compare import compare
+
+    X = pd.DataFrame({"a": list("xyxyxyxyxy"), "b": list("uuvvuuvvuu")})
+    y = pd.Series([0, 1] * 5)
+    good = pd.DataFrame({"a": list("xyzxyzxyzx"), "b": list("uuvvuuvvuu")})
+    results = compare({"good": (good, y), "bad": (X.assign(a=np.linspace(0, 1, 10)), y)},
+                      ["nb"], n_splits=2, discretizer="none", progress=False, keep_going=True)
+    assert set(results["dataset"]) == {"good"}
+    (failure,) = results.attrs["failures"]
+    assert failure["dataset"] == "bad" and "continuous" in failure["error"]

@@ -99,6 +99,9 @@ def _configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p.add_argument("--alpha", type=float, default=0.05,
                    help="significance level (default: 0.05)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--keep-going", action="store_true",
+                   help="record a dataset that fails to load or a classifier that fails on "
+                        "a dataset in the report, leave that dataset out, and go on")
     p.set_defaults(func=run_compare)
     return p
 
@@ -137,7 +140,7 @@ def run_compare(args: argparse.Namespace) -> int:
             datasets, classifiers, n_splits=args.folds, n_repeats=args.repeats,
             discretizer=args.discretizer, random_state=args.seed, n_jobs=args.jobs,
             out_dir=args.out, progress=not args.no_progress, metric=args.metric,
-            alpha=args.alpha, return_predictions=True,
+            alpha=args.alpha, return_predictions=True, keep_going=args.keep_going,
         )
     except (ValueError, ImportError, RuntimeError, FileNotFoundError) as exc:
         print(f"bnclf compare: error: {exc}", file=sys.stderr)
@@ -146,6 +149,10 @@ def run_compare(args: argparse.Namespace) -> int:
     cd = "cd_diagram.png" if args.out and summary.nemenyi_cd is not None else None
     bars = "scores_by_dataset.png" if args.out else None
     print(render_report(results, summary, cd_png=cd, bars_png=bars))
+    for failure in results.attrs.get("failures") or []:
+        who = f"{failure['classifier']} on " if failure["classifier"] else ""
+        print(f"bnclf compare: skipped {who}{failure['dataset']} ({failure['stage']}): "
+              f"{failure['error']}", file=sys.stderr)
     if args.out:
         print(f"\nwritten to {args.out}: results.csv, report.md"
               + (", cd_diagram.png" if cd else "") + ", scores_by_dataset.png")

@@ -150,14 +150,24 @@ def load_dataset_spec(spec):
     return spec, X, y
 
 
-def _dataset_items(datasets):
+def _dataset_items(datasets, failures=None):
+    """``(name, X, y)`` of every dataset spec; with a ``failures`` list, a dataset that
+    cannot be loaded is recorded there and skipped instead of raising."""
     if isinstance(datasets, (str, tuple)):
         datasets = [datasets]
     if isinstance(datasets, dict):
         datasets = [(k, *v) for k, v in datasets.items()]
     out, seen = [], {}
     for spec in datasets:
-        name, X, y = load_dataset_spec(spec)
+        try:
+            name, X, y = load_dataset_spec(spec)
+        except Exception as exc:
+            if failures is None:
+                raise
+            label = spec[0] if isinstance(spec, tuple) else str(spec)
+            failures.append({"dataset": label, "classifier": "", "stage": "load",
+                             "error": f"{type(exc).__name__}: {exc}"})
+            continue
         if name in seen:
             seen[name] += 1
             name = f"{name}#{seen[name]}"
@@ -171,14 +181,23 @@ def _dataset_items(datasets):
             X, y = X[keep], y[keep]
         out.append((name, X.reset_index(drop=True), y.reset_index(drop=True)))
     if not out:
-        raise ValueError("no datasets given")
+        raise ValueError("no datasets given" if not failures else
+                         f"no dataset could be loaded: {failures}")
     return out
+
+
+def _run_fold_recorded(*task):
+    """:func:`_run_fold` that returns the error instead of raising (``keep_going``)."""
+    try:
+        return _run_fold(*task)
+    except Exception as exc:  # recorded in the report
+        return {"error": str(exc)}
 
 
 def compare(datasets, classifiers, *, n_splits: int = 10, n_repeats: int = 1,
             discretizer="mdl", random_state=0, n_jobs: int | None = 1, out_dir=None,
             progress: bool = True, metric: str = "zero_one_loss", alpha: float = 0.05,
-            return_predictions: bool = False):
+            return_predictions: bool = False, keep_going: bool = False):
     """Cross-validate classifiers on datasets with a common protocol.
 
     Each dataset gets one set of stratified r×k folds (from ``random_state``),
@@ -216,6 +235,11 @@ def compare(datasets, classifiers, *, n_splits: int = 10, n_repeats: int = 1,
         Significance level of the report's tests.
     return_predictions : bool, default=False
         Also return the :class:`CVPredictions` of every (dataset, classifier).
+    keep_going : bool, default=False
+        Record a dataset that fails to load, or a classifier that fails on a
+        dataset, in ``results.attrs["failures"]`` (and the report) and go on. A
+        dataset on which any classifier failed is left out of the results, so
+        that every classifier is compared on the same datasets.
 
     Returns
     -------
@@ -244,7 +268,8 @@ def compare(datasets, classifiers, *, n_splits: int = 10, n_repeats: int = 1,
     """
     disc = resolve_discretizer(discretizer)
     clf_items = _classifier_items(classifiers)
-    data_items = _dataset_items(datasets)
+    failures = [] if keep_going else None
+    data_items = _dataset_items(datasets, failures)
     tasks, keys = [], []
     meta = {}
     for dname, X, y in data_items:
@@ -257,10 +282,23 @@ def compare(datasets, classifiers, *, n_splits: int = 10, n_repeats: int = 1,
             for s in splits:
                 tasks.append((est, X, y_arr, s, classes, disc, f"{cname} on {dname}:"))
                 keys.append((dname, cname))
-    outputs = _parallel_map(_run_fold, tasks, n_jobs=n_jobs, progress=progress, desc="compare")
+    run = _run_fold_recorded if keep_going else _run_fold
+    outputs = _parallel_map(run, tasks, n_jobs=n_jobs, progress=progress, desc="compare")
     grouped: dict[tuple[str, str], list] = {}
     for key, res in zip(keys, outputs):
         grouped.setdefault(key, []).append(res)
+    if keep_going:
+        failed = set()
+        for (dname, cname), res in grouped.items():
+            errors = [r["error"] for r in res if "error" in r]
+            if errors:
+                failures.append({"dataset": dname, "classifier": cname, "stage": "cv",
+                                 "error": errors[0]})
+                failed.add(dname)
+        grouped = {k: v for k, v in grouped.items() if k[0] not in failed}
+        meta = {d: v for d, v in meta.items() if d not in failed}
+        if not grouped:
+            raise RuntimeError(f"every dataset failed: {failures}")
     frames, predictions = [], {}
     for (dname, cname), res in grouped.items():
         X, y_arr, classes = meta[dname]
@@ -279,6 +317,7 @@ def compare(datasets, classifiers, *, n_splits: int = 10, n_repeats: int = 1,
         d: {"instances": len(y_arr), "features": X.shape[1], "classes": len(classes)}
         for d, (X, y_arr, classes) in meta.items()
     }
+    results.attrs["failures"] = failures or []
     if out_dir is not None:
         write_report(results, out_dir, metric=metric, alpha=alpha, predictions=predictions)
     if return_predictions:
@@ -583,5 +622,11 @@ def write_report(results: pd.DataFrame, out_dir, *, metric: str = "zero_one_loss
     bars_png = "scores_by_dataset.png"
     plot_dataset_bars(summary.mean, summary.std, metric=f"mean {label}", path=out / bars_png)
     text = render_report(results, summary, cd_png=cd_png, bars_png=bars_png)
+    failures = results.attrs.get("failures") or []
+    if failures:
+        text += "\n## Failures (left out of the comparison)\n\n| dataset | classifier | stage | error |\n"
+        text += "|---|---|---|---|\n" + "".join(
+            f"| {f['dataset']} | {f['classifier']} | {f['stage']} | "
+            f"{str(f['error']).replace('|', '/')[:300]} |\n" for f in failures)
     (out / "report.md").write_text(text, encoding="utf-8")
     return summary
