@@ -85,6 +85,28 @@ def _sorted_labels(values: np.ndarray) -> list:
     return [python_scalar(v) for v in uniq]
 
 
+MAX_INTEGER_CATEGORIES = 10
+"""The integer-column rule, the same in Python and on the command line: an integer
+column with more distinct values than this is a quantity. The discretizers bin it (as
+they bin float columns); a classifier given it directly uses its values as categories
+and warns (:class:`ManyValuedIntegerWarning`). The CLI reads such CSV columns as float."""
+
+
+class ManyValuedIntegerWarning(UserWarning):
+    """An integer feature with many distinct values reached a classifier undiscretized."""
+
+
+def is_quantity(column: pd.Series) -> bool:
+    """Whether the integer-column rule makes ``column`` a quantity to discretize: a float
+    column, or an integer column with more than ``MAX_INTEGER_CATEGORIES`` values."""
+    if pd.api.types.is_bool_dtype(column.dtype) or isinstance(column.dtype, pd.CategoricalDtype):
+        return False
+    if pd.api.types.is_float_dtype(column.dtype):
+        return True
+    return bool(pd.api.types.is_integer_dtype(column.dtype)
+                and column.nunique() > MAX_INTEGER_CATEGORIES)
+
+
 def _looks_continuous(column: pd.Series) -> bool:
     """A float column with non-integral values is continuous."""
     if not pd.api.types.is_float_dtype(column.dtype):
@@ -220,6 +242,17 @@ class FeatureEncoder:
                     "make_pipeline(MDLDiscretizer(), TANClassifier()), or cast it to a "
                     "categorical dtype if its values are categories."
                 )
+            if is_quantity(column) and pd.api.types.is_integer_dtype(column.dtype):
+                import warnings
+
+                warnings.warn(
+                    f"column {name!r} is an integer column with {column.nunique()} distinct "
+                    f"values (more than {MAX_INTEGER_CATEGORIES}); each value becomes a "
+                    "category. If it is a quantity, discretize it (MDLDiscretizer and "
+                    "QuantileDiscretizer bin such columns, e.g. make_pipeline(MDLDiscretizer(), "
+                    "TANClassifier())); if its values are categories, cast it with "
+                    ".astype('category') to keep them and silence this warning.",
+                    ManyValuedIntegerWarning, stacklevel=4)
             missing = column.isna().to_numpy()
             if isinstance(column.dtype, pd.CategoricalDtype):
                 labels = [python_scalar(v) for v in column.cat.categories]

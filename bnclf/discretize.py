@@ -34,7 +34,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .data import as_frame, as_target_vector, record_feature_names
+from .data import as_frame, as_target_vector, is_quantity, record_feature_names
 from .stats import entropy, xlogx as _xlogx
 
 __all__ = ["MDLDiscretizer", "QuantileDiscretizer", "interval_labels", "mdl_cut_points"]
@@ -210,8 +210,8 @@ class _BaseDiscretizer(TransformerMixin, BaseEstimator):
 
     def _select_columns(self, frame: pd.DataFrame) -> list:
         columns = self.columns
-        if columns is None:
-            return [c for c in frame.columns if pd.api.types.is_float_dtype(frame[c].dtype)]
+        if columns is None:  # float columns and many-valued integer columns (bnclf.data)
+            return [c for c in frame.columns if is_quantity(frame[c])]
         if isinstance(columns, (str, numbers.Integral)) or not np.iterable(columns):
             columns = [columns]
         columns = list(columns)
@@ -330,10 +330,13 @@ class MDLDiscretizer(_BaseDiscretizer):
     Parameters
     ----------
     columns : list of column labels, optional
-        Columns to discretize. By default every column of float dtype is
-        discretized (for an ndarray the columns are named ``x0 .. x{d-1}``).
-        Integer, boolean, category and object columns pass through untouched
-        unless listed here; a listed column must hold numbers.
+        Columns to discretize. By default every column of float dtype, and
+        every integer column with more than ``bnclf.data.MAX_INTEGER_CATEGORIES``
+        (10) distinct values, is discretized (for an ndarray the columns are
+        named ``x0 .. x{d-1}``): the integer-column rule the command line
+        follows too. Other integer columns, boolean, category and object
+        columns pass through untouched unless listed here; a listed column
+        must hold numbers.
 
     Attributes
     ----------
@@ -450,7 +453,8 @@ class QuantileDiscretizer(_BaseDiscretizer):
         interpolation). Repeated quantiles collapse into one cut point, so a
         column with few distinct values gets fewer bins.
     columns : list of column labels, optional
-        Columns to discretize; by default every float column (see
+        Columns to discretize; by default every float column and every
+        integer column with more than 10 distinct values (see
         :class:`MDLDiscretizer`).
 
     Attributes

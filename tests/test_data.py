@@ -112,3 +112,33 @@ def test_text_matching_refuses_ambiguous_states():
     col = np.array([-1, -1])
     np.testing.assert_array_equal(
         encoder._match_by_text(0, column, col, np.array([True, True])), [-1, -1])
+
+
+def test_one_integer_column_rule_in_python_and_on_the_command_line(tmp_path):
+    import warnings
+
+    from sklearn.pipeline import make_pipeline
+
+    from bnclf import MDLDiscretizer, TANClassifier
+    from bnclf.cli import main
+    from bnclf.data import ManyValuedIntegerWarning
+    from bnclf.io import load_model
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    X = pd.DataFrame({"amount": rng.integers(0, 60, 300) + 40 * y,   # a quantity
+                      "grade": rng.integers(1, 4, 300),               # 3 integer categories
+                      "colour": rng.choice(["r", "g"], 300)})
+    with pytest.warns(ManyValuedIntegerWarning, match="column 'amount'.*discretize"):
+        TANClassifier().fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ManyValuedIntegerWarning)
+        TANClassifier().fit(X.assign(amount=X["amount"].astype("category")), y)
+        python = make_pipeline(MDLDiscretizer(), TANClassifier()).fit(X, y)
+    assert python[0].columns_ == ["amount"]  # the quantity is binned, 'grade' is kept
+    X.assign(label=y).to_csv(tmp_path / "data.csv", index=False)
+    main(["fit", str(tmp_path / "data.csv"), "--model", "tan", "-o", str(tmp_path / "m.bnclf")])
+    cli = load_model(tmp_path / "m.bnclf")
+    assert cli[0].columns_ == ["amount"]
+    np.testing.assert_allclose(cli[0].cut_points_["amount"], python[0].cut_points_["amount"])
+    np.testing.assert_allclose(cli.predict_proba(X), python.predict_proba(X))

@@ -57,8 +57,7 @@ def load_dataset(name: str = DEFAULT_DATASET):
         return load_arff_xy(path)
 
 
-MAX_INTEGER_CATEGORIES = 10
-"""Integer CSV columns with more distinct values than this are read as continuous."""
+from ..data import MAX_INTEGER_CATEGORIES  # noqa: E402 - the one integer-column rule
 
 
 def read_csv_table(path, *, header: bool = True, sep=None, names=None):
