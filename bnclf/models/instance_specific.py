@@ -450,7 +450,8 @@ class LTANClassifier(InstanceSpecificClassifier):
             true labels ``y`` also ``cp`` and ``lp`` (% of reconsidered rows the
             framework corrects / breaks, Eqs. 23–24) and ``kappa`` (agreement of
             TAN-IE and the experts on the reconsidered rows, Eqs. 25–27). All
-            percentages are NaN when no row is reconsidered.
+            percentages are NaN when no row is reconsidered. A true label the model
+            was not fitted with is wrong for both the generalist and LTAN.
         """
         codes = self._encode(X)
         parts = self._run(codes)
@@ -477,16 +478,16 @@ class LTANClassifier(InstanceSpecificClassifier):
         return out
 
     def _label_codes(self, y, n) -> np.ndarray:
+        """Class codes of true labels; ``-1`` for a label the model was not fitted with
+        (a test fold can hold a class its training fold lacks): such a row is wrong for
+        the generalist and for LTAN alike, so it counts towards neither CP nor LP."""
         y = np.asarray(y, dtype=object).ravel()
         if len(y) != n:
             raise ValueError(f"y has {len(y)} labels but X has {n} rows; they must match.")
+        if any(v is None or (isinstance(v, float) and np.isnan(v)) for v in y):
+            raise ValueError("y has missing labels; diagnose needs the true label of every row.")
         lookup = {python_scalar(c): i for i, c in enumerate(self.classes_)}
-        codes = np.array([lookup.get(python_scalar(v), -1) for v in y])
-        if (codes < 0).any():
-            bad = sorted({repr(v) for v, c in zip(y, codes) if c < 0})[:5]
-            raise ValueError(f"y has labels the model was not fitted with: {', '.join(bad)}; "
-                             f"known labels: {self._labels()}.")
-        return codes
+        return np.array([lookup.get(python_scalar(v), -1) for v in y])
 
     def _explain_parts(self, codes, parts):
         keep = parts["omega"][0]
