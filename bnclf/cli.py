@@ -83,7 +83,11 @@ def cmd_predict(args):
                              f"{list(X.columns)[:10]}.")
         ids = X[args.id].to_numpy()
     names = getattr(model, "feature_names_in_", None)
-    if names is not None and set(names) <= set(X.columns):
+    if names is not None and not set(names) <= set(X.columns):
+        lacking = [c for c in names if c not in X.columns]
+        raise ValueError(f"{args.data} lacks the model's columns {lacking}; the model was "
+                         f"fitted on {list(names)} (other columns are ignored).")
+    if names is not None:
         X = X[list(names)]  # the training columns, in training order; others are ignored
     elif args.id is not None and args.id in X.columns:
         X = X.drop(columns=[args.id])

@@ -366,8 +366,17 @@ def save_model(estimator, path) -> Path:
 
 def load_model(path):
     """Load an estimator written by :func:`save_model` (only load files you trust)."""
-    with open(path, "rb") as fh:
-        payload = pickle.load(fh)  # noqa: S301 - documented: trusted files only
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no such model file: {path}")
+    try:
+        with open(path, "rb") as fh:
+            payload = pickle.load(fh)  # noqa: S301 - documented: trusted files only
+    except Exception as exc:  # empty, truncated or foreign files raise many kinds of errors
+        raise ValueError(
+            f"{path} is not a readable bnclf model file ({type(exc).__name__}: {exc}); write "
+            "one with 'bnclf fit ... -o FILE' or bnclf.io.save_model."
+        ) from None
     if not isinstance(payload, dict) or payload.get("format") != "bnclf-model/1":
         raise ValueError(f"{path} is not a bnclf model file (written by bnclf.io.save_model).")
     return payload["estimator"]

@@ -56,7 +56,7 @@ def test_errors_name_the_problem(heart_csv, tmp_path, capsys):
         (["fit", str(heart_csv), "--class", "num", "--discretize", "none",
           "-o", str(tmp_path / "x.bnclf")], "looks continuous"),
         (["fit", str(heart_csv), "--class", "num", "--model", "kdb(k=-1)"], "k=-1 is not valid"),
-        (["export", str(tmp_path / "none.bnclf"), "-o", "x.bif"], "No such file"),
+        (["export", str(tmp_path / "none.bnclf"), "-o", "x.bif"], "no such model file"),
     ]
     for argv, message in cases:
         assert main(argv) == 2

@@ -66,10 +66,17 @@ def parse_classifier_spec(spec: str) -> tuple[str, dict]:
                 params[kw.arg] = ast.literal_eval(kw.value)
             except ValueError:
                 raise ValueError(
-                    f"classifier spec {spec!r}: value of {kw.arg!r} must be a literal"
+                    f"classifier spec {spec!r}: the value of {kw.arg!r} must be a literal "
+                    f"(a number, True/False/None, or a quoted string), e.g. "
+                    f"{name_of(node)}({kw.arg}=2) or {name_of(node)}({kw.arg}='text')"
                 ) from None
         return ast.unparse(node.func), params
     raise ValueError(f"cannot parse classifier spec {spec!r}; expected e.g. 'nb' or 'kdb(k=3)'")
+
+
+def name_of(call) -> str:
+    """The function part of a parsed spec call, as text."""
+    return ast.unparse(call.func)
 
 
 def _model_classes() -> dict:
