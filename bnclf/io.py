@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from . import __version__
-from .data import python_scalar
+from .data import check_option, python_scalar
 from .pgmpy_adapter import _pgmpy, network_from_tables, tables_from_network
 
 _FORMATS = {".bif": "bif", ".xml": "xmlbif", ".xmlbif": "xmlbif"}
@@ -354,9 +354,25 @@ def _verify(model, dag, families, tables, states, path):
 
 
 # -- estimator persistence ---------------------------------------------------------
-def save_model(estimator, path) -> Path:
-    """Pickle a fitted estimator with the bnclf version that wrote it."""
+def save_model(estimator, path, *, format: str = "safe") -> Path:
+    """Write a fitted estimator (or a pipeline of bnclf discretizers ending in one).
+
+    Parameters
+    ----------
+    estimator : fitted bnclf classifier or Pipeline
+    path : path-like
+    format : {"safe", "pickle"}, default="safe"
+        ``"safe"``: JSON + ``.npz`` in a zip archive (:mod:`bnclf.modelfile`), which
+        loads without running code and is checked on load; it holds the coded
+        training rows, from which the model is rebuilt. ``"pickle"``: any Python
+        object, for trusted use only (loading a pickle runs code).
+    """
+    from . import modelfile
+
+    check_option("format", format, ("safe", "pickle"))
     path = Path(path)
+    if format == "safe":
+        return modelfile.dump(estimator, path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as fh:
         pickle.dump({"format": "bnclf-model/1", "bnclf_version": __version__,
@@ -364,14 +380,29 @@ def save_model(estimator, path) -> Path:
     return path
 
 
-def load_model(path):
-    """Load an estimator written by :func:`save_model` (only load files you trust)."""
+def load_model(path, *, trusted: bool = False):
+    """Load a model written by :func:`save_model`.
+
+    A safe model file (the default format) loads without running code. A pickle
+    runs code on load, so it is read only with ``trusted=True``; the command line
+    never passes it.
+    """
+    from . import modelfile
+
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"no such model file: {path}")
+    if modelfile.is_model_archive(path):
+        return modelfile.load(path)
+    if not trusted:
+        raise ValueError(
+            f"{path} is not a safe bnclf model file (a pickle, or not a model at all). A pickle "
+            "runs code when loaded: load it only if you trust its author, with "
+            "bnclf.io.load_model(path, trusted=True); or refit with 'bnclf fit ... -o FILE'."
+        )
     try:
         with open(path, "rb") as fh:
-            payload = pickle.load(fh)  # noqa: S301 - documented: trusted files only
+            payload = pickle.load(fh)  # noqa: S301 - trusted=True: the caller vouches for it
     except Exception as exc:  # empty, truncated or foreign files raise many kinds of errors
         raise ValueError(
             f"{path} is not a readable bnclf model file ({type(exc).__name__}: {exc}); write "

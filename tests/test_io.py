@@ -86,7 +86,7 @@ def test_save_and_load_estimator(awkward_model, tmp_path):
                       "flag": [True], "ratio": [0.5], "table": ["network"]})
     np.testing.assert_array_equal(loaded.predict_proba(X), awkward_model.predict_proba(X))
     (tmp_path / "bad.bnclf").write_bytes(b"\x80\x04N.")
-    with pytest.raises(ValueError, match="not a bnclf model file"):
+    with pytest.raises(ValueError, match="not a safe bnclf model file.*trusted=True"):
         load_model(tmp_path / "bad.bnclf")
 
 

@@ -135,8 +135,19 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         self._encoder = encoder
         self.class_name_ = _class_name(y, encoder.feature_names_)
+        return self._fit_coded(data)
+
+    def _fit_coded(self, data: DiscreteData):
+        """Learn from coded rows once ``classes_``, ``_encoder`` and the names are set.
+
+        The coded rows are kept (``_training_data``): the safe model file
+        (:mod:`bnclf.modelfile`) stores them and rebuilds the model through this
+        method, since every learner is a deterministic function of its parameters
+        and the coded data.
+        """
         for attr in ("network_", "networks_", "weights_"):
             self.__dict__.pop(attr, None)  # a refit may change the kind of model
+        self._training_data = data
         self._fit_network(data, CountCache(data))
         return self
 
