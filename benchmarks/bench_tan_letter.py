@@ -49,7 +49,6 @@ from importlib import metadata
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 from sklearn.model_selection import train_test_split
 from sklearn.naive_bayes import CategoricalNB
 from tqdm import tqdm

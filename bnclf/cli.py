@@ -349,9 +349,9 @@ def cmd_explain(args):
     explanation = est.explain(row)
     print(explanation)
     if args.plot:
-        from .plot import draw_explanation
-
         import matplotlib
+
+        from .plot import draw_explanation
 
         matplotlib.use("Agg", force=False)
         import matplotlib.pyplot as plt

@@ -35,7 +35,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .data import as_frame, as_target_vector, is_quantity, record_feature_names
-from .stats import entropy, xlogx as _xlogx
+from .stats import entropy
+from .stats import xlogx as _xlogx
 
 __all__ = ["MDLDiscretizer", "QuantileDiscretizer", "interval_labels", "mdl_cut_points"]
 

@@ -15,9 +15,9 @@ import numpy as np
 def _pgmpy():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
+        import pgmpy.factors.discrete
         import pgmpy.inference  # noqa: F401
         import pgmpy.models
-        import pgmpy.factors.discrete
     return pgmpy
 
 

@@ -22,7 +22,6 @@ from scipy.special import gammaln
 from .data import DiscreteData
 from .inference import single_threaded_blas
 
-
 _PAIR_BLOCK_CELLS = 2**24
 """Largest all-pairs count array (cells) that :meth:`CountCache.pair_blocks` builds."""
 

@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from pgmpy_oracle import log_joint_per_class, observed, posterior
 from sklearn.base import clone
 
 from bnclf import (
@@ -16,7 +17,6 @@ from bnclf import (
 from bnclf.inference import log_posterior
 from bnclf.pgmpy_adapter import variable_elimination
 from bnclf.stats import mutual_information
-from pgmpy_oracle import log_joint_per_class, observed, posterior
 
 ENSEMBLES = [AODEClassifier(), WAODEClassifier(), AODEClassifier(smoothing="weka"),
              ATANClassifier(), WATANClassifier()]

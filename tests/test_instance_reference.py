@@ -17,15 +17,22 @@ from fractions import Fraction as F
 from functools import lru_cache
 from pathlib import Path
 
+import instance_reference as ref
 import numpy as np
 import pytest
 
-import instance_reference as ref
-from bnclf import KDBClassifier, MDLDiscretizer, NaiveBayesClassifier, TANClassifier
+from bnclf import (
+    AKDBClassifier,
+    KDBClassifier,
+    LKDBClassifier,
+    LTANClassifier,
+    MDLDiscretizer,
+    NaiveBayesClassifier,
+    TANClassifier,
+    TargetKDBClassifier,
+)
 from bnclf.arff import load_arff_xy
 from bnclf.datasets import load_dataset
-
-from bnclf import AKDBClassifier, LKDBClassifier, LTANClassifier, TargetKDBClassifier
 
 DATA = Path(__file__).parent / "data"
 M = 1.0

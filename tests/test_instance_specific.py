@@ -7,6 +7,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
+from pgmpy_oracle import log_evidence, observed, posterior
 from sklearn.base import clone
 from sklearn.metrics import cohen_kappa_score
 
@@ -25,7 +26,6 @@ from bnclf.models.instance_specific import cohen_kappa
 from bnclf.params import m_estimated_log_cpts
 from bnclf.stats import CountCache
 from bnclf.structure import learn_kdb, maximum_spanning_arborescence
-from pgmpy_oracle import log_evidence, observed, posterior
 
 
 def random_data(seed, n=300, cards=(2, 3, 4, 3, 2), n_classes=3, missing=False):

@@ -6,12 +6,12 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 import pytest
+from pgmpy_oracle import log_evidence, observed
 from sklearn.metrics import mutual_info_score
 
 from bnclf import ChowLiuMultinetClassifier, ETANClassifier, make_classifier
 from bnclf.arff import load_arff_xy
 from bnclf.pgmpy_adapter import variable_elimination
-from pgmpy_oracle import log_evidence, observed
 
 DATA = Path(__file__).parent / "data"
 

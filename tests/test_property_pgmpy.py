@@ -5,10 +5,10 @@ import numpy as np
 import pandas as pd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pgmpy_oracle import posterior
 
 from bnclf import KDBClassifier, NaiveBayesClassifier, TANClassifier
 from bnclf.pgmpy_adapter import variable_elimination
-from pgmpy_oracle import posterior
 
 ESTIMATORS = {
     "nb": lambda m: NaiveBayesClassifier(m=m),
