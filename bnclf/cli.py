@@ -221,7 +221,10 @@ def cmd_plot(args):
     from .plot import save_structure_png
 
     est = final_estimator(load_model(args.model_file))
-    save_structure_png(est, args.output, title=args.title)
+    features = [f.strip() for f in args.features.split(",")] if args.features else None
+    save_structure_png(est, args.output, title=args.title, features=features,
+                       markov_blanket_only=args.markov_blanket_only,
+                       max_features=args.max_features)
     print(f"wrote {args.output}")
 
 
@@ -461,6 +464,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("model_file", help="model written by 'bnclf fit'")
     p.add_argument("-o", "--output", default="structure.png", help="PNG file (default: %(default)s)")
     p.add_argument("--title", help="figure title")
+    p.add_argument("--features", help="comma-separated features to draw (default: all)")
+    p.add_argument("--markov-blanket-only", action="store_true",
+                   help="draw only the class's Markov blanket")
+    p.add_argument("--max-features", type=int,
+                   help="draw at most this many features, the most connected first")
     p.set_defaults(func=cmd_plot)
 
     p = sub.add_parser("show", help="print a saved model: structure, Markov blanket, cut "

@@ -70,8 +70,45 @@ def structure_layout(graph: nx.DiGraph, class_node=None) -> dict:
     return pos
 
 
+def select_nodes(graph: nx.DiGraph, class_node=None, *, features=None,
+                 markov_blanket_only: bool = False, max_features=None):
+    """The subgraph to draw and a note on what was left out (``""`` when nothing was).
+
+    ``features`` keeps the named features; ``markov_blanket_only`` keeps the class's
+    Markov blanket (parents, children, children's other parents); ``max_features``
+    then keeps that many features, those with the most arcs among features first
+    (ties by name). The class node always stays.
+    """
+    all_features = [v for v in graph if v != class_node]
+    keep = list(all_features)
+    if features is not None:
+        wanted = list(features)
+        unknown = [f for f in wanted if f not in graph]
+        if unknown:
+            raise ValueError(f"features={unknown!r} are not nodes of the network; nodes are "
+                             f"{all_features[:10]}{' ...' if len(all_features) > 10 else ''}.")
+        keep = [v for v in keep if v in set(wanted)]
+    if markov_blanket_only:
+        if class_node is None:
+            raise ValueError("markov_blanket_only=True needs a network with a class node.")
+        blanket = set(graph.predecessors(class_node)) | set(graph.successors(class_node))
+        for child in graph.successors(class_node):
+            blanket |= set(graph.predecessors(child))
+        keep = [v for v in keep if v in blanket]
+    if max_features is not None:
+        if not isinstance(max_features, (int, np.integer)) or max_features < 1:
+            raise ValueError(f"max_features={max_features!r} is not valid; give a number of "
+                             "features >= 1, or None for all.")
+        sub = graph.subgraph(keep)
+        keep = sorted(keep, key=lambda v: (-sub.degree(v), str(v)))[:int(max_features)]
+    nodes = keep + ([class_node] if class_node is not None else [])
+    note = "" if len(keep) == len(all_features) else \
+        f"{len(keep)} of {len(all_features)} features shown"
+    return graph.subgraph(nodes).copy(), note
+
+
 def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None, pos=None,
-                   highlight=()):
+                   highlight=(), features=None, markov_blanket_only=False, max_features=None):
     """Draw a Bayesian network classifier's structure.
 
     Parameters
@@ -93,6 +130,10 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None,
         several drawings to compare them node for node.
     highlight : collection of (parent, child), optional
         Arcs among features drawn in red (e.g. those another network lacks).
+    features, markov_blanket_only, max_features : optional
+        Draw only part of a large network: the named features, the class's Markov
+        blanket, and at most this many features (the most connected first); see
+        :func:`select_nodes`. The title then says how many features are shown.
 
     Returns
     -------
@@ -108,8 +149,15 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None,
 
     obj = obj[-1] if hasattr(obj, "steps") else obj
     if hasattr(obj, "network_members") and len(obj.network_members()) > 1:
+        if features is not None or markov_blanket_only or max_features is not None:
+            raise ValueError("features=, markov_blanket_only= and max_features= select nodes of "
+                             "one network; draw a member (obj.networks_[i]) to use them.")
         return draw_members(obj, title=title, font_size=font_size)
     graph, class_node = _graph_and_class(obj, class_node)
+    graph, note = select_nodes(graph, class_node, features=features,
+                               markov_blanket_only=markov_blanket_only, max_features=max_features)
+    if note:
+        title = f"{title} ({note})" if title else note
     if pos is None:
         pos = structure_layout(graph, class_node)
     else:

@@ -4,6 +4,7 @@ import matplotlib.pyplot as plt
 import networkx as nx
 import numpy as np
 import pandas as pd
+import pytest
 
 from bnclf import NaiveBayesClassifier, TANClassifier
 from bnclf.plot import draw_structure, save_structure_png, structure_layout
@@ -103,3 +104,46 @@ def test_draw_members_rejects_positions_that_are_not_members(krkp):
     for bad in ([5], [], ["won"]):
         with pytest.raises(ValueError, match="members=.*positions in 0..1"):
             draw_members(bmc, members=bad)
+
+
+def test_large_networks_can_be_drawn_in_part(krkp, tmp_path):
+    import matplotlib.pyplot as plt
+
+    from bnclf import KDBClassifier
+    from bnclf.plot import draw_structure, select_nodes
+
+    X, y = krkp
+    est = KDBClassifier(k=2).fit(X, y)
+    g = est.dag_
+    sub, note = select_nodes(g, "class", max_features=10)
+    assert sub.number_of_nodes() == 11 and note == f"10 of {X.shape[1]} features shown"
+    degrees = dict(g.subgraph([v for v in g if v != "class"]).degree())
+    kept = [v for v in sub if v != "class"]
+    assert min(degrees[v] for v in kept) >= max(degrees[v] for v in degrees if v not in kept)
+    sub, _ = select_nodes(g, "class", markov_blanket_only=True)
+    assert set(sub) - {"class"} <= set(X.columns)
+    sub, _ = select_nodes(g, "class", features=list(X.columns[:3]))
+    assert set(sub) == set(X.columns[:3]) | {"class"}
+    with pytest.raises(ValueError, match="not nodes of the network"):
+        select_nodes(g, "class", features=["nope"])
+    with pytest.raises(ValueError, match="max_features=0"):
+        select_nodes(g, "class", max_features=0)
+    ax = draw_structure(est, max_features=12, title="KDB")
+    assert ax.get_title() == f"KDB (12 of {X.shape[1]} features shown)"
+    plt.close(ax.figure)
+
+
+def test_cli_plot_options(tmp_path, capsys):
+    from bnclf.cli import main
+    from bnclf.datasets import load_dataset
+
+    X, y = load_dataset("iris")
+    X.assign(**{"class": y}).to_csv(tmp_path / "iris.csv", index=False)
+    model = str(tmp_path / "m.bnclf")
+    main(["fit", str(tmp_path / "iris.csv"), "--model", "kdb(k=2)", "-o", model])
+    png = tmp_path / "p.png"
+    assert main(["plot", model, "-o", str(png), "--max-features", "2",
+                 "--markov-blanket-only"]) is None
+    assert png.stat().st_size > 5000
+    assert main(["plot", model, "-o", str(png), "--features", "nope"]) == 2
+    assert "not nodes" in capsys.readouterr().err
