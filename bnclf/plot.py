@@ -173,8 +173,16 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None,
     highlight = {tuple(e) for e in highlight}
     other_edges = [(u, v) for u, v in graph.edges if u != class_node and (u, v) not in highlight]
     red_edges = [(u, v) for u, v in graph.edges if u != class_node and (u, v) in highlight]
-    nx.draw_networkx_edges(graph, pos, edgelist=class_edges, ax=ax, edge_color="#cccccc",
-                           arrows=True, arrowsize=8, width=0.6, node_size=900)
+    # class arcs fan out: those to the left bow left, those to the right bow right, so
+    # they do not run straight through the nodes of the layers in between
+    if class_node is not None:
+        cx = pos[class_node][0]
+        for side, rad in ((-1, -0.12), (0, 0.0), (1, 0.12)):
+            edges = [(u, v) for u, v in class_edges if np.sign(round(pos[v][0] - cx, 6)) == side]
+            if edges:
+                nx.draw_networkx_edges(graph, pos, edgelist=edges, ax=ax, edge_color="#cccccc",
+                                       arrows=True, arrowsize=8, width=0.6, node_size=900,
+                                       connectionstyle=f"arc3,rad={rad}")
     nx.draw_networkx_edges(graph, pos, edgelist=other_edges, ax=ax, edge_color="black",
                            arrows=True, arrowsize=14, width=1.4, node_size=900,
                            connectionstyle="arc3,rad=0.08")
