@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from . import __version__
+from .structure import markov_blanket
 
 
 # -- data and models ---------------------------------------------------------------
@@ -226,15 +227,6 @@ def cmd_plot(args):
                        markov_blanket_only=args.markov_blanket_only,
                        max_features=args.max_features)
     print(f"wrote {args.output}")
-
-
-def markov_blanket(graph, node) -> list:
-    """Parents, children and the children's other parents of ``node`` in a DAG."""
-    blanket = set(graph.predecessors(node)) | set(graph.successors(node))
-    for child in graph.successors(node):
-        blanket |= set(graph.predecessors(child))
-    blanket.discard(node)
-    return sorted(blanket, key=str)
 
 
 def cpt_table(net, node) -> pd.DataFrame:

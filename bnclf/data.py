@@ -336,10 +336,10 @@ class FeatureEncoder:
         texts = pd.Index([_text(v) for v in self._observed[j]])
         if not texts.is_unique:  # e.g. both 1 and '1' are states: ambiguous, no match
             return col
-        values = column.to_numpy(dtype=object)[unseen]
-        matched = texts.get_indexer([_text(v) for v in values])
+        codes, distinct = pd.factorize(column.to_numpy(dtype=object)[unseen])
+        matched = texts.get_indexer([_text(v) for v in distinct])  # once per distinct value
         col = col.copy()
-        col[np.flatnonzero(unseen)] = matched
+        col[np.flatnonzero(unseen)] = matched[codes]
         return col
 
     def _warn_if_mostly_unseen(self, j, column, unseen, missing) -> None:

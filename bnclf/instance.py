@@ -129,12 +129,22 @@ class LocalTables:
         ``P(x_i, x_j | c) = (N(x_i, x_j, c) + m/(r_i r_j)) / (N(c) + m)`` and the
         conditionals are its sums, as :func:`bnclf.stats.pointwise_class_cmi`.
         """
-        row_marg, pair_total = self._pair_marginals()
         o, r = self.owner, self.cards.astype(float)
-        n_pair = pair_total[o][:, o]
-        joint = (self.blocks + m / (r[o][:, None] * r[o][None, :])[:, :, None]) / (n_pair + m)
-        p_i = (row_marg[:, o] + (m / r[o])[:, None, None]) / (n_pair + m)
-        p_j = np.swapaxes((row_marg[:, o] + (m / r[o])[:, None, None]), 0, 1) / (n_pair + m)
+        return self._pointwise_pair_ratio((m / (r[o][:, None] * r[o][None, :]))[:, :, None],
+                                          m / r[o], m)
+
+    def _pointwise_pair_ratio(self, joint_add, marginal_add, total_add) -> np.ndarray:
+        """``log2 P(x_i, x_j | c) / (P(x_i | c) P(x_j | c))`` for every value pair and class,
+        with ``P(x_i, x_j | c) = (N(x_i, x_j, c) + joint_add) / (N(c) + total_add)`` and
+        ``P(x_i | c) = (N(x_i, c) + marginal_add[x_i]) / (N(c) + total_add)``, the counts
+        taken within the pair's rows."""
+        row_marg, pair_total = self._pair_marginals()
+        o = self.owner
+        n_pair = pair_total[o][:, o] + total_add
+        margin = row_marg[:, o] + np.broadcast_to(marginal_add, o.shape)[:, None, None]
+        joint = (self.blocks + joint_add) / n_pair
+        p_i = margin / n_pair
+        p_j = np.swapaxes(margin, 0, 1) / n_pair
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.log2(joint / (p_i * p_j))
 
@@ -166,13 +176,7 @@ class LocalTables:
         p_x = (n.sum(axis=1, keepdims=True) + 1) / (n_all + 1)
         p_y = (total + 1.0 / l) / (n_all + 1)
         ymi = np.log2(p_xy / (p_x * p_y))
-        row_marg, pair_total = self._pair_marginals()
-        o = self.owner
-        n_pair = pair_total[o][:, o] + 1.0 / l
-        joint = (self.blocks + 1.0 / l) / n_pair
-        p_i = (row_marg[:, o] + 1.0 / l) / n_pair
-        p_j = np.swapaxes(row_marg[:, o] + 1.0 / l, 0, 1) / n_pair
-        return ymi, np.log2(joint / (p_i * p_j))
+        return ymi, self._pointwise_pair_ratio(1.0 / l, 1.0 / l, 1.0 / l)
 
 
 # -- structures ------------------------------------------------------------------------
@@ -404,25 +408,19 @@ class LocalParameters:
         parents = np.asarray(parents).reshape(len(child), -1)
         n_par = (parents >= 0).sum(axis=1)
         value = self.offsets[child] + codes[rows, child]
-        width = self.single.shape[1] if labels is None else None
-        out = np.empty((len(child), width) if labels is None else len(child))
-        pick = (lambda a, sel: a) if labels is None else \
-            (lambda a, sel: a[np.arange(len(a)), np.asarray(labels)[sel]])
+        out = np.empty((len(child), self.single.shape[1]))
         sel = n_par == 0
-        if sel.any():
-            out[sel] = pick(self.single[value[sel]], sel)
+        out[sel] = self.single[value[sel]]
         sel = n_par == 1
         if sel.any():
             p = parents[sel, 0]
-            pv = self.offsets[p] + codes[rows[sel], p]
-            if labels is None:
-                out[sel] = self.pairs[value[sel], pv]
-            else:
-                out[sel] = self.pairs[value[sel], pv, np.asarray(labels)[sel]]
+            out[sel] = self.pairs[value[sel], self.offsets[p] + codes[rows[sel], p]]
         sel = n_par >= 2
         if sel.any():
-            out[sel] = pick(self._counted(codes, rows[sel], child[sel], parents[sel]), sel)
-        return out
+            out[sel] = self._counted(codes, rows[sel], child[sel], parents[sel])
+        if labels is None:
+            return out
+        return out[np.arange(len(out)), np.asarray(labels)]
 
     def _counted(self, codes, rows, child, parents) -> np.ndarray:
         counter = self.counter

@@ -91,9 +91,9 @@ def select_nodes(graph: nx.DiGraph, class_node=None, *, features=None,
     if markov_blanket_only:
         if class_node is None:
             raise ValueError("markov_blanket_only=True needs a network with a class node.")
-        blanket = set(graph.predecessors(class_node)) | set(graph.successors(class_node))
-        for child in graph.successors(class_node):
-            blanket |= set(graph.predecessors(child))
+        from .structure import markov_blanket
+
+        blanket = set(markov_blanket(graph, class_node))
         keep = [v for v in keep if v in blanket]
     if max_features is not None:
         if not isinstance(max_features, (int, np.integer)) or max_features < 1:

@@ -31,6 +31,15 @@ def graph_families(graph: nx.DiGraph, class_index: int) -> list[tuple[int, ...]]
     ]
 
 
+def markov_blanket(graph: nx.DiGraph, node) -> list:
+    """Parents, children and the children's other parents of ``node``, sorted by text."""
+    blanket = set(graph.predecessors(node)) | set(graph.successors(node))
+    for child in graph.successors(node):
+        blanket |= set(graph.predecessors(child))
+    blanket.discard(node)
+    return sorted(blanket, key=str)
+
+
 def learn_nb(cache: CountCache) -> nx.DiGraph:
     """Naive Bayes: the class is the only parent of every feature."""
     return _with_class_parent({}, cache)

@@ -113,8 +113,7 @@ class InstanceSpecificClassifier(BayesNetClassifier):
         return row_chunks(len(codes), self._cells_per_row())
 
     def _run(self, codes) -> dict:
-        self._local.forget()  # family counts are shared between the chunks of one call only
-        try:
+        try:  # family counts are shared between the chunks of one call only
             parts = [self._chunk(codes[rows]) for rows in self._chunks(codes)]
         finally:
             self._local.forget()
@@ -176,9 +175,9 @@ class InstanceSpecificClassifier(BayesNetClassifier):
         codes = self._encode(X_row)
         if codes.shape[0] != 1:
             raise ValueError(f"explain takes one row; got {codes.shape[0]}. Pass X.iloc[[i]].")
-        parts = self._chunk(codes)
+        parts = self._run(codes)
         networks, posteriors, details = self._explain_parts(codes, parts)
-        labels = [python_scalar(c) for c in self.classes_]
+        labels = self._labels()
         proba = dict(zip(labels, parts["proba"][0].tolist()))
         frame = X_row if isinstance(X_row, pd.DataFrame) else pd.DataFrame(X_row)
         row = dict(zip(self._encoder.feature_names_, frame.iloc[0].tolist()))
@@ -512,18 +511,11 @@ class LTANClassifier(InstanceSpecificClassifier):
 
 
 def cohen_kappa(a, b, n_labels: int) -> float:
-    """κ agreement of two label vectors (seed 000 Eqs. 25–27); 1.0 when chance agreement is total."""
-    a, b = np.asarray(a), np.asarray(b)
-    if a.size == 0:
-        return float("nan")
-    table = np.zeros((n_labels, n_labels))
-    np.add.at(table, (a, b), 1.0)
-    table /= a.size
-    theta1 = np.trace(table)
-    theta2 = float(table.sum(axis=1) @ table.sum(axis=0))
-    if theta2 >= 1.0:
-        return 1.0 if theta1 >= 1.0 else 0.0
-    return float((theta1 - theta2) / (1 - theta2))
+    """κ agreement of two label-code vectors over ``n_labels`` labels (seed 000 Eqs. 25–27):
+    :func:`bnclf.evaluation.metrics.kappa` on the codes."""
+    from ..evaluation.metrics import kappa
+
+    return kappa(np.asarray(a), np.asarray(b), labels=np.arange(n_labels))
 
 
 # -- discriminatory target learning ----------------------------------------------------------
