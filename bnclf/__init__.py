@@ -1,7 +1,7 @@
 """bnclf: Bayesian network classifiers on pgmpy with a scikit-learn interface.
 
 Estimators (NB, TAN, KDB, AODE, WAODE, ATAN, WATAN, BMC-CL, ETAN, LKDB, AKDB, LTAN,
-TargetKDB) learn structures from count tables, predict with a
+TargetKDB, RMCV and hill climbing on MDL/K2/BDeu/CMDL/CLL) learn structures from count tables, predict with a
 vectorized kernel that equals pgmpy's exact inference, and export to pgmpy,
 BIF and XMLBIF.
 """
@@ -16,10 +16,12 @@ from .models import (  # noqa: E402
     BayesNetClassifier,
     ChowLiuMultinetClassifier,
     ETANClassifier,
+    HillClimbClassifier,
     KDBClassifier,
     LKDBClassifier,
     LTANClassifier,
     NaiveBayesClassifier,
+    RMCVClassifier,
     TANClassifier,
     TargetKDBClassifier,
     WAODEClassifier,
@@ -43,6 +45,8 @@ __all__ = [
     "AKDBClassifier",
     "LTANClassifier",
     "TargetKDBClassifier",
+    "RMCVClassifier",
+    "HillClimbClassifier",
     "Network",
     "make_classifier",
     "MDLDiscretizer",

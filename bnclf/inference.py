@@ -199,6 +199,9 @@ class NetworkKernel:
                     self._children[parent].append(family[0])
                     graph.add_edge(parent, family[0])
         self._children_first = list(reversed(list(nx.topological_sort(graph))))
+        has_class = self.class_index in self.cardinalities
+        self._class_free = np.array([self.class_index not in f for f in self.families]) \
+            if has_class else None
 
     def _elimination_plan(self):
         if self._elimination is None:
@@ -207,8 +210,26 @@ class NetworkKernel:
         return self._elimination
 
     def joint_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
-        """``log P(c, x_observed)`` as an array ``(n_samples, n_classes)``."""
+        """``log P(c, x_observed)`` as an array ``(n_samples, n_classes)``.
+
+        A fully observed row that is impossible for every class because of a zero in
+        a family *without* the class (possible only with ``m = 0`` and a class that
+        is not a parent of every feature) gets the sum over the families that
+        contain the class instead: the families without it are the same for every
+        class, and for any ``m > 0`` they cancel from the posterior, so this is the
+        posterior's limit as ``m -> 0``.
+        """
         codes = np.asarray(codes, dtype=np.int64)
+        out = self._joint(codes)
+        if self._class_free is None or not self._class_free.any():
+            return out
+        dead = np.isneginf(out).all(axis=1) & (codes[:, self._features] >= 0).all(axis=1)
+        if dead.any():
+            entries = self.gather(codes[dead])
+            out[dead] = entries[:, ~self._class_free].sum(axis=1)
+        return out
+
+    def _joint(self, codes: np.ndarray) -> np.ndarray:
         unknown = codes < 0
         if not unknown[:, self._features].any():
             return self.gather.summed(codes)

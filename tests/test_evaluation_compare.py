@@ -93,7 +93,7 @@ def test_parse_classifier_spec():
     assert parse_classifier_spec("nb") == ("nb", {})
     assert parse_classifier_spec(" kdb(k=3, m=0.5) ") == ("kdb", {"k": 3, "m": 0.5})
     assert parse_classifier_spec("tan(root='x1')") == ("tan", {"root": "x1"})
-    for bad in ("kdb(3)", "kdb(k=foo)", "kdb(k=", "1+2"):
+    for bad in ("kdb(3)", "kdb(k=foo())", "kdb(k=", "1+2"):
         with pytest.raises(ValueError):
             parse_classifier_spec(bad)
 

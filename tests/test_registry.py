@@ -10,8 +10,10 @@ def test_parse_specs():
     assert parse_classifier_spec("kdb(k=3, m=1.0)") == ("kdb", {"k": 3, "m": 1.0})
     assert parse_classifier_spec(" tan ") == ("tan", {})
     assert parse_classifier_spec("aode(smoothing='weka')") == ("aode", {"smoothing": "weka"})
-    for bad, match in [("kdb(3)", "by name"), ("kdb(k=x)", "literal"), ("1+", "parse"),
-                       ("kdb(**a)", "kwargs")]:
+    assert parse_classifier_spec("hc(criterion=mdl)") == ("hc", {"criterion": "mdl"})
+    assert parse_classifier_spec("bnc-2p(max_parents=3)") == ("bnc-2p", {"max_parents": 3})
+    for bad, match in [("kdb(3)", "by name"), ("kdb(k=[x])", "literal"), ("1+", "parse"),
+                       ("kdb(**a)", "kwargs"), ("kdb(k=__import__('os'))", "literal")]:
         with pytest.raises(ValueError, match=match):
             parse_classifier_spec(bad)
 

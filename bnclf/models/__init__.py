@@ -18,6 +18,7 @@ from .instance_specific import (
 from .kdb import KDBClassifier
 from .multinets import ChowLiuMultinetClassifier, ETANClassifier, MultinetClassifier
 from .naive import NaiveBayesClassifier
+from .search_based import HillClimbClassifier, RMCVClassifier
 from .tree import TANClassifier
 
 __all__ = [
@@ -38,6 +39,8 @@ __all__ = [
     "AKDBClassifier",
     "LTANClassifier",
     "TargetKDBClassifier",
+    "RMCVClassifier",
+    "HillClimbClassifier",
 ]
 from .registry import CLASSIFIERS, make_classifier, parse_classifier_spec, register_classifier
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import re
 
 #: Short names: name -> class, or (module, attribute) imported on first use.
 CLASSIFIERS: dict = {
@@ -21,6 +22,13 @@ CLASSIFIERS: dict = {
     "akdb": ("bnclf.models", "AKDBClassifier"),
     "ltan": ("bnclf.models", "LTANClassifier"),
     "targetkdb": ("bnclf.models", "TargetKDBClassifier"),
+    "rmcv": ("bnclf.models", "RMCVClassifier"),
+    "rmho": ("bnclf.models.search_based", "rmho"),
+    "rmho-f": ("bnclf.models.search_based", "rmho_fixed"),
+    "rmho-ar": ("bnclf.models.search_based", "rmho_no_reversal"),
+    "hc": ("bnclf.models", "HillClimbClassifier"),
+    "bnc-mdl": ("bnclf.models.search_based", "bnc_mdl"),
+    "bnc-2p": ("bnclf.models.search_based", "bnc_2p"),
 }
 
 
@@ -43,40 +51,48 @@ def register_classifier(name: str, target) -> None:
     CLASSIFIERS[name.lower()] = target
 
 
+_SPEC = re.compile(r"^\s*([A-Za-z_][\w.\-]*)\s*(\(.*\))?\s*$", re.DOTALL)
+
+
 def parse_classifier_spec(spec: str) -> tuple[str, dict]:
     """Split ``"kdb(k=3, m=1.0)"`` into ``("kdb", {"k": 3, "m": 1.0})``.
 
-    Only keyword arguments with Python literal values are accepted.
+    Names may contain hyphens (``"bnc-2p"``). Only keyword arguments are accepted;
+    their values are Python literals, or bare words taken as text
+    (``"hc(score=mdl)"`` is ``"hc(score='mdl')"``). Nothing is evaluated.
     """
-    text = spec.strip()
+    match = _SPEC.match(spec)
+    if match is None:
+        raise ValueError(f"cannot parse classifier spec {spec!r}; expected e.g. 'nb' or 'kdb(k=3)'")
+    name, arguments = match.group(1), match.group(2)
+    if not arguments:
+        return name, {}
     try:
-        node = ast.parse(text, mode="eval").body
+        node = ast.parse("f" + arguments, mode="eval").body
     except SyntaxError as exc:
         raise ValueError(f"cannot parse classifier spec {spec!r}: {exc.msg}") from None
-    if isinstance(node, (ast.Name, ast.Attribute)):
-        return ast.unparse(node), {}
-    if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
-        if node.args:
-            raise ValueError(f"classifier spec {spec!r}: give parameters by name, e.g. kdb(k=2)")
-        params = {}
-        for kw in node.keywords:
-            if kw.arg is None:
-                raise ValueError(f"classifier spec {spec!r}: **kwargs are not supported")
-            try:
-                params[kw.arg] = ast.literal_eval(kw.value)
-            except ValueError:
-                raise ValueError(
-                    f"classifier spec {spec!r}: the value of {kw.arg!r} must be a literal "
-                    f"(a number, True/False/None, or a quoted string), e.g. "
-                    f"{name_of(node)}({kw.arg}=2) or {name_of(node)}({kw.arg}='text')"
-                ) from None
-        return ast.unparse(node.func), params
-    raise ValueError(f"cannot parse classifier spec {spec!r}; expected e.g. 'nb' or 'kdb(k=3)'")
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+        raise ValueError(f"cannot parse classifier spec {spec!r}; expected e.g. 'nb' or 'kdb(k=3)'")
+    if node.args:
+        raise ValueError(f"classifier spec {spec!r}: give parameters by name, e.g. kdb(k=2)")
+    params = {}
+    for kw in node.keywords:
+        if kw.arg is None:
+            raise ValueError(f"classifier spec {spec!r}: **kwargs are not supported")
+        if isinstance(kw.value, ast.Name):
+            params[kw.arg] = kw.value.id
+            continue
+        try:
+            params[kw.arg] = ast.literal_eval(kw.value)
+        except ValueError:
+            raise ValueError(
+                f"classifier spec {spec!r}: the value of {kw.arg!r} must be a literal "
+                f"(a number, True/False/None, or a word or quoted string), e.g. "
+                f"{name}({kw.arg}=2) or {name}({kw.arg}='text')"
+            ) from None
+    return name, params
 
 
-def name_of(call) -> str:
-    """The function part of a parsed spec call, as text."""
-    return ast.unparse(call.func)
 
 
 def _model_classes() -> dict:
@@ -134,13 +150,17 @@ def make_classifier(spec):
         return spec
     name, params = parse_classifier_spec(spec)
     cls = resolve_classifier(name)
-    valid = sorted(cls().get_params()) if hasattr(cls, "get_params") else None
+    template = cls()
+    valid = sorted(template.get_params()) if hasattr(template, "get_params") else None
     unknown = sorted(set(params) - set(valid)) if valid is not None else []
     if unknown:
         raise ValueError(
             f"{cls.__name__} has no parameter {unknown}; valid parameters: {valid}."
         )
     try:
-        return cls(**params)
+        estimator = cls(**params)
     except TypeError as exc:
         raise ValueError(f"classifier spec {spec!r}: {exc}; valid parameters: {valid}") from None
+    if params and hasattr(estimator, "_check_params"):
+        estimator._check_params()  # a bad value fails here, not after other models have run
+    return estimator
