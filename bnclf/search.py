@@ -38,7 +38,7 @@ from .stats import CountCache, comparable, m_estimate
 
 __all__ = [
     "Move", "DagState", "hill_climb", "SearchResult", "DecomposableScore", "ClassScore",
-    "FamilyContributions", "dag_score_from_scratch",
+    "FamilyContributions", "dag_score_from_scratch", "enumerate_dags", "first_best",
 ]
 
 ADD, DELETE, REVERSE = "add", "delete", "reverse"
@@ -487,6 +487,28 @@ class FamilyContributions:
         return entries, zero
 
 
+TIE_TOLERANCE = 1e-9
+"""Log-probabilities closer than this (nats) are ties for the predicted class."""
+
+
+def first_best(log_joint: np.ndarray, tolerance: float = TIE_TOLERANCE) -> np.ndarray:
+    """Index of the best class over the last axis, the lowest index on ties.
+
+    A class takes over from an earlier one only if it is better by more than
+    ``tolerance``, so values equal in exact arithmetic but summed in different orders
+    (a running sum and a fresh one) give the same class. Rows where every class is
+    ``-inf`` get class 0.
+    """
+    best = log_joint[..., 0].copy()
+    index = np.zeros(best.shape, dtype=np.intp)
+    for j in range(1, log_joint.shape[-1]):
+        value = log_joint[..., j]
+        better = value > best + tolerance
+        np.copyto(best, value, where=better)
+        index[better] = j
+    return index
+
+
 class ClassScore:
     """A score of the class given the features, from summed family contributions.
 
@@ -510,9 +532,9 @@ class ClassScore:
     the current graph; a move adds the difference of the one or two families it
     changes. Moves that change no family containing the class leave the
     class posterior -- and so the 0/1 loss and the CLL -- unchanged, and are not
-    re-scored; under CMDL they change only the dimension term. The argmax takes
-    the lowest class index on ties (rows where every class is impossible go to class
-    0), after :func:`bnclf.stats.comparable` rounding.
+    re-scored; under CMDL they change only the dimension term. The predicted class
+    is :func:`first_best`: the lowest class index on ties (rows where every class
+    is impossible go to class 0).
     """
 
     def __init__(self, contributions: FamilyContributions, kind: str = "zero_one", *,
@@ -552,10 +574,9 @@ class ClassScore:
 
     def _value(self, finite, zeros, dim):
         """The score of summed contributions: arrays with a leading batch axis."""
-        log_joint = np.where(zeros == 0, comparable(finite), -np.inf)
+        log_joint = np.where(zeros > 0, -np.inf, finite)
         if self.kind == "zero_one":
-            predicted = np.argmax(log_joint, axis=-1)
-            return (predicted != self.contributions.y).mean(axis=-1)
+            return (first_best(log_joint) != self.contributions.y).mean(axis=-1)
         rows = np.arange(self.contributions.n_eval)
         with np.errstate(invalid="ignore"):
             cll = (log_joint[..., rows, self.contributions.y]
@@ -586,22 +607,19 @@ class ClassScore:
         self.current = kept
         return None
 
-    def _delta(self, move: Move, parents):
-        n = self.contributions.n_eval
-        d_finite = np.zeros((n, self.n_classes))
-        d_zeros = np.zeros((n, self.n_classes), dtype=np.int32)
+    def _apply_delta(self, move: Move, parents, finite, zeros) -> None:
+        """Add the move's change of the class-family sums to ``finite`` and ``zeros``."""
         c = self.class_index
         for child, new in move.changes(parents):
             old = parents[child]
             if child == c or c in old:
                 f, z = self.contributions.get(child, old)
-                d_finite -= f
-                d_zeros -= z
+                finite -= f
+                zeros -= z
             if child == c or c in new:
                 f, z = self.contributions.get(child, new)
-                d_finite += f
-                d_zeros += z
-        return d_finite, d_zeros
+                finite += f
+                zeros += z
 
     def _dim_delta(self, move: Move, parents) -> float:
         return sum(self.dimension(child, new) - self.dimension(child, parents[child])
@@ -609,31 +627,59 @@ class ClassScore:
 
     def evaluate(self, state: DagState, moves) -> tuple[np.ndarray, int]:
         parents = state.parents
-        values = np.empty(len(moves))
-        scored = [i for i, m in enumerate(moves) if m.touches(parents, self.class_index)]
-        for i in set(range(len(moves))) - set(scored):  # the class posterior is unchanged
-            values[i] = self.current if self.kind != "cmdl" else \
-                self.current + 0.5 * self._dim_delta(moves[i], parents) * self._log_n
-        n = max(1, self.contributions.n_eval * self.n_classes)
-        batch = max(1, (1 << 22) // n)
-        for start in range(0, len(scored), batch):
-            chunk = scored[start:start + batch]
+        c = self.class_index
+        values = np.full(len(moves), self.current)
+        touching = np.array([m.touches(parents, c) for m in moves], dtype=bool)
+        dims = np.zeros(len(moves))
+        if self.kind == "cmdl":  # every move changes the dimension term
+            dims = np.array([self._dim_delta(m, parents) for m in moves]) + self._dim
+            values[~touching] += 0.5 * (dims[~touching] - self._dim) * self._log_n
+        scored = np.flatnonzero(touching)
+        # moves that change one family (additions, deletions), grouped by that family:
+        # the sums without the family's old entries are formed once per group
+        groups, general = {}, []
+        for i in scored:
+            move = moves[i]
+            if move.kind == REVERSE:
+                general.append(i)
+            else:
+                groups.setdefault(move.v, []).append(i)
+        per_row = max(1, self.contributions.n_eval * self.n_classes)
+        batch = max(1, (1 << 22) // per_row)
+        for child, members in groups.items():
+            old = parents[child]
+            base_f, base_z = self._finite, self._zeros
+            if child == c or c in old:
+                f, z = self.contributions.get(child, old)
+                base_f, base_z = base_f - f, base_z - z
+            for start in range(0, len(members), batch):
+                chunk = members[start:start + batch]
+                news = [moves[i].changes(parents)[0][1] for i in chunk]
+                parts = [self.contributions.get(child, pa) if (child == c or c in pa) else None
+                         for pa in news]
+                finite = np.empty((len(chunk),) + base_f.shape)
+                zeros = np.empty((len(chunk),) + base_z.shape, dtype=np.int32)
+                for j, part in enumerate(parts):
+                    if part is None:
+                        finite[j], zeros[j] = base_f, base_z
+                    else:
+                        np.add(base_f, part[0], out=finite[j])
+                        np.add(base_z, part[1], out=zeros[j])
+                values[chunk] = self._value(finite, zeros, dims[chunk])
+        for start in range(0, len(general), batch):
+            chunk = general[start:start + batch]
             finite = np.empty((len(chunk),) + self._finite.shape)
             zeros = np.empty((len(chunk),) + self._zeros.shape, dtype=np.int32)
-            dims = np.empty((len(chunk), 1))
+            finite[...] = self._finite
+            zeros[...] = self._zeros
             for j, i in enumerate(chunk):
-                d_finite, d_zeros = self._delta(moves[i], parents)
-                np.add(self._finite, d_finite, out=finite[j])
-                np.add(self._zeros, d_zeros, out=zeros[j])
-                dims[j] = self._dim + self._dim_delta(moves[i], parents)
-            values[chunk] = self._value(finite, zeros, dims[:, 0])
+                self._apply_delta(moves[i], parents, finite[j], zeros[j])
+            values[chunk] = self._value(finite, zeros, dims[chunk])
         return values, len(scored)
 
     def accept(self, state: DagState, move: Move) -> None:
         parents = state.parents
-        d_finite, d_zeros = self._delta(move, parents)
-        self._finite += d_finite
-        self._zeros += d_zeros
+        self._apply_delta(move, parents, self._finite, self._zeros)
         self._dim += self._dim_delta(move, parents)
         self.current = float(self._value(self._finite, self._zeros, self._dim))
 

@@ -30,9 +30,10 @@ from bnclf.search import (
     Move,
     dag_score_from_scratch,
     enumerate_dags,
+    first_best,
     hill_climb,
 )
-from bnclf.stats import CountCache, comparable
+from bnclf.stats import CountCache
 
 
 def coded(X, y):
@@ -121,7 +122,7 @@ def plain_error(codes, cards, folds, parents, m):
         train, val = folds != k, folds == k
         cache = CountCache(DiscreteData(codes[train, :d], cards[:d], codes[train, d], cards[d]))
         kernel = NetworkKernel(families, m_estimated_log_cpts(cache, families, m), d)
-        predicted = np.argmax(comparable(kernel.joint_log_likelihood(codes[val, :d])), axis=1)
+        predicted = first_best(kernel.joint_log_likelihood(codes[val, :d]))
         errors += int((predicted != codes[val, d]).sum())
         total += int(val.sum())
     return errors / total
@@ -398,3 +399,11 @@ def test_rows_impossible_outside_the_class_families_use_the_class_families():
     small = NetworkKernel(families, m_estimated_log_cpts(cache, families, 1e-9), 2)
     np.testing.assert_allclose(np.exp(log_posterior(jll)), np.exp(log_posterior(
         small.joint_log_likelihood(np.array([[0, 1], [1, 0]])))), atol=1e-6)
+
+
+def test_first_best_takes_the_lowest_index_on_ties():
+    log_joint = np.array([[-1.0, -1.0 + 1e-12, -2.0], [-np.inf, -np.inf, -np.inf],
+                          [-3.0, -1.0, -1.0], [-np.inf, -5.0, -4.0]])
+    np.testing.assert_array_equal(first_best(log_joint), [0, 0, 1, 2])
+    wide = np.random.default_rng(0).normal(size=(50, 7))
+    np.testing.assert_array_equal(first_best(wide), wide.argmax(axis=1))
