@@ -372,8 +372,8 @@ class DecomposableScore:
 class FamilyContributions:
     """Log-CPT entries of families at evaluation rows, for every class value.
 
-    For a family that contains the class, :meth:`get` returns the ``(n_eval,
-    n_classes)`` entries ``log P(x_child | x_parents)`` of each evaluation row with
+    For a family that contains the class, :meth:`get` returns the ``(n_classes,
+    n_eval)`` entries ``log P(x_child | x_parents)`` of each evaluation row with
     the class set to each value, the CPT estimated from that row's training part:
     for K-fold cross-validation the other folds, for a holdout the rows outside it,
     and for resubstitution (``folds=None``) all rows. A family without the class
@@ -395,10 +395,13 @@ class FamilyContributions:
 
     Notes
     -----
-    The entries are kept as a finite part and a zero mask (``log 0`` entries set to 0
-    in the finite part and flagged), so that sums and differences of contributions
-    stay exact where probabilities are zero: a class is impossible in a row when
-    any of its entries is zero. All folds are counted at once: one ``np.bincount``
+    A zero probability is stored as the finite log-value ``-zero_penalty``, a power of
+    two larger than four times any sum of finite entries can reach (every entry is
+    at least ``-ln N`` under maximum likelihood, and a sum has at most ``d + 1``
+    of them), so sums and differences of contributions stay finite and a class is
+    impossible in a row exactly when its sum is below ``-zero_penalty / 2``. The
+    rounding of a running sum through such entries is below ``1e-11`` for any data
+    that fits in memory, far inside :data:`TIE_TOLERANCE`. All folds are counted at once: one ``np.bincount``
     of the family's codes over all rows and one over the evaluation rows with the
     fold as an extra axis; the training table of fold ``k`` is their difference.
     """
@@ -423,7 +426,13 @@ class FamilyContributions:
             self.fold = folds[self.eval_rows]
             self.n_folds = int(self.fold.max()) + 1 if self.eval_rows.size else 1
             self.resubstitution = False
+        self._all_evaluated = self.eval_rows.size == self.codes.shape[0]
         self.y = self.codes[self.eval_rows, self.class_index]
+        n_vars = self.codes.shape[1]
+        lowest = np.log(max(self.codes.shape[0], 2))  # a nonzero ML probability is >= 1/N
+        if self.m > 0:  # (m/r) / (N + m): no zeros, but keep the bound honest
+            lowest = np.log(self.cards.max() * (self.codes.shape[0] + self.m) / self.m)
+        self.zero_penalty = float(2.0 ** np.ceil(np.log2(4 * n_vars * (lowest + 1))))
         self.budget = int(budget_bytes)
         self._memo: OrderedDict = OrderedDict()
         self._bytes = 0
@@ -439,8 +448,8 @@ class FamilyContributions:
         return (int(child), *sorted(int(p) for p in parents if p != c),
                 *((c,) if c in parents else ()))
 
-    def get(self, child: int, parents) -> tuple[np.ndarray, np.ndarray]:
-        """``(finite, zero)``: both ``(n_eval, n_classes)``; see the class docstring."""
+    def get(self, child: int, parents) -> np.ndarray:
+        """Entries ``(n_classes, n_eval)``; see the class docstring."""
         key = (int(child), frozenset(int(p) for p in parents))
         hit = self._memo.get(key)
         if hit is not None:
@@ -448,13 +457,13 @@ class FamilyContributions:
             return hit
         value = self._compute(self.family(child, parents))
         self._memo[key] = value
-        self._bytes += value[0].nbytes + value[1].nbytes
+        self._bytes += value.nbytes
         while self._bytes > self.budget and len(self._memo) > 1:
             _, old = self._memo.popitem(last=False)
-            self._bytes -= old[0].nbytes + old[1].nbytes
+            self._bytes -= old.nbytes
         return value
 
-    def _compute(self, family: tuple) -> tuple[np.ndarray, np.ndarray]:
+    def _compute(self, family: tuple) -> np.ndarray:
         self.n_computed += 1
         c = self.class_index
         if c not in family:
@@ -470,43 +479,46 @@ class FamilyContributions:
             if v != c:
                 offsets += self.codes[:, v] * s
         flat = offsets + self.codes[:, c] * class_stride
-        full = np.bincount(flat, minlength=size).astype(float)
         k = self.n_folds
         if self.resubstitution:
-            train = full[:, None]
+            train = np.bincount(flat, minlength=size).astype(float)[:, None]
         else:
-            held = np.bincount(flat[self.eval_rows] * k + self.fold, minlength=size * k)
-            train = full[:, None] - held.reshape(size, k)
-        table = m_estimate(train.reshape(*shape, k), self.m)
-        with np.errstate(divide="ignore"):
-            log_table = np.log(table).ravel()
-        cells = offsets[self.eval_rows][:, None] + class_stride * np.arange(self.n_classes)
-        entries = log_table[cells * k + self.fold[:, None]]
-        zero = np.isneginf(entries)
-        entries[zero] = 0.0
-        return entries, zero
+            held = np.bincount(flat[self.eval_rows] * k + self.fold,
+                               minlength=size * k).reshape(size, k)
+            full = held.sum(axis=1) if self._all_evaluated else np.bincount(flat, minlength=size)
+            train = (full[:, None] - held).astype(float)
+        train = train.reshape(shape[0], -1)  # child by (parent configuration, fold)
+        if self.m > 0:
+            log_table = np.log(m_estimate(train, self.m)).ravel()
+        else:  # maximum likelihood; an unseen configuration is uniform
+            totals = train.sum(axis=0)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                log_table = np.log(train) - np.log(totals)
+            log_table[:, totals == 0] = -np.log(shape[0])
+            log_table = log_table.ravel()
+        cells = offsets[self.eval_rows][None, :] + class_stride * np.arange(self.n_classes)[:, None]
+        entries = log_table[cells * k + self.fold[None, :]]
+        entries[np.isneginf(entries)] = -self.zero_penalty
+        return entries
 
 
 TIE_TOLERANCE = 1e-9
 """Log-probabilities closer than this (nats) are ties for the predicted class."""
 
 
-def first_best(log_joint: np.ndarray, tolerance: float = TIE_TOLERANCE) -> np.ndarray:
-    """Index of the best class over the last axis, the lowest index on ties.
+def first_best(log_joint: np.ndarray, axis: int = -1, tolerance: float = TIE_TOLERANCE):
+    """Index of the predicted class along ``axis``: the lowest index whose value is
+    within ``tolerance`` of the best.
 
-    A class takes over from an earlier one only if it is better by more than
-    ``tolerance``, so values equal in exact arithmetic but summed in different orders
-    (a running sum and a fresh one) give the same class. Rows where every class is
-    ``-inf`` get class 0.
+    Values equal in exact arithmetic but summed in different orders (a running sum
+    and a fresh one) so give the same class. Rows where every class is ``-inf`` get
+    class 0.
     """
-    best = log_joint[..., 0].copy()
-    index = np.zeros(best.shape, dtype=np.intp)
-    for j in range(1, log_joint.shape[-1]):
-        value = log_joint[..., j]
-        better = value > best + tolerance
-        np.copyto(best, value, where=better)
-        index[better] = j
-    return index
+    if log_joint.shape[axis] == 2:
+        first, second = np.moveaxis(log_joint, axis, 0)
+        return (second > first + tolerance).astype(np.intp)
+    best = log_joint.max(axis=axis, keepdims=True)
+    return np.argmax(log_joint >= best - tolerance, axis=axis)
 
 
 class ClassScore:
@@ -528,7 +540,7 @@ class ClassScore:
     -----
     ``log P(c | x)`` is, up to a per-row constant, the sum over the families that
     contain the class of their log-CPT entries: the other families do not depend on
-    the class. The score keeps that sum (finite part and count of zero entries) for
+    the class. The score keeps that sum (see :class:`FamilyContributions` for zeros) for
     the current graph; a move adds the difference of the one or two families it
     changes. Moves that change no family containing the class leave the
     class posterior -- and so the 0/1 loss and the CLL -- unchanged, and are not
@@ -559,37 +571,40 @@ class ClassScore:
 
     def _sums(self, parents):
         n = self.contributions.n_eval
-        finite = np.zeros((n, self.n_classes))
-        zeros = np.zeros((n, self.n_classes), dtype=np.int32)
+        finite = np.zeros((self.n_classes, n))
         for v, pa in self._class_families(parents):
-            f, z = self.contributions.get(v, pa)
-            finite += f
-            zeros += z
-        return finite, zeros
+            finite += self.contributions.get(v, pa)
+        return finite
 
     def dimension(self, child: int, parents) -> float:
         """Free parameters of the family ``child <- parents``: ``(r - 1) q``."""
         q = float(np.prod([self.cards[p] for p in parents])) if parents else 1.0
         return (self.cards[child] - 1) * q
 
-    def _value(self, finite, zeros, dim):
-        """The score of summed contributions: arrays with a leading batch axis."""
-        log_joint = np.where(zeros > 0, -np.inf, finite)
+    def _value(self, sums, dim):
+        """Scores of summed contributions ``(batch, n_classes, n_eval)``: ``(batch,)``."""
+        impossible = -0.5 * self.contributions.zero_penalty
         if self.kind == "zero_one":
-            return (first_best(log_joint) != self.contributions.y).mean(axis=-1)
+            predicted = first_best(sums, axis=1)
+            if self.n_classes == 2:  # all impossible: class 0
+                predicted &= sums[:, 1] > impossible
+            else:
+                predicted[sums.max(axis=1) < impossible] = 0
+            return (predicted != self.contributions.y).mean(axis=-1)
+        log_joint = np.where(sums < impossible, -np.inf, sums)
         rows = np.arange(self.contributions.n_eval)
         with np.errstate(invalid="ignore"):
-            cll = (log_joint[..., rows, self.contributions.y]
-                   - logsumexp(log_joint, axis=-1)).sum(axis=-1)
+            cll = (log_joint[:, self.contributions.y, rows]
+                   - logsumexp(log_joint, axis=1)).sum(axis=-1)
         if self.kind == "cll":
             return cll
         return 0.5 * dim * self._log_n - cll
 
     def start(self, state: DagState) -> float:
         parents = state.parents
-        self._finite, self._zeros = self._sums(parents)
+        self._finite = self._sums(parents)
         self._dim = sum(self.dimension(v, pa) for v, pa in enumerate(parents))
-        self.current = float(self._value(self._finite, self._zeros, self._dim))
+        self.current = float(self._value(self._finite[None], np.array([self._dim]))[0])
         return self.current
 
     def new_step(self, state: DagState, rng):
@@ -607,19 +622,15 @@ class ClassScore:
         self.current = kept
         return None
 
-    def _apply_delta(self, move: Move, parents, finite, zeros) -> None:
-        """Add the move's change of the class-family sums to ``finite`` and ``zeros``."""
+    def _apply_delta(self, move: Move, parents, finite) -> None:
+        """Add the move's change of the class-family sums to ``finite``."""
         c = self.class_index
         for child, new in move.changes(parents):
             old = parents[child]
             if child == c or c in old:
-                f, z = self.contributions.get(child, old)
-                finite -= f
-                zeros -= z
+                finite -= self.contributions.get(child, old)
             if child == c or c in new:
-                f, z = self.contributions.get(child, new)
-                finite += f
-                zeros += z
+                finite += self.contributions.get(child, new)
 
     def _dim_delta(self, move: Move, parents) -> float:
         return sum(self.dimension(child, new) - self.dimension(child, parents[child])
@@ -635,53 +646,53 @@ class ClassScore:
             dims = np.array([self._dim_delta(m, parents) for m in moves]) + self._dim
             values[~touching] += 0.5 * (dims[~touching] - self._dim) * self._log_n
         scored = np.flatnonzero(touching)
-        # moves that change one family (additions, deletions), grouped by that family:
-        # the sums without the family's old entries are formed once per group
-        groups, general = {}, []
+        per_row = max(1, self.contributions.n_eval * self.n_classes)
+        batch = max(1, min(len(scored), (1 << 22) // per_row))
+        finite = np.empty((batch,) + self._finite.shape)
+        filled = []
+
+        def flush():
+            if filled:
+                k = len(filled)
+                values[filled] = self._value(finite[:k], dims[filled])
+                filled.clear()
+
+        # moves that change one family (additions, deletions) are grouped by that
+        # family: the sums without its old entries are formed once per group
+        groups, reversals = {}, []
         for i in scored:
             move = moves[i]
-            if move.kind == REVERSE:
-                general.append(i)
-            else:
-                groups.setdefault(move.v, []).append(i)
-        per_row = max(1, self.contributions.n_eval * self.n_classes)
-        batch = max(1, (1 << 22) // per_row)
+            (reversals if move.kind == REVERSE else groups.setdefault(move.v, [])).append(i)
         for child, members in groups.items():
             old = parents[child]
-            base_f, base_z = self._finite, self._zeros
+            base = self._finite
             if child == c or c in old:
-                f, z = self.contributions.get(child, old)
-                base_f, base_z = base_f - f, base_z - z
-            for start in range(0, len(members), batch):
-                chunk = members[start:start + batch]
-                news = [moves[i].changes(parents)[0][1] for i in chunk]
-                parts = [self.contributions.get(child, pa) if (child == c or c in pa) else None
-                         for pa in news]
-                finite = np.empty((len(chunk),) + base_f.shape)
-                zeros = np.empty((len(chunk),) + base_z.shape, dtype=np.int32)
-                for j, part in enumerate(parts):
-                    if part is None:
-                        finite[j], zeros[j] = base_f, base_z
-                    else:
-                        np.add(base_f, part[0], out=finite[j])
-                        np.add(base_z, part[1], out=zeros[j])
-                values[chunk] = self._value(finite, zeros, dims[chunk])
-        for start in range(0, len(general), batch):
-            chunk = general[start:start + batch]
-            finite = np.empty((len(chunk),) + self._finite.shape)
-            zeros = np.empty((len(chunk),) + self._zeros.shape, dtype=np.int32)
-            finite[...] = self._finite
-            zeros[...] = self._zeros
-            for j, i in enumerate(chunk):
-                self._apply_delta(moves[i], parents, finite[j], zeros[j])
-            values[chunk] = self._value(finite, zeros, dims[chunk])
+                base = base - self.contributions.get(child, old)
+            for i in members:
+                new = moves[i].changes(parents)[0][1]
+                j = len(filled)
+                if child == c or c in new:
+                    np.add(base, self.contributions.get(child, new), out=finite[j])
+                else:
+                    finite[j] = base
+                filled.append(i)
+                if len(filled) == batch:
+                    flush()
+        for i in reversals:
+            j = len(filled)
+            finite[j] = self._finite
+            self._apply_delta(moves[i], parents, finite[j])
+            filled.append(i)
+            if len(filled) == batch:
+                flush()
+        flush()
         return values, len(scored)
 
     def accept(self, state: DagState, move: Move) -> None:
         parents = state.parents
-        self._apply_delta(move, parents, self._finite, self._zeros)
+        self._apply_delta(move, parents, self._finite)
         self._dim += self._dim_delta(move, parents)
-        self.current = float(self._value(self._finite, self._zeros, self._dim))
+        self.current = float(self._value(self._finite[None], np.array([self._dim]))[0])
 
 
 def dag_score_from_scratch(parents, contributions: FamilyContributions, kind: str = "zero_one"):

@@ -405,5 +405,8 @@ def test_first_best_takes_the_lowest_index_on_ties():
     log_joint = np.array([[-1.0, -1.0 + 1e-12, -2.0], [-np.inf, -np.inf, -np.inf],
                           [-3.0, -1.0, -1.0], [-np.inf, -5.0, -4.0]])
     np.testing.assert_array_equal(first_best(log_joint), [0, 0, 1, 2])
+    np.testing.assert_array_equal(first_best(log_joint.T, axis=0), [0, 0, 1, 2])
+    pairs = np.array([[-1.0, -1.0 + 1e-12], [-np.inf, -np.inf], [-np.inf, -3.0], [-1.0, -0.5]])
+    np.testing.assert_array_equal(first_best(pairs), [0, 0, 1, 1])
     wide = np.random.default_rng(0).normal(size=(50, 7))
     np.testing.assert_array_equal(first_best(wide), wide.argmax(axis=1))
