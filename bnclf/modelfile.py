@@ -121,6 +121,8 @@ def dump(model, path) -> Path:
             "missing_code": [None if c is None else int(c) for c in enc._missing_code],
         },
     }
+    if hasattr(est, "search_seed_"):  # a searched structure: replay the same random choices
+        meta["classifier"]["search_seed"] = int(est.search_seed_)
     arrays = {"codes": np.asarray(data.codes), "y": np.asarray(data.y)}
     for m, (_, net) in enumerate(est.network_members() if _has_members(est) else []):
         for f, table in enumerate(net.log_cpts):
@@ -218,7 +220,12 @@ def _rebuild(meta, arrays, path):
             or (codes >= cards).any() or (codes < -1).any() or (y < 0).any()
             or (y >= len(est.classes_)).any()):
         raise ValueError(f"{path}: the stored training codes do not fit the stored states.")
-    est._fit_coded(DiscreteData(codes, cards, y, len(est.classes_)))
+    if spec.get("search_seed") is not None:
+        est._replay_seed = int(spec["search_seed"])
+    try:
+        est._fit_coded(DiscreteData(codes, cards, y, len(est.classes_)))
+    finally:
+        est.__dict__.pop("_replay_seed", None)
     members = est.network_members() if _has_members(est) else []
     for m, (_, net) in enumerate(members):
         for f, table in enumerate(net.log_cpts):

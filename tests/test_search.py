@@ -232,7 +232,7 @@ def test_rmcv_variants_and_fitted_attributes(krkp):
     assert capped.n_moves_ <= 2
     for variant in ("holdout", "holdout-fixed"):
         fitted = RMCVClassifier(variant=variant, random_state=0).fit(X, y)
-        assert fitted.n_moves_ >= 1
+        assert fitted.n_iter_ >= 1 and fitted.n_moves_ == len(fitted.search_trace_) - 1
 
 
 def test_final_parameters_come_from_all_training_rows(krkp):

@@ -43,6 +43,16 @@ class _SearchClassifier(BayesNetClassifier):
             check_integer("max_iter", self.max_iter, 0,
                           "max_iter is the most accepted moves, an integer >= 0, or None.")
 
+    def _search_rng(self) -> np.random.RandomState:
+        """The generator of every random choice of one fit, from one seed drawn from
+        ``random_state`` and kept as ``search_seed_`` (a safe model file stores it, so
+        reloading rebuilds the same network even with ``random_state=None``)."""
+        seed = getattr(self, "_replay_seed", None)
+        if seed is None:
+            seed = check_random_state(self.random_state).randint(2**31 - 1)
+        self.search_seed_ = int(seed)
+        return np.random.RandomState(self.search_seed_)
+
     def _start_state(self, data: DiscreteData) -> DagState:
         d = data.n_features
         edges = [(d, j) for j in range(d)] if self.start == "nb" else []
@@ -157,6 +167,8 @@ class RMCVClassifier(_SearchClassifier):
         Accepted moves (``len(search_trace_) - 1``).
     score_ : float
         Score of the returned DAG (the validation error rate).
+    search_seed_ : int
+        The seed drawn from ``random_state`` for this fit's folds and tie breaks.
 
     Notes
     -----
@@ -209,7 +221,7 @@ class RMCVClassifier(_SearchClassifier):
         if data.n_samples < k:
             raise ValueError(f"RMCVClassifier needs at least n_splits={k} training rows to "
                              f"form its validation folds; got {data.n_samples}. Lower n_splits.")
-        rng = check_random_state(self.random_state)
+        rng = self._search_rng()
         y = data.y
         cards = cache.cardinalities
 
@@ -267,7 +279,7 @@ class HillClimbClassifier(_SearchClassifier):
 
     Attributes
     ----------
-    dag_, markov_blanket_, search_trace_, n_iter_, n_moves_, score_
+    dag_, markov_blanket_, search_trace_, n_iter_, n_moves_, score_, search_seed_
         As :class:`RMCVClassifier`; ``score_`` is the score of the returned DAG.
 
     Notes
@@ -316,7 +328,7 @@ class HillClimbClassifier(_SearchClassifier):
         result = hill_climb(
             score, self._start_state(data), max_parents=self.max_parents,
             class_index=cache.class_index, max_iter=self.max_iter,
-            random_state=self.random_state, progress=bool(self.progress),
+            random_state=self._search_rng(), progress=bool(self.progress),
             description=f"{type(self).__name__} ({self.criterion})",
         )
         self._finish(result, data, cache)
