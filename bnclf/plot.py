@@ -9,6 +9,8 @@ import numpy as np
 
 CLASS_COLOR = "#d62728"
 FEATURE_COLOR = "#aec7e8"
+PARENT_COLOR = "#ff7f0e"
+"""Arcs into the class (an unrestricted network's class parents)."""
 
 
 def _graph_and_class(obj, class_node=None):
@@ -144,6 +146,10 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None,
     -----
     The class node is drawn in red at the top, its arcs to the features in light
     grey so that the arcs among features (the learned part) stand out in black.
+    In an unrestricted network (RMCV, hill climbing) arcs into the class are orange;
+    features outside the class's Markov blanket are drawn pale, and arcs outside
+    the class families (which do not change the class of a fully observed row)
+    grey and dashed; the title then says how many features the blanket holds.
     """
     import matplotlib.pyplot as plt
 
@@ -171,8 +177,23 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None,
     font_size = font_size or (10 if n <= 20 else 8 if n <= 40 else 6)
     class_edges = [(u, v) for u, v in graph.edges if u == class_node]
     highlight = {tuple(e) for e in highlight}
-    other_edges = [(u, v) for u, v in graph.edges if u != class_node and (u, v) not in highlight]
+    # the class families (the class's own and its children's) decide the class; arcs
+    # outside them and features outside the Markov blanket are drawn faint
+    children = set(graph.successors(class_node)) if class_node is not None else set()
+    deciding = {v for v in graph if class_node is None or v == class_node or v in children}
+    into_class = [(u, v) for u, v in graph.edges if v == class_node and (u, v) not in highlight]
+    other_edges = [(u, v) for u, v in graph.edges if u != class_node and v != class_node
+                   and (u, v) not in highlight and v in deciding]
+    faint_edges = [(u, v) for u, v in graph.edges if u != class_node and v != class_node
+                   and (u, v) not in highlight and v not in deciding]
     red_edges = [(u, v) for u, v in graph.edges if u != class_node and (u, v) in highlight]
+    if class_node is not None:
+        from .structure import markov_blanket
+
+        blanket = set(markov_blanket(graph, class_node))
+    else:
+        blanket = set(graph)
+    outside = [v for v in graph if v != class_node and v not in blanket]
     # class arcs fan out: those to the left bow left, those to the right bow right, so
     # they do not run straight through the nodes of the layers in between
     if class_node is not None:
@@ -186,13 +207,27 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None,
     nx.draw_networkx_edges(graph, pos, edgelist=other_edges, ax=ax, edge_color="black",
                            arrows=True, arrowsize=14, width=1.4, node_size=900,
                            connectionstyle="arc3,rad=0.08")
+    if faint_edges:
+        nx.draw_networkx_edges(graph, pos, edgelist=faint_edges, ax=ax, edge_color="#bbbbbb",
+                               arrows=True, arrowsize=10, width=0.9, node_size=900,
+                               style="dashed", connectionstyle="arc3,rad=0.08")
+    if into_class:
+        nx.draw_networkx_edges(graph, pos, edgelist=into_class, ax=ax, edge_color=PARENT_COLOR,
+                               arrows=True, arrowsize=16, width=2.0, node_size=1400,
+                               connectionstyle="arc3,rad=0.08")
     if red_edges:
         nx.draw_networkx_edges(graph, pos, edgelist=red_edges, ax=ax, edge_color=CLASS_COLOR,
                                arrows=True, arrowsize=16, width=2.2, node_size=900,
                                connectionstyle="arc3,rad=0.08")
-    features = [v for v in graph if v != class_node]
+    features = [v for v in graph if v != class_node and v in blanket]
     nx.draw_networkx_nodes(graph, pos, nodelist=features, ax=ax, node_color=FEATURE_COLOR,
                            edgecolors="#1f77b4", node_size=900)
+    if outside:
+        nx.draw_networkx_nodes(graph, pos, nodelist=outside, ax=ax, node_color="#f4f4f4",
+                               edgecolors="#bbbbbb", node_size=900)
+        n_features = graph.number_of_nodes() - 1
+        note = f"Markov blanket: {n_features - len(outside)} of {n_features} features"
+        title = f"{title}\n{note}" if title else note
     if class_node is not None:
         nx.draw_networkx_nodes(graph, pos, nodelist=[class_node], ax=ax, node_color=CLASS_COLOR,
                                edgecolors="black", node_size=1400, node_shape="s")
@@ -340,3 +375,62 @@ def save_structure_png(obj, path, **kwargs):
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def draw_search_trace(obj, ax=None, *, title=None):
+    """Plot a structure search: the score after every accepted move.
+
+    Parameters
+    ----------
+    obj : fitted RMCVClassifier or HillClimbClassifier, or its ``search_trace_``
+    ax : matplotlib Axes, optional
+        Draw only the score curve on it; without it a figure with two panels is
+        made: the score, and per step how many neighbours there were and how many
+        had to be scored.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes or ndarray of Axes
+    """
+    import matplotlib.pyplot as plt
+
+    trace = getattr(obj, "search_trace_", obj)
+    if not hasattr(trace, "columns") or "score" not in trace.columns:
+        raise TypeError("draw_search_trace needs a fitted RMCVClassifier or HillClimbClassifier "
+                        "(or its search_trace_ DataFrame).")
+    axes = None
+    if ax is None:
+        _, axes = plt.subplots(2, 1, figsize=(7.5, 6), sharex=True,
+                               gridspec_kw={"height_ratios": [2, 1]})
+        ax = axes[0]
+    ax.plot(trace["iteration"], trace["score"], color="#555555", lw=1.2, zorder=1)
+    styles = {"start": ("o", "black"), "add": ("^", "#2ca02c"), "delete": ("v", "#d62728"),
+              "reverse": ("s", "#1f77b4")}
+    for kind, (marker, color) in styles.items():
+        part = trace[trace["move"] == kind]
+        if len(part):
+            ax.scatter(part["iteration"], part["score"], marker=marker, color=color, s=36,
+                       zorder=2, label=kind)
+    if len(trace) <= 16:
+        for _, row in trace.iloc[1:].iterrows():
+            ax.annotate(str(row["arc"]), (row["iteration"], row["score"]), fontsize=7,
+                        xytext=(4, 4), textcoords="offset points", rotation=20)
+    ax.set_ylabel("score")
+    ax.legend(fontsize=8, loc="best")
+    ax.grid(alpha=0.3)
+    if title:
+        ax.set_title(title)
+    if axes is None:
+        ax.set_xlabel("accepted moves")
+        return ax
+    steps = trace.iloc[1:]
+    axes[1].bar(steps["iteration"] - 0.2, steps["n_candidates"], width=0.4, color="#cccccc",
+                label="neighbours")
+    axes[1].bar(steps["iteration"] + 0.2, steps["n_scored"], width=0.4, color="#1f77b4",
+                label="scored")
+    axes[1].set_xlabel("accepted moves")
+    axes[1].set_ylabel("moves")
+    axes[1].legend(fontsize=8)
+    axes[1].grid(alpha=0.3)
+    return axes

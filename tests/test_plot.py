@@ -147,3 +147,31 @@ def test_cli_plot_options(tmp_path, capsys):
     assert png.stat().st_size > 5000
     assert main(["plot", model, "-o", str(png), "--features", "nope"]) == 2
     assert "not nodes" in capsys.readouterr().err
+
+
+def test_unrestricted_structure_and_search_trace(krkp, tmp_path):
+    from matplotlib.colors import to_hex
+
+    from bnclf import RMCVClassifier
+    from bnclf.plot import draw_search_trace
+
+    X, y = krkp
+    est = RMCVClassifier(start="empty", random_state=0).fit(X, y)
+    outside = set(X.columns) - set(est.markov_blanket_)
+    assert outside and list(est.dag_.predecessors(est.class_name_))
+    ax = draw_structure(est, title="RMCV")
+    n_blanket = len(est.markov_blanket_)
+    assert ax.get_title() == f"RMCV\nMarkov blanket: {n_blanket} of {X.shape[1]} features"
+    pale = [coll for coll in ax.collections if hasattr(coll, "get_offsets")
+            and len(coll.get_facecolor()) and to_hex(coll.get_facecolor()[0]) == "#f4f4f4"]
+    assert len(pale) == 1 and len(pale[0].get_offsets()) == len(outside)  # drawn pale
+    ax.figure.savefig(tmp_path / "s.png")
+    plt.close(ax.figure)
+    axes = draw_search_trace(est, title="trace")
+    line = axes[0].get_lines()[0]
+    np.testing.assert_allclose(line.get_ydata(), est.search_trace_["score"])
+    axes[0].figure.savefig(tmp_path / "t.png")
+    assert (tmp_path / "t.png").stat().st_size > 5000
+    plt.close(axes[0].figure)
+    with pytest.raises(TypeError, match="search_trace_"):
+        draw_search_trace(TANClassifier().fit(X.iloc[:, :5], y))
