@@ -417,7 +417,7 @@ def draw_search_trace(obj, ax=None, *, title=None):
             ax.annotate(str(row["arc"]), (row["iteration"], row["score"]), fontsize=7,
                         xytext=(4, 4), textcoords="offset points", rotation=20)
     ax.set_ylabel("score")
-    ax.legend(fontsize=8, loc="best")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.grid(alpha=0.3)
     if title:
         ax.set_title(title)
@@ -431,6 +431,6 @@ def draw_search_trace(obj, ax=None, *, title=None):
                 label="scored")
     axes[1].set_xlabel("accepted moves")
     axes[1].set_ylabel("moves")
-    axes[1].legend(fontsize=8)
+    axes[1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     axes[1].grid(alpha=0.3)
     return axes

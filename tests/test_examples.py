@@ -31,3 +31,12 @@ def test_instance_specific(tmp_path):
     image = plt.imread(tmp_path / "ltan_explained.png")
     assert image[..., :3].std() > 0.05
     assert "TAN-IE" in (tmp_path / "ltan_explained.txt").read_text()
+
+
+def test_rmcv(tmp_path):
+    models = runpy.run_path(str(EXAMPLES / "rmcv.py"))["main"](tmp_path)
+    assert len(models) == 8
+    for name in ("rmcv_heart-c.png", "rmcv_trace_heart-c.png"):
+        image = plt.imread(tmp_path / name)
+        assert image[..., :3].std() > 0.05
+    assert (tmp_path / "rmcv_heart-c.bif").read_text().startswith("network")
