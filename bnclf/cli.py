@@ -222,6 +222,19 @@ def cmd_plot(args):
     from .plot import save_structure_png
 
     est = final_estimator(load_model(args.model_file))
+    if args.trace:
+        import matplotlib.pyplot as plt
+
+        from .plot import draw_search_trace
+
+        if not hasattr(est, "search_trace_"):
+            raise ValueError(f"--trace: {type(est).__name__} has no structure search; it is "
+                             "for rmcv, rmho, hc, bnc-mdl and bnc-2p models.")
+        axes = draw_search_trace(est, title=args.title)
+        axes[0].figure.savefig(args.output, dpi=120, bbox_inches="tight")
+        plt.close(axes[0].figure)
+        print(f"wrote {args.output}")
+        return
     features = [f.strip() for f in args.features.split(",")] if args.features else None
     save_structure_png(est, args.output, title=args.title, features=features,
                        markov_blanket_only=args.markov_blanket_only,
@@ -461,6 +474,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="draw only the class's Markov blanket")
     p.add_argument("--max-features", type=int,
                    help="draw at most this many features, the most connected first")
+    p.add_argument("--trace", action="store_true",
+                   help="draw the structure search (score per accepted move) of an rmcv, "
+                        "rmho, hc, bnc-mdl or bnc-2p model instead")
     p.set_defaults(func=cmd_plot)
 
     p = sub.add_parser("show", help="print a saved model: structure, Markov blanket, cut "

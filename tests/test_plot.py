@@ -175,3 +175,20 @@ def test_unrestricted_structure_and_search_trace(krkp, tmp_path):
     plt.close(axes[0].figure)
     with pytest.raises(TypeError, match="search_trace_"):
         draw_search_trace(TANClassifier().fit(X.iloc[:, :5], y))
+
+
+def test_cli_plot_trace(tmp_path, capsys):
+    from bnclf.cli import main
+    from bnclf.datasets import load_dataset
+
+    X, y = load_dataset("iris")
+    X.assign(**{"class": y}).to_csv(tmp_path / "iris.csv", index=False)
+    model = str(tmp_path / "m.bnclf")
+    main(["fit", str(tmp_path / "iris.csv"), "--model", "rmcv(start=empty, random_state=1)",
+          "-o", model])
+    png = tmp_path / "trace.png"
+    assert main(["plot", model, "--trace", "-o", str(png)]) is None
+    assert png.stat().st_size > 5000
+    main(["fit", str(tmp_path / "iris.csv"), "--model", "nb", "-o", model])
+    assert main(["plot", model, "--trace", "-o", str(png)]) == 2
+    assert "no structure search" in capsys.readouterr().err
