@@ -195,36 +195,54 @@ def main(argv=None):
     parser.add_argument("--scratch-steps", type=int, default=2)
     parser.add_argument("--work", type=Path, default=Path("/tmp/bnclf-rmcv-weka"))
     parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--parts", nargs="+", default=["weka", "incremental", "growth"],
+                        help="parts to (re)run; the others are kept from --out")
     args = parser.parse_args(argv)
     args.work.mkdir(parents=True, exist_ok=True)
     log = print
-    result = {"machine": platform.platform(), "python": sys.version.split()[0],
-              "weka": weka_version(), "weka_command": [WEKA_CLASS, *WEKA_OPTIONS]}
-    if not args.skip_weka and weka_available():
+    result = json.loads(args.out.read_text()) if args.out.exists() else {}
+    result.update({"machine": platform.platform(), "python": sys.version.split()[0],
+                   "weka_version": weka_version(), "weka_command": [WEKA_CLASS, *WEKA_OPTIONS]})
+    if "weka" in args.parts and not args.skip_weka and weka_available():
         log("Weka against RMCV (10 internal folds):")
-        result["weka"] = weka_vs_rmcv(args.datasets.split(","), args.folds, args.work, log)
-    log("Incremental against from-scratch scoring (chess, K=4):")
-    result["incremental"] = incremental_vs_scratch(args.scratch_steps, log)
-    log("Growth (chess, K=4):")
-    result["growth"] = growth(log)
+        rows = weka_vs_rmcv(args.datasets.split(","), args.folds, args.work, log)
+        names = set(args.datasets.split(","))
+        kept = [r for r in result.get("weka_vs_rmcv", []) if r["dataset"] not in names]
+        result["weka_vs_rmcv"] = kept + rows
+    if "incremental" in args.parts:
+        log("Incremental against from-scratch scoring (chess, K=4):")
+        result["incremental"] = incremental_vs_scratch(args.scratch_steps, log)
+    if "growth" in args.parts:
+        log("Growth (chess, K=4):")
+        result["growth"] = growth(log)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1))
     report(result, log)
 
 
+def markdown(frame: pd.DataFrame, digits: int = 3) -> str:
+    cols = [frame.index.name or ""] + [str(c) for c in frame.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for key, row in frame.iterrows():
+        cells = [(str(int(v)) if float(v).is_integer() else f"{v:.{digits}f}")
+                 if isinstance(v, float) else str(v) for v in row]
+        lines.append("| " + " | ".join([str(key)] + cells) + " |")
+    return "\n".join(lines)
+
+
 def report(result, log=print):
-    if isinstance(result.get("weka"), list):
-        frame = pd.DataFrame(result["weka"])
+    if result.get("weka_vs_rmcv"):
+        frame = pd.DataFrame(result["weka_vs_rmcv"])
         table = frame.groupby("dataset").agg(
             folds=("fold", "size"), n_train=("n_train", "mean"),
             weka_build_s=("weka_build_s", "mean"), rmcv_fit_s=("rmcv_fit_s", "mean"),
             weka_accuracy=("weka_accuracy", "mean"), rmcv_accuracy=("rmcv_accuracy", "mean"))
         table["speedup"] = table["weka_build_s"] / table["rmcv_fit_s"]
-        log("\n" + table.round(4).to_markdown())
+        log("\n" + markdown(table))
     inc = result["incremental"]
     log(f"\nincremental vs from scratch: {inc['speedup']:.0f}x "
         f"({inc['from_scratch']['seconds']:.1f}s vs {inc['incremental']['seconds']:.2f}s)")
-    log("\n" + pd.DataFrame(result["growth"]).round(3).to_markdown(index=False))
+    log("\n" + markdown(pd.DataFrame(result["growth"]).set_index("axis")))
 
 
 if __name__ == "__main__":

@@ -63,10 +63,10 @@ class Move:
 
     def touches(self, parents, node: int) -> bool:
         """Whether the move changes a family that contains ``node`` (before or after)."""
-        for child, new in self.changes(parents):
-            if child == node or node in new or node in parents[child]:
-                return True
-        return False
+        u, v = self.u, self.v
+        if v == node or node in parents[v] or (self.kind == ADD and u == node):
+            return True
+        return self.kind == REVERSE and (u == node or node in parents[u])
 
 
 class DagState:
@@ -412,6 +412,7 @@ class FamilyContributions:
         if (self.codes < 0).any():
             raise ValueError("FamilyContributions needs complete codes (no unknown values).")
         self.cards = np.asarray(cardinalities, dtype=np.int64)
+        self._columns = [np.ascontiguousarray(col) for col in self.codes.T]
         self.class_index = self.codes.shape[1] - 1
         self.n_classes = int(self.cards[self.class_index])
         self.m = float(m)
@@ -450,7 +451,7 @@ class FamilyContributions:
 
     def get(self, child: int, parents) -> np.ndarray:
         """Entries ``(n_classes, n_eval)``; see the class docstring."""
-        key = (int(child), frozenset(int(p) for p in parents))
+        key = (child, parents if isinstance(parents, frozenset) else frozenset(parents))
         hit = self._memo.get(key)
         if hit is not None:
             self._memo.move_to_end(key)
@@ -477,8 +478,8 @@ class FamilyContributions:
         offsets = np.zeros(self.codes.shape[0], dtype=np.int64)
         for v, s in zip(family, strides):
             if v != c:
-                offsets += self.codes[:, v] * s
-        flat = offsets + self.codes[:, c] * class_stride
+                offsets += self._columns[v] * s
+        flat = offsets + self._columns[c] * class_stride
         k = self.n_folds
         if self.resubstitution:
             train = np.bincount(flat, minlength=size).astype(float)[:, None]
