@@ -228,6 +228,7 @@ class CountCache:
         merged._parts = [self, other]
         merged._tables = {}
         merged._pair_blocks = None
+        merged._pair_terms = None
         return merged
 
     # -- shortcuts used by the learners ----------------------------------------
@@ -243,8 +244,20 @@ class CountCache:
 
     def cmi_matrix(self) -> np.ndarray:
         """Symmetric matrix of ``I(Xi; Xj | C)`` in bits (zero diagonal); learners compare
-        its entries through :func:`comparable`."""
+        its entries through :func:`comparable`.
+
+        All pairs at once from :meth:`pair_blocks` (:meth:`pair_information_terms`);
+        pair by pair from the count tables when the blocks would be too large.
+        """
         d, c = self.n_features, self.class_index
+        if self.pair_blocks_fit():
+            terms, class_totals = self.pair_information_terms()
+            totals = class_totals.sum(axis=-1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out = np.where(totals > 0, terms.sum(axis=-1) / (totals * math.log(2.0)), 0.0)
+            out = np.maximum(out, 0.0)
+            np.fill_diagonal(out, 0.0)
+            return out
         self.count_all_pairs()
         out = np.zeros((d, d))
         for i in range(d):
@@ -256,12 +269,60 @@ class CountCache:
         """``I(Xi; Xj | C=c)``: array ``(n_classes, d, d)``, MI within each class's rows
         (learners compare them, or sums of them, through :func:`comparable`)."""
         d, c = self.n_features, self.class_index
+        if self.pair_blocks_fit():
+            terms, class_totals = self.pair_information_terms()
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out = np.where(class_totals > 0,
+                               terms / (class_totals * math.log(2.0)), 0.0)
+            out = np.maximum(np.moveaxis(out, -1, 0), 0.0)
+            for label in out:
+                np.fill_diagonal(label, 0.0)
+            return out
         self.count_all_pairs()
         out = np.zeros((self.n_classes, d, d))
         for i in range(d):
             for j in range(i + 1, d):
                 out[:, i, j] = out[:, j, i] = label_conditional_mi(self.counts((i, j, c)))
         return out
+
+    def pair_information_terms(self) -> tuple[np.ndarray, np.ndarray]:
+        """For every feature pair and class: ``S[i, j, c] = sum_ab N_abc ln(N_abc N_c /
+        (N_ac N_bc))`` and ``N_c``, both ``(d, d, n_classes)``, from :meth:`pair_blocks`.
+
+        ``I(Xi; Xj | C) = sum_c S / (N ln 2)`` and ``I(Xi; Xj | C=c) = S / (N_c ln 2)``.
+        The marginals are those of each pair's own table (under ``missing="ignore"`` a
+        row with either value unknown is left out of that pair only), as
+        :func:`conditional_mutual_information` computes them. Feature rows are processed
+        in groups so that no temporary exceeds about 2**22 cells; the diagonal
+        (``i == j``) is meaningless.
+        """
+        if getattr(self, "_pair_terms", None) is not None:
+            return self._pair_terms
+        blocks, offsets = self.pair_blocks()
+        d = self.n_features
+        cards = self.cardinalities[:d]
+        owner = np.repeat(np.arange(d), cards)  # feature of every row/column of blocks
+        # N_ac within pair (i, j): block (i, j) summed over j's values -> (R, d, C)
+        by_feature = np.add.reduceat(blocks, offsets, axis=1)
+        class_totals = np.add.reduceat(by_feature, offsets, axis=0)  # N_c: (d, d, C)
+        terms = np.zeros((d, d, self.n_classes))
+        width = blocks.shape[0]
+        per_feature = width * self.n_classes * max(1, int(cards.max()))
+        group = max(1, (1 << 22) // max(1, per_feature))
+        for start in range(0, d, group):
+            stop = min(d, start + group)
+            rows = slice(offsets[start], offsets[stop - 1] + cards[stop - 1])
+            joint = blocks[rows]  # (r_rows, R, C)
+            n_a = by_feature[rows][:, owner, :]  # N_ac of each cell's pair
+            n_b = by_feature[:, owner[rows], :].transpose(1, 0, 2)  # N_bc
+            n_c = class_totals[owner[rows]][:, owner, :]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                cell = np.where(joint > 0, joint * np.log(joint * n_c / (n_a * n_b)), 0.0)
+            sums = np.add.reduceat(np.add.reduceat(cell, offsets, axis=1),
+                                   offsets[start:stop] - offsets[start], axis=0)
+            terms[start:stop] = sums
+        self._pair_terms = (terms, class_totals)
+        return self._pair_terms
 
 
 _SCORE_DECIMALS = 10

@@ -180,3 +180,29 @@ def test_all_pairs_by_one_hot_products_equal_bincounts():
     for i in range(6):
         for j in range(i + 1, 6):
             np.testing.assert_array_equal(fast.counts((j, i, 6)), slow.counts((j, i, 6)))
+
+
+@pytest.mark.parametrize("missing", [False, True])
+def test_all_pair_cmi_at_once_equals_pair_by_pair(missing):
+    from bnclf.stats import conditional_mutual_information, label_conditional_mi
+
+    rng = np.random.default_rng(7)
+    cards = np.array([2, 5, 3, 4, 1, 6])
+    codes = np.column_stack([rng.integers(0, r, 400) for r in cards])
+    codes[:, 3] = np.where(rng.random(400) < 0.7, codes[:, 1] % 4, codes[:, 3])  # dependence
+    if missing:
+        codes[rng.random(codes.shape) < 0.1] = -1
+    y = rng.integers(0, 3, 400)
+    cache = CountCache(DiscreteData(codes, cards, y, 3))
+    cmi, per_label = cache.cmi_matrix(), cache.per_label_cmi()
+    d = len(cards)
+    for i in range(d):
+        for j in range(d):
+            if i == j:
+                assert cmi[i, j] == 0 and (per_label[:, i, j] == 0).all()
+                continue
+            table = cache.counts((i, j, d))
+            assert cmi[i, j] == pytest.approx(conditional_mutual_information(table), abs=1e-12)
+            np.testing.assert_allclose(per_label[:, i, j], label_conditional_mi(table),
+                                       atol=1e-12)
+    assert cmi[1, 3] > 0.1
