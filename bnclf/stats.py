@@ -310,41 +310,47 @@ class CountCache:
         offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
         width = int(cards.sum())
         owner = np.repeat(np.arange(d), cards)  # feature of every one-hot column
+        # class-first arrays: by_feature[c, a, j] = N_ac within pair (value a's feature, j)
         if self._parts:
-            blocks = self.pair_blocks()[0]
-            by_feature = np.add.reduceat(blocks, offsets, axis=1)
+            blocks = np.moveaxis(self.pair_blocks()[0], -1, 0)
+            by_feature = np.add.reduceat(blocks, offsets, axis=2)
 
             def joint_rows(lo, hi):
-                return blocks[lo:hi]
+                return blocks[:, lo:hi, lo:]
         else:
             chunks = list(self._class_onehot_chunks(offsets, width))
-            by_feature = np.zeros((width, d, n_classes))
+            by_feature = np.zeros((n_classes, width, d))
             for label, onehot, known in chunks:
                 with single_threaded_blas():
-                    by_feature[:, :, label] += onehot.T @ known
+                    by_feature[label] += onehot.T @ known
 
             def joint_rows(lo, hi):
-                joint = np.zeros((hi - lo, width, n_classes))
+                joint = np.zeros((n_classes, hi - lo, width - lo))
                 for label, onehot, _ in chunks:
                     with single_threaded_blas():
-                        joint[:, :, label] += onehot[:, lo:hi].T @ onehot
+                        joint[label] += onehot[:, lo:hi].T @ onehot[:, lo:]
                 return joint
-        class_totals = np.add.reduceat(by_feature, offsets, axis=0)  # N_c: (d, d, C)
-        terms = np.zeros((d, d, n_classes))
+        class_totals = np.add.reduceat(by_feature, offsets, axis=1)  # N_c: (C, d, d)
+        terms = np.zeros((n_classes, d, d))
         per_feature = width * n_classes * max(1, int(cards.max()))
         group = max(1, (1 << 22) // max(1, per_feature))
         for start in range(0, d, group):
             stop = min(d, start + group)
             lo, hi = int(offsets[start]), int(offsets[stop - 1] + cards[stop - 1])
-            joint = joint_rows(lo, hi)  # (values of the group, all values, C)
-            n_a = by_feature[lo:hi][:, owner, :]  # N_ac of each cell's pair
-            n_b = by_feature[:, owner[lo:hi], :].transpose(1, 0, 2)  # N_bc
-            n_c = class_totals[owner[lo:hi]][:, owner, :]
+            # pairs (i, j) with i in the group and j >= i: the rest follows by symmetry
+            joint = joint_rows(lo, hi)  # (C, values of the group, values from lo on)
+            n_a = by_feature[:, lo:hi][:, :, owner[lo:]]  # N_ac of each cell's pair
+            n_b = by_feature[:, lo:, owner[lo:hi]].transpose(0, 2, 1)  # N_bc
+            n_c = class_totals[:, owner[lo:hi]][:, :, owner[lo:]]
             with np.errstate(divide="ignore", invalid="ignore"):
                 cell = np.where(joint > 0, joint * np.log(joint * n_c / (n_a * n_b)), 0.0)
-            terms[start:stop] = np.add.reduceat(np.add.reduceat(cell, offsets, axis=1),
-                                                offsets[start:stop] - lo, axis=0)
-        self._pair_terms = (terms, class_totals)
+            terms[:, start:stop, start:] = np.add.reduceat(
+                np.add.reduceat(cell, offsets[start:] - lo, axis=2),
+                offsets[start:stop] - lo, axis=1)
+        upper = np.triu(np.ones((d, d), dtype=bool), 1)
+        terms = np.where(upper, terms, 0.0)
+        terms = terms + terms.transpose(0, 2, 1)
+        self._pair_terms = (np.moveaxis(terms, 0, -1), np.moveaxis(class_totals, 0, -1))
         return self._pair_terms
 
     def _class_onehot_chunks(self, offsets, width):
@@ -365,138 +371,6 @@ class CountCache:
                     onehot[np.flatnonzero(ok), offsets[i] + codes[ok]] = 1.0
                     known[:, i] = ok
                 yield label, onehot, known
-
-    def _count(self, family: tuple) -> np.ndarray:
-        if self._parts:
-            return sum(part.counts(family) for part in self._parts)
-        if not family:
-            return np.array(float(self.n_samples))
-        shape = tuple(int(self.cardinalities[v]) for v in family)
-        strides = np.cumprod((1,) + shape[:0:-1])[::-1]
-        flat = self._columns[family[-1]].copy()
-        for v, stride in zip(family[:-1], strides[:-1]):
-            flat += self._columns[v] * int(stride)
-        unknown = [self._columns[v] < 0 for v in family if self._has_unknown[v]]
-        if unknown:
-            flat = flat[~np.logical_or.reduce(unknown)]
-        return np.bincount(flat, minlength=int(np.prod(shape))).reshape(shape).astype(np.float64)
-
-    def merge(self, other: "CountCache") -> "CountCache":
-        """A cache over the rows of both caches: each table is the sum of the two tables.
-
-        The merged cache keeps no rows; it asks both parts for a table (each
-        counts it once, or already has it) and sums them, so chunks of a large
-        data set, or Dask partitions, can be counted separately and combined.
-        """
-        if not np.array_equal(self.cardinalities, other.cardinalities):
-            raise ValueError(
-                "Cannot merge count caches with different cardinalities "
-                f"({self.cardinalities.tolist()} and {other.cardinalities.tolist()}); encode "
-                "every chunk with the same fitted encoder."
-            )
-        merged = CountCache.__new__(CountCache)
-        merged.__dict__.update(self.__dict__)
-        merged._columns = None
-        merged._has_unknown = self._has_unknown | other._has_unknown
-        merged.n_samples = self.n_samples + other.n_samples
-        merged._parts = [self, other]
-        merged._tables = {}
-        merged._pair_blocks = None
-        merged._pair_terms = None
-        return merged
-
-    # -- shortcuts used by the learners ----------------------------------------
-    @property
-    def class_counts(self) -> np.ndarray:
-        return self.counts((self.class_index,))
-
-    def mi_with_class(self) -> np.ndarray:
-        """``I(Xi; C)`` for every feature, in bits (compare them through :func:`comparable`)."""
-        c = self.class_index
-        self.counts_many([(i, c) for i in range(self.n_features)])
-        return np.array([mutual_information(self.counts((i, c))) for i in range(self.n_features)])
-
-    def cmi_matrix(self) -> np.ndarray:
-        """Symmetric matrix of ``I(Xi; Xj | C)`` in bits (zero diagonal); learners compare
-        its entries through :func:`comparable`.
-
-        All pairs at once (:meth:`pair_information_terms`); a cache merged from parts
-        whose pair blocks would be too large goes pair by pair.
-        """
-        d, c = self.n_features, self.class_index
-        if self._columns is not None or self.pair_blocks_fit():
-            terms, class_totals = self.pair_information_terms()
-            totals = class_totals.sum(axis=-1)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                out = np.where(totals > 0, terms.sum(axis=-1) / (totals * math.log(2.0)), 0.0)
-            out = np.maximum(out, 0.0)
-            np.fill_diagonal(out, 0.0)
-            return out
-        self.count_all_pairs()
-        out = np.zeros((d, d))
-        for i in range(d):
-            for j in range(i + 1, d):
-                out[i, j] = out[j, i] = conditional_mutual_information(self.counts((i, j, c)))
-        return out
-
-    def per_label_cmi(self) -> np.ndarray:
-        """``I(Xi; Xj | C=c)``: array ``(n_classes, d, d)``, MI within each class's rows
-        (learners compare them, or sums of them, through :func:`comparable`)."""
-        d, c = self.n_features, self.class_index
-        if self._columns is not None or self.pair_blocks_fit():
-            terms, class_totals = self.pair_information_terms()
-            with np.errstate(divide="ignore", invalid="ignore"):
-                out = np.where(class_totals > 0,
-                               terms / (class_totals * math.log(2.0)), 0.0)
-            out = np.maximum(np.moveaxis(out, -1, 0), 0.0)
-            for label in out:
-                np.fill_diagonal(label, 0.0)
-            return out
-        self.count_all_pairs()
-        out = np.zeros((self.n_classes, d, d))
-        for i in range(d):
-            for j in range(i + 1, d):
-                out[:, i, j] = out[:, j, i] = label_conditional_mi(self.counts((i, j, c)))
-        return out
-
-    def pair_information_terms(self) -> tuple[np.ndarray, np.ndarray]:
-        """For every feature pair and class: ``S[i, j, c] = sum_ab N_abc ln(N_abc N_c /
-        (N_ac N_bc))`` and ``N_c``, both ``(d, d, n_classes)``, from :meth:`pair_blocks`.
-
-        ``I(Xi; Xj | C) = sum_c S / (N ln 2)`` and ``I(Xi; Xj | C=c) = S / (N_c ln 2)``.
-        The marginals are those of each pair's own table (under ``missing="ignore"`` a
-        row with either value unknown is left out of that pair only), as
-        :func:`conditional_mutual_information` computes them. Feature rows are processed
-        in groups so that no temporary exceeds about 2**22 cells; the diagonal
-        (``i == j``) is meaningless.
-        """
-        if getattr(self, "_pair_terms", None) is not None:
-            return self._pair_terms
-        blocks, offsets = self.pair_blocks()
-        d = self.n_features
-        cards = self.cardinalities[:d]
-        owner = np.repeat(np.arange(d), cards)  # feature of every row/column of blocks
-        # N_ac within pair (i, j): block (i, j) summed over j's values -> (R, d, C)
-        by_feature = np.add.reduceat(blocks, offsets, axis=1)
-        class_totals = np.add.reduceat(by_feature, offsets, axis=0)  # N_c: (d, d, C)
-        terms = np.zeros((d, d, self.n_classes))
-        width = blocks.shape[0]
-        per_feature = width * self.n_classes * max(1, int(cards.max()))
-        group = max(1, (1 << 22) // max(1, per_feature))
-        for start in range(0, d, group):
-            stop = min(d, start + group)
-            rows = slice(offsets[start], offsets[stop - 1] + cards[stop - 1])
-            joint = blocks[rows]  # (r_rows, R, C)
-            n_a = by_feature[rows][:, owner, :]  # N_ac of each cell's pair
-            n_b = by_feature[:, owner[rows], :].transpose(1, 0, 2)  # N_bc
-            n_c = class_totals[owner[rows]][:, owner, :]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                cell = np.where(joint > 0, joint * np.log(joint * n_c / (n_a * n_b)), 0.0)
-            sums = np.add.reduceat(np.add.reduceat(cell, offsets, axis=1),
-                                   offsets[start:stop] - offsets[start], axis=0)
-            terms[start:stop] = sums
-        self._pair_terms = (terms, class_totals)
-        return self._pair_terms
 
 
 _SCORE_DECIMALS = 10
