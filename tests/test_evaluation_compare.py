@@ -253,3 +253,31 @@ def test_keep_going_leaves_out_a_dataset_a_classifier_fails_on():
     assert set(results["dataset"]) == {"good"}
     (failure,) = results.attrs["failures"]
     assert failure["dataset"] == "bad" and "continuous" in failure["error"]
+
+
+def test_discretizer_fitted_once_per_fold_and_shared(monkeypatch):
+    """compare fits the discretizer once per (dataset, fold) for all classifiers, and
+    gives every classifier what make_pipeline(discretizer, classifier) would."""
+    from bnclf import MDLDiscretizer
+    from bnclf.datasets import load_dataset
+    from bnclf.evaluation import cross_validate_predictions
+
+    fits = []
+    original = MDLDiscretizer.fit
+
+    def counting_fit(self, X, y=None):
+        fits.append(len(X))
+        return original(self, X, y)
+
+    monkeypatch.setattr(MDLDiscretizer, "fit", counting_fit)
+    X, y = load_dataset("heart-c")
+    res, preds = compare([("heart", X, y)], ["nb", "tan", "kdb(k=1)"], n_splits=5,
+                         discretizer="mdl", progress=False, return_predictions=True)
+    assert len(fits) == 5  # one per fold, not one per classifier and fold
+    monkeypatch.setattr(MDLDiscretizer, "fit", original)
+    for name in ("nb", "tan", "kdb(k=1)"):
+        alone = cross_validate_predictions(make_classifier(name), X, y, n_splits=5,
+                                           discretizer="mdl", random_state=0)
+        shared = preds[("heart", name)]
+        np.testing.assert_array_equal(shared.predictions["y_pred"], alone.predictions["y_pred"])
+        np.testing.assert_allclose(shared.proba, alone.proba, atol=1e-12)
