@@ -286,7 +286,22 @@ class FeatureEncoder:
         """
         n = X.shape[0]
         codes = np.empty((n, len(self.feature_names_)), dtype=np.int64)
+        small = None
+        if 0 < n * len(self.feature_names_) <= _SMALL_CELLS:
+            # a few rows (one prediction): one conversion of the whole frame and a dict
+            # lookup per value, instead of several pandas objects per column
+            values = X[self.feature_names_].to_numpy(dtype=object)
+            small = values, np.asarray(pd.isna(values), dtype=bool), self._lookups()
         for j, name in enumerate(self.feature_names_):
+            if small is not None:
+                values, all_missing, lookups = small
+                missing = all_missing[:, j]
+                get = lookups[j].get
+                col = np.array([UNKNOWN if m else get(v, UNKNOWN)
+                                for v, m in zip(values[:, j], missing)], dtype=np.int64)
+                if not ((col == UNKNOWN) & ~missing).any():  # no unseen value: done
+                    codes[:, j] = self._fill_missing(j, col, missing, training)
+                    continue
             column = X[name]
             missing = column.isna().to_numpy()
             known = self._observed[j]
@@ -311,17 +326,30 @@ class FeatureEncoder:
                     f"values are {self.categories_[j][:10]}. Use handle_unknown='marginalize' "
                     "to sum them out, or refit on data that contains them."
                 )
-            if missing.any():
-                if self._missing_code[j] is not None:
-                    col[missing] = self._missing_code[j]
-                elif not training and self.handle_unknown == "error":
-                    raise ValueError(
-                        f"column {name!r} has {int(missing.sum())} missing values, which the "
-                        "model has no state for, and handle_unknown='error'; use "
-                        "handle_unknown='marginalize' to sum them out exactly."
-                    )
-            codes[:, j] = col
+            codes[:, j] = self._fill_missing(j, col, missing, training)
         return codes
+
+    def _fill_missing(self, j, col, missing, training) -> np.ndarray:
+        """Missing values take the ``"<missing>"`` state, stay unknown, or are refused."""
+        if missing.any():
+            if self._missing_code[j] is not None:
+                col[missing] = self._missing_code[j]
+            elif not training and self.handle_unknown == "error":
+                raise ValueError(
+                    f"column {self.feature_names_[j]!r} has {int(missing.sum())} missing "
+                    "values, which the model has no state for, and handle_unknown='error'; "
+                    "use handle_unknown='marginalize' to sum them out exactly."
+                )
+        return col
+
+    def _lookups(self) -> list[dict]:
+        """``value -> code`` of every column's observed labels (built on first use)."""
+        lookups = getattr(self, "_lookup_dicts", None)
+        if lookups is None:
+            lookups = [{label: code for code, label in enumerate(labels)}
+                       for labels in self._observed]
+            self._lookup_dicts = lookups
+        return lookups
 
 
     def _match_by_text(self, j, column, col, unseen) -> np.ndarray:
@@ -354,6 +382,10 @@ class FeatureEncoder:
                 f"{self.categories_[j][:5]}); they are summed out, so the model answers "
                 "without this column. Check that the column has the same type and coding as "
                 "in training.", UnseenValuesWarning, stacklevel=4)
+
+
+_SMALL_CELLS = 4096
+"""Inputs with at most this many cells are encoded by dict lookups (see ``transform``)."""
 
 
 class UnseenValuesWarning(UserWarning):

@@ -142,3 +142,36 @@ def test_one_integer_column_rule_in_python_and_on_the_command_line(tmp_path):
     assert cli[0].columns_ == ["amount"]
     np.testing.assert_allclose(cli[0].cut_points_["amount"], python[0].cut_points_["amount"])
     np.testing.assert_allclose(cli.predict_proba(X), python.predict_proba(X))
+
+
+def test_small_inputs_encode_as_large_ones():
+    """Few rows go through dict lookups; the codes equal the vectorized path's."""
+    import warnings
+
+    from bnclf.data import _SMALL_CELLS, FeatureEncoder
+
+    rng = np.random.default_rng(3)
+    n = 300
+    train = pd.DataFrame({
+        "s": rng.choice(["a", "b", "c", None], n),
+        "i": rng.integers(0, 4, n),
+        "c": pd.Categorical(rng.choice(["x", "y"], n), categories=["y", "x", "z"]),
+        "t": rng.choice(["0", "1"], n),
+        "b": rng.choice([True, False], n),
+    })
+    test = pd.DataFrame({
+        "s": ["a", None, "never", "c"], "i": [3, 7, 0, 1],
+        "c": pd.Categorical(["x", "z", None, "y"]), "t": [0, 1, 1, 0],
+        "b": [True, False, True, True],
+    })
+    for handle in ("marginalize",):
+        enc = FeatureEncoder(handle_unknown=handle).fit(train)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            small = enc.transform(test)
+            big = pd.concat([test] * (_SMALL_CELLS // test.size + 1), ignore_index=True)
+            large = enc.transform(big)[:len(test)]
+        np.testing.assert_array_equal(small, large)
+        assert small[2, 0] == -1 and small[1, 1] == -1  # unseen values are unknown
+        assert small[1, 0] == enc._missing_code[0]  # missing takes its state
+        assert list(small[:, 3]) == [0, 1, 1, 0]  # ints matched to '0'/'1' by text
