@@ -253,11 +253,13 @@ class FeatureEncoder:
                     "TANClassifier())); if its values are categories, cast it with "
                     ".astype('category') to keep them and silence this warning.",
                     ManyValuedIntegerWarning, stacklevel=4)
-            missing = column.isna().to_numpy()
             if isinstance(column.dtype, pd.CategoricalDtype):
+                missing = column.isna().to_numpy()
                 labels = [python_scalar(v) for v in column.cat.categories]
-            else:
-                labels = _sorted_labels(column.to_numpy(dtype=object)[~missing])
+            else:  # one hash pass: the distinct values and the missing ones (code -1)
+                local, uniques = pd.factorize(column)
+                missing = local < 0
+                labels = _sorted_labels(np.asarray(uniques, dtype=object))
             if not labels:
                 raise ValueError(f"column {name!r} has no observed values; drop it.")
             self._observed.append(pd.Index(labels, dtype=object))
@@ -303,17 +305,21 @@ class FeatureEncoder:
                     codes[:, j] = self._fill_missing(j, col, missing, training)
                     continue
             column = X[name]
-            missing = column.isna().to_numpy()
             known = self._observed[j]
-            if isinstance(column.dtype, pd.CategoricalDtype):
+            if not isinstance(column.dtype, pd.CategoricalDtype):
+                # one hash pass over the rows; the known states are looked up per value
+                local, uniques = pd.factorize(column)
+                missing = local < 0
+                col = np.append(known.get_indexer(np.asarray(uniques, dtype=object)),
+                                UNKNOWN)[local].astype(np.int64)
+            else:
+                missing = column.isna().to_numpy()
                 if column.cat.categories.equals(known):  # fast path: the fitted categories
                     col = column.cat.codes.to_numpy(dtype=np.int64)
                 else:  # map the column's own categories onto the fitted ones
                     own = column.cat.codes.to_numpy()
                     mapping = np.append(known.get_indexer(column.cat.categories), UNKNOWN)
                     col = mapping[own].astype(np.int64)  # code -1 (NaN) takes the appended UNKNOWN
-            else:
-                col = known.get_indexer(column).astype(np.int64)
             unseen = (col == UNKNOWN) & ~missing
             if unseen.any() and not training:
                 col = self._match_by_text(j, column, col, unseen)

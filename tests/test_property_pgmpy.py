@@ -3,6 +3,7 @@ single-network classifier's posterior equals pgmpy VariableElimination on its ex
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pgmpy_oracle import posterior
@@ -41,6 +42,7 @@ def problems(draw):
     return X, y, test, m, name
 
 
+@pytest.mark.filterwarnings("ignore:invalid value encountered in divide:RuntimeWarning")
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problems())
 def test_posteriors_equal_pgmpy_variable_elimination(problem):
@@ -60,4 +62,6 @@ def test_posteriors_equal_pgmpy_variable_elimination(problem):
             elif value in states[col]:
                 evidence[col] = value
         want = posterior(model, est.class_name_, classes, evidence, infer)
+        if np.isnan(want).all():  # P(evidence) = 0 (only with m = 0): pgmpy has no answer,
+            want = np.full(len(classes), 1 / len(classes))  # ours is the uniform posterior
         np.testing.assert_allclose(proba[r], want, rtol=0, atol=1e-9)
