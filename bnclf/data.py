@@ -289,7 +289,7 @@ class FeatureEncoder:
         n = X.shape[0]
         codes = np.empty((n, len(self.feature_names_)), dtype=np.int64)
         small = None
-        if 0 < n * len(self.feature_names_) <= _SMALL_CELLS:
+        if 0 < n <= _SMALL_ROWS and n * len(self.feature_names_) <= _SMALL_CELLS:
             # a few rows (one prediction): one conversion of the whole frame and a dict
             # lookup per value, instead of several pandas objects per column
             values = X[self.feature_names_].to_numpy(dtype=object)
@@ -390,8 +390,9 @@ class FeatureEncoder:
                 "in training.", UnseenValuesWarning, stacklevel=4)
 
 
-_SMALL_CELLS = 4096
-"""Inputs with at most this many cells are encoded by dict lookups (see ``transform``)."""
+_SMALL_ROWS, _SMALL_CELLS = 256, 1 << 16
+"""Inputs with at most this many rows and cells are encoded by dict lookups, a Python
+step per value, cheaper than the per-column pandas work below a few hundred rows."""
 
 
 class UnseenValuesWarning(UserWarning):

@@ -148,7 +148,7 @@ def test_small_inputs_encode_as_large_ones():
     """Few rows go through dict lookups; the codes equal the vectorized path's."""
     import warnings
 
-    from bnclf.data import _SMALL_CELLS, FeatureEncoder
+    from bnclf.data import _SMALL_ROWS, FeatureEncoder
 
     rng = np.random.default_rng(3)
     n = 300
@@ -169,7 +169,7 @@ def test_small_inputs_encode_as_large_ones():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             small = enc.transform(test)
-            big = pd.concat([test] * (_SMALL_CELLS // test.size + 1), ignore_index=True)
+            big = pd.concat([test] * (_SMALL_ROWS // len(test) + 1), ignore_index=True)
             large = enc.transform(big)[:len(test)]
         np.testing.assert_array_equal(small, large)
         assert small[2, 0] == -1 and small[1, 1] == -1  # unseen values are unknown
