@@ -262,6 +262,14 @@ class FeatureEncoder:
                 labels = _sorted_labels(np.asarray(uniques, dtype=object))
             if not labels:
                 raise ValueError(f"column {name!r} has no observed values; drop it.")
+            if len(labels) >= 50 and len(labels) == int((~missing).sum()):
+                import warnings
+
+                warnings.warn(
+                    f"column {name!r} has a different value in every row ({len(labels)} "
+                    "values), like an identifier: it tells nothing about the class of a new "
+                    "row and makes its count tables as large as the data; drop it.",
+                    IdLikeColumnWarning, stacklevel=4)
             self._observed.append(pd.Index(labels, dtype=object))
             code = None
             if missing.any():
@@ -393,6 +401,10 @@ class FeatureEncoder:
 _SMALL_ROWS, _SMALL_CELLS = 256, 1 << 16
 """Inputs with at most this many rows and cells are encoded by dict lookups, a Python
 step per value, cheaper than the per-column pandas work below a few hundred rows."""
+
+
+class IdLikeColumnWarning(UserWarning):
+    """A training column has a different value in every row (an identifier)."""
 
 
 class UnseenValuesWarning(UserWarning):

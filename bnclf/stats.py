@@ -15,6 +15,7 @@ unseen combination gives a finite, strongly negative value.
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 from scipy.special import gammaln
@@ -24,6 +25,35 @@ from .inference import single_threaded_blas
 
 _PAIR_BLOCK_CELLS = 2**24
 """Largest all-pairs count array (cells) that :meth:`CountCache.pair_blocks` builds."""
+
+
+class TableTooLargeError(MemoryError):
+    """A count table (or a temporary of the all-pairs counts) would exceed the memory
+    budget (:func:`memory_budget`); the message names the columns and the fix."""
+
+
+def memory_budget() -> int:
+    """Bytes one array may take: ``$BNCLF_MEMORY_BUDGET`` (bytes; ``K``, ``M``, ``G``
+    suffixes allowed), else a quarter of the physical memory, else 4 GiB."""
+    text = os.environ.get("BNCLF_MEMORY_BUDGET", "").strip().upper()
+    if text:
+        scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1], 1)
+        try:
+            return int(float(text.rstrip("KMG")) * scale)
+        except ValueError:
+            raise ValueError(f"BNCLF_MEMORY_BUDGET={text!r} is not a size; give bytes, e.g. "
+                             "8G or 500M.") from None
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")) // 4
+    except (AttributeError, ValueError, OSError):
+        return 4 << 30
+
+
+def _size(n_bytes: float) -> str:
+    for unit, scale in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.1f} {unit}"
+    return f"{int(n_bytes)} bytes"
 
 
 class CountCache:
@@ -55,10 +85,29 @@ class CountCache:
         self._columns = [np.ascontiguousarray(c, dtype=np.int64) for c in data.codes.T]
         self._columns.append(np.ascontiguousarray(data.y, dtype=np.int64))
         self._has_unknown = np.append((data.codes < 0).any(axis=0), False)
+        self.names = [f"x{j}" for j in range(self.n_features)] + ["class"]
         self._tables: dict[tuple, np.ndarray] = {}
         self._parts: list[CountCache] = []  # set by merge(): tables are sums over the parts
 
     # -- counting ------------------------------------------------------------
+    def check_size(self, family, cells=None, what="the count table of") -> None:
+        """Raise :class:`TableTooLargeError` if ``family``'s table (or ``cells`` float64
+        cells) would not fit the memory budget, naming the columns and the fix."""
+        family = [int(v) for v in family]
+        if cells is None:
+            cells = float(np.prod([float(self.cardinalities[v]) for v in family]))
+        need, budget = 8.0 * cells, memory_budget()
+        if need <= budget:
+            return
+        columns = ", ".join(f"{self.names[v]!r} ({int(self.cardinalities[v])} values)"
+                            for v in family)
+        raise TableTooLargeError(
+            f"{what} {columns} would have {cells:,.0f} cells ({_size(need)}), over the "
+            f"memory budget of {_size(budget)}. Lower k or max_parents, merge rare "
+            "categories, discretize many-valued columns, or drop identifier columns; "
+            "BNCLF_MEMORY_BUDGET raises the budget."
+        )
+
     def counts(self, family, *, memoize: bool = True) -> np.ndarray:
         """Count table of ``family`` (variable indices), one axis per variable in that order.
 
@@ -111,6 +160,8 @@ class CountCache:
                 continue
             if matrix is None:
                 matrix = np.column_stack(self._columns)
+            for key in keys:
+                self.check_size(key)
             shapes = self.cardinalities[keys]
             strides = np.cumprod(shapes[:, ::-1], axis=1)[:, ::-1]
             strides = np.concatenate([strides[:, 1:], np.ones((len(keys), 1), np.int64)], axis=1)
@@ -144,6 +195,10 @@ class CountCache:
             return self._pair_blocks
         d, c = self.n_features, self.class_index
         cards = self.cardinalities[:d]
+        width = float(cards.sum())
+        self.check_size([int(np.argmax(cards))], cells=width * width * self.n_classes,
+                        what=f"the all-pairs count array of the {d} features ({int(width)} "
+                             "values in all; the largest column:")
         offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
         if self._parts:
             blocks = sum(part.pair_blocks()[0] for part in self._parts)
@@ -197,6 +252,7 @@ class CountCache:
             return sum(part.counts(family) for part in self._parts)
         if not family:
             return np.array(float(self.n_samples))
+        self.check_size(family)
         shape = tuple(int(self.cardinalities[v]) for v in family)
         strides = np.cumprod((1,) + shape[:0:-1])[::-1]
         flat = self._columns[family[-1]].copy()
@@ -332,6 +388,10 @@ class CountCache:
                 return joint
         class_totals = np.add.reduceat(by_feature, offsets, axis=1)  # N_c: (C, d, d)
         terms = np.zeros((n_classes, d, d))
+        widest = int(np.argmax(cards))  # the largest temporary: one feature's value pairs
+        self.check_size([widest], cells=float(n_classes) * float(cards[widest]) * width,
+                        what=f"the all-pairs counts of the {d} features ({width} values in "
+                             "all), per value of the largest column,")
         per_feature = width * n_classes * max(1, int(cards.max()))
         group = max(1, (1 << 22) // max(1, per_feature))
         for start in range(0, d, group):

@@ -181,3 +181,29 @@ def test_cli_bad_input_is_one_error_line(argv, patterns, files, capsys):
 
 def test_at_least_forty_cases():
     assert len(API_CASES) + len(CLI_CASES) >= 40
+
+
+def test_tables_too_large_for_memory_name_the_columns_and_the_fix(monkeypatch):
+    from bnclf import KDBClassifier, TANClassifier
+    from bnclf.data import IdLikeColumnWarning
+    from bnclf.stats import TableTooLargeError
+
+    monkeypatch.setenv("BNCLF_MEMORY_BUDGET", "1M")
+    rng = np.random.default_rng(0)
+    n = 400
+    X = pd.DataFrame({"id": np.arange(n).astype(str), "a": rng.integers(0, 3, n).astype(str),
+                      "b": rng.integers(0, 3, n).astype(str)})
+    y = rng.integers(0, 2, n)
+    with pytest.warns(IdLikeColumnWarning, match="'id'.*identifier.*drop it"):
+        with pytest.raises(TableTooLargeError, match=r"'id' \(400 values\).*memory budget of "
+                                                     r"1\.0 MiB.*drop identifier columns"):
+            TANClassifier().fit(X, y)
+    wide = pd.DataFrame(rng.integers(0, 12, size=(300, 8)).astype(str),
+                        columns=[f"f{i}" for i in range(8)])
+    with pytest.raises(TableTooLargeError, match=r"count table of 'f\d+' \(12 values\).*"
+                                                 r"'class' \(2 values\).*Lower k"):
+        KDBClassifier(k=5).fit(wide, rng.integers(0, 2, 300))
+    KDBClassifier(k=2).fit(wide, rng.integers(0, 2, 300))  # within the budget
+    monkeypatch.setenv("BNCLF_MEMORY_BUDGET", "lots")
+    with pytest.raises(ValueError, match="BNCLF_MEMORY_BUDGET='LOTS' is not a size"):
+        KDBClassifier(k=1).fit(wide, rng.integers(0, 2, 300))

@@ -148,7 +148,9 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         for attr in ("network_", "networks_", "weights_"):
             self.__dict__.pop(attr, None)  # a refit may change the kind of model
         self._training_data = data
-        self._fit_network(data, CountCache(data))
+        cache = CountCache(data)
+        cache.names = [str(name) for name in self.node_names_]
+        self._fit_network(data, cache)
         return self
 
     def _fit_network(self, data: DiscreteData, cache: CountCache):
