@@ -214,31 +214,7 @@ def _n_rows(X):
 
 def _run_fold(estimator, X, y, split: Split, classes, discretizer, context=""):
     """Fit on the training rows of one split and predict its test rows."""
-    model = build_pipeline(estimator, discretizer)
-    X_tr, X_te = _take_rows(X, split.train), _take_rows(X, split.test)
-    y_tr = y[split.train]
-    try:
-        t0 = time.perf_counter()
-        model.fit(X_tr, y_tr)
-        t1 = time.perf_counter()
-        y_pred = np.asarray(model.predict(X_te))
-        proba = _aligned_proba(model, X_te, classes)
-        t2 = time.perf_counter()
-    except Exception as exc:
-        where = f"{context} " if context else ""
-        raise RuntimeError(
-            f"{where}repeat {split.repeat} fold {split.fold}: {type(exc).__name__}: {exc}"
-        ) from exc
-    return {
-        "repeat": split.repeat,
-        "fold": split.fold,
-        "test": split.test,
-        "y_pred": y_pred,
-        "proba": proba,
-        "n_train": len(split.train),
-        "fit_time": t1 - t0,
-        "predict_time": t2 - t1,
-    }
+    return _run_fold_shared([estimator], X, y, split, classes, discretizer, [context])[0]
 
 
 def _run_fold_shared(estimators, X, y, split: Split, classes, discretizer, contexts=(),
