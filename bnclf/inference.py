@@ -51,6 +51,10 @@ def single_threaded_blas():
 
 
 
+_SUM_ROWS = 1 << 15
+"""Rows per chunk of :meth:`FamilyGather.summed`."""
+
+
 class FamilyGather:
     """Gathers the log-CPT entries of many families for a batch of rows, in one index.
 
@@ -110,7 +114,7 @@ class FamilyGather:
 
     def _check(self, codes: np.ndarray) -> np.ndarray:
         codes = np.asarray(codes, dtype=np.int64)
-        if self._used.size and codes[:, self._used].min(initial=0) < 0:
+        if any(codes[:, v].min(initial=0) < 0 for v in self._used):  # views, no copy
             raise ValueError(
                 "FamilyGather got a negative (unknown) code; sum unknown values out (or "
                 "replace them) before gathering."
@@ -142,12 +146,18 @@ class FamilyGather:
     def summed(self, codes: np.ndarray) -> np.ndarray:
         """Sum of every family's entries for every row: ``(n_samples, n_classes)``.
 
-        Family by family, each gather is ``(n, n_classes)`` and stays in cache.
+        Rows go in chunks of ``_SUM_ROWS`` into the preallocated result, family by
+        family, so the temporaries (offsets, indices, gathered entries) stay a few MiB
+        whatever the number of rows.
         """
-        offset = self._offsets(self._check(codes))
-        out = np.zeros((offset.shape[0], self.n_classes))
-        for f in range(self.n_families):
-            out += self._flat[offset[:, f, None] + self._class_offsets[f]]
+        codes = self._check(codes)
+        out = np.zeros((codes.shape[0], self.n_classes))
+        for start in range(0, codes.shape[0], _SUM_ROWS):
+            block = codes[start:start + _SUM_ROWS]
+            offset = self._offsets(block)
+            part = out[start:start + _SUM_ROWS]
+            for f in range(self.n_families):
+                part += self._flat[offset[:, f, None] + self._class_offsets[f]]
         return out
 
 
