@@ -59,7 +59,7 @@ def parse_classifier_spec(spec: str) -> tuple[str, dict]:
 
     Names may contain hyphens (``"bnc-2p"``). Only keyword arguments are accepted;
     their values are Python literals, or bare words taken as text
-    (``"hc(score=mdl)"`` is ``"hc(score='mdl')"``). Nothing is evaluated.
+    (``"hc(criterion=mdl)"`` is ``"hc(criterion='mdl')"``). Nothing is evaluated.
     """
     match = _SPEC.match(spec)
     if match is None:
