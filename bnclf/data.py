@@ -230,6 +230,7 @@ class FeatureEncoder:
         if len(set(map(str, names))) != len(names):
             raise ValueError(f"Feature names must be unique as text; got {names}.")
         self.feature_names_ = names
+        self.__dict__.pop("_lookup_dicts", None)  # built from the states on first use
         self.categories_ = []  # state labels per feature, "<missing>" last if present
         self._observed = []  # the labels that raw values map to
         self._missing_code = []  # code of the "<missing>" state, or None

@@ -563,18 +563,17 @@ class ClassScore:
         self.cards = contributions.cards
         self._log_n = float(np.log(max(len(contributions.codes), 1)))
         self.current = None
-        self._state_parents = None
 
     # -- the current sums ---------------------------------------------------------------
-    def _class_families(self, parents):
-        c = self.class_index
-        return [(v, pa) for v, pa in enumerate(parents) if v == c or c in pa]
+    def _has_class(self, child: int, parents) -> bool:
+        """Whether the family ``child <- parents`` contains the class."""
+        return child == self.class_index or self.class_index in parents
 
     def _sums(self, parents):
-        n = self.contributions.n_eval
-        finite = np.zeros((self.n_classes, n))
-        for v, pa in self._class_families(parents):
-            finite += self.contributions.get(v, pa)
+        finite = np.zeros((self.n_classes, self.contributions.n_eval))
+        for v, pa in enumerate(parents):
+            if self._has_class(v, pa):
+                finite += self.contributions.get(v, pa)
         return finite
 
     def dimension(self, child: int, parents) -> float:
@@ -625,12 +624,11 @@ class ClassScore:
 
     def _apply_delta(self, move: Move, parents, finite) -> None:
         """Add the move's change of the class-family sums to ``finite``."""
-        c = self.class_index
         for child, new in move.changes(parents):
             old = parents[child]
-            if child == c or c in old:
+            if self._has_class(child, old):
                 finite -= self.contributions.get(child, old)
-            if child == c or c in new:
+            if self._has_class(child, new):
                 finite += self.contributions.get(child, new)
 
     def _dim_delta(self, move: Move, parents) -> float:
@@ -667,12 +665,12 @@ class ClassScore:
         for child, members in groups.items():
             old = parents[child]
             base = self._finite
-            if child == c or c in old:
+            if self._has_class(child, old):
                 base = base - self.contributions.get(child, old)
             for i in members:
                 new = moves[i].changes(parents)[0][1]
                 j = len(filled)
-                if child == c or c in new:
+                if self._has_class(child, new):
                     np.add(base, self.contributions.get(child, new), out=finite[j])
                 else:
                     finite[j] = base

@@ -175,3 +175,12 @@ def test_small_inputs_encode_as_large_ones():
         assert small[2, 0] == -1 and small[1, 1] == -1  # unseen values are unknown
         assert small[1, 0] == enc._missing_code[0]  # missing takes its state
         assert list(small[:, 3]) == [0, 1, 1, 0]  # ints matched to '0'/'1' by text
+
+
+def test_refitting_an_encoder_rebuilds_its_lookups():
+    from bnclf.data import FeatureEncoder
+
+    enc = FeatureEncoder().fit(pd.DataFrame({"a": ["x", "y"]}))
+    assert enc.transform(pd.DataFrame({"a": ["y"]}))[0, 0] == 1
+    enc.fit(pd.DataFrame({"a": ["w", "y", "z"]}))
+    assert enc.transform(pd.DataFrame({"a": ["y", "z"]})).ravel().tolist() == [1, 2]
