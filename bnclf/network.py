@@ -31,8 +31,9 @@ class Network:
         multinet has no class node.
     states : sequence of list
         State labels of every variable index, in code order.
-    class_index : int
-        Index of the class variable.
+    class_index : int or None
+        Index of the class variable; None for a multilabel network, whose
+        classes are ordinary nodes.
     title : str, optional
         What this network is within its estimator (e.g. ``"root: age"`` or
         ``"class = yes"``); used by drawings and file manifests.
@@ -45,7 +46,7 @@ class Network:
             raise ValueError(f"{len(self.families)} families but {len(self.log_cpts)} CPTs.")
         self.names = list(names)
         self.states = [list(s) for s in states]
-        self.class_index = int(class_index)
+        self.class_index = None if class_index is None else int(class_index)
         self.title = title
         for family, table in zip(self.families, self.log_cpts):
             expected = tuple(len(self.states[v]) for v in family)
@@ -82,7 +83,7 @@ class Network:
     @property
     def class_name(self):
         """Name of the class node (also for a multinet member, which lacks it)."""
-        return self.names[self.class_index]
+        return None if self.class_index is None else self.names[self.class_index]
 
     # -- named views ----------------------------------------------------------------
     @property

@@ -1,0 +1,359 @@
+"""Structure and parameters of multilabel networks (Corani et al. 2014): the bridge and the class subgraph.
+
+Classes ``C_1..C_n`` are binary; features have only class parents and no
+children (the multilabel naive assumption), so the BDeu score of the whole
+graph splits into the features' local scores (the bridge) and the classes'
+local scores (the class subgraph), and each part is optimized on its own.
+
+* :func:`learn_bridge`: for every feature, the BDeu-optimal parent set among the
+  subsets of the classes, exact under a bound on its size, with a pruning rule
+  that never discards an optimal set.
+* :func:`learn_class_graph`: the best naive (mNB) or forest-augmented (mFAN)
+  class subgraph over every possible root.
+* :func:`bdeu_log_cpt`: the BDeu posterior-mean CPT of a family.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import networkx as nx
+import numpy as np
+from scipy.special import comb, gammaln
+
+_SCORE_CELLS = 1 << 23
+"""Count cells scored per batch of candidate parent sets (bounds the bridge's memory)."""
+
+
+def bdeu_log_cpt(counts, alpha: float) -> np.ndarray:
+    """Log of the BDeu posterior mean ``(n_ijk + a/(q r)) / (n_ij + a/q)``, axes ``(child, *parents)``."""
+    counts = np.asarray(counts, dtype=float)
+    r = counts.shape[0]
+    q = int(np.prod(counts.shape[1:], dtype=np.int64)) if counts.ndim > 1 else 1
+    a_jk, a_j = alpha / (q * r), alpha / q
+    return np.log(counts + a_jk) - np.log(counts.sum(axis=0, keepdims=True) + a_j)
+
+
+def default_max_parents(n_rows: int, n_classes: int, budget: int = 20_000) -> int:
+    """The default bound on a feature's class parents: ``2**g <= n_rows`` and a candidate budget.
+
+    ``g`` is the largest size with at most as many parent configurations as
+    training rows (``2**g <= n_rows``) whose candidate sets, all subsets of at
+    most ``g`` classes, number at most ``budget``.
+    """
+    g = 0
+    while (g < n_classes and 2 ** (g + 1) <= n_rows
+           and sum(comb(n_classes, k, exact=True) for k in range(g + 2)) <= budget):
+        g += 1
+    return g
+
+
+def _set_ranks(sets: np.ndarray, n: int) -> np.ndarray:
+    """Lexicographic rank of each sorted k-subset of ``range(n)`` among all k-subsets."""
+    m, k = sets.shape
+    rank = np.zeros(m, dtype=np.int64)
+    previous = np.full(m, -1, dtype=np.int64)
+    for t in range(k):
+        # subsets whose t-th element lies between previous+1 and sets[:, t]-1 come first
+        for value in range(n):
+            skip = (value > previous) & (value < sets[:, t])
+            if skip.any():
+                rank[skip] += comb(n - value - 1, k - t - 1, exact=True)
+        previous = sets[:, t]
+    return rank
+
+
+def learn_bridge(feature_codes, feature_cards, label_codes, *, alpha: float = 5.0,
+                 max_parents: int | None = None, prune: bool = True) -> dict:
+    """BDeu-optimal class parents of every feature (Corani et al. 2014, eq. 6).
+
+    Parameters
+    ----------
+    feature_codes : ndarray of shape (n_rows, m), int
+        Feature codes ``0..r_j-1`` (no negative codes).
+    feature_cards : array-like of shape (m,)
+    label_codes : ndarray of shape (n_rows, n), 0/1
+    alpha : float, default=5
+        BDeu equivalent sample size.
+    max_parents : int, optional
+        Largest parent set; default :func:`default_max_parents`.
+    prune : bool, default=True
+        Use the bound below to skip sets that cannot be optimal. The result is
+        the same either way; ``False`` scores every set (the test oracle).
+
+    Returns
+    -------
+    dict with keys ``parents`` (list of tuples of class indices, one per
+    feature), ``scores`` (their BDeu scores), ``empty_scores`` (the BDeu of
+    each feature without parents), ``scored`` and ``pruned`` (how many
+    (feature, set) pairs were scored and skipped) and ``max_parents``.
+
+    Notes
+    -----
+    Sets are visited by size, then lexicographically; the first set with the
+    highest score wins, so ties go to the smaller set.
+
+    **Pruning** (de Campos & Ji 2011, for BDeu). The BDeu term of one parent
+    configuration is the log-probability of that configuration's sequence of
+    child values under a Dirichlet-multinomial whose prior counts sum to
+    ``a_j``, each value ``a_jk = a_j / r``. The first occurrence of each value
+    has probability ``a_jk / (a_j + t) <= 1/r`` and every other factor is at
+    most 1, so the term is at most ``-d ln r`` with ``d`` the number of
+    distinct child values seen with that configuration. Summing, a parent set
+    ``P`` scores at most ``-nnz(P) ln r``, where ``nnz`` counts the non-zero
+    cells of its ``(child, configuration)`` table. Adding parents only splits
+    cells, so ``nnz`` never decreases and the bound holds for every superset
+    of ``P``. When it is no better than the best score found so far, no
+    superset of ``P`` can be strictly better, and none is scored. Both the
+    pruned and the exhaustive search therefore return the same set.
+
+    **Counting.** Rows are first grouped by their label configuration (``U``
+    distinct ones); a feature's table for any parent set is its ``(r, U)``
+    table with the columns merged by the set's projection, so all features and
+    many candidate sets are counted by one matrix product per batch.
+    """
+    x = np.asarray(feature_codes, dtype=np.int64)
+    labels = np.asarray(label_codes, dtype=np.int64)
+    cards = np.asarray(feature_cards, dtype=np.int64)
+    n_rows, m = x.shape
+    n = labels.shape[1]
+    if max_parents is None:
+        max_parents = default_max_parents(n_rows, n)
+    max_parents = int(min(max_parents, n))
+    combos, inverse = np.unique(labels, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    u = combos.shape[0]
+    offsets = np.concatenate([[0], np.cumsum(cards)])
+    total = int(offsets[-1])
+    # table[offset_j + value, combo]: rows of feature j with that value and label combination
+    flat = (x + offsets[:-1]) * u + inverse[:, None]
+    table = np.bincount(flat.ravel(), minlength=total * u).reshape(total, u).astype(float)
+    owner = np.repeat(np.arange(m), cards)
+    log_r = np.log(cards.astype(float))
+
+    best = np.full(m, -np.inf)
+    best_set: list[tuple] = [()] * m
+    empty_scores = None
+    scored = pruned = 0
+    closed_prev = None  # (m, n_sets of previous level): supersets must not be scored
+    for k in range(max_parents + 1):
+        sets = np.array(list(itertools.combinations(range(n), k)), dtype=np.int64)
+        sets = sets.reshape(len(sets), k)
+        if k > 0 and closed_prev is not None and prune:
+            blocked = np.zeros((m, len(sets)), dtype=bool)
+            for drop in range(k):
+                sub = np.delete(sets, drop, axis=1)
+                blocked |= closed_prev[:, _set_ranks(sub, n)]
+        else:
+            blocked = np.zeros((m, len(sets)), dtype=bool)
+        live = ~blocked.all(axis=0)
+        pruned += int(blocked.sum())
+        bounds = np.full((m, len(sets)), np.inf)
+        configs = 2 ** k
+        step = max(1, _SCORE_CELLS // max(1, total * min(configs, u)))
+        live_index = np.flatnonzero(live)
+        for lo in range(0, len(live_index), step):
+            chunk = live_index[lo:lo + step]
+            scores, nnz = _score_sets(table, owner, cards, offsets, combos, sets[chunk], alpha)
+            scores = np.where(blocked[:, chunk], -np.inf, scores)
+            scored += int((~blocked[:, chunk]).sum())
+            if k == 0:
+                empty_scores = scores[:, 0].copy()
+            # first best in visiting order: strictly better only
+            top = scores.argmax(axis=1)
+            value = scores[np.arange(m), top]
+            better = value > best
+            best = np.where(better, value, best)
+            for j in np.flatnonzero(better):
+                best_set[j] = tuple(int(c) for c in sets[chunk[top[j]]])
+            bounds[:, chunk] = -nnz * log_r[:, None]
+        # a set is closed (no superset scored) once its bound is no better than the best so far
+        closed_prev = blocked | (bounds <= best[:, None])
+    return {"parents": best_set, "scores": best, "empty_scores": empty_scores,
+            "scored": scored, "pruned": pruned, "max_parents": max_parents}
+
+
+def _score_sets(table, owner, cards, offsets, combos, sets, alpha):
+    """BDeu of every feature with every parent set of ``sets`` (one size), and non-zero cell counts."""
+    m = len(cards)
+    n_sets, k = sets.shape
+    u = combos.shape[0]
+    # projection of each label combination on each set: configuration code 0..2**k-1
+    weights = (1 << np.arange(k, dtype=np.int64))
+    codes = (combos[:, sets] * weights).sum(axis=2).T if k else np.zeros((n_sets, u), dtype=np.int64)
+    # compress configurations to the ones present: column ids per set
+    configs = 2 ** k
+    width = min(configs, u)
+    if configs <= u:
+        column = codes + np.arange(n_sets)[:, None] * configs
+    else:
+        column = np.empty_like(codes)
+        for s in range(n_sets):
+            column[s] = np.unique(codes[s], return_inverse=True)[1].reshape(-1) + s * width
+    onehot = np.zeros((u, n_sets * width))
+    onehot[np.tile(np.arange(u), n_sets), column.ravel()] = 1.0
+    counts = table @ onehot  # (total states, n_sets * width)
+    a_jk = alpha / (configs * cards.astype(float))
+    cell = gammaln(counts + a_jk[owner][:, None]) - gammaln(a_jk[owner])[:, None]
+    per_feature_cells = np.add.reduceat(cell, offsets[:-1], axis=0)  # (m, n_sets*width)
+    n_j = np.add.reduceat(counts, offsets[:-1], axis=0)
+    a_j = alpha / configs
+    config_term = gammaln(a_j) - gammaln(a_j + n_j)
+    scores = (per_feature_cells + config_term).reshape(m, n_sets, width).sum(axis=2)
+    nnz = np.add.reduceat((counts > 0).astype(np.int64), offsets[:-1], axis=0)
+    nnz = nnz.reshape(m, n_sets, width).sum(axis=2)
+    return scores, nnz
+
+
+def label_family_scores(label_codes, alpha: float = 5.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """BDeu of every class with no parent, one parent and two parents.
+
+    Returns
+    -------
+    s0 : ndarray (n,)
+        ``BDeu(C_i, {})``.
+    s1 : ndarray (n, n)
+        ``s1[r, i] = BDeu(C_i, {C_r})`` (diagonal ``-inf``).
+    s2 : ndarray (n, n, n)
+        ``s2[r, j, i] = BDeu(C_i, {C_r, C_j})`` (``-inf`` where indices repeat).
+    """
+    y = np.asarray(label_codes, dtype=float)
+    n_rows, n = y.shape
+    ones = y.sum(axis=0)
+    c1 = np.stack([n_rows - ones, ones])  # (2, n)
+    s0 = _bdeu_binary(c1[:, None, :].transpose(2, 0, 1).reshape(n, 2, 1), alpha)
+    both = y.T @ y  # n11[a, b]
+    # pair counts n[a_val, b_val] for parent a, child b
+    p11 = both
+    p10 = ones[:, None] - both  # a=1, b=0
+    p01 = ones[None, :] - both  # a=0, b=1
+    p00 = n_rows - p11 - p10 - p01
+    # child axis first: (child value, parent value)
+    pair = np.stack([np.stack([p00, p10], axis=-1), np.stack([p01, p11], axis=-1)], axis=-2)
+    s1 = _bdeu_binary(pair.reshape(n * n, 2, 2), alpha).reshape(n, n)
+    np.fill_diagonal(s1, -np.inf)
+    s2 = np.full((n, n, n), -np.inf)
+    z = 1.0 - y
+    for r in range(n):
+        cols = []
+        for root_value in (z[:, r], y[:, r]):
+            w_one = y * root_value[:, None]
+            w_zero = z * root_value[:, None]
+            # t[j_val, i_val] for parent j and child i, given root value
+            cols.append(np.stack([np.stack([w_zero.T @ z, w_zero.T @ y], -1),
+                                  np.stack([w_one.T @ z, w_one.T @ y], -1)], -2))
+        t = np.stack(cols, axis=-1)  # (j, i, j_val, i_val, root_val)
+        fam = t.transpose(0, 1, 3, 2, 4).reshape(n * n, 2, 4)  # child, (j_val, root_val)
+        block = _bdeu_binary(fam, alpha).reshape(n, n)
+        block[r, :] = -np.inf
+        block[:, r] = -np.inf
+        np.fill_diagonal(block, -np.inf)
+        s2[r] = block
+    return s0, s1, s2
+
+
+def _bdeu_binary(tables, alpha):
+    """BDeu of many ``(r, q)`` tables at once: ``tables`` has shape ``(t, r, q)``."""
+    tables = np.asarray(tables, dtype=float)
+    _, r, q = tables.shape
+    a_jk, a_j = alpha / (r * q), alpha / q
+    n_j = tables.sum(axis=1)
+    return ((gammaln(a_j) - gammaln(a_j + n_j)).sum(axis=1)
+            + (gammaln(a_jk + tables) - gammaln(a_jk)).sum(axis=(1, 2)))
+
+
+def learn_class_graph(label_codes, *, kind: str = "nb", alpha: float = 5.0) -> dict:
+    """Best naive (mNB) or forest-augmented (mFAN) class subgraph over every root.
+
+    Parameters
+    ----------
+    label_codes : ndarray of shape (n_rows, n), 0/1
+    kind : {"nb", "fan"}
+    alpha : float, default=5
+
+    Returns
+    -------
+    dict with ``parents`` (list of tuples: each class's parents, the root
+    first), ``root``, ``score`` (BDeu of the class subgraph) and
+    ``root_scores`` (the best score for every root).
+
+    Notes
+    -----
+    mNB links a non-root class to the root iff ``BDeu(C_i, {root}) > BDeu(C_i, {})``
+    (eq. 7). mFAN lets each non-root class have no parent, the root, or the
+    root and one other class, without cycles: with
+    ``base_i = max(BDeu(C_i, {}), BDeu(C_i, {root}))`` and
+    ``w(j -> i) = BDeu(C_i, {root, C_j}) - base_i``, the best forest is a
+    maximum branching over the positive arcs (Edmonds' algorithm,
+    ``networkx.maximum_branching``). The root with the highest subgraph score
+    is kept; ties go to the lower class index.
+    """
+    s0, s1, s2 = label_family_scores(label_codes, alpha)
+    n = len(s0)
+    best = None
+    root_scores = np.empty(n)
+    for root in range(n):
+        parents: list[tuple] = [()] * n
+        score = s0[root]
+        for i in range(n):
+            if i == root:
+                continue
+            linked = s1[root, i] > s0[i]
+            parents[i] = (root,) if linked else ()
+            score += s1[root, i] if linked else s0[i]
+        if kind == "fan" and n > 2:
+            base = np.maximum(s0, s1[root])
+            graph = nx.DiGraph()
+            graph.add_nodes_from(i for i in range(n) if i != root)
+            for j in range(n):
+                for i in range(n):
+                    if root in (i, j) or i == j:
+                        continue
+                    gain = s2[root, j, i] - base[i]
+                    if gain > 0:
+                        graph.add_edge(j, i, weight=float(gain))
+            branching = nx.maximum_branching(graph, attr="weight")
+            for j, i in branching.edges:
+                parents[i] = (root, j)
+                score += graph[j][i]["weight"]
+        root_scores[root] = score
+        if best is None or score > best[0]:
+            best = (score, root, parents)
+    return {"parents": best[2], "root": best[1], "score": best[0], "root_scores": root_scores}
+
+
+def naive_class_graph(n: int, root: int) -> list[tuple]:
+    """Parents of the unoptimized naive class graph with ``root`` (every other class a child)."""
+    return [() if i == root else (root,) for i in range(n)]
+
+
+def enumerate_fans(n: int, root: int):
+    """Every feasible FAN class subgraph with ``root``: parents ``()``, ``(root,)`` or ``(root, j)``, acyclic."""
+    others = [i for i in range(n) if i != root]
+    options = {i: [(), (root,)] + [(root, j) for j in others if j != i] for i in others}
+    for choice in itertools.product(*(options[i] for i in others)):
+        parents: list[tuple] = [()] * n
+        for i, pa in zip(others, choice):
+            parents[i] = pa
+        graph = nx.DiGraph((pa[1], i) for i, pa in enumerate(parents) if len(pa) == 2)
+        if nx.is_directed_acyclic_graph(graph):
+            yield parents
+
+
+def moral_treewidth(scopes, n: int) -> int:
+    """Largest clique (in variables) of the min-fill triangulation of the classes' moral graph.
+
+    ``scopes`` are the families over classes (class CPTs and each feature's
+    class parents, the features being observed). Follows Corani et al.'s
+    footnote: the size of the largest clique, not that size minus one.
+    """
+    from .label_inference import min_fill_order
+
+    _, widest = min_fill_order(scopes, range(n), [2] * n)
+    return widest
+
+
+def binomial_total(n: int, g: int) -> int:
+    """Number of subsets of at most ``g`` of ``n`` classes."""
+    return sum(math.comb(n, k) for k in range(g + 1))
