@@ -1,7 +1,8 @@
 """bnclf: Bayesian network classifiers on pgmpy with a scikit-learn interface.
 
 Estimators (NB, TAN, KDB, AODE, WAODE, ATAN, WATAN, BMC-CL, ETAN, LKDB, AKDB, LTAN,
-TargetKDB, RMCV and hill climbing on MDL/K2/BDeu/CMDL/CLL) learn structures from count tables, predict with a
+TargetKDB, RMCV and hill climbing on MDL/K2/BDeu/CMDL/CLL; multilabel mNB, mFAN and the BN
+ensemble) learn structures from count tables, predict with a
 vectorized kernel that equals pgmpy's exact inference, and export to pgmpy,
 BIF and XMLBIF.
 """
@@ -20,6 +21,8 @@ from .models import (  # noqa: E402
     KDBClassifier,
     LKDBClassifier,
     LTANClassifier,
+    MultilabelBNClassifier,
+    MultilabelBNEnsemble,
     NaiveBayesClassifier,
     RMCVClassifier,
     TANClassifier,
@@ -47,6 +50,8 @@ __all__ = [
     "TargetKDBClassifier",
     "RMCVClassifier",
     "HillClimbClassifier",
+    "MultilabelBNClassifier",
+    "MultilabelBNEnsemble",
     "Network",
     "make_classifier",
     "MDLDiscretizer",

@@ -20,6 +20,7 @@ import math
 
 import networkx as nx
 import numpy as np
+from scipy import sparse
 from scipy.special import comb, gammaln
 
 _SCORE_CELLS = 1 << 23
@@ -121,6 +122,9 @@ def learn_bridge(feature_codes, feature_cards, label_codes, *, alpha: float = 5.
     if max_parents is None:
         max_parents = default_max_parents(n_rows, n)
     max_parents = int(min(max_parents, n))
+    # features sorted by cardinality, so per-feature sums are reshapes of equal-width blocks
+    perm = np.argsort(cards, kind="stable")
+    x, cards = x[:, perm], cards[perm]
     combos, inverse = np.unique(labels, axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
     u = combos.shape[0]
@@ -128,40 +132,35 @@ def learn_bridge(feature_codes, feature_cards, label_codes, *, alpha: float = 5.
     total = int(offsets[-1])
     # table[offset_j + value, combo]: rows of feature j with that value and label combination
     flat = (x + offsets[:-1]) * u + inverse[:, None]
-    table = np.bincount(flat.ravel(), minlength=total * u).reshape(total, u).astype(float)
-    owner = np.repeat(np.arange(m), cards)
+    table = np.bincount(flat.ravel(), minlength=total * u).reshape(total, u).astype(np.int32)
+    groups = [(int(offsets[np.searchsorted(cards, r)]), int(np.sum(cards == r)), int(r))
+              for r in np.unique(cards)]
     log_r = np.log(cards.astype(float))
 
     best = np.full(m, -np.inf)
     best_set: list[tuple] = [()] * m
-    empty_scores = None
+    empty_scores = np.zeros(m)
     scored = pruned = 0
-    closed_prev = None  # (m, n_sets of previous level): supersets must not be scored
+    closed_prev = None  # (m, sets of the previous size): their supersets are not scored
     for k in range(max_parents + 1):
         sets = np.array(list(itertools.combinations(range(n), k)), dtype=np.int64)
         sets = sets.reshape(len(sets), k)
-        if k > 0 and closed_prev is not None and prune:
-            blocked = np.zeros((m, len(sets)), dtype=bool)
+        blocked = np.zeros((m, len(sets)), dtype=bool)
+        if k > 0 and prune:
             for drop in range(k):
-                sub = np.delete(sets, drop, axis=1)
-                blocked |= closed_prev[:, _set_ranks(sub, n)]
-        else:
-            blocked = np.zeros((m, len(sets)), dtype=bool)
-        live = ~blocked.all(axis=0)
+                blocked |= closed_prev[:, _set_ranks(np.delete(sets, drop, axis=1), n)]
         pruned += int(blocked.sum())
         bounds = np.full((m, len(sets)), np.inf)
-        configs = 2 ** k
-        step = max(1, _SCORE_CELLS // max(1, total * min(configs, u)))
-        live_index = np.flatnonzero(live)
-        for lo in range(0, len(live_index), step):
-            chunk = live_index[lo:lo + step]
-            scores, nnz = _score_sets(table, owner, cards, offsets, combos, sets[chunk], alpha)
+        step = max(1, _SCORE_CELLS // max(1, total * min(2 ** k, u)))
+        live = np.flatnonzero(~blocked.all(axis=0))
+        for lo in range(0, len(live), step):
+            chunk = live[lo:lo + step]
+            scores, nnz = _score_sets(table, groups, combos, sets[chunk], alpha)
             scores = np.where(blocked[:, chunk], -np.inf, scores)
             scored += int((~blocked[:, chunk]).sum())
             if k == 0:
                 empty_scores = scores[:, 0].copy()
-            # first best in visiting order: strictly better only
-            top = scores.argmax(axis=1)
+            top = scores.argmax(axis=1)  # first best in visiting order; only a strictly better set replaces
             value = scores[np.arange(m), top]
             better = value > best
             best = np.where(better, value, best)
@@ -170,40 +169,60 @@ def learn_bridge(feature_codes, feature_cards, label_codes, *, alpha: float = 5.
             bounds[:, chunk] = -nnz * log_r[:, None]
         # a set is closed (no superset scored) once its bound is no better than the best so far
         closed_prev = blocked | (bounds <= best[:, None])
-    return {"parents": best_set, "scores": best, "empty_scores": empty_scores,
-            "scored": scored, "pruned": pruned, "max_parents": max_parents}
+    back = np.argsort(perm)
+    return {"parents": [best_set[i] for i in back], "scores": best[back],
+            "empty_scores": empty_scores[back], "scored": scored, "pruned": pruned,
+            "max_parents": max_parents}
 
 
-def _score_sets(table, owner, cards, offsets, combos, sets, alpha):
-    """BDeu of every feature with every parent set of ``sets`` (one size), and non-zero cell counts."""
-    m = len(cards)
+def _score_sets(table, groups, combos, sets, alpha):
+    """BDeu of every feature with every parent set of ``sets`` (one size), and non-zero cell counts.
+
+    ``table`` is the integer ``(states of all features, label combinations)``
+    count matrix, features ordered by cardinality; ``groups`` lists
+    ``(first state row, number of features, cardinality)`` per cardinality. A
+    set's configuration counts are the columns of ``table`` summed by the
+    set's projection (a sparse product). Counts are integers, so the
+    log-gamma terms are read from tables indexed by count.
+    """
     n_sets, k = sets.shape
     u = combos.shape[0]
-    # projection of each label combination on each set: configuration code 0..2**k-1
     weights = (1 << np.arange(k, dtype=np.int64))
     codes = (combos[:, sets] * weights).sum(axis=2).T if k else np.zeros((n_sets, u), dtype=np.int64)
-    # compress configurations to the ones present: column ids per set
     configs = 2 ** k
     width = min(configs, u)
     if configs <= u:
         column = codes + np.arange(n_sets)[:, None] * configs
-    else:
+    else:  # more configurations than label combinations: number the ones present
+        order = np.argsort(codes, axis=1, kind="stable")
+        ranked = np.take_along_axis(codes, order, axis=1)
+        new = np.concatenate([np.ones((n_sets, 1), dtype=bool), ranked[:, 1:] != ranked[:, :-1]], axis=1)
         column = np.empty_like(codes)
-        for s in range(n_sets):
-            column[s] = np.unique(codes[s], return_inverse=True)[1].reshape(-1) + s * width
-    onehot = np.zeros((u, n_sets * width))
-    onehot[np.tile(np.arange(u), n_sets), column.ravel()] = 1.0
-    counts = table @ onehot  # (total states, n_sets * width)
-    a_jk = alpha / (configs * cards.astype(float))
-    cell = gammaln(counts + a_jk[owner][:, None]) - gammaln(a_jk[owner])[:, None]
-    per_feature_cells = np.add.reduceat(cell, offsets[:-1], axis=0)  # (m, n_sets*width)
-    n_j = np.add.reduceat(counts, offsets[:-1], axis=0)
+        np.put_along_axis(column, order, np.cumsum(new, axis=1) - 1, axis=1)
+        column += np.arange(n_sets)[:, None] * width
+    projection = sparse.csr_matrix(
+        (np.ones(column.size, dtype=np.int32), (column.ravel(), np.tile(np.arange(u), n_sets))),
+        shape=(n_sets * width, u))
+    counts = np.asarray(projection @ table.T)  # (n_sets * width, total states)
     a_j = alpha / configs
-    config_term = gammaln(a_j) - gammaln(a_j + n_j)
-    scores = (per_feature_cells + config_term).reshape(m, n_sets, width).sum(axis=2)
-    nnz = np.add.reduceat((counts > 0).astype(np.int64), offsets[:-1], axis=0)
-    nnz = nnz.reshape(m, n_sets, width).sum(axis=2)
-    return scores, nnz
+    scores, nnz = [], []
+    for start, n_features, r in groups:
+        block = counts[:, start:start + n_features * r].reshape(-1, n_features, r)
+        n_j = block[:, :, 0].copy()
+        for v in range(1, r):
+            n_j += block[:, :, v]
+        steps = np.arange(int(n_j.max(initial=0)) + 1, dtype=float)
+        a_jk = a_j / r
+        cell_table = gammaln(a_jk + steps) - gammaln(a_jk)
+        per_config = (gammaln(a_j) - gammaln(a_j + steps))[n_j]  # (n_sets * width, n_features)
+        seen = np.zeros(n_j.shape, dtype=np.int32)
+        for v in range(r):
+            values = block[:, :, v]
+            per_config += cell_table[values]
+            seen += values > 0
+        scores.append(per_config.reshape(n_sets, width, n_features).sum(axis=1).T)
+        nnz.append(seen.reshape(n_sets, width, n_features).sum(axis=1).T)
+    return np.concatenate(scores), np.concatenate(nnz)
 
 
 def label_family_scores(label_codes, alpha: float = 5.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -16,6 +16,7 @@ from .instance_specific import (
     TargetKDBClassifier,
 )
 from .kdb import KDBClassifier
+from .multilabel import MultilabelBNClassifier, MultilabelBNEnsemble
 from .multinets import ChowLiuMultinetClassifier, ETANClassifier, MultinetClassifier
 from .naive import NaiveBayesClassifier
 from .search_based import HillClimbClassifier, RMCVClassifier
@@ -41,7 +42,17 @@ __all__ = [
     "TargetKDBClassifier",
     "RMCVClassifier",
     "HillClimbClassifier",
+    "MultilabelBNClassifier",
+    "MultilabelBNEnsemble",
 ]
-from .registry import CLASSIFIERS, make_classifier, parse_classifier_spec, register_classifier
+from .registry import (
+    CLASSIFIERS,
+    MULTILABEL_CLASSIFIERS,
+    make_classifier,
+    make_multilabel_classifier,
+    parse_classifier_spec,
+    register_classifier,
+)
 
-__all__ += ["CLASSIFIERS", "make_classifier", "parse_classifier_spec", "register_classifier"]
+__all__ += ["CLASSIFIERS", "MULTILABEL_CLASSIFIERS", "make_classifier", "make_multilabel_classifier",
+            "parse_classifier_spec", "register_classifier"]

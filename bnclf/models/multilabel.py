@@ -512,6 +512,16 @@ class MultilabelBNEnsemble(MultilabelBNClassifier):
         return [net.to_pgmpy() for net in self.networks_]
 
 
+def mnb(**params) -> MultilabelBNClassifier:
+    """mNB: :class:`MultilabelBNClassifier` with a naive class subgraph (registered as ``"mnb"``)."""
+    return MultilabelBNClassifier(class_graph="nb", **params)
+
+
+def mfan(**params) -> MultilabelBNClassifier:
+    """mFAN: :class:`MultilabelBNClassifier` with a forest-augmented class subgraph (``"mfan"``)."""
+    return MultilabelBNClassifier(class_graph="fan", **params)
+
+
 class LabelKernel:
     """Exact batched queries over the classes of a multilabel network.
 

@@ -32,6 +32,43 @@ CLASSIFIERS: dict = {
 }
 
 
+#: Multilabel estimators (fit(X, Y) with a label matrix): a registry of their own, so a
+#: single-label command never resolves one.
+MULTILABEL_CLASSIFIERS: dict = {
+    "mnb": ("bnclf.models.multilabel", "mnb"),
+    "mfan": ("bnclf.models.multilabel", "mfan"),
+    "bn-ensemble": ("bnclf.models.multilabel", "MultilabelBNEnsemble"),
+}
+
+
+def make_multilabel_classifier(spec):
+    """A multilabel estimator from a spec such as ``"mnb"``, ``"mfan(alpha=2)"`` or ``"bn-ensemble"``.
+
+    Names resolve only in :data:`MULTILABEL_CLASSIFIERS`; estimator instances
+    are returned unchanged.
+    """
+    if not isinstance(spec, str):
+        if not hasattr(spec, "fit"):
+            raise TypeError(f"classifier must be a spec string or an estimator, got {spec!r}")
+        return spec
+    name, params = parse_classifier_spec(spec)
+    target = MULTILABEL_CLASSIFIERS.get(name.lower())
+    if target is None:
+        raise ValueError(f"Unknown multilabel classifier {name!r}; choose one of "
+                         f"{sorted(MULTILABEL_CLASSIFIERS)}.")
+    if not callable(target):
+        target = getattr(importlib.import_module(target[0]), target[1])
+    template = target()
+    valid = sorted(template.get_params())
+    unknown = sorted(set(params) - set(valid))
+    if unknown:
+        raise ValueError(f"{name} has no parameter {unknown}; valid parameters: {valid}.")
+    estimator = target(**params)
+    if hasattr(estimator, "_check_params"):
+        estimator._check_params()
+    return estimator
+
+
 def classifier_names_help() -> str:
     """One line listing the registered short names, for command-line help texts."""
     return ", ".join(sorted(CLASSIFIERS))
@@ -103,6 +140,7 @@ def _model_classes() -> dict:
         if attr.endswith("Classifier")
         and attr not in ("BayesNetClassifier", "EnsembleClassifier", "MultinetClassifier",
                          "InstanceSpecificClassifier")
+        and not attr.startswith("Multilabel")
     }
 
 
