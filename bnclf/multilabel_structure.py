@@ -37,14 +37,22 @@ def bdeu_log_cpt(counts, alpha: float) -> np.ndarray:
 
 
 def default_max_parents(n_rows: int, n_classes: int, budget: int = 20_000) -> int:
-    """The default bound on a feature's class parents: ``2**g <= n_rows`` and a candidate budget.
+    """The default bound on a feature's class parents, from the number of training rows.
 
-    ``g`` is the largest size with at most as many parent configurations as
-    training rows (``2**g <= n_rows``) whose candidate sets, all subsets of at
-    most ``g`` classes, number at most ``budget``.
+    The largest ``g`` with ``2**g <= sqrt(n_rows)`` (each parent configuration
+    expects at least ``sqrt(n_rows)`` rows) whose candidate sets, all subsets
+    of at most ``g`` classes, number at most ``budget``.
+
+    Notes
+    -----
+    Corani et al. (2014, section 4) cite de Campos & Ji for a maximum in-degree
+    of ``O(log N)``; this is that bound with the constant ``1/2``. On the
+    MULAN sets the BDeu-optimal sets found with a larger bound are smaller
+    than it (yeast: no set above 3 classes with ``g = 10``), so the bound
+    rarely binds; it keeps the exhaustive search affordable.
     """
     g = 0
-    while (g < n_classes and 2 ** (g + 1) <= n_rows
+    while (g < n_classes and 4 ** (g + 1) <= n_rows
            and sum(comb(n_classes, k, exact=True) for k in range(g + 2)) <= budget):
         g += 1
     return g

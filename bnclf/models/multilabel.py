@@ -102,8 +102,9 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         parameters (the paper's setting).
     max_parents : int, optional
         Largest set of class parents of a feature; by default the largest
-        ``g`` with ``2**g`` at most the number of training rows and at most
-        20,000 candidate sets (:func:`~bnclf.multilabel_structure.default_max_parents`).
+        ``g`` with ``2**g`` at most the square root of the number of training
+        rows and at most 20,000 candidate sets
+        (:func:`~bnclf.multilabel_structure.default_max_parents`).
     feature_selection : {"cfs", None}, default="cfs"
         CFS once per label, the union kept; None keeps every feature.
     query : {"joint", "marginal"}, default="joint"
