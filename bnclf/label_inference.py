@@ -189,6 +189,70 @@ def eliminate(factors, cardinalities, n_rows: int, *, summed=(), maximized=(), o
     return kept_scope, kept, argmax
 
 
+def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=None) -> dict:
+    """Log marginals of every variable in ``variables`` from one calibration of a clique tree.
+
+    The cliques are those of variable elimination along ``order`` (min-fill by
+    default): eliminating ``v`` combines the factors that mention it into the
+    clique potential ``psi_v`` over ``C_v`` and sends ``m_v = logsumexp_v psi_v``
+    to the clique of the first variable of ``C_v - {v}`` eliminated after ``v``.
+    The downward pass gives every clique its belief,
+    ``beta_v = psi_v + (sum of beta_parent over C_parent - C_v) - m_v``, so all
+    marginals cost two passes instead of one elimination per variable.
+
+    Returns
+    -------
+    dict
+        ``variable -> (n_rows, cards)`` log marginals, normalized per row.
+
+    Notes
+    -----
+    The downward message divides by ``m_v`` (a subtraction in log space), which
+    is exact when ``m_v`` is finite; BDeu-posterior tables have no zeros, and
+    observed classes are sliced away before calibration, so it always is.
+    """
+    variables = [int(v) for v in variables]
+    if order is None:
+        order, _ = min_fill_order([s for s, _ in factors], variables, cardinalities)
+    position = {v: k for k, v in enumerate(order)}
+    pool = [(scope, table, None) for scope, table in factors]  # (scope, table, sending clique)
+    cliques = {}
+    for v in order:
+        touching = [f for f in pool if v in f[0]]
+        pool = [f for f in pool if v not in f[0]]
+        target = tuple(sorted({u for s, _, _ in touching for u in s} | {v}))
+        psi = combine([(s, t) for s, t, _ in touching], target, n_rows)
+        psi = np.broadcast_to(psi, (n_rows,) + psi.shape[1:]) if psi.shape[0] == 1 else psi
+        axis = target.index(v) + 1
+        message = _logsumexp(psi, axis)
+        rest = tuple(u for u in target if u != v)
+        parent = min(rest, key=position.__getitem__) if rest else None
+        cliques[v] = {"scope": target, "psi": psi, "message": message, "rest": rest, "parent": parent}
+        pool.append((rest, message, v))
+    beliefs = {}
+    for v in reversed(order):
+        clique = cliques[v]
+        belief = clique["psi"]
+        parent = clique["parent"]
+        if parent is not None:
+            above = cliques[parent]
+            drop = [above["scope"].index(u) + 1 for u in above["scope"] if u not in clique["rest"]]
+            incoming = beliefs[parent]
+            for axis in sorted(drop, reverse=True):
+                incoming = _logsumexp(incoming, axis)
+            down = incoming - clique["message"]  # scopes are sorted, so the separator axes line up
+            belief = belief + _expand(clique["rest"], down, clique["scope"])
+        beliefs[v] = belief
+    out = {}
+    for v in variables:
+        belief = beliefs[v]
+        scope = cliques[v]["scope"]
+        for axis in sorted((scope.index(u) + 1 for u in scope if u != v), reverse=True):
+            belief = _logsumexp(belief, axis)
+        out[v] = belief - _logsumexp(belief, 1)[:, None]
+    return out
+
+
 def row_chunks(n_rows: int, widest_cells: int):
     """Row slices so that no intermediate factor of a chunk exceeds the chunk cell budget."""
     budget_rows = max(1, _CHUNK_CELLS // max(1, widest_cells))

@@ -335,3 +335,21 @@ def test_score_is_global_accuracy(fitted):
     X, Y, models = fitted
     model = models["nb"]
     assert model.score(X, Y) == pytest.approx((model.predict(X) == Y.to_numpy()).all(axis=1).mean())
+
+
+def test_numeric_rows_encode_by_cut_points_like_the_discretizer():
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame(rng.normal(size=(300, 6)), columns=[f"x{j}" for j in range(6)])
+    Y = pd.DataFrame({"a": (X.x0 + rng.normal(size=300) > 0).astype(int),
+                      "b": (X.x1 - X.x0 > 0).astype(int), "c": (X.x2 > 0.5).astype(int)})
+    model = MultilabelBNClassifier(feature_selection=None).fit(X, Y)
+    test = pd.DataFrame(rng.normal(scale=3, size=(50, 6)), columns=X.columns)  # beyond the range too
+    assert model._fast_plan() is not None
+    fast = model._encode(test)
+    general = model._encoder.transform(model._discretizer.transform(test))
+    np.testing.assert_array_equal(fast, general)
+    with_missing = test.copy()
+    with_missing.iloc[0, 0] = np.nan
+    best, marg, _ = brute_answers(model, with_missing, nonempty=True)
+    np.testing.assert_array_equal(model.predict(with_missing), best)
+    np.testing.assert_allclose(model.predict_proba(with_missing), marg, atol=1e-10)

@@ -28,7 +28,7 @@ from ..data import (
     python_scalar,
     record_feature_names,
 )
-from ..label_inference import eliminate, min_fill_order, reduce_evidence, row_chunks
+from ..label_inference import clique_tree_marginals, eliminate, min_fill_order, reduce_evidence, row_chunks
 from ..multilabel_structure import (
     bdeu_log_cpt,
     learn_bridge,
@@ -106,7 +106,9 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         rows and at most 20,000 candidate sets
         (:func:`~bnclf.multilabel_structure.default_max_parents`).
     feature_selection : {"cfs", None}, default="cfs"
-        CFS once per label, the union kept; None keeps every feature.
+        CFS once per label on the discretized features, the union kept
+        (:func:`bnclf.cfs.cfs_select` with Weka's defaults: best-first search,
+        locally predictive features added); None keeps every feature.
     query : {"joint", "marginal"}, default="joint"
         What :meth:`predict` answers: the joint MAP configuration of all
         classes, or each class's marginal decision.
@@ -248,6 +250,7 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def _fit_coded(self, codes: np.ndarray, labels: np.ndarray):
         m, n = codes.shape[1], labels.shape[1]
         self._training_data = (codes, labels)
+        self.__dict__.pop("_fast_plan_", None)
         cards = np.asarray(self._encoder.cardinalities_, dtype=np.int64)
         data = DiscreteData(np.hstack([codes, labels.astype(np.int64)]),
                             np.append(cards, np.full(n, 2)), np.zeros(len(codes), dtype=np.int64), 1)
@@ -283,7 +286,8 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         for i in range(labels.shape[1]):
             target = labels[:, i].astype(np.int64)
             su_target = symmetric_uncertainty_with(codes, cards, target, 2)
-            chosen.update(int(j) for j in cfs_select(codes, cards, target, 2, su=su, su_target=su_target))
+            chosen.update(int(j) for j in cfs_select(codes, cards, target, 2, su=su, su_target=su_target,
+                                                     locally_predictive=True, weka_compatible=True))
         return np.array(sorted(chosen), dtype=np.int64)
 
     def _learn_class_part(self, labels):
@@ -325,9 +329,47 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def _encode(self, X) -> np.ndarray:
         check_is_fitted(self, "label_names_")
         frame = self._check_predict_frame(X)
+        codes = self._encode_by_cut_points(frame)
+        if codes is not None:
+            return codes
         if self._discretizer is not None:
             frame = self._discretizer.transform(frame)
         return self._encoder.transform(frame)
+
+    def _fast_plan(self):
+        """``[(feature index, cut points)]`` when every feature in the network is a discretized column.
+
+        Then a row's codes are interval positions (``numpy.searchsorted``), with no
+        categorical columns built; None otherwise.
+        """
+        plan = self.__dict__.get("_fast_plan_")
+        if plan is None:
+            plan = False
+            cuts = getattr(self._discretizer, "cut_points_", None)
+            names = list(self._encoder.feature_names_)
+            used = sorted({f[0] for f in self._feature_families})
+            if cuts is not None and all(names[j] in cuts for j in used):
+                bins = self._discretizer.bin_labels_
+                if all(list(self._encoder.categories_[j][:len(bins[names[j]])]) == list(bins[names[j]])
+                       for j in used):
+                    plan = [(j, np.asarray(cuts[names[j]], dtype=float)) for j in used]
+            self._fast_plan_ = plan
+        return plan or None
+
+    def _encode_by_cut_points(self, frame: pd.DataFrame):
+        plan = self._fast_plan()
+        if plan is None:
+            return None
+        codes = np.zeros(frame.shape, dtype=np.int64)
+        for j, cuts in plan:
+            column = frame.iloc[:, j]
+            if not pd.api.types.is_numeric_dtype(column.dtype) or pd.api.types.is_bool_dtype(column.dtype):
+                return None
+            values = column.to_numpy(dtype=float)
+            if np.isnan(values).any():
+                return None  # missing values take the general path (state or summed out)
+            codes[:, j] = np.searchsorted(cuts, values, side="left")
+        return codes
 
     def _label_index(self, labels) -> list[int]:
         if labels is None:
@@ -648,18 +690,20 @@ class LabelKernel:
         return states
 
     def marginals(self, codes, index, given) -> np.ndarray:
-        """``(n_rows, len(index))`` probabilities ``P(C_i = 1 | x, given)``."""
+        """``(n_rows, len(index))`` probabilities ``P(C_i = 1 | x, given)`` from one clique-tree calibration."""
         out = np.zeros((len(codes), len(index)))
-        if not len(codes):
-            return out
+        free = [i for i in range(self.n) if i not in given]
         for position, i in enumerate(index):
             if i in given:
                 out[:, position] = given[i]
-                continue
-            free = [k for k in range(self.n) if k not in given and k != i]
-            for rows, _, kept, _ in self._run(codes, free, [], given):
-                table = kept.reshape(kept.shape[0], 2)
-                peak = table.max(axis=1, keepdims=True)
-                weights = np.exp(table - peak)
-                out[rows, position] = weights[:, 1] / weights.sum(axis=1)
+        wanted = [i for i in index if i not in given]
+        if not len(codes) or not wanted:
+            return out
+        order, cells = self._plan(free, [], given)
+        for rows in row_chunks(len(codes), cells * len(free)):
+            factors = reduce_evidence(self.factors(codes[rows]), given)
+            logs = clique_tree_marginals(factors, self.cards, rows.stop - rows.start, wanted, order=order)
+            for position, i in enumerate(index):
+                if i in logs:
+                    out[rows, position] = np.exp(logs[i][:, 1])
         return out
