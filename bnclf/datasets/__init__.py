@@ -12,7 +12,22 @@ iris           150      4         3        numeric (discretize first)
 All are the standard UCI versions in Weka's ARFF format; the target is the last
 attribute. Sources: UCI Machine Learning Repository (Dua & Graff); kr-vs-kp by
 Shapiro (1987), soybean by Michalski & Chilausky (1980), heart-c by Detrano et
-al. (1989), iris by Fisher (1936).
+al. (1989), iris by Fisher (1936). :func:`list_datasets`, :func:`dataset_path`
+and :func:`load_dataset` serve them.
+
+Multilabel data sets (:func:`list_multilabel_datasets`,
+:func:`multilabel_dataset_path`, :func:`load_multilabel_dataset`):
+
+=============  =======  ===========  ======  ============================================
+name           rows     features     labels  notes
+=============  =======  ===========  ======  ============================================
+emotions       593      72 numeric   6       music clips; 1.868 labels per row on average
+=============  =======  ===========  ======  ============================================
+
+Each is a MULAN ARFF file (the labels are nominal ``{0,1}`` attributes) with the
+MULAN XML file naming its labels. Sources: emotions by K. Trohidis, G. Tsoumakas,
+G. Kalliris, I. Vlahavas, "Multilabel Classification of Music into Emotions",
+ISMIR 2008, via the MULAN repository (``tsoumakas/mulan``, ``data/multi-label/emotions``).
 """
 
 from __future__ import annotations
@@ -27,6 +42,11 @@ _FILES = {
 }
 
 DEFAULT_DATASET = "kr-vs-kp"
+
+# name -> (ARFF file, MULAN label file)
+_MULTILABEL_FILES = {
+    "emotions": ("emotions.arff.gz", "emotions.xml"),
+}
 
 
 def list_datasets() -> list[str]:
@@ -55,6 +75,56 @@ def load_dataset(name: str = DEFAULT_DATASET):
 
     with resources.as_file(dataset_path(name)) as path:
         return load_arff_xy(path)
+
+
+def list_multilabel_datasets() -> list[str]:
+    """Names of the embedded multilabel data sets."""
+    return sorted(_MULTILABEL_FILES)
+
+
+def _multilabel_files(name: str):
+    if name not in _MULTILABEL_FILES:
+        raise ValueError(
+            f"Unknown embedded multilabel data set {name!r}; choose one of {list_multilabel_datasets()}."
+        )
+    root = resources.files(__name__)
+    arff_name, xml_name = _MULTILABEL_FILES[name]
+    return root / arff_name, root / xml_name
+
+
+def multilabel_dataset_path(name: str):
+    """Path of an embedded multilabel data set's ARFF file (its MULAN label file
+    ``<name>.xml`` sits next to it)."""
+    return _multilabel_files(name)[0]
+
+
+def load_multilabel_dataset(name: str = "emotions"):
+    """Features and 0/1 label matrix of an embedded multilabel data set.
+
+    Parameters
+    ----------
+    name : str, default="emotions"
+        One of :func:`list_multilabel_datasets`.
+
+    Returns
+    -------
+    X : pandas.DataFrame
+        The features, numeric ones as float, nominal ones as ``category``.
+    Y : pandas.DataFrame
+        One ``int8`` 0/1 column per label, named and ordered as in the file
+        (see :func:`bnclf.arff.load_mulan`).
+
+    Examples
+    --------
+    >>> X, Y = load_multilabel_dataset("emotions")
+    >>> X.shape, Y.shape
+    ((593, 72), (593, 6))
+    """
+    from ..arff import load_mulan
+
+    arff_file, xml_file = _multilabel_files(name)
+    with resources.as_file(arff_file) as arff_path, resources.as_file(xml_file) as xml_path:
+        return load_mulan(arff_path, xml=xml_path)
 
 
 from ..data import MAX_INTEGER_CATEGORIES  # noqa: E402 - the one integer-column rule
