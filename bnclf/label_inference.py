@@ -189,7 +189,8 @@ def eliminate(factors, cardinalities, n_rows: int, *, summed=(), maximized=(), o
     return kept_scope, kept, argmax
 
 
-def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=None) -> dict:
+def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=None, *,
+                          maximize: bool = False) -> dict:
     """Log marginals of every variable in ``variables`` from one calibration of a clique tree.
 
     The cliques are those of variable elimination along ``order`` (min-fill by
@@ -199,6 +200,10 @@ def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=
     The downward pass gives every clique its belief,
     ``beta_v = psi_v + (sum of beta_parent over C_parent - C_v) - m_v``, so all
     marginals cost two passes instead of one elimination per variable.
+
+    With ``maximize=True`` the sums are maxima (max-product calibration) and
+    the result is each variable's max-marginal, ``max log P(c, x)`` over the
+    configurations with that variable at each state, not normalized.
 
     Returns
     -------
@@ -215,6 +220,10 @@ def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=
     if order is None:
         order, _ = min_fill_order([s for s, _ in factors], variables, cardinalities)
     position = {v: k for k, v in enumerate(order)}
+
+    def reduce(table, axis):
+        return table.max(axis=axis) if maximize else _logsumexp(table, axis)
+
     pool = [(scope, table, None) for scope, table in factors]  # (scope, table, sending clique)
     cliques = {}
     for v in order:
@@ -224,7 +233,7 @@ def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=
         psi = combine([(s, t) for s, t, _ in touching], target, n_rows)
         psi = np.broadcast_to(psi, (n_rows,) + psi.shape[1:]) if psi.shape[0] == 1 else psi
         axis = target.index(v) + 1
-        message = _logsumexp(psi, axis)
+        message = reduce(psi, axis)
         rest = tuple(u for u in target if u != v)
         parent = min(rest, key=position.__getitem__) if rest else None
         cliques[v] = {"scope": target, "psi": psi, "message": message, "rest": rest, "parent": parent}
@@ -239,7 +248,7 @@ def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=
             drop = [above["scope"].index(u) + 1 for u in above["scope"] if u not in clique["rest"]]
             incoming = beliefs[parent]
             for axis in sorted(drop, reverse=True):
-                incoming = _logsumexp(incoming, axis)
+                incoming = reduce(incoming, axis)
             down = incoming - clique["message"]  # scopes are sorted, so the separator axes line up
             belief = belief + _expand(clique["rest"], down, clique["scope"])
         beliefs[v] = belief
@@ -248,8 +257,8 @@ def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=
         belief = beliefs[v]
         scope = cliques[v]["scope"]
         for axis in sorted((scope.index(u) + 1 for u in scope if u != v), reverse=True):
-            belief = _logsumexp(belief, axis)
-        out[v] = belief - _logsumexp(belief, 1)[:, None]
+            belief = reduce(belief, axis)
+        out[v] = belief if maximize else belief - _logsumexp(belief, 1)[:, None]
     return out
 
 

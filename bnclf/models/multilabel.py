@@ -667,26 +667,44 @@ class LabelKernel:
         return states, values
 
     def nonempty_map(self, codes, index, given, states) -> np.ndarray:
-        """Replace all-zero MAP answers (with all-zero ``given``) by the best non-empty configuration."""
+        """Replace all-zero MAP answers (with all-zero ``given``) by the best non-empty configuration.
+
+        The best non-empty configuration has some label at 1, so its value is
+        ``max_i maxmarginal_i(1)``; one max-product calibration gives every
+        label's max-marginal, and one MAP query with the best label forced to
+        1 decodes the configuration.
+        """
         empty = np.flatnonzero(~states.any(axis=1))
         if not len(empty) or not index:
             return states
         states = states.copy()
         sub = codes[empty]
-        best_value = np.full(len(empty), -np.inf)
-        best_states = states[empty]
-        for i in index:
-            forced = dict(given)
-            forced[i] = 1
+        free = [i for i in range(self.n) if i not in given]
+        summed = [i for i in free if i not in index]
+        best_label = np.zeros(len(empty), dtype=np.int64)
+        if summed:  # a marginal MAP query: max over ``index`` of sums over the rest, one label at a time
+            values = np.full((len(empty), len(index)), -np.inf)
+            for position, i in enumerate(index):
+                _, values[:, position] = self.map_value(sub, [k for k in index if k != i], {**given, i: 1})
+            best_label = values.argmax(axis=1)
+        else:
+            order, cells = self._plan(free, [], given)
+            for rows in row_chunks(len(sub), cells * len(free)):
+                factors = reduce_evidence(self.factors(sub[rows]), given)
+                peaks = clique_tree_marginals(factors, self.cards, rows.stop - rows.start, index,
+                                              order=order, maximize=True)
+                best_label[rows] = np.column_stack([peaks[i][:, 1] for i in index]).argmax(axis=1)
+        for position, i in enumerate(index):
+            rows = np.flatnonzero(best_label == position)
+            if not len(rows):
+                continue
             rest = [k for k in index if k != i]
-            found, value = self.map_value(sub, rest, forced)
-            better = value > best_value
-            best_value = np.where(better, value, best_value)
-            candidate = np.zeros((len(empty), len(index)), dtype=np.int64)
-            for position, k in enumerate(index):
-                candidate[:, position] = 1 if k == i else found[:, rest.index(k)]
-            best_states = np.where(better[:, None], candidate, best_states)
-        states[empty] = best_states
+            found, _ = self.map_value(sub[rows], rest, {**given, i: 1})
+            answer = np.zeros((len(rows), len(index)), dtype=np.int64)
+            answer[:, position] = 1
+            for column, k in enumerate(rest):
+                answer[:, index.index(k)] = found[:, column]
+            states[empty[rows]] = answer
         return states
 
     def marginals(self, codes, index, given) -> np.ndarray:
