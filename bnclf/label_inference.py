@@ -203,7 +203,9 @@ def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=
 
     With ``maximize=True`` the sums are maxima (max-product calibration) and
     the result is each variable's max-marginal, ``max log P(c, x)`` over the
-    configurations with that variable at each state, not normalized.
+    configurations with that variable at each state, not normalized; the
+    maxima of the other connected parts of the graph (and constant factors)
+    are added, so max-marginals of different variables compare.
 
     Returns
     -------
@@ -238,11 +240,15 @@ def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=
         parent = min(rest, key=position.__getitem__) if rest else None
         cliques[v] = {"scope": target, "psi": psi, "message": message, "rest": rest, "parent": parent}
         pool.append((rest, message, v))
-    beliefs = {}
+    # what is left has no variable: each connected part's total (its root's message) and
+    # constant factors. A clique's belief covers its own part; the rest is added back below.
+    everything = sum((np.broadcast_to(t, (n_rows,)) for _, t, _ in pool), np.zeros(n_rows))
+    beliefs, root_of = {}, {}
     for v in reversed(order):
         clique = cliques[v]
         belief = clique["psi"]
         parent = clique["parent"]
+        root_of[v] = v if parent is None else root_of[parent]
         if parent is not None:
             above = cliques[parent]
             drop = [above["scope"].index(u) + 1 for u in above["scope"] if u not in clique["rest"]]
@@ -258,7 +264,10 @@ def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=
         scope = cliques[v]["scope"]
         for axis in sorted((scope.index(u) + 1 for u in scope if u != v), reverse=True):
             belief = reduce(belief, axis)
-        out[v] = belief if maximize else belief - _logsumexp(belief, 1)[:, None]
+        if maximize:  # the other parts' maxima multiply in
+            out[v] = belief + (everything - cliques[root_of[v]]["message"])[:, None]
+        else:
+            out[v] = belief - _logsumexp(belief, 1)[:, None]
     return out
 
 

@@ -353,3 +353,45 @@ def test_numeric_rows_encode_by_cut_points_like_the_discretizer():
     best, marg, _ = brute_answers(model, with_missing, nonempty=True)
     np.testing.assert_array_equal(model.predict(with_missing), best)
     np.testing.assert_allclose(model.predict_proba(with_missing), marg, atol=1e-10)
+
+
+def test_bridge_on_emotions_equals_search_without_pruning_and_bdeu_brute_force():
+    from bnclf.data import FeatureEncoder
+    from bnclf.datasets import load_multilabel_dataset
+    from bnclf.discretize import QuantileDiscretizer
+
+    X, Y = load_multilabel_dataset("emotions")
+    frame = QuantileDiscretizer(n_bins=4).fit_transform(X)
+    encoder = FeatureEncoder().fit(frame)
+    codes = encoder.transform(frame, training=True)
+    cards = np.asarray(encoder.cardinalities_)
+    labels = Y.to_numpy().astype(int)
+    pruned = learn_bridge(codes, cards, labels, max_parents=6)
+    full = learn_bridge(codes, cards, labels, max_parents=6, prune=False)
+    assert pruned["parents"] == full["parents"]
+    np.testing.assert_allclose(pruned["scores"], full["scores"], rtol=0, atol=1e-9)
+    assert full["scored"] == 72 * 64
+    for j in (0, 17, 40, 71):  # all 64 class subsets scored by the plain BDeu formula
+        scores = {}
+        for k in range(7):
+            for subset in itertools.combinations(range(6), k):
+                table = np.zeros([cards[j]] + [2] * k)
+                np.add.at(table, tuple([codes[:, j]] + [labels[:, c] for c in subset]), 1)
+                scores[subset] = bdeu_score(table, 5.0)
+        best = max(scores.values())
+        first = next(s for s, v in scores.items() if v > best - 1e-9)
+        assert pruned["parents"][j] == first
+
+
+def test_twelve_labels_brute_force_including_the_non_empty_map():
+    X, Y = synthetic(n_rows=600, n_labels=12, n_features=14, seed=7)
+    Y.iloc[:, 3:] = (np.random.default_rng(8).random((600, 9)) < 0.08).astype(int)  # sparse labels
+    model = MultilabelBNClassifier(class_graph="fan", feature_selection=None, max_parents=2).fit(X, Y)
+    rows = X.iloc[:25]
+    best, marg, _ = brute_answers(model, rows)
+    best_ne, _, _ = brute_answers(model, rows, nonempty=True)
+    np.testing.assert_array_equal(model.predict(rows), best_ne)
+    np.testing.assert_allclose(model.predict_proba(rows), marg, atol=1e-10)
+    model.set_params(allow_empty=True)
+    np.testing.assert_array_equal(model.predict(rows), best)
+    assert (~best.any(axis=1)).any()  # the non-empty rule was exercised
