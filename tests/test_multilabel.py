@@ -395,3 +395,24 @@ def test_twelve_labels_brute_force_including_the_non_empty_map():
     model.set_params(allow_empty=True)
     np.testing.assert_array_equal(model.predict(rows), best)
     assert (~best.any(axis=1)).any()  # the non-empty rule was exercised
+
+
+def test_maximum_branching_weight_equals_networkx_edmonds():
+    import networkx as nx
+
+    from bnclf.multilabel_structure import maximum_branching
+
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        n = int(rng.integers(1, 11))
+        w = rng.normal(size=(n, n))
+        w[rng.random((n, n)) < 0.3] = -np.inf
+        parents = maximum_branching(w)
+        arcs = [(int(parents[i]), i) for i in range(n) if parents[i] >= 0]
+        assert nx.is_directed_acyclic_graph(nx.DiGraph(arcs)) if arcs else True
+        assert all(w[u, v] > 0 and u != v for u, v in arcs)
+        graph = nx.DiGraph()
+        graph.add_nodes_from(range(n))
+        graph.add_weighted_edges_from((u, v, w[u, v]) for u in range(n) for v in range(n) if u != v and w[u, v] > 0)
+        theirs = sum(graph[u][v]["weight"] for u, v in nx.maximum_branching(graph).edges)
+        assert sum(w[u, v] for u, v in arcs) == pytest.approx(theirs, abs=1e-9)

@@ -86,6 +86,30 @@ def as_label_matrix(Y) -> tuple[np.ndarray, list]:
     return codes, names
 
 
+def cfs_union(codes, cardinalities, labels) -> np.ndarray:
+    """Features selected by CFS for any label (Corani et al. 2014, section 3): sorted column indices.
+
+    CFS runs once per label on the coded features (:func:`bnclf.cfs.cfs_select`
+    with Weka's defaults: best-first search, locally predictive features
+    added, Weka-compatible symmetric uncertainty); the symmetric-uncertainty
+    matrix of the features is computed once and shared.
+    """
+    from ..cfs import cfs_select, symmetric_uncertainty_matrix, symmetric_uncertainty_with
+
+    codes = np.asarray(codes)
+    if codes.shape[1] == 0:
+        return np.arange(0)
+    cards = np.asarray(cardinalities, dtype=np.int64)
+    su = symmetric_uncertainty_matrix(codes, cards)
+    chosen: set[int] = set()
+    for i in range(labels.shape[1]):
+        target = np.asarray(labels[:, i], dtype=np.int64)
+        su_target = symmetric_uncertainty_with(codes, cards, target, 2)
+        chosen.update(int(j) for j in cfs_select(codes, cards, target, 2, su=su, su_target=su_target,
+                                                 locally_predictive=True, weka_compatible=True))
+    return np.array(sorted(chosen), dtype=np.int64)
+
+
 class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     """Multilabel naive (mNB) or forest-augmented (mFAN) Bayesian network classifier.
 
@@ -277,18 +301,9 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def _select_features(self, codes, cards, labels) -> np.ndarray:
-        if self.feature_selection is None or codes.shape[1] == 0:
+        if self.feature_selection is None:
             return np.arange(codes.shape[1])
-        from ..cfs import cfs_select, symmetric_uncertainty_matrix, symmetric_uncertainty_with
-
-        su = symmetric_uncertainty_matrix(codes, cards)
-        chosen: set[int] = set()
-        for i in range(labels.shape[1]):
-            target = labels[:, i].astype(np.int64)
-            su_target = symmetric_uncertainty_with(codes, cards, target, 2)
-            chosen.update(int(j) for j in cfs_select(codes, cards, target, 2, su=su, su_target=su_target,
-                                                     locally_predictive=True, weka_compatible=True))
-        return np.array(sorted(chosen), dtype=np.int64)
+        return cfs_union(codes, cards, labels)
 
     def _learn_class_part(self, labels):
         graph = learn_class_graph(labels, kind=self.class_graph, alpha=self.alpha)
