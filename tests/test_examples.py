@@ -40,3 +40,12 @@ def test_rmcv(tmp_path):
         image = plt.imread(tmp_path / name)
         assert image[..., :3].std() > 0.05
     assert (tmp_path / "rmcv_heart-c.bif").read_text().startswith("network")
+
+
+def test_multilabel(tmp_path):
+    model, check = runpy.run_path(str(EXAMPLES / "multilabel.py"))["main"](tmp_path)
+    assert abs(check["pgmpy"] - check["bnclf"]) < 1e-9
+    assert model.treewidth_ >= 2
+    for name in ("multilabel_emotions_mnb.png", "multilabel_emotions_classes.png"):
+        image = plt.imread(tmp_path / name)
+        assert image[..., :3].std() > 0.05
