@@ -109,15 +109,50 @@ def _expand(scope, table, target) -> np.ndarray:
 
 
 def combine(factors, target, n_rows: int) -> np.ndarray:
-    """Sum of log factors as one table over ``target`` with a leading row axis."""
-    rows = max([t.shape[0] for _, t in factors] + [1])
-    rows = n_rows if rows > 1 else 1
-    out = None
-    for scope, table in factors:
-        view = _expand(scope, table, target)
-        out = view if out is None else out + view
-    if out is None:
+    """Sum of log factors as one table over ``target`` with a leading row axis.
+
+    Small factors are first summed in groups over the union of their scopes
+    (each group at most an eighth of the target's cells), so the full-size
+    additions number the groups, not the factors: the clique of a variable
+    that many features share is built from a few partial sums.
+    """
+    target = tuple(target)
+    if not factors:
         return np.zeros((1,) + (1,) * len(target))
+    limit = max(len(target) - 3, 1)
+    groups: list[tuple[set, list]] = []
+    for scope, table in sorted(factors, key=lambda f: -len(f[0])):
+        if len(scope) > limit:
+            groups.append((set(scope), [(scope, table)]))
+            continue
+        best = None
+        for position, (members_scope, _) in enumerate(groups):
+            grown = len(members_scope | set(scope))
+            if grown <= limit and (best is None or grown < best[0]):
+                best = (grown, position)
+        if best is None:
+            groups.append((set(scope), [(scope, table)]))
+        else:
+            groups[best[1]][0].update(scope)
+            groups[best[1]][1].append((scope, table))
+    partial = []
+    for members_scope, members in groups:
+        if len(members) == 1:
+            partial.append(members[0])
+            continue
+        union = tuple(sorted(members_scope))
+        partial.append((union, _add(members, union)))
+    return _add(partial, target)
+
+
+def _add(factors, target) -> np.ndarray:
+    """Broadcast sum of factors over ``target`` (every factor's scope within it)."""
+    views = [_expand(scope, table, target) for scope, table in factors]
+    shape = np.broadcast_shapes(*(v.shape for v in views))
+    out = np.empty(shape)
+    np.copyto(out, views[0])
+    for view in views[1:]:
+        out += view
     return out
 
 
