@@ -1,4 +1,10 @@
-"""The ``bnclf`` command: fit, predict, evaluate, export, plot, compare and demo."""
+"""The ``bnclf`` command: fit, predict, query, evaluate, export, plot, compare and demo.
+
+``fit``, ``predict``, ``evaluate`` and ``compare`` take multilabel data (labels by
+``--labels``, ``--n-labels``, ``--xml``, or declared by the file) and multilabel
+classifiers (``mnb``, ``mfan``, ``bn-ensemble``, ``br``, ``ecc``); ``query`` answers
+MAP and marginal queries over the labels of a multilabel network.
+"""
 
 from __future__ import annotations
 
@@ -61,22 +67,144 @@ def final_estimator(model):
     return model[-1] if hasattr(model, "steps") else model
 
 
-# -- subcommands ---------------------------------------------------------------------
-def cmd_fit(args):
-    from .io import save_model
+# -- multilabel data and models --------------------------------------------------------
+def is_multilabel_spec(spec: str) -> bool:
+    """Whether a classifier spec names a multilabel classifier (``mnb``, ``br(m=2)``, ...)."""
+    from .models.registry import MULTILABEL_CLASSIFIERS, parse_classifier_spec
 
-    X, y = read_table(args.data, args.target, args)
-    model = build_model(args.model, args.discretize, args.bins).fit(X, y)
-    save_model(model, args.output)
-    print(f"fitted {args.model} on {X.shape[0]} rows x {X.shape[1]} features -> {args.output}")
+    try:
+        name, _ = parse_classifier_spec(spec)
+    except ValueError:
+        return False
+    return name.lower() in MULTILABEL_CLASSIFIERS
 
 
-def cmd_predict(args):
-    from .io import load_model
+def is_multilabel_model(est) -> bool:
+    """Whether a fitted model predicts a label set (it has ``label_names_``)."""
+    return hasattr(est, "label_names_")
 
-    model = load_model(args.model_file)
-    X = read_features(args.data, args)
-    est = final_estimator(model)
+
+def multilabel_names_help() -> str:
+    """The registered multilabel classifier names, for help texts and errors."""
+    from .models.registry import MULTILABEL_CLASSIFIERS
+
+    return ", ".join(sorted(MULTILABEL_CLASSIFIERS))
+
+
+def _label_options(args) -> dict:
+    labels = getattr(args, "labels", None)
+    if labels is not None:
+        labels = [name.strip() for name in labels.split(",") if name.strip()]
+        if not labels:
+            raise ValueError("--labels is empty; give the label columns separated by commas, "
+                             "e.g. --labels happy,sad.")
+    n_labels = getattr(args, "n_labels", None)
+    if n_labels is not None and n_labels < 1:
+        raise ValueError(f"--n-labels {n_labels} is not valid; give the number of trailing label columns (>= 1).")
+    return {"labels": labels, "n_labels": n_labels, "xml": getattr(args, "xml", None)}
+
+
+def _embedded_multilabel(name: str) -> bool:
+    from .datasets import list_multilabel_datasets
+
+    return name in list_multilabel_datasets()
+
+
+def _labels_declared(path) -> bool:
+    """Whether an ARFF file names its labels: a MULAN label file beside it or a MEKA ``-C`` tag."""
+    from .arff import _meka_label_count, _sibling_label_file
+
+    path = Path(path)
+    name = path.name.lower()
+    if not path.is_file() or not name.endswith((".arff", ".arff.gz")):
+        return False
+    if _sibling_label_file(path) is not None:
+        return True
+    import gzip
+
+    opener = gzip.open if name.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as fh:
+        for _, line in zip(range(1000), fh):
+            text = line.strip()
+            if text.lower().startswith("@relation"):
+                relation = text[len("@relation"):].strip().strip("'\"")
+                try:
+                    return _meka_label_count(relation) is not None
+                except ValueError:
+                    return True  # a malformed tag: load_mulan names the problem
+    return False
+
+
+def wants_multilabel(args, specs) -> bool:
+    """Multilabel mode: labels given, a multilabel classifier named, or data that declares labels.
+
+    A mix of single-label and multilabel classifier specs, or label options with a
+    single-label classifier, is refused with the fix.
+    """
+    options = _label_options(args)
+    given = [flag for flag, key in (("--labels", "labels"), ("--n-labels", "n_labels"), ("--xml", "xml"))
+             if options[key] is not None]
+    multi = [s for s in specs if is_multilabel_spec(s)]
+    single = [s for s in specs if not is_multilabel_spec(s)]
+    data = str(getattr(args, "data", ""))
+    declared = _labels_declared(data) or (not Path(data).exists() and _embedded_multilabel(data))
+    if multi and single:
+        raise ValueError(f"{', '.join(single)} {'predicts' if len(single) == 1 else 'predict'} one class "
+                         f"and {', '.join(multi)} a label set; evaluate single-label and multilabel "
+                         "classifiers separately.")
+    if multi or given or (declared and not single):
+        if single:
+            raise ValueError(f"{single[0]} is a single-label classifier; for multilabel data "
+                             f"({', '.join(given) or data}) use one of {multilabel_names_help()}.")
+        if getattr(args, "target", None) is not None:
+            raise ValueError("--class names the target of a single-label classifier; a multilabel "
+                             "classifier takes its labels from --labels, --n-labels or --xml.")
+        return True
+    return False
+
+
+def read_multilabel(data, args):
+    """Features and 0/1 label matrix of a MULAN/MEKA ARFF file, a CSV file or an embedded data set."""
+    from .evaluation.multilabel import load_multilabel_spec
+
+    options = _label_options(args)
+    name = str(data).lower()
+    if (all(v is None for v in options.values()) and name.endswith((".arff", ".arff.gz"))
+            and Path(data).is_file() and not _labels_declared(data)):
+        raise ValueError(f"no labels given for {data}: name them with --labels a,b,..., count the "
+                         "trailing label columns with --n-labels K, or give the MULAN label file with "
+                         "--xml FILE (a <stem>.xml beside the ARFF file, or a MEKA '-C K' relation tag, "
+                         "is found without options).")
+    _, X, Y = load_multilabel_spec(data, **options, csv_options=_csv_options(args))
+    return X, Y
+
+
+def build_multilabel_model(spec: str, discretize=None, n_bins: int = 4):
+    """A multilabel classifier from a spec; ``discretize`` (``quantile`` or ``none``) sets its discretizer."""
+    from .models import make_multilabel_classifier
+
+    est = make_multilabel_classifier(spec)
+    if n_bins != 4:
+        raise ValueError(f"--bins {n_bins}: multilabel classifiers bin continuous columns in quartiles "
+                         "(the protocol of Corani et al. 2014); drop --bins.")
+    if discretize is None:
+        return est
+    if discretize == "mdl":
+        raise ValueError("--discretize mdl needs one class to split on; multilabel classifiers bin "
+                         "continuous columns in quartiles (--discretize quantile, the default) or "
+                         "take them as they are (--discretize none).")
+    return est.set_params(discretizer="quantile" if discretize == "quantile" else None)
+
+
+def _refuse_multilabel(est, command: str) -> None:
+    if is_multilabel_model(est):
+        raise ValueError(f"'bnclf {command}' is for single-label models and this is a multilabel "
+                         f"{type(est).__name__}; use 'bnclf predict' (label sets, --proba marginals) "
+                         "or 'bnclf query' (MAP and marginal queries).")
+
+
+def _model_columns(model, X, args):
+    """The model's feature columns of the rows (others ignored), and the ``--id`` column."""
     ids = None
     if args.id is not None:
         if args.id not in X.columns:
@@ -92,6 +220,57 @@ def cmd_predict(args):
         X = X[list(names)]  # the training columns, in training order; others are ignored
     elif args.id is not None and args.id in X.columns:
         X = X.drop(columns=[args.id])
+    return X, ids
+
+
+def _write_rows(out: pd.DataFrame, args, what: str):
+    if args.output:
+        out.to_csv(args.output, index=False)
+        print(f"wrote {len(out)} {what} -> {args.output}")
+    else:
+        out.to_csv(sys.stdout, index=False)
+
+
+# -- subcommands ---------------------------------------------------------------------
+def cmd_fit(args):
+    from .io import save_model
+
+    if wants_multilabel(args, [args.model] if args.model else []):
+        spec = args.model or "mnb"
+        X, Y = read_multilabel(args.data, args)
+        model = build_multilabel_model(spec, args.discretize, args.bins).fit(X, Y)
+        save_model(model, args.output)
+        print(f"fitted {spec} on {X.shape[0]} rows x {X.shape[1]} features, {Y.shape[1]} labels "
+              f"({', '.join(map(str, Y.columns))}) -> {args.output}")
+        return
+    spec = args.model or "tan"
+    X, y = read_table(args.data, args.target, args)
+    model = build_model(spec, args.discretize or "mdl", args.bins).fit(X, y)
+    save_model(model, args.output)
+    print(f"fitted {spec} on {X.shape[0]} rows x {X.shape[1]} features -> {args.output}")
+
+
+def _predict_multilabel(model, args):
+    X, ids = _model_columns(model, read_features(args.data, args), args)
+    names = [str(n) for n in model.label_names_]
+    out = pd.DataFrame(np.asarray(model.predict(X), dtype=np.int64), columns=names)
+    if ids is not None:
+        out.insert(0, args.id, ids)
+    if args.proba:
+        proba = model.predict_proba(X)
+        for j, name in enumerate(names):
+            out[f"P({name})"] = proba[:, j]
+    _write_rows(out, args, "label sets")
+
+
+def cmd_predict(args):
+    from .io import load_model
+
+    model = load_model(args.model_file)
+    if is_multilabel_model(final_estimator(model)):
+        return _predict_multilabel(model, args)
+    est = final_estimator(model)
+    X, ids = _model_columns(model, read_features(args.data, args), args)
     out = pd.DataFrame({"prediction": model.predict(X)})
     if ids is not None:
         out.insert(0, args.id, ids)
@@ -99,11 +278,66 @@ def cmd_predict(args):
         proba = model.predict_proba(X)
         for j, label in enumerate(est.classes_):
             out[f"P({label})"] = proba[:, j]
-    if args.output:
-        out.to_csv(args.output, index=False)
-        print(f"wrote {len(out)} predictions -> {args.output}")
+    _write_rows(out, args, "predictions")
+
+
+def _given(values, model) -> dict:
+    """``--given name=0|1`` options as ``{name: 0 or 1}``."""
+    given = {}
+    for item in values or []:
+        name, sep, value = item.rpartition("=")
+        name, value = name.strip(), value.strip()
+        if not sep or not name:
+            raise ValueError(f"--given {item!r} is not valid; write --given LABEL=0 or --given LABEL=1.")
+        if name not in map(str, model.label_names_):
+            raise ValueError(f"--given {item!r}: unknown label {name!r}; the labels are "
+                             f"{', '.join(map(str, model.label_names_))}.")
+        if value not in ("0", "1"):
+            raise ValueError(f"--given {item!r}: a label is observed as 0 or 1, not {value!r}.")
+        label = next(n for n in model.label_names_ if str(n) == name)
+        if label in given and given[label] != int(value):
+            raise ValueError(f"--given gives {name!r} twice, as {given[label]} and {value}.")
+        given[label] = int(value)
+    return given
+
+
+def cmd_query(args):
+    from .io import load_model
+
+    model = load_model(args.model_file)
+    est = final_estimator(model)
+    if not is_multilabel_model(est):
+        raise ValueError(f"'bnclf query' asks a multilabel Bayesian network about its labels and "
+                         f"{type(est).__name__} predicts one class; use 'bnclf predict' (--proba for "
+                         "the class probabilities).")
+    if not hasattr(est, "map_query"):
+        raise ValueError(f"{type(est).__name__} answers no MAP or marginal queries (it is not one "
+                         "network); use 'bnclf predict' (--proba for the marginals), or fit mnb, mfan "
+                         "or bn-ensemble for queries.")
+    labels = None
+    if args.labels is not None:
+        labels = [name.strip() for name in args.labels.split(",") if name.strip()]
+        if not labels:
+            raise ValueError("--labels is empty; give label names separated by commas.")
+        by_text = {str(n): n for n in est.label_names_}
+        unknown = [name for name in labels if name not in by_text]
+        if unknown:
+            raise ValueError(f"--labels: unknown label {unknown[0]!r}; the labels are "
+                             f"{', '.join(by_text)}.")
+        labels = [by_text[name] for name in labels]
+    given = _given(args.given, est)
+    X, ids = _model_columns(model, read_features(args.data, args), args)
+    if args.map:
+        out = est.map_query(X, labels=labels, given=given).astype(np.int64)
+        what = "MAP answers"
     else:
-        out.to_csv(sys.stdout, index=False)
+        out = est.marginal_query(X, labels=labels, given=given)
+        out.columns = [f"P({name})" for name in out.columns]
+        what = "marginal answers"
+    out.columns = [str(c) for c in out.columns]
+    if ids is not None:
+        out.insert(0, args.id, ids)
+    _write_rows(out.reset_index(drop=True), args, what)
 
 
 def cross_validate_models(X, y, specs, *, n_splits=10, discretize="mdl", n_bins=4, seed=0,
@@ -170,16 +404,77 @@ def _print_table(table: pd.DataFrame, title: str):
         print(line + f"{r['fit_s']:>10.3f}{r['predict_s']:>13.4f}")
 
 
+def _fmt_cell(value, spec: str) -> str:
+    return "-" if value is None or pd.isna(value) else format(value, spec)
+
+
+def _print_multilabel_table(table: pd.DataFrame, title: str):
+    print(title)
+    width = max(12, *(len(str(m)) + 2 for m in table["model"]))
+    print(f"{'':<{width}}{'global accuracy':>18}{'Hamming accuracy':>19}{'empty':>8}"
+          f"{'empty allowed: global':>23}{'Hamming':>9}{'empty':>8}{'treewidth':>11}{'features':>10}"
+          f"{'fit (s)':>10}{'predict (s)':>13}")
+    for r in table.to_dict("records"):
+        print(f"{r['model']:<{width}}{r['global_accuracy']:>9.4f} ± {r['global_accuracy_std']:.4f}"
+              f"{r['hamming_accuracy']:>10.4f} ± {r['hamming_accuracy_std']:.4f}{r['empty_rate']:>8.3f}"
+              f"{_fmt_cell(r['global_accuracy_empty_allowed'], '.4f'):>23}"
+              f"{_fmt_cell(r['hamming_accuracy_empty_allowed'], '.4f'):>9}"
+              f"{_fmt_cell(r['empty_rate_empty_allowed'], '.3f'):>8}"
+              f"{_fmt_cell(r['treewidth'], '.1f'):>11}{_fmt_cell(r['n_selected_features'], '.1f'):>10}"
+              f"{r['fit_s']:>10.3f}{r['predict_s']:>13.4f}")
+
+
+def evaluate_multilabel(X, Y, specs, *, n_splits=5, seed=0, discretize=None, n_bins=4, progress=True,
+                        n_jobs=1) -> pd.DataFrame:
+    """Cross-validated scores of multilabel classifier specs: one row per spec (means over folds).
+
+    The folds are stratified on the least relevant label
+    (:func:`bnclf.evaluation.multilabel.multilabel_fold_scores`); columns ``model``,
+    global and Hamming accuracy with their standard deviations, the rate of empty
+    predictions, the same with empty predictions allowed (Bayesian networks), the mean
+    treewidth and number of selected features, and the total ``fit_s`` and ``predict_s``.
+    """
+    from .evaluation.multilabel import multilabel_fold_scores, summarize_multilabel
+
+    estimators = {spec: build_multilabel_model(spec, discretize, n_bins) for spec in specs}
+    cv = multilabel_fold_scores(estimators, X, Y, n_splits=n_splits, random_state=seed,
+                                   progress=progress, n_jobs=n_jobs)
+    table = summarize_multilabel(cv).reset_index().rename(
+        columns={"classifier": "model", "fit_time": "fit_s", "predict_time": "predict_s"})
+    table.attrs = dict(cv.attrs)
+    return table
+
+
+def _evaluate_multilabel(args, specs):
+    if args.predictions:
+        raise ValueError("--predictions is for single-label evaluation; for a multilabel model, fit it "
+                         "('bnclf fit') and write its label sets with 'bnclf predict'.")
+    X, Y = read_multilabel(args.data, args)
+    folds = 5 if args.folds is None else args.folds
+    table = evaluate_multilabel(X, Y, specs, n_splits=folds, seed=args.seed, discretize=args.discretize,
+                                n_bins=args.bins, progress=not args.no_progress, n_jobs=args.jobs)
+    least = table.attrs.get("protocol", {}).get("stratified_on")
+    _print_multilabel_table(table, f"{folds}-fold CV stratified on the least relevant label ({least}) on "
+                                   f"{args.data} ({X.shape[0]} rows, {X.shape[1]} features, "
+                                   f"{Y.shape[1]} labels)")
+    if args.output:
+        table.to_csv(args.output, index=False)
+
+
 def cmd_evaluate(args):
-    X, y = read_table(args.data, args.target, args)
     from .evaluation.cli import _split_top_level
 
-    specs = _split_top_level([args.models])
-    if not specs:
+    specs = None if args.models is None else _split_top_level([args.models])
+    if specs is not None and not specs:
         raise ValueError("--models is empty; give classifier specs separated by commas, "
                          "e.g. --models 'nb,tan,kdb(k=3, m=5)'.")
+    if wants_multilabel(args, specs or []):
+        return _evaluate_multilabel(args, specs or ["mnb", "mfan", "br", "ecc"])
+    specs = specs or ["nb", "tan", "kdb"]
+    X, y = read_table(args.data, args.target, args)
+    args.folds = 10 if args.folds is None else args.folds
     table, cvs = cross_validate_models(X, y, specs, n_splits=args.folds,
-                                       discretize=args.discretize, n_bins=args.bins,
+                                       discretize=args.discretize or "mdl", n_bins=args.bins,
                                        seed=args.seed, metrics=("accuracy", "log_loss", "auc"),
                                        return_cv=True, n_jobs=args.jobs,
                                        progress=not args.no_progress)
@@ -209,6 +504,7 @@ def cmd_export(args):
     from .io import load_model, write_network
 
     est = final_estimator(load_model(args.model_file))
+    _refuse_multilabel(est, "export")
     path = write_network(est, args.output, fmt=args.format)
     if path.name.endswith(".manifest.json"):
         print(f"wrote {len(est.network_members())} member networks and the manifest {path}, "
@@ -222,6 +518,7 @@ def cmd_plot(args):
     from .plot import save_structure_png
 
     est = final_estimator(load_model(args.model_file))
+    _refuse_multilabel(est, "plot")
     if args.trace:
         import matplotlib.pyplot as plt
 
@@ -280,6 +577,7 @@ def cmd_show(args):
 
     model = load_model(args.model_file)
     est = final_estimator(model)
+    _refuse_multilabel(est, "show")
     try:
         members = est.network_members()
     except ValueError as exc:  # an instance-specific model with no network in advance
@@ -338,6 +636,7 @@ def cmd_explain(args):
 
     model = load_model(args.model_file)
     est = final_estimator(model)
+    _refuse_multilabel(est, "explain")
     if not hasattr(est, "explain"):
         raise ValueError(
             f"{type(est).__name__} builds one structure for all rows; 'bnclf explain' is for the "
@@ -391,14 +690,25 @@ def cmd_demo(args):
 
 
 # -- parser -----------------------------------------------------------------------------
-def _add_model_options(p, default="tan"):
+def _add_model_options(p):
     from .models.registry import classifier_names_help
 
-    p.add_argument("--model", default=default,
+    p.add_argument("--model",
                    help=f"classifier spec: one of {classifier_names_help()}, or with parameters "
-                        "e.g. 'kdb(k=3)', 'etan(k=2)', 'aode(smoothing=\"weka\")' "
-                        "(default: %(default)s)")
+                        "e.g. 'kdb(k=3)', 'etan(k=2)', 'aode(smoothing=\"weka\")' (default: tan); "
+                        f"multilabel: one of {multilabel_names_help()}, e.g. 'mfan(alpha=2)' "
+                        "(default: mnb)")
     _add_discretize_options(p)
+
+
+def _add_label_options(p):
+    p.add_argument("--labels", metavar="A,B,...",
+                   help="multilabel data: the 0/1 label columns, by name (comma-separated)")
+    p.add_argument("--n-labels", type=int, metavar="K",
+                   help="multilabel data: the last K columns are the labels (MULAN's layout)")
+    p.add_argument("--xml", metavar="FILE",
+                   help="multilabel data: a MULAN XML file naming the labels of an ARFF file (a "
+                        "sibling <stem>.xml and a MEKA '-C K' relation tag are found without options)")
 
 
 def _add_csv_options(p):
@@ -410,9 +720,9 @@ def _add_csv_options(p):
 
 def _add_discretize_options(p):
     p.add_argument("--discretizer", "--discretize", dest="discretize",
-                   choices=["mdl", "quantile", "none"], default="mdl",
+                   choices=["mdl", "quantile", "none"],
                    help="discretizer for continuous columns, fitted on training rows only "
-                        "(default: %(default)s)")
+                        "(default: mdl; multilabel classifiers: quantile, the quartiles)")
     p.add_argument("--bins", type=int, default=4, help="bins for --discretize quantile")
 
 
@@ -421,12 +731,17 @@ def build_parser() -> argparse.ArgumentParser:
         prog="bnclf", description="Bayesian network classifiers (NB, TAN, KDB) on pgmpy.")
     parser.add_argument("--version", action="version", version=f"bnclf {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    from .datasets import list_multilabel_datasets
+
+    embedded_multilabel = ", ".join(list_multilabel_datasets())
 
     p = sub.add_parser("fit", help="fit a classifier on a CSV/ARFF file and save it")
-    p.add_argument("data", help="training data (.csv or .arff[.gz])")
+    p.add_argument("data", help="training data (.csv or .arff[.gz]), or an embedded multilabel data "
+                                f"set ({embedded_multilabel})")
     p.add_argument("--class", dest="target", help="target column (default: the last column)")
     p.add_argument("-o", "--output", default="model.bnclf", help="model file (default: %(default)s)")
     _add_model_options(p)
+    _add_label_options(p)
     _add_csv_options(p)
     p.set_defaults(func=cmd_fit)
 
@@ -434,18 +749,45 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("model_file", help="model written by 'bnclf fit'")
     p.add_argument("data", help="rows to classify (.csv or .arff); extra columns are ignored")
     p.add_argument("-o", "--output", help="CSV file for predictions (default: standard output)")
-    p.add_argument("--proba", action="store_true", help="also write class probabilities")
+    p.add_argument("--proba", action="store_true",
+                   help="also write class probabilities (multilabel: P(label), the marginal "
+                        "probability that each label is relevant)")
     p.add_argument("--id", help="a column of the rows to copy into the output (an identifier); "
                                 "it is not used as a feature")
     _add_csv_options(p)
     p.set_defaults(func=cmd_predict)
 
-    p = sub.add_parser("evaluate", help="k-fold stratified cross-validation accuracy")
-    p.add_argument("data", help="data (.csv or .arff[.gz])")
+    p = sub.add_parser("query", help="MAP or marginal queries over the labels of a multilabel "
+                                     "network (mnb, mfan, bn-ensemble), with observed labels")
+    p.add_argument("model_file", help="multilabel model written by 'bnclf fit'")
+    p.add_argument("data", help="rows (.csv or .arff) with the model's feature columns; extra "
+                                "columns are ignored")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--map", action="store_true",
+                      help="the most probable joint configuration of the queried labels (0/1; "
+                           "other free labels summed out)")
+    what.add_argument("--marginal", action="store_true",
+                      help="P(label = 1) of each queried label")
+    p.add_argument("--labels", metavar="A,B,...",
+                   help="labels to query (default: every label; for --map every label not given)")
+    p.add_argument("--given", action="append", metavar="LABEL=0|1",
+                   help="an observed label (repeatable), e.g. --given happy=1 --given sad=0")
+    p.add_argument("-o", "--output", help="CSV file for the answers (default: standard output)")
+    p.add_argument("--id", help="a column of the rows to copy into the output (an identifier)")
+    _add_csv_options(p)
+    p.set_defaults(func=cmd_query)
+
+    p = sub.add_parser("evaluate", help="k-fold stratified cross-validation accuracy (multilabel: "
+                                        "global and Hamming accuracy)")
+    p.add_argument("data", help="data (.csv or .arff[.gz]), or an embedded multilabel data set "
+                                f"({embedded_multilabel})")
     p.add_argument("--class", dest="target", help="target column (default: the last column)")
-    p.add_argument("--models", default="nb,tan,kdb",
-                   help="comma-separated classifier specs (default: %(default)s)")
-    p.add_argument("--folds", type=int, default=10, help="number of folds (default: %(default)s)")
+    p.add_argument("--models",
+                   help="comma-separated classifier specs (default: nb,tan,kdb; multilabel: "
+                        "mnb,mfan,br,ecc)")
+    p.add_argument("--folds", type=int,
+                   help="number of folds (default: 10; multilabel: 5, stratified on the least "
+                        "relevant label)")
     p.add_argument("--seed", type=int, default=0, help="shuffling seed (default: %(default)s)")
     p.add_argument("-o", "--output", help="CSV file for the results table")
     p.add_argument("--jobs", type=int, default=1, metavar="N",
@@ -456,6 +798,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--brief", action="store_true",
                    help="only the table: no confusion matrix or per-class scores")
     _add_discretize_options(p)
+    _add_label_options(p)
     _add_csv_options(p)
     p.set_defaults(func=cmd_evaluate)
 

@@ -15,6 +15,13 @@ learner is a deterministic function of its parameters and the coded data) and th
 checks every rebuilt log-CPT against the stored one, so a file that was tampered with
 or written by an incompatible version is refused by name rather than loaded
 differently.
+
+A multilabel model (``"kind": "multilabel"``: mNB, mFAN, the BN ensemble, binary
+relevance, classifier chains) is stored the same way: its parameters, its own
+discretizer's cut points, its encoder states and label names in ``model.json``; the
+coded training rows (``codes``) and the 0/1 label matrix (``labels``) in
+``arrays.npz``, refitted through ``_fit_coded(codes, labels)`` on load (chains replay
+their stored seeds) and checked network by network.
 """
 
 from __future__ import annotations
@@ -42,7 +49,16 @@ def _classifier_classes() -> dict:
 
     return {name: getattr(models, name) for name in models.__all__
             if name.endswith("Classifier") and not name.startswith(("BayesNet", "Ensemble",
-                                                                   "Multinet", "InstanceSpecific"))}
+                                                                   "Multinet", "InstanceSpecific",
+                                                                   "Multilabel"))}
+
+
+def _multilabel_classes() -> dict:
+    from .models.multilabel import MultilabelBNClassifier, MultilabelBNEnsemble
+    from .models.multilabel_baselines import BinaryRelevanceNB, EnsembleOfClassifierChains
+
+    return {cls.__name__: cls for cls in (MultilabelBNClassifier, MultilabelBNEnsemble, BinaryRelevanceNB,
+                                          EnsembleOfClassifierChains)}
 
 
 def _label(value, what):
@@ -80,6 +96,11 @@ def dump(model, path) -> Path:
 
     steps = list(model.steps) if hasattr(model, "steps") else [("classifier", model)]
     *transformers, (clf_name, est) = steps
+    if type(est).__name__ in _multilabel_classes():
+        if transformers:
+            raise ValueError(f"{type(est).__name__} discretizes inside the model; save it without a "
+                             "pipeline (a safe model file holds a multilabel model on its own).")
+        return _dump_multilabel(est, path)
     if type(est).__name__ not in _classifier_classes():
         raise ValueError(f"{type(est).__name__} is not a bnclf classifier; a safe model file "
                          "holds bnclf's own classifiers (use format='pickle' for others).")
@@ -88,21 +109,7 @@ def dump(model, path) -> Path:
     meta = {"format": FORMAT, "bnclf_version": __version__, "pipeline": hasattr(model, "steps"),
             "steps": [], "classifier": {}}
     for name, step in transformers:
-        cls = type(step).__name__
-        if cls not in _discretizer_classes():
-            raise ValueError(f"pipeline step {name!r} ({cls}) cannot be stored in a safe model "
-                             "file: only bnclf's discretizers can; use format='pickle'.")
-        meta["steps"].append({
-            "name": name, "class": cls, "params": _params(step),
-            "columns_in": _labels(step._columns_in, "column name"),
-            "fitted_on_frame": bool(step._fitted_on_frame),
-            "columns": _labels(step.columns_, "column name"),
-            "cut_points": [[_label(c, "column name"), [float(x) for x in cuts]]
-                           for c, cuts in step.cut_points_.items()],
-            "feature_names_in": (_labels(step.feature_names_in_, "column name")
-                                 if hasattr(step, "feature_names_in_") else None),
-            "n_features_in": int(step.n_features_in_),
-        })
+        meta["steps"].append(_step_meta(name, step, "pipeline step"))
     enc = est._encoder
     data = est._training_data
     meta["classifier"] = {
@@ -113,20 +120,16 @@ def dump(model, path) -> Path:
         "feature_names_in": (_labels(est.feature_names_in_, "column name")
                              if hasattr(est, "feature_names_in_") else None),
         "n_features_in": int(est.n_features_in_),
-        "encoder": {
-            "missing": enc.missing, "handle_unknown": enc.handle_unknown,
-            "feature_names": _labels(enc.feature_names_, "column name"),
-            "categories": [_labels(c, "category") for c in enc.categories_],
-            "observed": [_labels(list(o), "category") for o in enc._observed],
-            "missing_code": [None if c is None else int(c) for c in enc._missing_code],
-        },
+        "encoder": _encoder_meta(enc),
     }
     if hasattr(est, "search_seed_"):  # a searched structure: replay the same random choices
         meta["classifier"]["search_seed"] = int(est.search_seed_)
     arrays = {"codes": np.asarray(data.codes), "y": np.asarray(data.y)}
-    for m, (_, net) in enumerate(est.network_members() if _has_members(est) else []):
-        for f, table in enumerate(net.log_cpts):
-            arrays[f"cpt_{m}_{f}"] = table
+    arrays.update(_cpt_arrays(est))
+    return _write(path, meta, arrays)
+
+
+def _write(path, meta, arrays) -> Path:
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)
     path = Path(path)
@@ -135,6 +138,68 @@ def dump(model, path) -> Path:
         archive.writestr("model.json", json.dumps(meta, indent=1))
         archive.writestr("arrays.npz", buffer.getvalue())
     return path
+
+
+def _step_meta(name, step, what) -> dict:
+    cls = type(step).__name__
+    if cls not in _discretizer_classes():
+        raise ValueError(f"{what} {name!r} ({cls}) cannot be stored in a safe model "
+                         "file: only bnclf's discretizers can; use format='pickle'.")
+    return {
+        "name": name, "class": cls, "params": _params(step),
+        "columns_in": _labels(step._columns_in, "column name"),
+        "fitted_on_frame": bool(step._fitted_on_frame),
+        "columns": _labels(step.columns_, "column name"),
+        "cut_points": [[_label(c, "column name"), [float(x) for x in cuts]]
+                       for c, cuts in step.cut_points_.items()],
+        "feature_names_in": (_labels(step.feature_names_in_, "column name")
+                             if hasattr(step, "feature_names_in_") else None),
+        "n_features_in": int(step.n_features_in_),
+    }
+
+
+def _encoder_meta(enc) -> dict:
+    return {
+        "missing": enc.missing, "handle_unknown": enc.handle_unknown,
+        "feature_names": _labels(enc.feature_names_, "column name"),
+        "categories": [_labels(c, "category") for c in enc.categories_],
+        "observed": [_labels(list(o), "category") for o in enc._observed],
+        "missing_code": [None if c is None else int(c) for c in enc._missing_code],
+    }
+
+
+def _cpt_arrays(est) -> dict:
+    arrays = {}
+    for m, (_, net) in enumerate(est.network_members() if _has_members(est) else []):
+        for f, table in enumerate(net.log_cpts):
+            arrays[f"cpt_{m}_{f}"] = table
+    return arrays
+
+
+def _dump_multilabel(est, path) -> Path:
+    """A multilabel model: its parameters, discretizer, encoder, label names and coded rows."""
+    from . import __version__
+
+    if not hasattr(est, "_training_data"):
+        raise ValueError(f"{type(est).__name__} is not fitted.")
+    disc = getattr(est, "_discretizer", None)
+    spec = {
+        "class": type(est).__name__, "params": _params(est),
+        "label_names": _labels(est.label_names_, "label name"),
+        "feature_names_in": (_labels(est.feature_names_in_, "column name")
+                             if hasattr(est, "feature_names_in_") else None),
+        "n_features_in": int(est.n_features_in_),
+        "discretizer": None if disc is None else _step_meta("discretizer", disc, "discretizer"),
+        "encoder": _encoder_meta(est._encoder),
+    }
+    if hasattr(est, "chain_seeds_"):  # chains replay the orders (and rows) they drew
+        spec["chain_seeds"] = [int(s) for s in est.chain_seeds_]
+    meta = {"format": FORMAT, "bnclf_version": __version__, "kind": "multilabel", "pipeline": False,
+            "steps": [], "classifier": spec}
+    codes, labels = est._training_data
+    arrays = {"codes": np.asarray(codes), "labels": np.asarray(labels)}
+    arrays.update(_cpt_arrays(est))
+    return _write(path, meta, arrays)
 
 
 def _has_members(est) -> bool:
@@ -167,6 +232,8 @@ def load(path):
         raise ValueError(f"{path} has model format {found!r}; this bnclf reads {FORMAT!r}. "
                          "Refit the model with this version ('bnclf fit').")
     try:
+        if meta.get("kind") == "multilabel":
+            return _rebuild_multilabel(meta, arrays, path)
         return _rebuild(meta, arrays, path)
     except (KeyError, TypeError, IndexError) as exc:
         raise ValueError(f"{path} is a damaged bnclf model file ({type(exc).__name__}: {exc}); "
@@ -176,34 +243,15 @@ def load(path):
 def _rebuild(meta, arrays, path):
     from sklearn.pipeline import Pipeline
 
-    from .data import DiscreteData, FeatureEncoder
+    from .data import DiscreteData
 
-    steps = []
-    for spec in meta["steps"]:
-        cls = _discretizer_classes().get(spec["class"])
-        if cls is None:
-            raise ValueError(f"{path}: unknown step class {spec['class']!r}.")
-        step = cls(**spec["params"])
-        step._columns_in = list(spec["columns_in"])
-        step._fitted_on_frame = bool(spec["fitted_on_frame"])
-        step.columns_ = list(spec["columns"])
-        step.n_features_in_ = int(spec["n_features_in"])
-        if spec["feature_names_in"] is not None:
-            step.feature_names_in_ = np.asarray(spec["feature_names_in"], dtype=object)
-        step._finish_fit({c: np.asarray(cuts, dtype=float) for c, cuts in spec["cut_points"]})
-        steps.append((spec["name"], step))
+    steps = [(spec["name"], _rebuild_step(spec, path)) for spec in meta["steps"]]
     spec = meta["classifier"]
     cls = _classifier_classes().get(spec["class"])
     if cls is None:
         raise ValueError(f"{path}: {spec['class']!r} is not a bnclf classifier.")
     est = cls(**spec["params"])
-    e = spec["encoder"]
-    enc = FeatureEncoder(e["missing"], e["handle_unknown"])
-    enc.feature_names_ = list(e["feature_names"])
-    enc.categories_ = [list(c) for c in e["categories"]]
-    enc._observed = [pd.Index(o, dtype=object) for o in e["observed"]]
-    enc._missing_code = list(e["missing_code"])
-    enc.cardinalities_ = np.array([len(c) for c in enc.categories_], dtype=np.int64)
+    enc = _rebuild_encoder(spec["encoder"])
     dtype = spec["classes_dtype"]
     if dtype != "object" and np.dtype(dtype).kind not in "biuf":
         raise ValueError(f"{path}: unexpected class label type {dtype!r}.")
@@ -226,7 +274,19 @@ def _rebuild(meta, arrays, path):
         est._fit_coded(DiscreteData(codes, cards, y, len(est.classes_)))
     finally:
         est.__dict__.pop("_replay_seed", None)
+    _check_cpts(est, arrays, meta, path)
+    if meta.get("pipeline"):
+        return Pipeline(steps + [(spec["name"], est)])
+    return est
+
+
+def _check_cpts(est, arrays, meta, path) -> None:
     members = est.network_members() if _has_members(est) else []
+    stored_count = sum(1 for k in arrays if k.startswith("cpt_"))
+    if sum(len(net.log_cpts) for _, net in members) != stored_count:
+        raise ValueError(f"{path}: the rebuilt model has other networks than the stored one; the file "
+                         f"was changed or written by an incompatible bnclf ({meta.get('bnclf_version')}). "
+                         "Refit the model.")
     for m, (_, net) in enumerate(members):
         for f, table in enumerate(net.log_cpts):
             stored = arrays.get(f"cpt_{m}_{f}")
@@ -236,6 +296,65 @@ def _rebuild(meta, arrays, path):
                     f"{path}: the rebuilt model differs from the stored one (network {m}, "
                     f"family {f}); the file was changed or written by an incompatible bnclf "
                     f"({meta.get('bnclf_version')}). Refit the model.")
-    if meta.get("pipeline"):
-        return Pipeline(steps + [(spec["name"], est)])
+
+
+def _rebuild_step(spec, path):
+    cls = _discretizer_classes().get(spec["class"])
+    if cls is None:
+        raise ValueError(f"{path}: unknown step class {spec['class']!r}.")
+    step = cls(**spec["params"])
+    step._columns_in = list(spec["columns_in"])
+    step._fitted_on_frame = bool(spec["fitted_on_frame"])
+    step.columns_ = list(spec["columns"])
+    step.n_features_in_ = int(spec["n_features_in"])
+    if spec["feature_names_in"] is not None:
+        step.feature_names_in_ = np.asarray(spec["feature_names_in"], dtype=object)
+    step._finish_fit({c: np.asarray(cuts, dtype=float) for c, cuts in spec["cut_points"]})
+    return step
+
+
+def _rebuild_encoder(e):
+    from .data import FeatureEncoder
+
+    enc = FeatureEncoder(e["missing"], e["handle_unknown"])
+    enc.feature_names_ = list(e["feature_names"])
+    enc.categories_ = [list(c) for c in e["categories"]]
+    enc._observed = [pd.Index(o, dtype=object) for o in e["observed"]]
+    enc._missing_code = list(e["missing_code"])
+    enc.cardinalities_ = np.array([len(c) for c in enc.categories_], dtype=np.int64)
+    return enc
+
+
+def _rebuild_multilabel(meta, arrays, path):
+    spec = meta["classifier"]
+    cls = _multilabel_classes().get(spec["class"])
+    if cls is None:
+        raise ValueError(f"{path}: {spec['class']!r} is not a bnclf multilabel classifier.")
+    est = cls(**spec["params"])
+    est._discretizer = None if spec["discretizer"] is None else _rebuild_step(spec["discretizer"], path)
+    enc = _rebuild_encoder(spec["encoder"])
+    est._encoder = enc
+    names = list(spec["label_names"])
+    est.label_names_ = names
+    est.classes_ = [np.array([0, 1]) for _ in names]
+    est.n_features_in_ = int(spec["n_features_in"])
+    if spec["feature_names_in"] is not None:
+        est.feature_names_in_ = np.asarray(spec["feature_names_in"], dtype=object)
+    codes = np.asarray(arrays["codes"], dtype=np.int64)
+    labels = np.asarray(arrays["labels"])
+    cards = enc.cardinalities_
+    if (codes.ndim != 2 or codes.shape[1] != len(cards) or labels.ndim != 2
+            or labels.shape != (len(codes), len(names)) or (codes >= cards).any() or (codes < -1).any()
+            or not np.isin(labels, (0, 1)).all()):
+        raise ValueError(f"{path}: the stored training codes do not fit the stored states.")
+    seeds = spec.get("chain_seeds")
+    if seeds is not None:
+        if len(seeds) != int(spec["params"].get("n_chains", -1)):
+            raise ValueError(f"{path}: the stored chain seeds do not fit n_chains.")
+        est._replay_seeds = [int(s) for s in seeds]
+    try:
+        est._fit_coded(codes, labels.astype(np.int8))
+    finally:
+        est.__dict__.pop("_replay_seeds", None)
+    _check_cpts(est, arrays, meta, path)
     return est

@@ -1,7 +1,11 @@
 """Evaluation of classifiers: CV protocols, metrics, statistical tests, plots.
 
 See ``docs/evaluation.md`` for the protocols, the formulas and references, and
-the ``bnclf compare`` command.
+the ``bnclf compare`` command. :mod:`bnclf.evaluation.multilabel` compares
+multilabel classifiers by the protocol of Corani et al. (2014):
+``multilabel_fold_scores`` runs several classifiers on the same folds and
+returns one row per (classifier, fold), while :func:`cross_validate_multilabel`
+keeps the predictions of one estimator.
 """
 
 from .compare import (
@@ -27,6 +31,14 @@ from .metrics import (
     log_loss,
     roc_auc,
     zero_one_loss,
+)
+from .multilabel import (
+    compare_multilabel,
+    empty_rate,
+    least_relevant_label_folds,
+    load_multilabel_spec,
+    multilabel_fold_scores,
+    summarize_multilabel,
 )
 from .protocols import (
     CVPredictions,
@@ -67,6 +79,10 @@ __all__ = [
     "Split", "make_cv_splits", "multilabel_cv_splits", "least_relevant_label",
     "build_pipeline", "cross_validate_predictions", "CVPredictions",
     "cross_validate_multilabel", "MultilabelCVPredictions",
+    # multilabel comparisons (bnclf.evaluation.multilabel)
+    "least_relevant_label_folds", "empty_rate", "summarize_multilabel", "compare_multilabel",
+    "multilabel_fold_scores",
+    "load_multilabel_spec",
     # metrics
     "zero_one_loss", "accuracy", "log_loss", "roc_auc", "hand_till_auc", "kappa",
     "kohavi_wolpert", "KohaviWolpertResult", "global_accuracy", "hamming_accuracy",

@@ -38,6 +38,8 @@ MULTILABEL_CLASSIFIERS: dict = {
     "mnb": ("bnclf.models.multilabel", "mnb"),
     "mfan": ("bnclf.models.multilabel", "mfan"),
     "bn-ensemble": ("bnclf.models.multilabel", "MultilabelBNEnsemble"),
+    "br": ("bnclf.models.multilabel_baselines", "binary_relevance"),
+    "ecc": ("bnclf.models.multilabel_baselines", "ensemble_of_classifier_chains"),
 }
 
 
