@@ -156,7 +156,8 @@ def _add(factors, target) -> np.ndarray:
     return out
 
 
-def _logsumexp(table: np.ndarray, axis: int) -> np.ndarray:
+def _logsumexp(table: np.ndarray, axis) -> np.ndarray:
+    """Log-sum-exp over one axis or a tuple of axes (removed from the result)."""
     peak = table.max(axis=axis, keepdims=True)
     safe = np.where(np.isfinite(peak), peak, 0.0)
     with np.errstate(divide="ignore"):
@@ -278,7 +279,21 @@ def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=
     # what is left has no variable: each connected part's total (its root's message) and
     # constant factors. A clique's belief covers its own part; the rest is added back below.
     everything = sum((np.broadcast_to(t, (n_rows,)) for _, t, _ in pool), np.zeros(n_rows))
-    beliefs, root_of = {}, {}
+    beliefs, root_of, linear = {}, {}, {}
+
+    def project(v, axes):
+        """Marginal of clique ``v``'s belief over ``axes`` (log space), reusing one exponentiation."""
+        if maximize:
+            return beliefs[v].max(axis=axes)
+        if v not in linear:
+            belief = beliefs[v]
+            peak = belief.max(axis=tuple(range(1, belief.ndim)), keepdims=True)
+            peak = np.where(np.isfinite(peak), peak, 0.0)
+            linear[v] = (np.exp(belief - peak), peak.reshape(-1))
+        values, peak = linear[v]
+        with np.errstate(divide="ignore"):
+            return np.log(values.sum(axis=axes)) + peak.reshape((-1,) + (1,) * (values.ndim - 1 - len(axes)))
+
     for v in reversed(order):
         clique = cliques[v]
         belief = clique["psi"]
@@ -287,18 +302,15 @@ def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=
         if parent is not None:
             above = cliques[parent]
             drop = [above["scope"].index(u) + 1 for u in above["scope"] if u not in clique["rest"]]
-            incoming = beliefs[parent]
-            for axis in sorted(drop, reverse=True):
-                incoming = reduce(incoming, axis)
+            incoming = project(parent, tuple(drop)) if drop else beliefs[parent]
             down = incoming - clique["message"]  # scopes are sorted, so the separator axes line up
             belief = belief + _expand(clique["rest"], down, clique["scope"])
         beliefs[v] = belief
     out = {}
     for v in variables:
-        belief = beliefs[v]
         scope = cliques[v]["scope"]
-        for axis in sorted((scope.index(u) + 1 for u in scope if u != v), reverse=True):
-            belief = reduce(belief, axis)
+        others = tuple(scope.index(u) + 1 for u in scope if u != v)
+        belief = project(v, others) if others else beliefs[v]
         if maximize:  # the other parts' maxima multiply in
             out[v] = belief + (everything - cliques[root_of[v]]["message"])[:, None]
         else:

@@ -654,6 +654,18 @@ class LabelKernel:
             )
         return order, 2 ** widest
 
+    def _tree_cells(self, order, given) -> int:
+        """Cells per row of all the cliques of ``order`` (a calibration keeps them all)."""
+        pool = [set(v for v in s if v not in given) for s in self.scopes()]
+        total = 0
+        for v in order:
+            touching = [s for s in pool if v in s]
+            pool = [s for s in pool if v not in s]
+            clique = set().union(*touching) | {v}
+            total += 2 ** len(clique)
+            pool.append(clique - {v})
+        return total
+
     def _run(self, codes, summed, maximized, given):
         """Eliminate in row chunks: yields ``(rows, kept_scope, kept, argmax)`` per chunk."""
         order, cells = self._plan(summed, maximized, given)
@@ -703,8 +715,8 @@ class LabelKernel:
                 _, values[:, position] = self.map_value(sub, [k for k in index if k != i], {**given, i: 1})
             best_label = values.argmax(axis=1)
         else:
-            order, cells = self._plan(free, [], given)
-            for rows in row_chunks(len(sub), cells * len(free)):
+            order, _ = self._plan(free, [], given)
+            for rows in row_chunks(len(sub), self._tree_cells(order, given)):
                 factors = reduce_evidence(self.factors(sub[rows]), given)
                 peaks = clique_tree_marginals(factors, self.cards, rows.stop - rows.start, index,
                                               order=order, maximize=True)
@@ -732,8 +744,8 @@ class LabelKernel:
         wanted = [i for i in index if i not in given]
         if not len(codes) or not wanted:
             return out
-        order, cells = self._plan(free, [], given)
-        for rows in row_chunks(len(codes), cells * len(free)):
+        order, _ = self._plan(free, [], given)
+        for rows in row_chunks(len(codes), self._tree_cells(order, given)):
             factors = reduce_evidence(self.factors(codes[rows]), given)
             logs = clique_tree_marginals(factors, self.cards, rows.stop - rows.start, wanted, order=order)
             for position, i in enumerate(index):
