@@ -86,6 +86,33 @@ def as_label_matrix(Y) -> tuple[np.ndarray, list]:
     return codes, names
 
 
+def encode_multilabel_training(estimator, X, Y, missing="category", handle_unknown="marginalize"):
+    """Check ``X`` and ``Y``, fit the estimator's discretizer and encoder: ``(codes, labels, names)``.
+
+    Sets ``estimator._discretizer`` (from its ``discretizer`` parameter:
+    ``"quantile"`` is 4 quartile bins, None none, or a transformer, cloned),
+    ``estimator._encoder`` and the scikit-learn feature-name attributes.
+    """
+    frame = as_frame(X)
+    if frame.shape[0] == 0:
+        raise ValueError("X has 0 samples; at least one training row is required.")
+    labels, names = as_label_matrix(Y)
+    if labels.shape[0] != frame.shape[0]:
+        raise ValueError(f"X has {frame.shape[0]} rows but Y has {labels.shape[0]}; they must match.")
+    record_feature_names(estimator, X, frame)
+    estimator._discretizer = None
+    if estimator.discretizer is not None:
+        from ..discretize import QuantileDiscretizer
+
+        disc = (QuantileDiscretizer(n_bins=4) if estimator.discretizer == "quantile"
+                else clone(estimator.discretizer))
+        frame = disc.fit_transform(frame)
+        estimator._discretizer = disc
+    encoder = FeatureEncoder(missing, handle_unknown).fit(frame)
+    estimator._encoder = encoder
+    return encoder.transform(frame, training=True), labels, names
+
+
 def cfs_union(codes, cardinalities, labels) -> np.ndarray:
     """Features selected by CFS for any label (Corani et al. 2014, section 3): sorted column indices.
 
@@ -244,28 +271,12 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         self
         """
         self._check_params()
-        frame = as_frame(X)
-        if frame.shape[0] == 0:
-            raise ValueError("X has 0 samples; at least one training row is required.")
-        labels, names = as_label_matrix(Y)
-        if labels.shape[0] != frame.shape[0]:
-            raise ValueError(f"X has {frame.shape[0]} rows but Y has {labels.shape[0]}; they must match.")
-        record_feature_names(self, X, frame)
-        self._discretizer = None
-        if self.discretizer is not None:
-            from ..discretize import QuantileDiscretizer
-
-            disc = QuantileDiscretizer(n_bins=4) if self.discretizer == "quantile" else clone(self.discretizer)
-            frame = disc.fit_transform(frame)
-            self._discretizer = disc
-        encoder = FeatureEncoder(self.missing, self.handle_unknown).fit(frame)
-        codes = encoder.transform(frame, training=True)
-        feature_names = [python_scalar(c) for c in encoder.feature_names_]
+        codes, labels, names = encode_multilabel_training(self, X, Y, self.missing, self.handle_unknown)
+        feature_names = [python_scalar(c) for c in self._encoder.feature_names_]
         clash = set(map(str, feature_names)) & set(map(str, names))
         if clash:
             raise ValueError(f"Label names {sorted(clash)} are also feature names; rename the label "
                              "columns (nodes of one network need distinct names).")
-        self._encoder = encoder
         self.label_names_ = list(names)
         self.classes_ = [np.array([0, 1]) for _ in names]
         self._fit_coded(codes, labels)

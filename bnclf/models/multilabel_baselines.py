@@ -21,15 +21,15 @@ import numbers
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin
 from sklearn.multioutput import ClassifierChain, MultiOutputClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from ..data import UNKNOWN, DiscreteData, FeatureEncoder, as_frame, python_scalar, record_feature_names
+from ..data import UNKNOWN, DiscreteData, FeatureEncoder, python_scalar
 from ..inference import log_posterior
 from .base import BayesNetClassifier
-from .multilabel import as_label_matrix
+from .multilabel import as_label_matrix, encode_multilabel_training
 from .naive import NaiveBayesClassifier
 
 __all__ = [
@@ -231,25 +231,10 @@ class _CodedMultilabel(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         self
         """
         self._check_params()
-        frame = as_frame(X)
-        if frame.shape[0] == 0:
-            raise ValueError("X has 0 samples; at least one training row is required.")
-        labels, names = as_label_matrix(Y)
-        if labels.shape[0] != frame.shape[0]:
-            raise ValueError(f"X has {frame.shape[0]} rows but Y has {labels.shape[0]}; they must match.")
-        record_feature_names(self, X, frame)
-        self._discretizer = None
-        if self.discretizer is not None:
-            from ..discretize import QuantileDiscretizer
-
-            disc = QuantileDiscretizer(n_bins=4) if self.discretizer == "quantile" else clone(self.discretizer)
-            frame = disc.fit_transform(frame)
-            self._discretizer = disc
-        encoder = FeatureEncoder("category", "marginalize").fit(frame)
-        self._encoder = encoder
+        codes, labels, names = encode_multilabel_training(self, X, Y)
         self.label_names_ = [python_scalar(n) for n in names]
         self.classes_ = [np.array([0, 1]) for _ in names]
-        return self._fit_coded(encoder.transform(frame, training=True), labels)
+        return self._fit_coded(codes, labels)
 
     def _encode(self, X) -> np.ndarray:
         check_is_fitted(self, "label_names_")
