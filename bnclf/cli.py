@@ -196,8 +196,14 @@ def build_multilabel_model(spec: str, discretize=None, n_bins: int = 4):
     return est.set_params(discretizer="quantile" if discretize == "quantile" else None)
 
 
-def _refuse_multilabel(est, command: str) -> None:
-    if is_multilabel_model(est):
+def _is_multilabel_network(est) -> bool:
+    from .models.multilabel import MultilabelBNClassifier
+
+    return isinstance(est, MultilabelBNClassifier)
+
+
+def _refuse_multilabel(est, command: str, networks_ok: bool = False) -> None:
+    if is_multilabel_model(est) and not (networks_ok and _is_multilabel_network(est)):
         raise ValueError(f"'bnclf {command}' is for single-label models and this is a multilabel "
                          f"{type(est).__name__}; use 'bnclf predict' (label sets, --proba marginals) "
                          "or 'bnclf query' (MAP and marginal queries).")
@@ -504,7 +510,7 @@ def cmd_export(args):
     from .io import load_model, write_network
 
     est = final_estimator(load_model(args.model_file))
-    _refuse_multilabel(est, "export")
+    _refuse_multilabel(est, "export", networks_ok=True)
     path = write_network(est, args.output, fmt=args.format)
     if path.name.endswith(".manifest.json"):
         print(f"wrote {len(est.network_members())} member networks and the manifest {path}, "
@@ -518,7 +524,18 @@ def cmd_plot(args):
     from .plot import save_structure_png
 
     est = final_estimator(load_model(args.model_file))
-    _refuse_multilabel(est, "plot")
+    _refuse_multilabel(est, "plot", networks_ok=True)
+    if _is_multilabel_network(est):
+        import matplotlib.pyplot as plt
+
+        from .plot import draw_multilabel
+
+        features = [f.strip() for f in args.features.split(",")] if args.features else None
+        fig = draw_multilabel(est, features=features, max_features=args.max_features, title=args.title)
+        fig.savefig(args.output, dpi=120, bbox_inches="tight")
+        plt.close(fig)
+        print(f"wrote {args.output}")
+        return
     if args.trace:
         import matplotlib.pyplot as plt
 

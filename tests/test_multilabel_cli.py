@@ -150,7 +150,6 @@ def test_errors_name_the_problem(files, mnb_file, tmp_path, capsys):
         (["query", str(mnb_file), rows, "--map", "--given", "happy=1"], "unknown label 'happy'"),
         (["query", str(mnb_file), rows, "--marginal", "--labels", "happy"], "unknown label 'happy'"),
         (["query", str(single), rows, "--map"], "use 'bnclf predict'"),
-        (["export", str(mnb_file), "-o", str(tmp_path / "m.bif")], "use 'bnclf predict'"),
         (["show", str(mnb_file)], "'bnclf show' is for single-label models"),
         (["evaluate", csv, "--models", "nb,mnb"], "evaluate single-label and multilabel"),
     ]
@@ -191,3 +190,20 @@ def test_a_tampered_multilabel_file_is_refused(files, mnb_file, tmp_path):
         archive.writestr("arrays.npz", buffer.getvalue())
     with pytest.raises(ValueError, match="differs from the stored one"):
         load_model(tampered)
+
+
+def test_export_and_plot_a_multilabel_network(mnb_file, tmp_path, capsys):
+    import matplotlib.pyplot as plt
+
+    from bnclf.io import read_network
+
+    model = load_model(mnb_file)
+    out = tmp_path / "mnb.xmlbif"
+    assert main(["export", str(mnb_file), "-o", str(out)]) in (None, 0)
+    net = read_network(out)
+    assert set(net.nodes()) == set(model.network_.dag.nodes)
+    assert set(model.label_names_) <= set(net.nodes())
+    png = tmp_path / "mnb.png"
+    assert main(["plot", str(mnb_file), "-o", str(png), "--max-features", "10"]) in (None, 0)
+    assert plt.imread(png)[..., :3].std() > 0.05
+    capsys.readouterr()
