@@ -745,7 +745,9 @@ def _add_discretize_options(p):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="bnclf", description="Bayesian network classifiers (NB, TAN, KDB) on pgmpy.")
+        prog="bnclf",
+        description="Bayesian network classifiers on pgmpy: single-label (NB, TAN, KDB, AODE, ..., RMCV) "
+                    "and multilabel (mNB, mFAN, the BN ensemble).")
     parser.add_argument("--version", action="version", version=f"bnclf {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     from .datasets import list_multilabel_datasets
