@@ -86,6 +86,13 @@ def as_label_matrix(Y) -> tuple[np.ndarray, list]:
     return codes, names
 
 
+def check_discretizer(discretizer) -> None:
+    """Raise unless ``discretizer`` is ``"quantile"``, None or a transformer with ``fit_transform``."""
+    if not (discretizer is None or discretizer == "quantile" or hasattr(discretizer, "fit_transform")):
+        raise ValueError(f"discretizer={discretizer!r} is not valid; give 'quantile', None "
+                         "or a transformer with fit/transform (e.g. MDLDiscretizer()).")
+
+
 def encode_multilabel_training(estimator, X, Y, missing="category", handle_unknown="marginalize"):
     """Check ``X`` and ``Y``, fit the estimator's discretizer and encoder: ``(codes, labels, names)``.
 
@@ -249,10 +256,7 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
                              "(the largest set of class parents of a feature) or None for the default.")
         if not isinstance(self.allow_empty, (bool, np.bool_)):
             raise ValueError(f"allow_empty={self.allow_empty!r} is not valid; give True or False.")
-        if not (self.discretizer is None or self.discretizer == "quantile"
-                or hasattr(self.discretizer, "fit_transform")):
-            raise ValueError(f"discretizer={self.discretizer!r} is not valid; give 'quantile', None "
-                             "or a transformer with fit/transform (e.g. MDLDiscretizer()).")
+        check_discretizer(self.discretizer)
 
     # -- fitting -----------------------------------------------------------------------
     def fit(self, X, Y):

@@ -29,7 +29,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..data import UNKNOWN, DiscreteData, FeatureEncoder, python_scalar
 from ..inference import log_posterior
 from .base import BayesNetClassifier
-from .multilabel import as_label_matrix, encode_multilabel_training
+from .multilabel import as_label_matrix, check_discretizer, encode_multilabel_training
 from .naive import NaiveBayesClassifier
 
 __all__ = [
@@ -210,10 +210,7 @@ class _CodedMultilabel(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def _check_params(self):
         _check_m(self.m)
-        if not (self.discretizer is None or self.discretizer == "quantile"
-                or hasattr(self.discretizer, "fit_transform")):
-            raise ValueError(f"discretizer={self.discretizer!r} is not valid; give 'quantile', None "
-                             "or a transformer with fit/transform (e.g. MDLDiscretizer()).")
+        check_discretizer(self.discretizer)
 
     def fit(self, X, Y):
         """Discretize and code the features, then fit the naive Bayes models.
