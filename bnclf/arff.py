@@ -3,14 +3,14 @@
 :func:`read_arff` turns a dense or sparse ARFF file (optionally gzip-compressed)
 into a :class:`pandas.DataFrame` with these column types:
 
-============================  ==============================================
-ARFF attribute type           pandas dtype
-============================  ==============================================
-``{v1, v2, ...}`` (nominal)   ``category``, categories in declared order
+================================  ==============================================
+ARFF attribute type               pandas dtype
+================================  ==============================================
+``{v1, v2, ...}`` (nominal)       ``category``, categories in declared order
 ``numeric``/``real``/``integer``  ``float64``
-``string``                    ``object`` (Python ``str``)
-``date [format]``             ``object`` (the date text, unparsed)
-============================  ==============================================
+``string``                        ``object`` (Python ``str``)
+``date [format]``                 ``object`` (the date text, unparsed)
+================================  ==============================================
 
 ``?`` is a missing value (``NaN``). Parsing is done by liac-arff
 (``import arff``), which also handles CRLF line endings, ``%`` comments,
@@ -38,7 +38,9 @@ import os
 import re
 import warnings
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from pathlib import Path
+from typing import IO, Any
 
 import arff as _liac
 import numpy as np
@@ -132,7 +134,7 @@ def _column(values, arff_type) -> pd.Series | np.ndarray:
     return out
 
 
-def read_arff(path_or_file) -> pd.DataFrame:
+def read_arff(path_or_file: str | os.PathLike | IO[Any]) -> pd.DataFrame:
     """Read a dense or sparse ARFF file into a DataFrame.
 
     Parameters
@@ -194,7 +196,8 @@ def read_arff(path_or_file) -> pd.DataFrame:
     return df
 
 
-def load_arff_xy(path_or_file, target=None) -> tuple[pd.DataFrame, pd.Series]:
+def load_arff_xy(path_or_file: str | os.PathLike | IO[Any],
+                 target: str | None = None) -> tuple[pd.DataFrame, pd.Series]:
     """Read an ARFF file and split it into features and target.
 
     Parameters
@@ -423,7 +426,9 @@ def _default_label_positions(path_or_file, relation: str, columns: list, source:
     return positions
 
 
-def load_mulan(path_or_file, labels=None, *, n_labels=None, xml=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def load_mulan(path_or_file: str | os.PathLike | IO[Any], labels: str | Sequence[str] | None = None, *,
+               n_labels: int | None = None,
+               xml: str | os.PathLike | IO[Any] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Read a multilabel (MULAN or MEKA) ARFF file as features and a 0/1 label matrix.
 
     Parameters
@@ -568,7 +573,7 @@ def _format_number(v) -> str:
     return repr(v)
 
 
-def write_arff(df: pd.DataFrame, path, relation: str = "data") -> None:
+def write_arff(df: pd.DataFrame, path: str | os.PathLike | IO[str], relation: str = "data") -> None:
     """Write a DataFrame as a dense ARFF file.
 
     Parameters

@@ -35,8 +35,10 @@ Techniques*, 2nd ed., section 7.1. Morgan Kaufmann.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterable
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = [
     "MAX_BLOCK_CELLS",
@@ -152,7 +154,8 @@ def _row_blocks(n_rows: int, width: int, max_cells: int):
         yield slice(start, min(start + step, n_rows))
 
 
-def symmetric_uncertainty_matrix(codes, cardinalities, *, max_block_cells: int = MAX_BLOCK_CELLS) -> np.ndarray:
+def symmetric_uncertainty_matrix(codes: ArrayLike, cardinalities: ArrayLike, *,
+                                 max_block_cells: int = MAX_BLOCK_CELLS) -> np.ndarray:
     """Symmetric uncertainty between every pair of columns.
 
     .. math:: SU(X_i, X_j) = \\frac{2\\, I(X_i; X_j)}{H(X_i) + H(X_j)}
@@ -227,7 +230,7 @@ def symmetric_uncertainty_matrix(codes, cardinalities, *, max_block_cells: int =
     return su
 
 
-def symmetric_uncertainty_with(codes, cardinalities, target, n_target_values, *,
+def symmetric_uncertainty_with(codes: ArrayLike, cardinalities: ArrayLike, target: ArrayLike, n_target_values: int, *,
                                max_block_cells: int = MAX_BLOCK_CELLS) -> np.ndarray:
     """Symmetric uncertainty between every column and one target column.
 
@@ -273,7 +276,7 @@ def symmetric_uncertainty_with(codes, cardinalities, target, n_target_values, *,
 # merit and search
 
 
-def cfs_merit(subset, su, su_target) -> float:
+def cfs_merit(subset: Iterable[int], su: ArrayLike, su_target: ArrayLike) -> float:
     """Hall's merit of one feature subset.
 
     Parameters
@@ -461,7 +464,9 @@ def _locally_predictive(selected, su, su_target, require_positive: bool) -> list
     return chosen
 
 
-def cfs_select(codes, cardinalities, target, n_target_values, *, max_stale: int = 5, su=None, su_target=None,
+def cfs_select(codes: ArrayLike | None, cardinalities: ArrayLike | None, target: ArrayLike | None,
+               n_target_values: int | None, *, max_stale: int = 5, su: ArrayLike | None = None,
+               su_target: ArrayLike | None = None,
                locally_predictive: bool = False, weka_compatible: bool = False,
                min_improvement: float | None = None) -> list[int]:
     """Correlation-based feature selection: best-first forward search for the subset of

@@ -4,7 +4,7 @@ Two transformers turn continuous columns into interval categories that the
 Bayesian network classifiers can count:
 
 * :class:`MDLDiscretizer` -- supervised, Fayyad & Irani's (1993) recursive
-  minimum-entropy splitting with the MDL stopping rule, matching Weka 3.6's
+  minimum-entropy splitting with the MDL stopping rule [1]_, matching Weka 3.6's
   ``weka.filters.supervised.attribute.Discretize`` with default options.
 * :class:`QuantileDiscretizer` -- unsupervised, equal-frequency bins whose
   edges are training quantiles (quartiles by default).
@@ -28,9 +28,11 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Hashable, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
@@ -46,7 +48,7 @@ _LN2 = math.log(2.0)
 # --------------------------------------------------------------------------- labels
 
 
-def interval_labels(cut_points) -> list[str]:
+def interval_labels(cut_points: Iterable[float]) -> list[str]:
     """Labels of the intervals defined by sorted cut points.
 
     Parameters
@@ -119,7 +121,7 @@ def _accept_split(
     return gain > (math.log(n_cut_points) / _LN2 + delta) / n
 
 
-def mdl_cut_points(x, y_codes, n_classes: int) -> np.ndarray:
+def mdl_cut_points(x: np.ndarray, y_codes: np.ndarray, n_classes: int) -> np.ndarray:
     """Fayyad & Irani MDL cut points of one continuous variable.
 
     Parameters
@@ -251,7 +253,7 @@ class _BaseDiscretizer(TransformerMixin, BaseEstimator):
         self.bin_labels_ = {c: interval_labels(cuts) for c, cuts in cut_points.items()}
         return self
 
-    def transform(self, X):
+    def transform(self, X: ArrayLike | pd.DataFrame) -> pd.DataFrame:
         """Map the discretized columns onto their intervals.
 
         Parameters
@@ -302,7 +304,7 @@ class _BaseDiscretizer(TransformerMixin, BaseEstimator):
             out[name] = pd.Categorical.from_codes(codes, categories=self.bin_labels_[name])
         return out
 
-    def get_feature_names_out(self, input_features=None):
+    def get_feature_names_out(self, input_features: ArrayLike | None = None) -> np.ndarray:
         """Output column names: the input column names, unchanged."""
         check_is_fitted(self, "cut_points_")
         return np.asarray([str(c) for c in self._columns_in], dtype=object)
@@ -395,10 +397,10 @@ class MDLDiscretizer(_BaseDiscretizer):
     ['(-inf, 6.5]', '(6.5, inf)']
     """
 
-    def __init__(self, *, columns=None):
+    def __init__(self, *, columns: Sequence[Hashable] | None = None) -> None:
         self.columns = columns
 
-    def fit(self, X, y=None):
+    def fit(self, X: ArrayLike | pd.DataFrame, y: ArrayLike | None = None) -> MDLDiscretizer:
         """Learn the cut points of the selected columns from training data.
 
         Parameters
@@ -487,11 +489,11 @@ class QuantileDiscretizer(_BaseDiscretizer):
     array([2.75, 4.5 , 6.25])
     """
 
-    def __init__(self, *, n_bins=4, columns=None):
+    def __init__(self, *, n_bins: int = 4, columns: Sequence[Hashable] | None = None) -> None:
         self.n_bins = n_bins
         self.columns = columns
 
-    def fit(self, X, y=None):
+    def fit(self, X: ArrayLike | pd.DataFrame, y: ArrayLike | None = None) -> QuantileDiscretizer:
         """Learn the quantile cut points of the selected columns.
 
         Parameters

@@ -16,9 +16,16 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
+from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:
+    from .network import Network
 
 _CHUNK_CELLS = 2**22
 """Largest intermediate array, in cells, that one batch of rows may create."""
@@ -33,7 +40,7 @@ _SHARED_CELLS = 2**18
 _BLAS = None
 
 
-def single_threaded_blas():
+def single_threaded_blas() -> AbstractContextManager[Any]:
     """A context in which BLAS uses one thread.
 
     The products here are small and run inside loops; on a busy two-core
@@ -79,7 +86,8 @@ class FamilyGather:
     the last cell of a table; callers replace or sum out unknown values first.
     """
 
-    def __init__(self, families, log_cpts, class_index: int, n_classes: int):
+    def __init__(self, families: Sequence[Sequence[int]], log_cpts: Sequence[ArrayLike], class_index: int,
+                 n_classes: int) -> None:
         families = [tuple(int(v) for v in f) for f in families]
         tables = [np.ascontiguousarray(t, dtype=float) for t in log_cpts]
         if len(families) != len(tables):
@@ -183,7 +191,7 @@ class NetworkKernel:
     rows go through batched variable elimination.
     """
 
-    def __init__(self, families, log_cpts, class_index: int):
+    def __init__(self, families: Sequence[Sequence[int]], log_cpts: Sequence[ArrayLike], class_index: int) -> None:
         self.families = [tuple(int(v) for v in f) for f in families]
         self.log_cpts = [np.ascontiguousarray(t, dtype=float) for t in log_cpts]
         self.class_index = int(class_index)
@@ -396,7 +404,7 @@ class StackedKernel:
     unknown values go through each member's own exact kernel.
     """
 
-    def __init__(self, members, n_classes: int):
+    def __init__(self, members: Iterable[Network], n_classes: int) -> None:
         self.members = list(members)
         self.n_classes = int(n_classes)
         self.gather = None  # built on first use
@@ -481,8 +489,9 @@ class SuperParentKernel:
     equals the member networks' kernels (up to the order of summation).
     """
 
-    def __init__(self, pair_tables, offsets, cardinalities, spode_priors, spode_parents,
-                 nb_tables):
+    def __init__(self, pair_tables: np.ndarray, offsets: np.ndarray, cardinalities: np.ndarray,
+                 spode_priors: np.ndarray, spode_parents: Sequence[np.ndarray],
+                 nb_tables: Sequence[np.ndarray]) -> None:
         d = len(offsets)
         tables = np.array(pair_tables, dtype=float)
         for i in range(d):  # j == p is not a family: contribute nothing
@@ -601,7 +610,8 @@ def _contract(factors, out_labels) -> np.ndarray:
     return np.einsum(*operands, [local[label] for label in out_labels], optimize="greedy")
 
 
-def elimination_order(families, cardinalities, class_index, variables=None) -> tuple[list, int]:
+def elimination_order(families: Iterable[Sequence[Hashable]], cardinalities: Mapping[Hashable, int],
+                      class_index: Hashable, variables: Iterable[Hashable] | None = None) -> tuple[list, int]:
     """Greedy min-weight elimination order of the features; the class is never eliminated.
 
     The weight of a feature is the number of cells of the factor its elimination

@@ -33,7 +33,11 @@ pgmpy on the networks returned by ``explain``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .data import DiscreteData
 from .params import child_given_pair_log_cpts, m_estimated_log_cpts
@@ -46,7 +50,7 @@ _MEMO_CELLS = 2**24
 """Cells of family counts :class:`LocalParameters` keeps between chunks."""
 
 
-def row_chunks(n_rows: int, cells_per_row: int, limit: int = _CHUNK_CELLS):
+def row_chunks(n_rows: int, cells_per_row: int, limit: int = _CHUNK_CELLS) -> Iterator[slice]:
     """Slices of at most ``limit // cells_per_row`` rows (at least one) covering ``n_rows``."""
     step = max(1, limit // max(1, int(cells_per_row)))
     for start in range(0, n_rows, step):
@@ -68,7 +72,7 @@ class LocalTables:
         Training counts.
     """
 
-    def __init__(self, cache: CountCache):
+    def __init__(self, cache: CountCache) -> None:
         d, c = cache.n_features, cache.class_index
         self.n_features, self.n_classes = d, cache.n_classes
         self.cards = cache.cardinalities[:d].astype(np.int64)
@@ -180,7 +184,8 @@ class LocalTables:
 
 
 # -- structures ------------------------------------------------------------------------
-def local_kdb_parents(rank_scores, pair_scores, known, k: int, *, positive_only: bool = False):
+def local_kdb_parents(rank_scores: ArrayLike, pair_scores: np.ndarray, known: np.ndarray, k: int, *,
+                      positive_only: bool = False) -> np.ndarray:
     """KDB parent sets for a batch of instance-specific rankings.
 
     Parameters
@@ -237,7 +242,7 @@ def local_kdb_parents(rank_scores, pair_scores, known, k: int, *, positive_only:
     return parents
 
 
-def local_tree_parents(weights, roots, known) -> np.ndarray:
+def local_tree_parents(weights: np.ndarray, roots: np.ndarray | int, known: np.ndarray) -> np.ndarray:
     """Maximum spanning trees over each row's known attributes: parents (B, d), -1 for none."""
     from .structure import maximum_spanning_arborescence
 
@@ -285,7 +290,7 @@ class MatchCounter:
     ``R + i`` is "attribute i is known"; ``R + d`` is every row.
     """
 
-    def __init__(self, data: DiscreteData):
+    def __init__(self, data: DiscreteData) -> None:
         codes, y = np.asarray(data.codes), np.asarray(data.y)
         d, l = data.n_features, int(data.n_classes)
         cards = np.asarray(data.cardinalities, dtype=np.int64)
@@ -350,7 +355,7 @@ class LocalParameters:
     remembered for the later chunks of the same call (:meth:`forget` ends a call).
     """
 
-    def __init__(self, data: DiscreteData, cache: CountCache, m: float):
+    def __init__(self, data: DiscreteData, cache: CountCache, m: float) -> None:
         d, c = cache.n_features, cache.class_index
         self.m = float(m)
         self.cards = cache.cardinalities[:d].astype(np.int64)
@@ -363,7 +368,7 @@ class LocalParameters:
         self._counter = None
         self._memo = {}  # parents + 1 -> (sorted flat family keys, log-CPT rows)
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_memo"] = {}
         return state
@@ -385,7 +390,8 @@ class LocalParameters:
             self._counter = MatchCounter(self._data)
         return self._counter
 
-    def entries(self, codes, rows, child, parents, labels=None) -> np.ndarray:
+    def entries(self, codes: np.ndarray, rows: ArrayLike, child: ArrayLike, parents: ArrayLike,
+                labels: ArrayLike | None = None) -> np.ndarray:
         """Log-CPT entries of per-row families.
 
         Parameters
@@ -486,7 +492,7 @@ class LocalParameters:
                              -np.log(r))
         return table
 
-    def joint_log(self, codes, parents, labels=None) -> np.ndarray:
+    def joint_log(self, codes: np.ndarray, parents: ArrayLike, labels: ArrayLike | None = None) -> np.ndarray:
         """``log P(c) + sum over known i of log P(x_i | x_pa(i), c)`` for per-row structures.
 
         ``parents`` is ``(B, M, d, k)`` (M structures per row) or ``(B, d, k)``;

@@ -16,16 +16,25 @@ before the call returns.
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import re
 import warnings
+from collections.abc import Hashable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import __version__
 from .data import check_option, python_scalar
 from .pgmpy_adapter import _pgmpy, network_from_tables, tables_from_network
+
+if TYPE_CHECKING:
+    from pgmpy.models import DiscreteBayesianNetwork
+    from sklearn.base import BaseEstimator
+
+    from .network import Network
 
 _FORMATS = {".bif": "bif", ".xml": "xmlbif", ".xmlbif": "xmlbif"}
 _KEYWORDS = {"network", "variable", "probability", "property", "type", "discrete", "table", "default"}
@@ -38,7 +47,7 @@ def _json_label(v):
     return v if isinstance(v, (str, int, float, bool)) or v is None else str(v)
 
 
-def safe_identifiers(labels, prefix: str) -> list[str]:
+def safe_identifiers(labels: Iterable[Hashable], prefix: str) -> list[str]:
     """Distinct identifiers made of letters, digits and ``_`` for ``labels``, in order."""
     out, used = [], set()
     for label in labels:
@@ -55,7 +64,7 @@ def safe_identifiers(labels, prefix: str) -> list[str]:
     return out
 
 
-def fitted_estimator(obj):
+def fitted_estimator(obj: Any) -> BaseEstimator | None:
     """The fitted bnclf classifier in ``obj`` (itself, or the last step of a pipeline), or None."""
     if not (hasattr(obj, "get_params") and not hasattr(obj, "get_cpds")):
         return None
@@ -113,7 +122,8 @@ def _format_of(path: Path, fmt):
     return fmt
 
 
-def write_network(model_or_estimator, path, fmt=None) -> Path:
+def write_network(model_or_estimator: BaseEstimator | Network | DiscreteBayesianNetwork, path: str | os.PathLike,
+                  fmt: str | None = None) -> Path:
     """Write a fitted estimator or pgmpy network as BIF or XMLBIF, verified by reading back.
 
     Parameters
@@ -226,7 +236,7 @@ def _write_members(est, path: Path, fmt: str) -> Path:
     return manifest_path
 
 
-def read_networks(path, fmt=None) -> dict:
+def read_networks(path: str | os.PathLike, fmt: str | None = None) -> dict[str, Any]:
     """Read a set of networks written by :func:`write_network` for an ensemble or a multinet.
 
     Parameters
@@ -265,7 +275,7 @@ def read_networks(path, fmt=None) -> dict:
     return out
 
 
-def read_network(path, fmt=None):
+def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBayesianNetwork:
     """Read a BIF or XMLBIF file into a pgmpy ``DiscreteBayesianNetwork``.
 
     If a bnclf name map sits beside the file, original node names and state
@@ -354,7 +364,7 @@ def _verify(model, dag, families, tables, states, path):
 
 
 # -- estimator persistence ---------------------------------------------------------
-def save_model(estimator, path, *, format: str = "safe") -> Path:
+def save_model(estimator: BaseEstimator, path: str | os.PathLike, *, format: str = "safe") -> Path:
     """Write a fitted estimator (or a pipeline of bnclf discretizers ending in one).
 
     Parameters
@@ -380,7 +390,7 @@ def save_model(estimator, path, *, format: str = "safe") -> Path:
     return path
 
 
-def load_model(path, *, trusted: bool = False):
+def load_model(path: str | os.PathLike, *, trusted: bool = False) -> BaseEstimator:
     """Load a model written by :func:`save_model`.
 
     A safe model file (the default format) loads without running code. A pickle

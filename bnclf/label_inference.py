@@ -18,6 +18,7 @@ underflows however many features a row has.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -27,7 +28,9 @@ _CHUNK_CELLS = 1 << 22
 """Largest intermediate factor, in cells, of one batch of rows."""
 
 
-def min_fill_order(scopes, variables, cardinalities, *, first=None) -> tuple[list, int]:
+def min_fill_order(scopes: Iterable[Sequence[int]], variables: Iterable[int],
+                   cardinalities: Mapping[int, int] | Sequence[int], *,
+                   first: Iterable[int] | None = None) -> tuple[list, int]:
     """Greedy min-fill elimination order of ``variables`` on the interaction graph of ``scopes``.
 
     Parameters
@@ -86,7 +89,7 @@ def min_fill_order(scopes, variables, cardinalities, *, first=None) -> tuple[lis
     return order, widest
 
 
-def reduce_evidence(factors, given: dict) -> list:
+def reduce_evidence(factors: Iterable[tuple[Sequence[int], np.ndarray]], given: Mapping[int, int]) -> list:
     """Slice every factor at the observed values ``given`` (variable -> state code)."""
     out = []
     for scope, table in factors:
@@ -108,7 +111,7 @@ def _expand(scope, table, target) -> np.ndarray:
     return moved.reshape(shape)
 
 
-def combine(factors, target, n_rows: int) -> np.ndarray:
+def combine(factors: Sequence[tuple[Sequence[int], np.ndarray]], target: Iterable[int], n_rows: int) -> np.ndarray:
     """Sum of log factors as one table over ``target`` with a leading row axis.
 
     Small factors are first summed in groups over the union of their scopes
@@ -165,7 +168,9 @@ def _logsumexp(table: np.ndarray, axis) -> np.ndarray:
     return np.squeeze(summed, axis=axis)
 
 
-def eliminate(factors, cardinalities, n_rows: int, *, summed=(), maximized=(), order=None):
+def eliminate(factors: Sequence[tuple[Sequence[int], np.ndarray]], cardinalities: Mapping[int, int] | Sequence[int],
+              n_rows: int, *, summed: Iterable[int] = (), maximized: Iterable[int] = (),
+              order: Sequence[int] | None = None) -> tuple[tuple[int, ...], np.ndarray, dict[int, np.ndarray]]:
     """Eliminate ``summed`` (log-sum-exp) then ``maximized`` (max) variables; exact.
 
     Parameters
@@ -185,7 +190,7 @@ def eliminate(factors, cardinalities, n_rows: int, *, summed=(), maximized=(), o
     -------
     kept_scope : tuple of int
         The variables left, sorted.
-    kept : ndarray, shape (n_rows or 1, *cards of kept_scope)
+    kept : ndarray, shape ``(n_rows or 1, *cards of kept_scope)``
         Log of the remaining function of the kept variables.
     argmax : dict
         ``variable -> (n_rows,)`` maximizing states of the maximized variables,
@@ -225,7 +230,9 @@ def eliminate(factors, cardinalities, n_rows: int, *, summed=(), maximized=(), o
     return kept_scope, kept, argmax
 
 
-def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=None, *,
+def clique_tree_marginals(factors: Sequence[tuple[Sequence[int], np.ndarray]],
+                          cardinalities: Mapping[int, int] | Sequence[int], n_rows: int,
+                          variables: Iterable[int], order: Sequence[int] | None = None, *,
                           maximize: bool = False) -> dict:
     """Log marginals of every variable in ``variables`` from one calibration of a clique tree.
 
@@ -318,14 +325,14 @@ def clique_tree_marginals(factors, cardinalities, n_rows: int, variables, order=
     return out
 
 
-def row_chunks(n_rows: int, widest_cells: int):
+def row_chunks(n_rows: int, widest_cells: int) -> Iterator[slice]:
     """Row slices so that no intermediate factor of a chunk exceeds the chunk cell budget."""
     budget_rows = max(1, _CHUNK_CELLS // max(1, widest_cells))
     for lo in range(0, n_rows, budget_rows):
         yield slice(lo, min(n_rows, lo + budget_rows))
 
 
-def check_width(widest: int, cardinalities, what: str) -> int:
+def check_width(widest: int, cardinalities: int | None, what: str) -> int:
     """Cells per row of the widest clique (binary classes: 2**widest); raise if one row exceeds the budget."""
     cells = 2 ** widest if cardinalities is None else int(cardinalities) ** widest
     need = 8.0 * cells

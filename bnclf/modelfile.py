@@ -28,11 +28,16 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import zipfile
 from pathlib import Path
+from typing import IO, TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+
+if TYPE_CHECKING:
+    from sklearn.base import BaseEstimator
 
 FORMAT = "bnclf-safe/1"
 _LABEL_TYPES = (str, int, float, bool, type(None))
@@ -90,7 +95,7 @@ def _params(est) -> dict:
 
 
 # -- writing ------------------------------------------------------------------------------
-def dump(model, path) -> Path:
+def dump(model: BaseEstimator, path: str | os.PathLike) -> Path:
     """Write a fitted bnclf classifier, or a pipeline of bnclf discretizers ending in one."""
     from . import __version__
 
@@ -211,12 +216,12 @@ def _has_members(est) -> bool:
 
 
 # -- reading ------------------------------------------------------------------------------
-def is_model_archive(path) -> bool:
+def is_model_archive(path: str | os.PathLike | IO[bytes]) -> bool:
     """Whether ``path`` is a zip archive (this format); pickles start otherwise."""
     return zipfile.is_zipfile(path)
 
 
-def load(path):
+def load(path: str | os.PathLike) -> BaseEstimator:
     """Rebuild the model written by :func:`dump`; refuses, naming the file, anything else."""
     path = Path(path)
     try:

@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterable, Iterator, Sequence
 
 import networkx as nx
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import sparse
 from scipy.special import comb, gammaln
 
@@ -27,7 +29,7 @@ _SCORE_CELLS = 1 << 23
 """Count cells scored per batch of candidate parent sets (bounds the bridge's memory)."""
 
 
-def bdeu_log_cpt(counts, alpha: float) -> np.ndarray:
+def bdeu_log_cpt(counts: ArrayLike, alpha: float) -> np.ndarray:
     """Log of the BDeu posterior mean ``(n_ijk + a/(q r)) / (n_ij + a/q)``, axes ``(child, *parents)``."""
     counts = np.asarray(counts, dtype=float)
     r = counts.shape[0]
@@ -73,7 +75,7 @@ def _set_ranks(sets: np.ndarray, n: int) -> np.ndarray:
     return rank
 
 
-def learn_bridge(feature_codes, feature_cards, label_codes, *, alpha: float = 5.0,
+def learn_bridge(feature_codes: np.ndarray, feature_cards: ArrayLike, label_codes: np.ndarray, *, alpha: float = 5.0,
                  max_parents: int | None = None, prune: bool = True) -> dict:
     """BDeu-optimal class parents of every feature (Corani et al. 2014, eq. 6).
 
@@ -233,7 +235,7 @@ def _score_sets(table, groups, combos, sets, alpha):
     return np.concatenate(scores), np.concatenate(nnz)
 
 
-def label_family_scores(label_codes, alpha: float = 5.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def label_family_scores(label_codes: np.ndarray, alpha: float = 5.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """BDeu of every class with no parent, one parent and two parents.
 
     Returns
@@ -290,7 +292,7 @@ def _bdeu_binary(tables, alpha):
             + (gammaln(a_jk + tables) - gammaln(a_jk)).sum(axis=(1, 2)))
 
 
-def maximum_branching(weights) -> np.ndarray:
+def maximum_branching(weights: ArrayLike) -> np.ndarray:
     """Maximum-weight branching of a directed graph (Edmonds 1967), arcs of positive weight only.
 
     Parameters
@@ -385,7 +387,7 @@ def maximum_branching(weights) -> np.ndarray:
     return result
 
 
-def learn_class_graph(label_codes, *, kind: str = "nb", alpha: float = 5.0) -> dict:
+def learn_class_graph(label_codes: np.ndarray, *, kind: str = "nb", alpha: float = 5.0) -> dict:
     """Best naive (mNB) or forest-augmented (mFAN) class subgraph over every root.
 
     Parameters
@@ -442,7 +444,7 @@ def naive_class_graph(n: int, root: int) -> list[tuple]:
     return [() if i == root else (root,) for i in range(n)]
 
 
-def enumerate_fans(n: int, root: int):
+def enumerate_fans(n: int, root: int) -> Iterator[list[tuple]]:
     """Every feasible FAN class subgraph with ``root``: parents ``()``, ``(root,)`` or ``(root, j)``, acyclic."""
     others = [i for i in range(n) if i != root]
     options = {i: [(), (root,)] + [(root, j) for j in others if j != i] for i in others}
@@ -455,7 +457,7 @@ def enumerate_fans(n: int, root: int):
             yield parents
 
 
-def moral_treewidth(scopes, n: int) -> int:
+def moral_treewidth(scopes: Iterable[Sequence[int]], n: int) -> int:
     """Largest clique (in variables) of the min-fill triangulation of the classes' moral graph.
 
     ``scopes`` are the families over classes (class CPTs and each feature's

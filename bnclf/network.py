@@ -9,10 +9,17 @@ to know which learner built it.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
+
 import networkx as nx
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .inference import NetworkKernel
+
+if TYPE_CHECKING:
+    from pgmpy.models import DiscreteBayesianNetwork
 
 
 class Network:
@@ -39,7 +46,9 @@ class Network:
         ``"class = yes"``); used by drawings and file manifests.
     """
 
-    def __init__(self, families, log_cpts, names, states, class_index: int, title: str = ""):
+    def __init__(self, families: Sequence[Sequence[int]], log_cpts: Sequence[ArrayLike],
+                 names: Sequence[Hashable], states: Sequence[Sequence[Any]], class_index: int | None,
+                 title: str = "") -> None:
         self.families = [tuple(int(v) for v in f) for f in families]
         self.log_cpts = [np.asarray(t, dtype=float) for t in log_cpts]
         if len(self.families) != len(self.log_cpts):
@@ -81,7 +90,7 @@ class Network:
         return nx.relabel_nodes(self.graph, {v: self.names[v] for v in self.nodes}, copy=True)
 
     @property
-    def class_name(self):
+    def class_name(self) -> Hashable | None:
         """Name of the class node (also for a multinet member, which lacks it)."""
         return None if self.class_index is None else self.names[self.class_index]
 
@@ -109,18 +118,18 @@ class Network:
             self._kernel = NetworkKernel(self.families, self.log_cpts, self.class_index)
         return self._kernel
 
-    def joint_log_likelihood(self, codes) -> np.ndarray:
+    def joint_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
         """``log P(c, x_observed)``: ``(n, n_classes)``, or ``(n, 1)`` without a class node."""
         return self.kernel.joint_log_likelihood(codes)
 
-    def to_pgmpy(self):
+    def to_pgmpy(self) -> DiscreteBayesianNetwork:
         """This network as a pgmpy ``DiscreteBayesianNetwork`` with named nodes and states."""
         from .pgmpy_adapter import network_from_tables
 
         return network_from_tables(self.dag, self.named_families, self.named_log_cpts,
                                    self.categories)
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_kernel"] = None  # rebuilt on first use
         return state

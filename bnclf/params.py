@@ -6,12 +6,15 @@ Every table follows the family convention of :mod:`bnclf.stats`: axes
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .stats import CountCache, m_estimate
 
 
-def m_estimated_log_cpts(cache: CountCache, families, m: float = 1.0) -> list[np.ndarray]:
+def m_estimated_log_cpts(cache: CountCache, families: Sequence[Sequence[int]], m: float = 1.0) -> list[np.ndarray]:
     """Natural-log CPTs ``log P(child | parents)`` by m-estimation, one per family.
 
     ``P(x | pa) = (N(x, pa) + m/|X|) / (N(pa) + m)`` (Mitchell 1997; used with
@@ -35,7 +38,7 @@ def m_estimated_log_cpts(cache: CountCache, families, m: float = 1.0) -> list[np
         return [np.log(m_estimate(cache.counts(family), m)) for family in families]
 
 
-def child_given_pair_log_cpts(cache: CountCache, alpha, beta) -> tuple[np.ndarray, np.ndarray]:
+def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """``log P(x_j | x_p, c)`` for every ordered feature pair at once.
 
     ``P(x_j | x_p, c) = (N(x_j, x_p, c) + alpha_j) / (N(x_p, c) + beta_j)``, with

@@ -8,8 +8,15 @@ evidence variable fastest).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import networkx as nx
+    from pgmpy.inference import VariableElimination
+    from pgmpy.models import DiscreteBayesianNetwork
 
 
 def _pgmpy():
@@ -21,7 +28,12 @@ def _pgmpy():
     return pgmpy
 
 
-def network_from_tables(dag, families, log_cpts, categories):
+def network_from_tables(
+    dag: nx.DiGraph,
+    families: Mapping[Hashable, Sequence[Hashable]],
+    log_cpts: Mapping[Hashable, Any],
+    categories: Mapping[Hashable, Sequence[Any]],
+) -> DiscreteBayesianNetwork:
     """A pgmpy ``DiscreteBayesianNetwork`` from named families and log-CPTs.
 
     Parameters
@@ -62,7 +74,9 @@ def network_from_tables(dag, families, log_cpts, categories):
     return model
 
 
-def tables_from_network(model):
+def tables_from_network(
+    model: DiscreteBayesianNetwork,
+) -> tuple[dict[Hashable, tuple[Hashable, ...]], dict[Hashable, np.ndarray], dict[Hashable, list[Any]]]:
     """Families, probability tables (axes ``(child, *parents)``) and states of a pgmpy model."""
     families, tables, states = {}, {}, {}
     for cpd in model.get_cpds():
@@ -73,6 +87,6 @@ def tables_from_network(model):
     return families, tables, states
 
 
-def variable_elimination(model):
+def variable_elimination(model: DiscreteBayesianNetwork) -> VariableElimination:
     """pgmpy's exact ``VariableElimination`` on ``model`` (the test oracle)."""
     return _pgmpy().inference.VariableElimination(model)

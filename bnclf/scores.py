@@ -13,7 +13,10 @@ Schwarz (1978) for BIC (= the MDL score up to sign and scale); Cooper & Herskovi
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import gammaln
 
 from .stats import CountCache, bdeu_score
@@ -21,12 +24,12 @@ from .stats import CountCache, bdeu_score
 __all__ = ["bic_score", "k2_score", "bdeu_score", "local_score", "SCORES"]
 
 
-def _as_child_by_config(counts) -> np.ndarray:
+def _as_child_by_config(counts: ArrayLike) -> np.ndarray:
     n = np.asarray(counts, dtype=float)
     return n.reshape(n.shape[0], -1)
 
 
-def bic_score(counts) -> float:
+def bic_score(counts: ArrayLike) -> float:
     """BIC local score: ``sum N_jk log(N_jk / N_j) - (log N / 2) (r - 1) q``.
 
     ``counts`` has axes ``(child, *parents)``; ``N`` is the table's total, ``r`` the
@@ -41,7 +44,7 @@ def bic_score(counts) -> float:
     return float(loglik - 0.5 * np.log(total) * (r - 1) * q) if total > 0 else 0.0
 
 
-def k2_score(counts) -> float:
+def k2_score(counts: ArrayLike) -> float:
     """K2 local score: ``sum_j [lnG(r) - lnG(N_j + r) + sum_k lnG(N_jk + 1)]``.
 
     Notes
@@ -66,7 +69,7 @@ SCORES = {
 }
 
 
-def local_score(cache: CountCache, child: int, parents=(), score: str = "bic",
+def local_score(cache: CountCache, child: int, parents: Iterable[int] = (), score: str = "bic",
                 ess: float = 10.0) -> float:
     """The local score of the family ``child <- parents`` (variable indices; the class is
     ``cache.class_index``) from the cache's count table.

@@ -27,9 +27,11 @@ from __future__ import annotations
 import itertools
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import logsumexp
 from sklearn.utils import check_random_state
 
@@ -52,7 +54,7 @@ class Move:
     u: int
     v: int
 
-    def changes(self, parents) -> tuple:
+    def changes(self, parents: Sequence[frozenset[int]]) -> tuple:
         """``((node, new parent set), ...)``: the one or two families the move changes."""
         u, v = self.u, self.v
         if self.kind == ADD:
@@ -61,7 +63,7 @@ class Move:
             return ((v, parents[v] - {u}),)
         return ((v, parents[v] - {u}), (u, parents[u] | {v}))
 
-    def touches(self, parents, node: int) -> bool:
+    def touches(self, parents: Sequence[frozenset[int]], node: int) -> bool:
         """Whether the move changes a family that contains ``node`` (before or after)."""
         u, v = self.u, self.v
         if v == node or node in parents[v] or (self.kind == ADD and u == node):
@@ -89,7 +91,7 @@ class DagState:
     reaches); a deletion or reversal recomputes it once, children first.
     """
 
-    def __init__(self, n: int, edges=()):
+    def __init__(self, n: int, edges: Iterable[tuple[int, int]] = ()) -> None:
         self.n = int(n)
         self.adj = np.zeros((self.n, self.n), dtype=bool)
         self.reach = np.zeros((self.n, self.n), dtype=bool)
@@ -115,7 +117,8 @@ class DagState:
         other.reach = self.reach.copy()
         return other
 
-    def legal_moves(self, *, max_parents=None, reversals: bool = True, allowed=None) -> list[Move]:
+    def legal_moves(self, *, max_parents: int | None = None, reversals: bool = True,
+                    allowed: np.ndarray | None = None) -> list[Move]:
         """Every single-arc change that keeps a DAG, in a fixed order.
 
         Parameters
@@ -208,9 +211,10 @@ class SearchResult:
     start."""
 
 
-def hill_climb(score, state: DagState, *, max_parents=None, reversals: bool = True,
-               allowed=None, class_index=None, class_moves_only: bool = False,
-               max_iter=None, random_state=None, progress: bool = False,
+def hill_climb(score: DecomposableScore | ClassScore, state: DagState, *, max_parents: int | None = None,
+               reversals: bool = True, allowed: np.ndarray | None = None, class_index: int | None = None,
+               class_moves_only: bool = False, max_iter: int | None = None,
+               random_state: int | np.random.RandomState | None = None, progress: bool = False,
                description: str = "hill climbing") -> SearchResult:
     """Greedy hill climbing: take the best neighbour while it strictly improves the score.
 
@@ -316,7 +320,7 @@ class DecomposableScore:
         BDeu's equivalent sample size.
     """
 
-    def __init__(self, cache: CountCache, score: str = "mdl", ess: float = 1.0):
+    def __init__(self, cache: CountCache, score: str = "mdl", ess: float = 1.0) -> None:
         if score not in SCORES:
             raise ValueError(f"score={score!r} is not a decomposable score; choose one of "
                              f"{sorted(SCORES)}.")
@@ -329,7 +333,7 @@ class DecomposableScore:
         self._memo: dict[tuple, float] = {}
         self.current = None
 
-    def local(self, child: int, parents) -> float:
+    def local(self, child: int, parents: Iterable[int]) -> float:
         """Local score of ``child <- parents`` (in the reported orientation)."""
         key = (int(child), frozenset(int(p) for p in parents))
         value = self._memo.get(key)
@@ -339,17 +343,17 @@ class DecomposableScore:
             self._memo[key] = value
         return value
 
-    def total(self, parents) -> float:
+    def total(self, parents: Iterable[Iterable[int]]) -> float:
         return float(sum(self.local(v, pa) for v, pa in enumerate(parents)))
 
     def start(self, state: DagState) -> float:
         self.current = self.total(state.parents)
         return self.current
 
-    def new_step(self, state, rng):
+    def new_step(self, state: DagState, rng: np.random.RandomState) -> None:
         return None
 
-    def evaluate(self, state: DagState, moves) -> tuple[np.ndarray, int]:
+    def evaluate(self, state: DagState, moves: list[Move]) -> tuple[np.ndarray, int]:
         parents = state.parents
         new = [(c, pa) for m in moves for c, pa in m.changes(parents)
                if (c, pa) not in self._memo]
@@ -406,8 +410,8 @@ class FamilyContributions:
     fold as an extra axis; the training table of fold ``k`` is their difference.
     """
 
-    def __init__(self, codes, cardinalities, folds=None, *, m: float = 0.0,
-                 budget_bytes: int = 1 << 30):
+    def __init__(self, codes: ArrayLike, cardinalities: ArrayLike, folds: ArrayLike | None = None, *,
+                 m: float = 0.0, budget_bytes: int = 1 << 30) -> None:
         self.codes = np.ascontiguousarray(codes, dtype=np.int64)
         if (self.codes < 0).any():
             raise ValueError("FamilyContributions needs complete codes (no unknown values).")
@@ -443,13 +447,13 @@ class FamilyContributions:
     def n_eval(self) -> int:
         return int(self.eval_rows.size)
 
-    def family(self, child: int, parents) -> tuple:
+    def family(self, child: int, parents: Collection[int]) -> tuple:
         """CPT axis order: the child, feature parents ascending, the class last."""
         c = self.class_index
         return (int(child), *sorted(int(p) for p in parents if p != c),
                 *((c,) if c in parents else ()))
 
-    def get(self, child: int, parents) -> np.ndarray:
+    def get(self, child: int, parents: Collection[int]) -> np.ndarray:
         """Entries ``(n_classes, n_eval)``; see the class docstring."""
         key = (child, parents if isinstance(parents, frozenset) else frozenset(parents))
         hit = self._memo.get(key)
@@ -507,7 +511,7 @@ TIE_TOLERANCE = 1e-9
 """Log-probabilities closer than this (nats) are ties for the predicted class."""
 
 
-def first_best(log_joint: np.ndarray, axis: int = -1, tolerance: float = TIE_TOLERANCE):
+def first_best(log_joint: np.ndarray, axis: int = -1, tolerance: float = TIE_TOLERANCE) -> np.ndarray:
     """Index of the predicted class along ``axis``: the lowest index whose value is
     within ``tolerance`` of the best.
 
@@ -551,7 +555,7 @@ class ClassScore:
     """
 
     def __init__(self, contributions: FamilyContributions, kind: str = "zero_one", *,
-                 redraw=None):
+                 redraw: Callable[[np.random.RandomState], FamilyContributions] | None = None) -> None:
         if kind not in ("zero_one", "cll", "cmdl"):
             raise ValueError(f"kind={kind!r}: choose 'zero_one', 'cll' or 'cmdl'.")
         self.contributions = contributions
@@ -576,7 +580,7 @@ class ClassScore:
                 finite += self.contributions.get(v, pa)
         return finite
 
-    def dimension(self, child: int, parents) -> float:
+    def dimension(self, child: int, parents: Collection[int]) -> float:
         """Free parameters of the family ``child <- parents``: ``(r - 1) q``."""
         q = float(np.prod([self.cards[p] for p in parents])) if parents else 1.0
         return (self.cards[child] - 1) * q
@@ -607,7 +611,7 @@ class ClassScore:
         self.current = float(self._value(self._finite[None], np.array([self._dim]))[0])
         return self.current
 
-    def new_step(self, state: DagState, rng):
+    def new_step(self, state: DagState, rng: np.random.RandomState) -> None:
         """RMHO: draw new evaluation rows for this step's neighbours.
 
         The current graph keeps the score it was accepted with (the algorithm of
@@ -635,7 +639,7 @@ class ClassScore:
         return sum(self.dimension(child, new) - self.dimension(child, parents[child])
                    for child, new in move.changes(parents))
 
-    def evaluate(self, state: DagState, moves) -> tuple[np.ndarray, int]:
+    def evaluate(self, state: DagState, moves: list[Move]) -> tuple[np.ndarray, int]:
         parents = state.parents
         c = self.class_index
         values = np.full(len(moves), self.current)
@@ -694,7 +698,8 @@ class ClassScore:
         self.current = float(self._value(self._finite[None], np.array([self._dim]))[0])
 
 
-def dag_score_from_scratch(parents, contributions: FamilyContributions, kind: str = "zero_one"):
+def dag_score_from_scratch(parents: Sequence[Collection[int]], contributions: FamilyContributions,
+                           kind: str = "zero_one") -> float:
     """The :class:`ClassScore` of a DAG given by its parent sets, summed afresh.
 
     For tests and the all-DAG enumeration: no running sums, no move deltas.

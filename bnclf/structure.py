@@ -7,6 +7,8 @@ Every learner takes a :class:`~bnclf.stats.CountCache` and returns a
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
+
 import networkx as nx
 import numpy as np
 
@@ -31,7 +33,7 @@ def graph_families(graph: nx.DiGraph, class_index: int) -> list[tuple[int, ...]]
     ]
 
 
-def markov_blanket(graph: nx.DiGraph, node) -> list:
+def markov_blanket(graph: nx.DiGraph, node: Hashable) -> list:
     """Parents, children and the children's other parents of ``node``, sorted by text."""
     blanket = set(graph.predecessors(node)) | set(graph.successors(node))
     for child in graph.successors(node):
@@ -45,7 +47,7 @@ def learn_nb(cache: CountCache) -> nx.DiGraph:
     return _with_class_parent({}, cache)
 
 
-def maximum_spanning_arborescence(weights: np.ndarray, roots: np.ndarray,
+def maximum_spanning_arborescence(weights: np.ndarray, roots: np.ndarray | int,
                                   active: np.ndarray | None = None) -> np.ndarray:
     """Prim's maximum spanning tree, oriented away from the root, for a batch of graphs.
 
@@ -226,7 +228,8 @@ def learn_chow_liu_multinet(cache: CountCache, *, root: int | None = None) -> li
     return [_feature_graph({i: [p] for i, p in enumerate(row) if p >= 0}, d) for row in parents]
 
 
-def learn_etan_submodel(cache: CountCache, label: int, *, k: int = 2, scores=None) -> nx.DiGraph:
+def learn_etan_submodel(cache: CountCache, label: int, *, k: int = 2,
+                        scores: dict[tuple[int, tuple[int, ...]], np.ndarray] | None = None) -> nx.DiGraph:
     """One ETAN sub-model: a k-dependence network over the features for class ``label``.
 
     Start from the pair with the largest ``I(Xi; Xj | y)``; then repeatedly add
@@ -304,7 +307,7 @@ def _parent_sets(pool, size, score):
     return [tuple(sorted(chosen))]
 
 
-def label_conditional_set_mi(cache: CountCache, i: int, parents) -> np.ndarray:
+def label_conditional_set_mi(cache: CountCache, i: int, parents: Sequence[int]) -> np.ndarray:
     """``I(Xi; Pi | C=c)`` in bits for every class c: the MI between ``Xi`` and the joint
     of ``parents`` within each class's rows."""
     from .stats import label_conditional_mi

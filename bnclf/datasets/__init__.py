@@ -32,7 +32,19 @@ ISMIR 2008, via the MULAN repository (``tsoumakas/mulan``, ``data/multi-label/em
 
 from __future__ import annotations
 
+import os
+import sys
+from collections.abc import Sequence
 from importlib import resources
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
 
 _FILES = {
     "kr-vs-kp": "kr-vs-kp.arff.gz",
@@ -54,14 +66,14 @@ def list_datasets() -> list[str]:
     return sorted(_FILES)
 
 
-def dataset_path(name: str):
+def dataset_path(name: str) -> Traversable:
     """Path of an embedded data set's ARFF file."""
     if name not in _FILES:
         raise ValueError(f"Unknown embedded data set {name!r}; choose one of {list_datasets()}.")
     return resources.files(__name__) / _FILES[name]
 
 
-def load_dataset(name: str = DEFAULT_DATASET):
+def load_dataset(name: str = DEFAULT_DATASET) -> tuple[pd.DataFrame, pd.Series]:
     """Features and target of an embedded data set.
 
     Returns
@@ -82,7 +94,7 @@ def list_multilabel_datasets() -> list[str]:
     return sorted(_MULTILABEL_FILES)
 
 
-def _multilabel_files(name: str):
+def _multilabel_files(name: str) -> tuple[Traversable, Traversable]:
     if name not in _MULTILABEL_FILES:
         raise ValueError(
             f"Unknown embedded multilabel data set {name!r}; choose one of {list_multilabel_datasets()}."
@@ -92,13 +104,13 @@ def _multilabel_files(name: str):
     return root / arff_name, root / xml_name
 
 
-def multilabel_dataset_path(name: str):
+def multilabel_dataset_path(name: str) -> Traversable:
     """Path of an embedded multilabel data set's ARFF file (its MULAN label file
     ``<name>.xml`` sits next to it)."""
     return _multilabel_files(name)[0]
 
 
-def load_multilabel_dataset(name: str = "emotions"):
+def load_multilabel_dataset(name: str = "emotions") -> tuple[pd.DataFrame, pd.DataFrame]:
     """Features and 0/1 label matrix of an embedded multilabel data set.
 
     Parameters
@@ -130,7 +142,8 @@ def load_multilabel_dataset(name: str = "emotions"):
 from ..data import MAX_INTEGER_CATEGORIES  # noqa: E402 - the one integer-column rule
 
 
-def read_csv_table(path, *, header: bool = True, sep=None, names=None):
+def read_csv_table(path: str | os.PathLike, *, header: bool = True, sep: str | None = None,
+                   names: Sequence[str] | None = None) -> pd.DataFrame:
     """A delimited text file as a DataFrame: ``?`` read as missing, a UTF-8 byte-order
     mark kept out of the first column name.
 
@@ -169,7 +182,7 @@ def read_csv_table(path, *, header: bool = True, sep=None, names=None):
     return frame
 
 
-def _header_looks_like_data(frame) -> bool:
+def _header_looks_like_data(frame: pd.DataFrame) -> bool:
     """Most header cells are numbers, or values that occur in their own column."""
     import re
 
@@ -191,7 +204,8 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def load_table(path, target=None, *, header: bool = True, sep=None, names=None):
+def load_table(path: str | os.PathLike, target: str | None = None, *, header: bool = True,
+               sep: str | None = None, names: Sequence[str] | None = None) -> tuple[pd.DataFrame, pd.Series]:
     """Features and target of a CSV or ARFF file.
 
     Parameters

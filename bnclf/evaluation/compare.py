@@ -13,8 +13,10 @@ writes them as ``results.csv``, ``report.md`` and PNG figures.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -28,12 +30,16 @@ from ..models.registry import (
 from . import stats_tests as st
 from .protocols import (
     FOLD_METRICS,
+    CVPredictions,
     _collect,
     _parallel_map,
     _run_fold_shared,
     make_cv_splits,
     resolve_discretizer,
 )
+
+if TYPE_CHECKING:
+    from sklearn.base import BaseEstimator
 
 __all__ = [
     "CLASSIFIERS",
@@ -113,7 +119,9 @@ def _load_keel(name: str):
     return X, y
 
 
-def load_dataset_spec(spec):
+def load_dataset_spec(
+    spec: str | os.PathLike | tuple[Any, Any, Any],
+) -> tuple[str, pd.DataFrame | np.ndarray, pd.Series | np.ndarray]:
     """Load one dataset given as a spec; returns ``(name, X, y)``.
 
     Accepted specs:
@@ -186,10 +194,13 @@ def _dataset_items(datasets, failures=None):
     return out
 
 
-def compare(datasets, classifiers, *, n_splits: int = 10, n_repeats: int = 1,
-            discretizer="mdl", random_state=0, n_jobs: int | None = 1, out_dir=None,
-            progress: bool = True, metric: str = "zero_one_loss", alpha: float = 0.05,
-            return_predictions: bool = False, keep_going: bool = False):
+def compare(datasets: str | tuple | Sequence[str | os.PathLike | tuple] | Mapping[str, tuple],
+            classifiers: str | BaseEstimator | Sequence[str | BaseEstimator] | Mapping[str, str | BaseEstimator],
+            *, n_splits: int = 10, n_repeats: int = 1, discretizer: str | BaseEstimator | None = "mdl",
+            random_state: int | np.random.RandomState | None = 0, n_jobs: int | None = 1,
+            out_dir: str | os.PathLike | None = None, progress: bool = True, metric: str = "zero_one_loss",
+            alpha: float = 0.05, return_predictions: bool = False, keep_going: bool = False,
+            ) -> pd.DataFrame | tuple[pd.DataFrame, dict[tuple[str, str], CVPredictions]]:
     """Cross-validate classifiers on datasets with a common protocol.
 
     Each dataset gets one set of stratified r×k folds (from ``random_state``),
@@ -355,7 +366,8 @@ class ComparisonSummary:
 
 
 def summarize(results: pd.DataFrame, *, metric: str = "zero_one_loss", alpha: float = 0.05,
-              threshold: float = 0.05, predictions=None) -> ComparisonSummary:
+              threshold: float = 0.05,
+              predictions: Mapping[tuple[str, str], CVPredictions] | None = None) -> ComparisonSummary:
     """Comparison tables and tests from a tidy results frame.
 
     Parameters
@@ -598,8 +610,9 @@ def render_report(results: pd.DataFrame, summary: ComparisonSummary, *,
     return "\n".join(out)
 
 
-def write_report(results: pd.DataFrame, out_dir, *, metric: str = "zero_one_loss",
-                 alpha: float = 0.05, predictions=None) -> ComparisonSummary:
+def write_report(results: pd.DataFrame, out_dir: str | os.PathLike, *, metric: str = "zero_one_loss",
+                 alpha: float = 0.05,
+                 predictions: Mapping[tuple[str, str], CVPredictions] | None = None) -> ComparisonSummary:
     """Write ``results.csv``, ``report.md``, ``cd_diagram.png`` and ``scores_by_dataset.png``.
 
     Returns the :class:`ComparisonSummary` the report was made from.

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from scipy.stats import rankdata
 
 __all__ = [
@@ -32,7 +33,7 @@ __all__ = [
 ]
 
 
-def _as_1d(a, name):
+def _as_1d(a: ArrayLike, name: str) -> np.ndarray:
     arr = np.asarray(a)
     if arr.ndim != 1:
         arr = arr.ravel() if arr.ndim == 2 and 1 in arr.shape else arr
@@ -42,7 +43,7 @@ def _as_1d(a, name):
 
 
 
-def _checked_classes(y_true, proba, classes):
+def _checked_classes(y_true: np.ndarray, proba: np.ndarray, classes: ArrayLike | None) -> np.ndarray:
     """``classes`` (default: the labels of y_true), checked against proba's shape."""
     classes = np.asarray(np.unique(y_true) if classes is None else classes)
     if proba.shape != (len(y_true), len(classes)):
@@ -57,7 +58,7 @@ def _check_same_length(*arrays):
         raise ValueError(f"inconsistent numbers of samples: {sorted(lengths)}")
 
 
-def zero_one_loss(y_true, y_pred) -> float:
+def zero_one_loss(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Fraction of misclassified instances.
 
     Parameters
@@ -78,7 +79,7 @@ def zero_one_loss(y_true, y_pred) -> float:
     return float(np.mean(y_true != y_pred))
 
 
-def accuracy(y_true, y_pred) -> float:
+def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Fraction of correctly classified instances, ``1 - zero_one_loss``."""
     return 1.0 - zero_one_loss(y_true, y_pred)
 
@@ -95,7 +96,7 @@ def _class_index(y_true, classes):
         ) from None
 
 
-def log_loss(y_true, proba, classes=None, *, eps: float = 1e-15) -> float:
+def log_loss(y_true: ArrayLike, proba: ArrayLike, classes: ArrayLike | None = None, *, eps: float = 1e-15) -> float:
     """Mean negative natural log of the probability given to the true class.
 
     Parameters
@@ -139,7 +140,7 @@ def _binary_auc(scores_pos, scores_neg) -> float:
     return float((ranks[:n_pos].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
 
 
-def hand_till_auc(y_true, proba, classes=None) -> float:
+def hand_till_auc(y_true: ArrayLike, proba: ArrayLike, classes: ArrayLike | None = None) -> float:
     """Hand–Till multi-class AUC, the M measure.
 
     ``M = 2 / (c (c - 1)) * sum_{i<j} (A(i|j) + A(j|i)) / 2`` where ``A(i|j)`` is
@@ -185,7 +186,7 @@ def hand_till_auc(y_true, proba, classes=None) -> float:
     return total / n_pairs
 
 
-def roc_auc(y_true, proba, classes=None, *, multi_class: str = "hand_till",
+def roc_auc(y_true: ArrayLike, proba: ArrayLike, classes: ArrayLike | None = None, *, multi_class: str = "hand_till",
             average: str = "macro") -> float:
     """Area under the ROC curve, binary or multi-class.
 
@@ -248,7 +249,7 @@ def roc_auc(y_true, proba, classes=None, *, multi_class: str = "hand_till",
     raise ValueError(f"average must be 'macro' or 'weighted', got {average!r}")
 
 
-def kappa(pred_a, pred_b, labels=None) -> float:
+def kappa(pred_a: ArrayLike, pred_b: ArrayLike, labels: ArrayLike | None = None) -> float:
     """κ agreement statistic between the predictions of two classifiers.
 
     With ``D[i, j]`` the number of test instances labelled i by the first and j
@@ -325,7 +326,8 @@ class KohaviWolpertResult:
     per_instance: pd.DataFrame
 
 
-def kohavi_wolpert(y_true, predictions, *, classes=None, target_proba=None) -> KohaviWolpertResult:
+def kohavi_wolpert(y_true: ArrayLike, predictions: ArrayLike, *, classes: ArrayLike | None = None,
+                   target_proba: ArrayLike | None = None) -> KohaviWolpertResult:
     """Kohavi–Wolpert bias–variance decomposition of the zero-one loss.
 
     For an instance x with target distribution ``P(Y | x)`` and the distribution
@@ -429,7 +431,7 @@ def _paired_label_matrices(Y_true, Y_pred):
     return Y_true, Y_pred
 
 
-def global_accuracy(Y_true, Y_pred) -> float:
+def global_accuracy(Y_true: ArrayLike | pd.DataFrame, Y_pred: ArrayLike | pd.DataFrame) -> float:
     """Multilabel global accuracy (exact match).
 
     The fraction of instances whose whole predicted label vector equals the
@@ -449,7 +451,7 @@ def global_accuracy(Y_true, Y_pred) -> float:
     return float(np.mean(np.all(Y_true == Y_pred, axis=1)))
 
 
-def hamming_accuracy(Y_true, Y_pred) -> float:
+def hamming_accuracy(Y_true: ArrayLike | pd.DataFrame, Y_pred: ArrayLike | pd.DataFrame) -> float:
     """Multilabel Hamming accuracy (mean label accuracy), ``1 - Hamming loss``.
 
     ``H_acc = (1/(N n)) Σ_i Σ_j I(ŷ_ij = y_ij)`` over N instances and n labels.

@@ -8,7 +8,7 @@
   row per (classifier, fold) with both accuracies, the rate of empty
   predictions, times and, for the multilabel Bayesian networks, the treewidth,
   the number of selected features and both accuracies with empty predictions
-  allowed on the same fitted model (the paper's Table 5);
+  allowed on the same fitted model (the paper's Table 5 [1]_);
 - :func:`summarize_multilabel`: mean and standard deviation per classifier;
 - :func:`compare_multilabel`: the same over several data sets, as a tidy frame
   that :func:`bnclf.evaluation.compare.summarize` ranks and tests
@@ -22,12 +22,16 @@ References
 
 from __future__ import annotations
 
+import os
 import time
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
+from numpy.typing import ArrayLike
+from sklearn.base import BaseEstimator, clone
 
 from .metrics import global_accuracy, hamming_accuracy
 from .protocols import _parallel_map, _take_rows, multilabel_cv_splits
@@ -52,7 +56,7 @@ MULTILABEL_SCORES = ("global_accuracy", "hamming_accuracy", "empty_rate",
                      "empty_rate_empty_allowed")
 
 
-def empty_rate(Y_pred) -> float:
+def empty_rate(Y_pred: ArrayLike | pd.DataFrame) -> float:
     """Fraction of rows predicted with no relevant label.
 
     Parameters
@@ -78,7 +82,9 @@ def _label_matrix(Y):
     return as_label_matrix(Y)
 
 
-def least_relevant_label_folds(Y, n_splits: int = 5, random_state=0) -> list[tuple[np.ndarray, np.ndarray]]:
+def least_relevant_label_folds(Y: ArrayLike | pd.DataFrame, n_splits: int = 5,
+                               random_state: int | np.random.RandomState | None = 0,
+                               ) -> list[tuple[np.ndarray, np.ndarray]]:
     """k-fold ``(train, test)`` positions stratified on the least relevant label.
 
     The least relevant label is the one with the fewest positives (the first
@@ -163,8 +169,11 @@ _COLUMNS = ["classifier", "fold", "n_train", "n_test", "global_accuracy", "hammi
             "treewidth", "n_selected_features", "fit_time", "predict_time"]
 
 
-def multilabel_fold_scores(estimators, X, Y, n_splits: int = 5, random_state=0, progress: bool = True,
-                              n_jobs: int | None = 1) -> pd.DataFrame:
+def multilabel_fold_scores(estimators: (str | BaseEstimator | Sequence[str | BaseEstimator]
+                                       | Mapping[str, str | BaseEstimator]),
+                           X: ArrayLike | pd.DataFrame, Y: ArrayLike | pd.DataFrame, n_splits: int = 5,
+                           random_state: int | np.random.RandomState | None = 0, progress: bool = True,
+                           n_jobs: int | None = 1) -> pd.DataFrame:
     """k-fold CV of multilabel classifiers on the same folds, stratified on the least relevant label.
 
     Parameters
@@ -249,7 +258,10 @@ def summarize_multilabel(results: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def load_multilabel_spec(spec, *, labels=None, n_labels=None, xml=None, csv_options=None):
+def load_multilabel_spec(spec: str | os.PathLike | tuple[Any, Any, Any], *, labels: Sequence[str] | None = None,
+                         n_labels: int | None = None, xml: str | os.PathLike | None = None,
+                         csv_options: Mapping[str, Any] | None = None
+                         ) -> tuple[str, pd.DataFrame | np.ndarray, pd.DataFrame | np.ndarray]:
     """One multilabel data set as ``(name, X, Y)``.
 
     Parameters
@@ -313,7 +325,9 @@ def load_multilabel_spec(spec, *, labels=None, n_labels=None, xml=None, csv_opti
     return stem, X, Y
 
 
-def split_label_columns(frame: pd.DataFrame, *, labels=None, n_labels=None, source="the data"):
+def split_label_columns(frame: pd.DataFrame, *, labels: Sequence[Hashable] | None = None,
+                        n_labels: int | None = None,
+                        source: str = "the data") -> tuple[pd.DataFrame, pd.DataFrame]:
     """Split a table into features and 0/1 label columns, named or counted from the end.
 
     Parameters
@@ -363,9 +377,13 @@ def split_label_columns(frame: pd.DataFrame, *, labels=None, n_labels=None, sour
     return X, Y
 
 
-def compare_multilabel(datasets, classifiers, *, n_splits: int = 5, random_state=0, n_jobs: int | None = 1,
-                       progress: bool = True, labels=None, n_labels=None, keep_going: bool = False
-                       ) -> pd.DataFrame:
+def compare_multilabel(datasets: str | tuple | Sequence[str | os.PathLike | tuple],
+                       classifiers: (str | BaseEstimator | Sequence[str | BaseEstimator]
+                                     | Mapping[str, str | BaseEstimator]), *,
+                       n_splits: int = 5, random_state: int | np.random.RandomState | None = 0,
+                       n_jobs: int | None = 1,
+                       progress: bool = True, labels: Sequence[str] | None = None, n_labels: int | None = None,
+                       keep_going: bool = False) -> pd.DataFrame:
     """:func:`multilabel_fold_scores` on several data sets, as one tidy frame.
 
     Parameters

@@ -11,10 +11,17 @@ they work without a display and never touch the global pyplot state; pass
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping, Sequence
 from os import PathLike
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 __all__ = [
     "nemenyi_cliques",
@@ -60,9 +67,10 @@ def nemenyi_cliques(avg_ranks: pd.Series, cd: float) -> list[list]:
     return [names[a:b + 1] for a, b in maximal]
 
 
-def plot_critical_difference(avg_ranks, cd: float | None = None, *, control=None,
-                             title: str | None = None, reverse: bool = True,
-                             ax=None, path: str | PathLike | None = None, width: float = 7.0):
+def plot_critical_difference(avg_ranks: pd.Series | Mapping[Hashable, float], cd: float | None = None, *,
+                             control: Hashable | None = None, title: str | None = None, reverse: bool = True,
+                             ax: Axes | None = None, path: str | PathLike | None = None,
+                             width: float = 7.0) -> Figure:
     """Critical-difference diagram (Demšar 2006).
 
     Classifiers are placed on a rank axis by average rank; thick bars join
@@ -181,9 +189,10 @@ def plot_critical_difference(avg_ranks, cd: float | None = None, *, control=None
     return _finish(fig, path)
 
 
-def plot_paper_vs_ours(paper, ours, *, labels=None, metric: str = "zero-one loss",
-                       title: str | None = None, ax=None,
-                       path: str | PathLike | None = None):
+def plot_paper_vs_ours(paper: ArrayLike | pd.Series, ours: ArrayLike | pd.Series, *,
+                       labels: Sequence[str] | None = None, metric: str = "zero-one loss",
+                       title: str | None = None, ax: Axes | None = None,
+                       path: str | PathLike | None = None) -> Figure:
     """Scatter of published values (x) against reproduced values (y).
 
     Points on the diagonal agree; the title gives the number of points, the
@@ -241,8 +250,8 @@ def plot_paper_vs_ours(paper, ours, *, labels=None, metric: str = "zero-one loss
 
 
 def plot_dataset_bars(table: pd.DataFrame, errors: pd.DataFrame | None = None, *,
-                      metric: str = "zero-one loss", title: str | None = None, ax=None,
-                      path: str | PathLike | None = None):
+                      metric: str = "zero-one loss", title: str | None = None, ax: Axes | None = None,
+                      path: str | PathLike | None = None) -> Figure:
     """Grouped bar chart: one group per dataset (rows), one bar per classifier (columns).
 
     Parameters

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import time
 import warnings
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
+from numpy.typing import ArrayLike
+from sklearn.base import BaseEstimator, clone
 from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.utils import check_random_state
@@ -56,7 +58,8 @@ class Split(NamedTuple):
     test: np.ndarray
 
 
-def make_cv_splits(y, *, n_splits: int = 10, n_repeats: int = 1, random_state=0,
+def make_cv_splits(y: ArrayLike, *, n_splits: int = 10, n_repeats: int = 1,
+                   random_state: int | np.random.RandomState | None = 0,
                    stratify: bool = True, shuffle: bool = True) -> list[Split]:
     """Stratified (repeated) k-fold splits.
 
@@ -109,7 +112,7 @@ def make_cv_splits(y, *, n_splits: int = 10, n_repeats: int = 1, random_state=0,
     return splits
 
 
-def least_relevant_label(Y) -> int:
+def least_relevant_label(Y: ArrayLike | pd.DataFrame) -> int:
     """Column index of the label least often relevant (fewest ones).
 
     Ties go to the first such label.
@@ -120,8 +123,8 @@ def least_relevant_label(Y) -> int:
     return int(np.argmin((Y != 0).sum(axis=0)))
 
 
-def multilabel_cv_splits(Y, *, n_splits: int = 5, n_repeats: int = 1, random_state=0
-                         ) -> list[Split]:
+def multilabel_cv_splits(Y: ArrayLike | pd.DataFrame, *, n_splits: int = 5, n_repeats: int = 1,
+                         random_state: int | np.random.RandomState | None = 0) -> list[Split]:
     """k-fold splits for multilabel data, stratified on the least relevant label.
 
     References
@@ -142,7 +145,8 @@ _DISCRETIZERS = {
 }
 
 
-def resolve_discretizer(discretizer, *, n_bins: int | None = None):
+def resolve_discretizer(discretizer: str | BaseEstimator | None, *,
+                        n_bins: int | None = None) -> BaseEstimator | None:
     """Turn ``"mdl"``, ``"quantile"``, ``"none"``/None or a transformer into a transformer.
 
     The named discretizers are imported lazily from :mod:`bnclf.discretize`;
@@ -175,7 +179,7 @@ def resolve_discretizer(discretizer, *, n_bins: int | None = None):
     return discretizer
 
 
-def build_pipeline(estimator, discretizer=None):
+def build_pipeline(estimator: BaseEstimator, discretizer: str | BaseEstimator | None = None) -> BaseEstimator:
     """Fresh (cloned) estimator, preceded by a cloned discretizer when given.
 
     The discretizer is a pipeline step, so it is fitted on each training fold
@@ -342,7 +346,8 @@ class CVPredictions:
     def n_repeats(self) -> int:
         return int(self.folds["repeat"].nunique())
 
-    def fold_scores(self, metrics=FOLD_METRICS) -> pd.DataFrame:
+    def fold_scores(self, metrics: str | Sequence[str] | dict[str, str | Callable[..., float]] = FOLD_METRICS
+                    ) -> pd.DataFrame:
         """Metric values per (repeat, fold), with sizes and times.
 
         Parameters
@@ -402,8 +407,11 @@ class CVPredictions:
         return _m.kohavi_wolpert(y_true.to_numpy(), mat, classes=self.classes)
 
 
-def cross_validate_predictions(estimator, X, y, *, n_splits: int = 10, n_repeats: int = 1,
-                               discretizer=None, random_state=0, splits=None,
+def cross_validate_predictions(estimator: BaseEstimator, X: ArrayLike | pd.DataFrame, y: ArrayLike, *,
+                               n_splits: int = 10, n_repeats: int = 1,
+                               discretizer: str | BaseEstimator | None = None,
+                               random_state: int | np.random.RandomState | None = 0,
+                               splits: Sequence[Split] | None = None,
                                n_jobs: int | None = 1, progress: bool = False,
                                context: str = "") -> CVPredictions:
     """Cross-validate an estimator and keep all test-fold predictions.
@@ -519,8 +527,9 @@ class MultilabelCVPredictions:
         return self.folds[["global_accuracy", "hamming_accuracy"]].mean()
 
 
-def cross_validate_multilabel(estimator, X, Y, *, n_splits: int = 5, n_repeats: int = 1,
-                              discretizer=None, random_state=0, n_jobs: int | None = 1,
+def cross_validate_multilabel(estimator: BaseEstimator, X: ArrayLike | pd.DataFrame, Y: ArrayLike | pd.DataFrame, *,
+                              n_splits: int = 5, n_repeats: int = 1, discretizer: str | BaseEstimator | None = None,
+                              random_state: int | np.random.RandomState | None = 0, n_jobs: int | None = 1,
                               progress: bool = False) -> MultilabelCVPredictions:
     """k-fold CV of a multilabel classifier, stratified on the least relevant label.
 

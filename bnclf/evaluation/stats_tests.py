@@ -23,10 +23,13 @@ Wilcoxon signed-rank p-value, which is delegated to :func:`scipy.stats.wilcoxon`
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from scipy import stats
 
 __all__ = [
@@ -66,7 +69,7 @@ _DEMSAR_BONFERRONI_DUNN = {
 }
 
 
-def _as_score_frame(scores) -> pd.DataFrame:
+def _as_score_frame(scores: pd.DataFrame | ArrayLike) -> pd.DataFrame:
     if isinstance(scores, pd.DataFrame):
         df = scores
     else:
@@ -85,7 +88,7 @@ def _as_score_frame(scores) -> pd.DataFrame:
     return df
 
 
-def rank_scores(scores, *, lower_is_better: bool = True) -> pd.DataFrame:
+def rank_scores(scores: pd.DataFrame | ArrayLike, *, lower_is_better: bool = True) -> pd.DataFrame:
     """Rank the classifiers on each dataset (1 = best; ties get average ranks).
 
     Parameters
@@ -101,7 +104,7 @@ def rank_scores(scores, *, lower_is_better: bool = True) -> pd.DataFrame:
     return df.rank(axis=1, method="average", ascending=lower_is_better)
 
 
-def average_ranks(scores, *, lower_is_better: bool = True) -> pd.Series:
+def average_ranks(scores: pd.DataFrame | ArrayLike, *, lower_is_better: bool = True) -> pd.Series:
     """Average rank of each classifier over the datasets (Demšar 2006).
 
     Examples
@@ -144,7 +147,7 @@ class FriedmanResult:
         return self.n_classifiers - 1
 
 
-def friedman_test(scores, *, lower_is_better: bool = True,
+def friedman_test(scores: pd.DataFrame | ArrayLike, *, lower_is_better: bool = True,
                   tie_correction: bool = True) -> FriedmanResult:
     """Friedman test of equal average ranks, with the Iman–Davenport F.
 
@@ -256,7 +259,7 @@ def nemenyi_critical_difference(n_classifiers: int, n_datasets: int, alpha: floa
     return nemenyi_q(k, alpha, table=table) * np.sqrt(k * (k + 1) / (6.0 * n))
 
 
-def nemenyi_test(scores, *, lower_is_better: bool = True) -> pd.DataFrame:
+def nemenyi_test(scores: pd.DataFrame | ArrayLike, *, lower_is_better: bool = True) -> pd.DataFrame:
     """Pairwise Nemenyi p-values from average ranks.
 
     ``z = |R_i - R_j| / sqrt(k (k + 1) / (6 N))``; the p-value is the upper
@@ -299,7 +302,7 @@ def bonferroni_dunn_critical_difference(n_classifiers: int, n_datasets: int,
     return q * np.sqrt(k * (k + 1) / (6.0 * n))
 
 
-def bonferroni_dunn_test(scores, control, *, alpha: float = 0.05,
+def bonferroni_dunn_test(scores: pd.DataFrame | ArrayLike, control: Hashable, *, alpha: float = 0.05,
                          lower_is_better: bool = True) -> pd.DataFrame:
     """Compare every classifier with a control classifier (Bonferroni–Dunn).
 
@@ -338,7 +341,7 @@ def bonferroni_dunn_test(scores, control, *, alpha: float = 0.05,
     return bonferroni_dunn_from_ranks(ranks, control, df.shape[0], alpha)
 
 
-def bonferroni_dunn_from_ranks(ranks, control, n_datasets: int,
+def bonferroni_dunn_from_ranks(ranks: pd.Series | Mapping[Hashable, float], control: Hashable, n_datasets: int,
                                alpha: float = 0.05) -> pd.DataFrame:
     """Bonferroni–Dunn test from average ranks (see :func:`bonferroni_dunn_test`)."""
     ranks = pd.Series(ranks, dtype=float)
@@ -416,7 +419,7 @@ def sign_test(wins: int, losses: int, *, alternative: str = "greater") -> float:
     raise ValueError(f"alternative must be 'greater', 'less' or 'two-sided', got {alternative!r}")
 
 
-def win_draw_loss(a, b, *, threshold: float = 0.05, lower_is_better: bool = True,
+def win_draw_loss(a: ArrayLike, b: ArrayLike, *, threshold: float = 0.05, lower_is_better: bool = True,
                   atol: float = 1e-12) -> WinDrawLoss:
     """Win/draw/loss record of classifier ``a`` against ``b`` over datasets.
 
@@ -470,7 +473,7 @@ def win_draw_loss(a, b, *, threshold: float = 0.05, lower_is_better: bool = True
     return WinDrawLoss(w, d, lo, sign_test(w, lo))
 
 
-def win_draw_loss_table(scores, *, threshold: float = 0.05, lower_is_better: bool = True
+def win_draw_loss_table(scores: pd.DataFrame | ArrayLike, *, threshold: float = 0.05, lower_is_better: bool = True
                         ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """W/D/L of every classifier (rows) against every other (columns).
 
@@ -496,8 +499,8 @@ def win_draw_loss_table(scores, *, threshold: float = 0.05, lower_is_better: boo
     return rec, pv
 
 
-def wilcoxon_signed_rank(a, b, *, alternative: str = "two-sided", zero_method: str = "wilcox",
-                         method: str = "auto"):
+def wilcoxon_signed_rank(a: ArrayLike, b: ArrayLike, *, alternative: str = "two-sided",
+                         zero_method: str = "wilcox", method: str = "auto") -> Any:
     """Wilcoxon signed-rank test on paired scores over datasets.
 
     A thin wrapper over :func:`scipy.stats.wilcoxon` on ``d = a - b``
@@ -545,7 +548,7 @@ def _corrected_difference(a, b, n_splits, n_train, n_test):
     return float(d.mean()), float(np.sqrt((1.0 / n + ratio) * d.var(ddof=1))), n
 
 
-def corrected_repeated_cv_ttest(a, b, *, n_train: float | None = None,
+def corrected_repeated_cv_ttest(a: ArrayLike, b: ArrayLike, *, n_train: float | None = None,
                                 n_test: float | None = None, n_splits: int | None = None,
                                 alternative: str = "two-sided") -> TTestResult:
     """Corrected repeated k-fold cross-validation paired t-test.
@@ -620,8 +623,9 @@ class BayesianResult:
     samples: np.ndarray = field(repr=False, default_factory=lambda: np.empty(0))
 
 
-def bayesian_signed_rank(a, b, *, rope: float = 0.01, prior: float = 0.5,
-                         n_samples: int = 50_000, random_state=None) -> BayesianResult:
+def bayesian_signed_rank(a: ArrayLike, b: ArrayLike, *, rope: float = 0.01, prior: float = 0.5,
+                         n_samples: int = 50_000,
+                         random_state: int | np.random.RandomState | None = None) -> BayesianResult:
     """Bayesian signed-rank test with a region of practical equivalence.
 
     The differences ``z_1..z_n = a - b`` (one per dataset) get a Dirichlet
@@ -686,7 +690,7 @@ def bayesian_signed_rank(a, b, *, rope: float = 0.01, prior: float = 0.5,
     return BayesianResult(float(p[0]), float(p[1]), float(p[2]), theta)
 
 
-def bayesian_correlated_ttest(a, b, *, rope: float = 0.01, n_train: float | None = None,
+def bayesian_correlated_ttest(a: ArrayLike, b: ArrayLike, *, rope: float = 0.01, n_train: float | None = None,
                               n_test: float | None = None, n_splits: int | None = None
                               ) -> BayesianResult:
     """Bayesian correlated t-test on the per-fold scores of one dataset.

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..inference import (
     StackedKernel,
@@ -54,11 +56,11 @@ class EnsembleClassifier(BayesNetClassifier):
         """Weights ``(M,)`` or ``(n, M)`` of the members for these coded rows."""
         return self.weights_
 
-    def member_joint_log_proba(self, X) -> np.ndarray:
+    def member_joint_log_proba(self, X: ArrayLike | pd.DataFrame) -> np.ndarray:
         """``log P_m(c, x)`` of every member: array ``(n_samples, n_members, n_classes)``."""
         return self._member_kernel()(self._encode(X))
 
-    def member_weights(self, X) -> np.ndarray:
+    def member_weights(self, X: ArrayLike | pd.DataFrame) -> np.ndarray:
         """The weight of every member for every row: array ``(n_samples, n_members)``."""
         codes = self._encode(X)
         return np.array(np.broadcast_to(self._row_weights(codes), (codes.shape[0], len(self.networks_))))
@@ -129,8 +131,8 @@ class AODEClassifier(EnsembleClassifier):
     estimators, Machine Learning 58. Sun, Wang & Sun (2017), Entropy 19, §2.2.
     """
 
-    def __init__(self, *, frequency_limit=1, smoothing="m-estimate", m=1.0, missing="category",
-                 handle_unknown="marginalize"):
+    def __init__(self, *, frequency_limit: int = 1, smoothing: str = "m-estimate", m: float = 1.0,
+                 missing: str = "category", handle_unknown: str = "marginalize") -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.frequency_limit = frequency_limit
         self.smoothing = smoothing

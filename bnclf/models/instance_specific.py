@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
 from ..data import python_scalar
@@ -31,6 +33,9 @@ from ..params import m_estimated_log_cpts
 from ..stats import comparable
 from ..structure import graph_families, learn_kdb, learn_tan
 from .base import BayesNetClassifier, check_integer
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass
@@ -125,7 +130,7 @@ class InstanceSpecificClassifier(BayesNetClassifier):
         with np.errstate(divide="ignore"):
             return np.log(self._run(codes)["proba"])
 
-    def local_structures(self, X) -> dict:
+    def local_structures(self, X: ArrayLike | pd.DataFrame) -> dict:
         """The per-row structures and part posteriors of these rows (arrays; see subclasses)."""
         out = self._run(self._encode(X))
         out.pop("proba")
@@ -152,7 +157,7 @@ class InstanceSpecificClassifier(BayesNetClassifier):
         )
 
     # -- explanations ----------------------------------------------------------------
-    def explain(self, X_row) -> Explanation:
+    def explain(self, X_row: ArrayLike | pd.DataFrame | pd.Series) -> Explanation:
         """The networks built for one row, with their CPDs and the posterior of each part.
 
         Parameters
@@ -246,7 +251,8 @@ class LKDBClassifier(InstanceSpecificClassifier):
     and its reference [5] (Wang et al., local KDB and AKDB).
     """
 
-    def __init__(self, *, k=1, m=1.0, missing="category", handle_unknown="marginalize"):
+    def __init__(self, *, k: int = 1, m: float = 1.0, missing: str = "category",
+                 handle_unknown: str = "marginalize") -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.k = k
 
@@ -372,7 +378,8 @@ class LTANClassifier(InstanceSpecificClassifier):
     high-confidence labels, Entropy 19, 661.
     """
 
-    def __init__(self, *, delta=0.1, m=1.0, missing="category", handle_unknown="marginalize"):
+    def __init__(self, *, delta: float = 0.1, m: float = 1.0, missing: str = "category",
+                 handle_unknown: str = "marginalize") -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.delta = delta
 
@@ -437,7 +444,7 @@ class LTANClassifier(InstanceSpecificClassifier):
         out["expert_proba"][rows] = expert
         return out
 
-    def diagnose(self, X, y=None) -> dict:
+    def diagnose(self, X: ArrayLike | pd.DataFrame, y: ArrayLike | None = None) -> dict:
         """The label-driven diagnostics of seed 000 §4.3 on the rows of ``X``.
 
         Returns
@@ -510,7 +517,7 @@ class LTANClassifier(InstanceSpecificClassifier):
         return networks, posteriors, details
 
 
-def cohen_kappa(a, b, n_labels: int) -> float:
+def cohen_kappa(a: ArrayLike, b: ArrayLike, n_labels: int) -> float:
     """κ agreement of two label-code vectors over ``n_labels`` labels (seed 000 Eqs. 25–27):
     :func:`bnclf.evaluation.metrics.kappa` on the codes."""
     from ..evaluation.metrics import kappa
@@ -566,8 +573,8 @@ class TargetKDBClassifier(InstanceSpecificClassifier):
     from labeled and unlabeled data (KDB case), Entropy.
     """
 
-    def __init__(self, *, k=2, smoothing="m-estimate", m=1.0, missing="category",
-                 handle_unknown="marginalize"):
+    def __init__(self, *, k: int = 2, smoothing: str = "m-estimate", m: float = 1.0,
+                 missing: str = "category", handle_unknown: str = "marginalize") -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.k = k
         self.smoothing = smoothing

@@ -1,5 +1,7 @@
 """k-dependence Bayesian classifiers."""
 
+from __future__ import annotations
+
 from ..structure import learn_kdb
 from .base import BayesNetClassifier, check_integer
 
@@ -25,7 +27,8 @@ class KDBClassifier(BayesNetClassifier):
     Sun, Wang & Sun (2017), Entropy 19, Algorithm 2.
     """
 
-    def __init__(self, *, k=2, m=1.0, missing="category", handle_unknown="marginalize"):
+    def __init__(self, *, k: int = 2, m: float = 1.0, missing: str = "category",
+                 handle_unknown: str = "marginalize") -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.k = k
 

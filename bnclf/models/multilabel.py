@@ -12,9 +12,12 @@ are scikit-learn's ``MultiOutputClassifier`` and ``ClassifierChain`` around
 from __future__ import annotations
 
 import numbers
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
@@ -40,11 +43,16 @@ from ..network import Network
 from ..stats import CountCache, TableTooLargeError, _size, memory_budget
 from .base import BayesNetClassifier
 
+if TYPE_CHECKING:
+    import networkx as nx
+    from pgmpy.models import DiscreteBayesianNetwork
+    from scipy.sparse import spmatrix
+
 CLASS_GRAPHS = ("nb", "fan")
 QUERIES = ("joint", "marginal")
 
 
-def as_label_matrix(Y) -> tuple[np.ndarray, list]:
+def as_label_matrix(Y: ArrayLike | pd.DataFrame | spmatrix) -> tuple[np.ndarray, list]:
     """A multilabel target as ``(codes (n, L) int8 0/1, label names)``.
 
     Accepts a binary indicator matrix (ndarray, list of lists, sparse matrix)
@@ -86,14 +94,16 @@ def as_label_matrix(Y) -> tuple[np.ndarray, list]:
     return codes, names
 
 
-def check_discretizer(discretizer) -> None:
+def check_discretizer(discretizer: object) -> None:
     """Raise unless ``discretizer`` is ``"quantile"``, None or a transformer with ``fit_transform``."""
     if not (discretizer is None or discretizer == "quantile" or hasattr(discretizer, "fit_transform")):
         raise ValueError(f"discretizer={discretizer!r} is not valid; give 'quantile', None "
                          "or a transformer with fit/transform (e.g. MDLDiscretizer()).")
 
 
-def encode_multilabel_training(estimator, X, Y, missing="category", handle_unknown="marginalize"):
+def encode_multilabel_training(estimator: BaseEstimator, X: ArrayLike | pd.DataFrame,
+                               Y: ArrayLike | pd.DataFrame | spmatrix, missing: str = "category",
+                               handle_unknown: str = "marginalize") -> tuple[np.ndarray, np.ndarray, list]:
     """Check ``X`` and ``Y``, fit the estimator's discretizer and encoder: ``(codes, labels, names)``.
 
     Sets ``estimator._discretizer`` (from its ``discretizer`` parameter:
@@ -120,7 +130,7 @@ def encode_multilabel_training(estimator, X, Y, missing="category", handle_unkno
     return encoder.transform(frame, training=True), labels, names
 
 
-def cfs_union(codes, cardinalities, labels) -> np.ndarray:
+def cfs_union(codes: ArrayLike, cardinalities: ArrayLike, labels: np.ndarray) -> np.ndarray:
     """Features selected by CFS for any label (Corani et al. 2014, section 3): sorted column indices.
 
     CFS runs once per label on the coded features (:func:`bnclf.cfs.cfs_select`
@@ -212,9 +222,10 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     _check_predict_frame = BayesNetClassifier._check_predict_frame
 
-    def __init__(self, class_graph="nb", alpha=5.0, max_parents=None, feature_selection="cfs",
-                 query="joint", allow_empty=False, discretizer="quantile", missing="category",
-                 handle_unknown="marginalize"):
+    def __init__(self, class_graph: str = "nb", alpha: float = 5.0, max_parents: int | None = None,
+                 feature_selection: str | None = "cfs", query: str = "joint", allow_empty: bool = False,
+                 discretizer: str | BaseEstimator | None = "quantile", missing: str = "category",
+                 handle_unknown: str = "marginalize") -> None:
         self.class_graph = class_graph
         self.alpha = alpha
         self.max_parents = max_parents
@@ -259,7 +270,7 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         check_discretizer(self.discretizer)
 
     # -- fitting -----------------------------------------------------------------------
-    def fit(self, X, Y):
+    def fit(self, X: ArrayLike | pd.DataFrame, Y: ArrayLike | pd.DataFrame | spmatrix) -> MultilabelBNClassifier:
         """Learn the bridge, the class subgraph and the BDeu parameters.
 
         Parameters
@@ -341,7 +352,7 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     # -- the fitted network ---------------------------------------------------------------
     @property
-    def dag_(self):
+    def dag_(self) -> nx.DiGraph:
         check_is_fitted(self, "network_")
         return self.network_.dag
 
@@ -350,7 +361,7 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "label_names_")
         return [(None, self.network_)]
 
-    def to_pgmpy(self):
+    def to_pgmpy(self) -> DiscreteBayesianNetwork:
         """The fitted network as a pgmpy ``DiscreteBayesianNetwork`` (classes and selected features)."""
         check_is_fitted(self, "network_")
         return self.network_.to_pgmpy()
@@ -430,7 +441,8 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             out[self.label_names_.index(name)] = int(value)
         return out
 
-    def map_query(self, X, labels=None, given=None) -> pd.DataFrame:
+    def map_query(self, X: ArrayLike | pd.DataFrame, labels: Hashable | Sequence[Hashable] | None = None,
+                  given: dict[Hashable, int] | None = None) -> pd.DataFrame:
         """Most probable joint configuration of ``labels`` given the features (and ``given`` labels).
 
         Parameters
@@ -469,7 +481,8 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             states = self._kernel.nonempty_map(codes, index, given, states)
         return pd.DataFrame(states, columns=[self.label_names_[i] for i in index])
 
-    def marginal_query(self, X, labels=None, given=None) -> pd.DataFrame:
+    def marginal_query(self, X: ArrayLike | pd.DataFrame, labels: Hashable | Sequence[Hashable] | None = None,
+                       given: dict[Hashable, int] | None = None) -> pd.DataFrame:
         """Probability that each of ``labels`` is relevant, given the features (and ``given`` labels).
 
         Returns
@@ -484,12 +497,12 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         probs = self._kernel.marginals(codes, index, given)
         return pd.DataFrame(probs, columns=[self.label_names_[i] for i in index])
 
-    def predict_proba(self, X) -> np.ndarray:
+    def predict_proba(self, X: ArrayLike | pd.DataFrame) -> np.ndarray:
         """Marginal probability that each class is relevant: ``(n_samples, n_labels)``."""
         codes = self._encode(X)
         return self._kernel.marginals(codes, list(range(len(self.label_names_))), {})
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: ArrayLike | pd.DataFrame) -> np.ndarray:
         """Joint MAP configuration (``query="joint"``) or marginal decisions: ``(n_samples, n_labels)`` 0/1."""
         codes = self._encode(X)
         every = list(range(len(self.label_names_)))
@@ -505,7 +518,8 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             states[np.flatnonzero(empty), probs[empty].argmax(axis=1)] = 1
         return states
 
-    def score(self, X, y, sample_weight=None) -> float:
+    def score(self, X: ArrayLike | pd.DataFrame, y: ArrayLike | pd.DataFrame | spmatrix,
+              sample_weight: ArrayLike | None = None) -> float:
         """Global accuracy (exact match of the whole label set)."""
         from sklearn.metrics import accuracy_score
 
@@ -545,9 +559,10 @@ class MultilabelBNEnsemble(MultilabelBNClassifier):
     the paper recommends.
     """
 
-    def __init__(self, alpha=5.0, max_parents=None, feature_selection="cfs", query="joint",
-                 allow_empty=False, discretizer="quantile", missing="category",
-                 handle_unknown="marginalize"):
+    def __init__(self, alpha: float = 5.0, max_parents: int | None = None, feature_selection: str | None = "cfs",
+                 query: str = "joint", allow_empty: bool = False,
+                 discretizer: str | BaseEstimator | None = "quantile", missing: str = "category",
+                 handle_unknown: str = "marginalize") -> None:
         self.alpha = alpha
         self.max_parents = max_parents
         self.feature_selection = feature_selection
@@ -572,25 +587,25 @@ class MultilabelBNEnsemble(MultilabelBNClassifier):
         self._class_factors = factors
 
     @property
-    def dag_(self):
+    def dag_(self) -> nx.DiGraph:
         raise AttributeError("MultilabelBNEnsemble holds one network per root; read networks_[r].dag.")
 
     def network_members(self) -> list:
         check_is_fitted(self, "networks_")
         return list(enumerate(self.networks_))
 
-    def to_pgmpy(self):
+    def to_pgmpy(self) -> list[DiscreteBayesianNetwork]:  # type: ignore[override]
         """The members as a list of pgmpy ``DiscreteBayesianNetwork`` (member ``r`` rooted at label ``r``)."""
         check_is_fitted(self, "networks_")
         return [net.to_pgmpy() for net in self.networks_]
 
 
-def mnb(**params) -> MultilabelBNClassifier:
+def mnb(**params: Any) -> MultilabelBNClassifier:
     """mNB: :class:`MultilabelBNClassifier` with a naive class subgraph (registered as ``"mnb"``)."""
     return MultilabelBNClassifier(class_graph="nb", **params)
 
 
-def mfan(**params) -> MultilabelBNClassifier:
+def mfan(**params: Any) -> MultilabelBNClassifier:
     """mFAN: :class:`MultilabelBNClassifier` with a forest-augmented class subgraph (``"mfan"``)."""
     return MultilabelBNClassifier(class_graph="fan", **params)
 
@@ -620,7 +635,8 @@ class LabelKernel:
     which sums it out exactly since it has no children.
     """
 
-    def __init__(self, feature_families, feature_cpts, class_factors, m: int, n: int):
+    def __init__(self, feature_families: Sequence[Sequence[int]], feature_cpts: Sequence[np.ndarray],
+                 class_factors: Iterable[tuple[Sequence[int], np.ndarray, float]], m: int, n: int) -> None:
         self.m, self.n = m, n
         self.class_factors = [(tuple(s), t * w) for s, t, w in class_factors]
         groups: dict[tuple, list] = {}
@@ -691,11 +707,12 @@ class LabelKernel:
                                                  maximized=maximized, order=order)
             yield rows, kept_scope, np.broadcast_to(kept, (n_rows,) + kept.shape[1:]), argmax
 
-    def map(self, codes, index, given) -> np.ndarray:
+    def map(self, codes: np.ndarray, index: Sequence[int], given: Mapping[int, int]) -> np.ndarray:
         """``(n_rows, len(index))`` MAP states of the labels ``index`` (others summed out)."""
         return self.map_value(codes, index, given)[0]
 
-    def map_value(self, codes, index, given) -> tuple[np.ndarray, np.ndarray]:
+    def map_value(self, codes: np.ndarray, index: Sequence[int],
+                  given: Mapping[int, int]) -> tuple[np.ndarray, np.ndarray]:
         """MAP states of ``index`` and their log value ``max log P(c_index, given, x)`` (unnormalized)."""
         free = [i for i in range(self.n) if i not in given and i not in index]
         states = np.zeros((len(codes), len(index)), dtype=np.int64)
@@ -708,7 +725,8 @@ class LabelKernel:
             values[rows] = kept.reshape(-1)
         return states, values
 
-    def nonempty_map(self, codes, index, given, states) -> np.ndarray:
+    def nonempty_map(self, codes: np.ndarray, index: Sequence[int], given: Mapping[int, int],
+                     states: np.ndarray) -> np.ndarray:
         """Replace all-zero MAP answers (with all-zero ``given``) by the best non-empty configuration.
 
         The best non-empty configuration has some label at 1, so its value is
@@ -749,7 +767,7 @@ class LabelKernel:
             states[empty[rows]] = answer
         return states
 
-    def marginals(self, codes, index, given) -> np.ndarray:
+    def marginals(self, codes: np.ndarray, index: Sequence[int], given: Mapping[int, int]) -> np.ndarray:
         """``(n_rows, len(index))`` probabilities ``P(C_i = 1 | x, given)`` from one clique-tree calibration."""
         out = np.zeros((len(codes), len(index)))
         free = [i for i in range(self.n) if i not in given]

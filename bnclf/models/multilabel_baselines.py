@@ -18,9 +18,12 @@ chain appends, is a categorical column of codes.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin
 from sklearn.multioutput import ClassifierChain, MultiOutputClassifier
 from sklearn.utils import check_random_state
@@ -31,6 +34,9 @@ from ..inference import log_posterior
 from .base import BayesNetClassifier
 from .multilabel import as_label_matrix, check_discretizer, encode_multilabel_training
 from .naive import NaiveBayesClassifier
+
+if TYPE_CHECKING:
+    from scipy.sparse import spmatrix
 
 __all__ = [
     "CodesNaiveBayes",
@@ -88,7 +94,7 @@ class CodesNaiveBayes(ClassifierMixin, BaseEstimator):
     such a target is predicted with probability 1.
     """
 
-    def __init__(self, m=1.0, n_categories=None):
+    def __init__(self, m: float = 1.0, n_categories: Sequence[int] | None = None) -> None:
         self.m = m
         self.n_categories = n_categories
 
@@ -109,7 +115,7 @@ class CodesNaiveBayes(ClassifierMixin, BaseEstimator):
             raise ValueError(f"X has dtype {array.dtype}; CodesNaiveBayes takes integer codes.")
         return array.astype(np.int64)
 
-    def fit(self, X, y):
+    def fit(self, X: ArrayLike, y: ArrayLike) -> CodesNaiveBayes:
         """Fit naive Bayes on the coded columns of ``X`` and the 0/1 target ``y``.
 
         Parameters
@@ -163,7 +169,7 @@ class CodesNaiveBayes(ClassifierMixin, BaseEstimator):
         self.nb_ = nb._fit_coded(DiscreteData(codes, cards, target, 2))
         return self
 
-    def predict_proba(self, X) -> np.ndarray:
+    def predict_proba(self, X: ArrayLike) -> np.ndarray:
         """``(n_samples, 2)`` probabilities of 0 and 1."""
         check_is_fitted(self, "cardinalities_")
         codes = self._codes(X)
@@ -175,7 +181,7 @@ class CodesNaiveBayes(ClassifierMixin, BaseEstimator):
         codes = np.where((codes >= 0) & (codes < self.cardinalities_), codes, UNKNOWN)  # no state: summed out
         return np.exp(log_posterior(self.nb_.network_.joint_log_likelihood(codes)))
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: ArrayLike) -> np.ndarray:
         """The more probable value, 0 on a tie."""
         proba = self.predict_proba(X)
         return (proba[:, 1] > proba[:, 0]).astype(np.int64)
@@ -212,7 +218,7 @@ class _CodedMultilabel(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         _check_m(self.m)
         check_discretizer(self.discretizer)
 
-    def fit(self, X, Y):
+    def fit(self, X: ArrayLike | pd.DataFrame, Y: ArrayLike | pd.DataFrame | spmatrix) -> _CodedMultilabel:
         """Discretize and code the features, then fit the naive Bayes models.
 
         Parameters
@@ -243,7 +249,8 @@ class _CodedMultilabel(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def _base(self) -> CodesNaiveBayes:
         return CodesNaiveBayes(m=self.m, n_categories=tuple(int(r) for r in self._encoder.cardinalities_))
 
-    def score(self, X, y, sample_weight=None) -> float:
+    def score(self, X: ArrayLike | pd.DataFrame, y: ArrayLike | pd.DataFrame | spmatrix,
+              sample_weight: ArrayLike | None = None) -> float:
         """Global accuracy (exact match of the whole label set)."""
         from sklearn.metrics import accuracy_score
 
@@ -293,7 +300,7 @@ class BinaryRelevanceNB(_CodedMultilabel):
        off speed and accuracy in multilabel classification. PGM 2014.
     """
 
-    def __init__(self, m=1.0, discretizer="quantile"):
+    def __init__(self, m: float = 1.0, discretizer: str | BaseEstimator | None = "quantile") -> None:
         self.m = m
         self.discretizer = discretizer
 
@@ -302,12 +309,12 @@ class BinaryRelevanceNB(_CodedMultilabel):
         self.estimator_ = MultiOutputClassifier(self._base()).fit(codes, labels.astype(np.int64))
         return self
 
-    def predict_proba(self, X) -> np.ndarray:
+    def predict_proba(self, X: ArrayLike | pd.DataFrame) -> np.ndarray:
         """Probability that each label is relevant: ``(n_samples, n_labels)``."""
         codes = self._encode(X)
         return np.column_stack([_positive_proba(e, codes) for e in self.estimator_.estimators_])
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: ArrayLike | pd.DataFrame) -> np.ndarray:
         """Each label's naive Bayes decision: ``(n_samples, n_labels)`` 0/1."""
         return np.asarray(self.estimator_.predict(self._encode(X)), dtype=np.int64)
 
@@ -370,8 +377,9 @@ class EnsembleOfClassifierChains(_CodedMultilabel):
        off speed and accuracy in multilabel classification. PGM 2014.
     """
 
-    def __init__(self, n_chains=20, m=1.0, discretizer="quantile", random_state=0, order="random",
-                 max_samples=None, threshold=0.5):
+    def __init__(self, n_chains: int = 20, m: float = 1.0, discretizer: str | BaseEstimator | None = "quantile",
+                 random_state: int | np.random.RandomState | None = 0, order: str | Sequence[int] = "random",
+                 max_samples: float | None = None, threshold: float = 0.5) -> None:
         self.n_chains = n_chains
         self.m = m
         self.discretizer = discretizer
@@ -425,13 +433,13 @@ class EnsembleOfClassifierChains(_CodedMultilabel):
         self.chains_ = chains
         return self
 
-    def predict_proba(self, X) -> np.ndarray:
+    def predict_proba(self, X: ArrayLike | pd.DataFrame) -> np.ndarray:
         """Average over chains of the probability that each label is relevant: ``(n_samples, n_labels)``."""
         check_is_fitted(self, "chains_")
         codes = self._encode(X)
         return np.mean([chain.predict_proba(codes) for chain in self.chains_], axis=0)
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: ArrayLike | pd.DataFrame) -> np.ndarray:
         """Labels whose average probability is at least ``threshold``: ``(n_samples, n_labels)`` 0/1."""
         return (self.predict_proba(X) >= self.threshold).astype(np.int64)
 
@@ -446,7 +454,8 @@ class EnsembleOfClassifierChains(_CodedMultilabel):
         return out
 
 
-def binary_relevance(m=1.0, discretizer="quantile") -> BinaryRelevanceNB:
+def binary_relevance(m: float = 1.0,
+                     discretizer: str | BaseEstimator | None = "quantile") -> BinaryRelevanceNB:
     """Binary relevance of naive Bayes (registered as ``"br"``); see :class:`BinaryRelevanceNB`.
 
     Parameters
@@ -463,8 +472,10 @@ def binary_relevance(m=1.0, discretizer="quantile") -> BinaryRelevanceNB:
     return BinaryRelevanceNB(m=m, discretizer=discretizer)
 
 
-def ensemble_of_classifier_chains(n_chains=20, m=1.0, discretizer="quantile", random_state=0,
-                                  **params) -> EnsembleOfClassifierChains:
+def ensemble_of_classifier_chains(n_chains: int = 20, m: float = 1.0,
+                                  discretizer: str | BaseEstimator | None = "quantile",
+                                  random_state: int | np.random.RandomState | None = 0,
+                                  **params: Any) -> EnsembleOfClassifierChains:
     """ECC of naive Bayes (registered as ``"ecc"``); see :class:`EnsembleOfClassifierChains`.
 
     Parameters

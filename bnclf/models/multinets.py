@@ -5,6 +5,8 @@ from __future__ import annotations
 from abc import ABCMeta, abstractmethod
 
 import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..inference import StackedKernel
 from ..params import m_estimated_log_cpts
@@ -53,7 +55,7 @@ class MultinetClassifier(BayesNetClassifier, metaclass=ABCMeta):
     def _joint_log_likelihood(self, codes):
         return self._member_kernel()(codes)[:, :, 0] + self.class_log_prior_
 
-    def member_log_likelihood(self, X) -> np.ndarray:
+    def member_log_likelihood(self, X: ArrayLike | pd.DataFrame) -> np.ndarray:
         """``log P_{B^c}(x)`` under each label's network: array ``(n_samples, n_classes)``."""
         return self._member_kernel()(self._encode(X))[:, :, 0]
 
@@ -112,7 +114,8 @@ class ETANClassifier(MultinetClassifier):
     Extensive TAN (ETAN), Entropy 21 (2019) 721, Algorithms 2–3 and Figure 5.
     """
 
-    def __init__(self, *, k=2, m=1.0, missing="category", handle_unknown="marginalize"):
+    def __init__(self, *, k: int = 2, m: float = 1.0, missing: str = "category",
+                 handle_unknown: str = "marginalize") -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.k = k
 

@@ -6,6 +6,11 @@ from __future__ import annotations
 import ast
 import importlib
 import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sklearn.base import BaseEstimator
 
 #: Short names: name -> class, or (module, attribute) imported on first use.
 CLASSIFIERS: dict = {
@@ -43,7 +48,7 @@ MULTILABEL_CLASSIFIERS: dict = {
 }
 
 
-def make_multilabel_classifier(spec):
+def make_multilabel_classifier(spec: str | BaseEstimator) -> BaseEstimator:
     """A multilabel estimator from a spec such as ``"mnb"``, ``"mfan(alpha=2)"`` or ``"bn-ensemble"``.
 
     Names resolve only in :data:`MULTILABEL_CLASSIFIERS`; estimator instances
@@ -76,7 +81,7 @@ def classifier_names_help() -> str:
     return ", ".join(sorted(CLASSIFIERS))
 
 
-def register_classifier(name: str, target) -> None:
+def register_classifier(name: str, target: Callable[..., Any] | tuple[str, str]) -> None:
     """Register a short, case-insensitive classifier name.
 
     Parameters
@@ -146,7 +151,7 @@ def _model_classes() -> dict:
     }
 
 
-def resolve_classifier(name: str):
+def resolve_classifier(name: str) -> Callable[..., BaseEstimator]:
     """The class behind a registered short name or a bnclf class name.
 
     Dotted import paths are not resolved: a spec string may come from a command
@@ -175,7 +180,7 @@ def resolve_classifier(name: str):
     raise ValueError(f"Unknown classifier {name!r} (unknown classifier); choose one of {known}.")
 
 
-def make_classifier(spec):
+def make_classifier(spec: str | BaseEstimator) -> BaseEstimator:
     """An estimator from a spec such as ``"tan"``, ``"kdb(k=3)"`` or ``"tan(root=2, m=0)"``.
 
     Estimator instances are returned unchanged. Names (case-insensitive) are

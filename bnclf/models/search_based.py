@@ -9,6 +9,7 @@ posterior of a fully observed row, and :attr:`markov_blanket_` lists the ones th
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -195,9 +196,10 @@ class RMCVClassifier(_SearchClassifier):
     minimization. International Journal of Approximate Reasoning 53, 248-272.
     """
 
-    def __init__(self, *, n_splits=4, start="nb", variant="cv", m=0.0, max_parents=None,
-                 max_iter=None, random_state=None, progress=False, missing="category",
-                 handle_unknown="marginalize"):
+    def __init__(self, *, n_splits: int = 4, start: str = "nb", variant: str = "cv", m: float = 0.0,
+                 max_parents: int | None = None, max_iter: int | None = None,
+                 random_state: int | np.random.RandomState | None = None, progress: bool = False,
+                 missing: str = "category", handle_unknown: str = "marginalize") -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.n_splits = n_splits
         self.start = start
@@ -297,9 +299,10 @@ class HillClimbClassifier(_SearchClassifier):
     Kelner, R. & Lerner, B. (2012). IJAR 53, 248-272, Table 4.
     """
 
-    def __init__(self, *, criterion="mdl", start="nb", max_parents=None, ess=1.0, m=0.0,
-                 max_iter=None, random_state=None, progress=False, missing="category",
-                 handle_unknown="marginalize"):
+    def __init__(self, *, criterion: str = "mdl", start: str = "nb", max_parents: int | None = None,
+                 ess: float = 1.0, m: float = 0.0, max_iter: int | None = None,
+                 random_state: int | np.random.RandomState | None = None, progress: bool = False,
+                 missing: str = "category", handle_unknown: str = "marginalize") -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.criterion = criterion
         self.start = start
@@ -334,26 +337,26 @@ class HillClimbClassifier(_SearchClassifier):
         self._finish(result, data, cache)
 
 
-def rmho(**params) -> RMCVClassifier:
+def rmho(**params: Any) -> RMCVClassifier:
     """RMHO: :class:`RMCVClassifier` with a holdout drawn anew at every step."""
     return RMCVClassifier(**{"variant": "holdout", **params})
 
 
-def rmho_fixed(**params) -> RMCVClassifier:
+def rmho_fixed(**params: Any) -> RMCVClassifier:
     """RMHO-f: :class:`RMCVClassifier` with one fixed holdout."""
     return RMCVClassifier(**{"variant": "holdout-fixed", **params})
 
 
-def rmho_no_reversal(**params) -> RMCVClassifier:
+def rmho_no_reversal(**params: Any) -> RMCVClassifier:
     """RMHO-ar: RMHO-f without arc reversals."""
     return RMCVClassifier(**{"variant": "holdout-fixed-no-reversal", **params})
 
 
-def bnc_mdl(**params) -> HillClimbClassifier:
+def bnc_mdl(**params: Any) -> HillClimbClassifier:
     """BNC-MDL (Grossman & Domingos 2004): CMDL from the empty graph."""
     return HillClimbClassifier(**{"criterion": "cmdl", "start": "empty", **params})
 
 
-def bnc_2p(**params) -> HillClimbClassifier:
+def bnc_2p(**params: Any) -> HillClimbClassifier:
     """BNC-2P (Grossman & Domingos 2004): CLL from the empty graph, at most 2 parents."""
     return HillClimbClassifier(**{"criterion": "cll", "start": "empty", "max_parents": 2, **params})

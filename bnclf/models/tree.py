@@ -1,6 +1,9 @@
 """Tree-augmented naive Bayes."""
 
+from __future__ import annotations
+
 import numbers
+from collections.abc import Hashable
 
 from ..structure import learn_tan
 from .base import BayesNetClassifier
@@ -34,7 +37,8 @@ class TANClassifier(BayesNetClassifier):
     Learning 29. Sun, Wang & Sun (2017), Entropy 19, Algorithm 1.
     """
 
-    def __init__(self, *, root=None, m=1.0, missing="category", handle_unknown="marginalize"):
+    def __init__(self, *, root: Hashable | None = None, m: float = 1.0, missing: str = "category",
+                 handle_unknown: str = "marginalize") -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.root = root
 
