@@ -550,7 +550,7 @@ def pointwise_class_mi(counts_xc, m: float = 1.0) -> np.ndarray:
 
     Parameters
     ----------
-    counts_xc : array (|X|, |C|)
+    counts_xc : array of shape ``(|X|, |C|)``
         Counts ``N(x, c)``.
     m : float
         m-estimate weight; the joint is smoothed as one variable of ``|X||C|``
