@@ -6,9 +6,11 @@ import itertools
 import math
 import re
 from collections import Counter
+from typing import Any
 
 import networkx as nx
 import numpy as np
+from matplotlib.artist import Artist
 
 CLASS_COLOR = "#d62728"
 FEATURE_COLOR = "#aec7e8"
@@ -39,15 +41,26 @@ def _graph_and_class(obj, class_node=None):
     )
 
 
-def structure_layout(graph: nx.DiGraph, class_node=None) -> dict:
-    """Layered positions: the class on top, features by generation of the feature subgraph.
+CLASS_EDGE_COLOR = "#c4c4c4"
+"""Arcs from the class to the features: thin and light grey (every feature has one)."""
+CLASS_EDGE_WIDTH = 0.7
+"""Line width (points) of the arcs from the class."""
+FEATURE_EDGE_COLOR = "black"
+"""Arcs among features, the learned part of the structure."""
+FEATURE_EDGE_WIDTH = 1.4
+"""Line width (points) of the arcs among features."""
+FAINT_EDGE_COLOR = "#bbbbbb"
+"""Arcs outside the class families of an unrestricted network (dashed)."""
 
-    Within a layer, nodes follow a depth-first order of the forest formed by
-    each feature's first feature parent, which keeps subtrees together and
-    arcs short; wide layers wrap into several rows so that ~60 features stay
-    readable.
-    """
-    features = graph.subgraph([v for v in graph if v != class_node]).copy()
+_NODE_GAP = 0.3  # inches between neighbouring boxes of a row
+_LANE_GAP = 0.13  # between a box and an arc passing through its row
+_LANE = 0.07  # between two arcs from the class passing through a row side by side
+_ARC_LANE = 0.12  # between other arcs passing through a row side by side
+_NAME_LIMIT = 24  # longer names are abbreviated, and the notes give them in full
+
+
+def _forest_order(features: nx.DiGraph) -> dict:
+    """Depth-first order of the forest formed by each feature's first parent (subtrees stay together)."""
     forest = nx.DiGraph()
     forest.add_nodes_from(features)
     for v in features:
@@ -58,36 +71,454 @@ def structure_layout(graph: nx.DiGraph, class_node=None) -> dict:
     for root in sorted((v for v in forest if forest.in_degree(v) == 0), key=str):
         for v in nx.dfs_preorder_nodes(forest, root, sort_neighbors=lambda ns: sorted(ns, key=str)):
             order[v] = len(order)
-    layers = [sorted(layer, key=order.__getitem__) for layer in nx.topological_generations(features)]
-    max_width = max(8, int(math.ceil(math.sqrt(max(len(features), 1)) * 1.6)))
-    rows = []
-    for layer in layers:
-        for start in range(0, len(layer), max_width):
-            rows.append(layer[start:start + max_width])
-    pos = {}
-    for r, row in enumerate(rows):
-        xs = np.linspace(-(len(row) - 1) / 2, (len(row) - 1) / 2, len(row)) if len(row) > 1 else [0.0]
-        shift = 0.25 if r % 2 else 0.0  # stagger rows so vertical arcs do not hide each other
-        for x, node in zip(xs, row):
-            pos[node] = (float(x) + shift, -float(r + 1))
+    return order
+
+
+def _pack(desired, weights, gaps) -> np.ndarray:
+    """Positions nearest to ``desired`` (weighted least squares) keeping ``x[i+1] - x[i] >= gaps[i]``.
+
+    With ``y = x - cumsum(gaps)`` the constraint is ``y`` non-decreasing, so this
+    is an isotonic regression, solved by pooling adjacent violators.
+    """
+    offsets = np.concatenate([[0.0], np.cumsum(gaps)])
+    blocks = []  # [mean, weight, count]
+    for t, w in zip(np.asarray(desired, dtype=float) - offsets, weights):
+        blocks.append([t, w, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            (m1, w1, n1), (m2, w2, n2) = blocks.pop(-2), blocks.pop()
+            blocks.append([(m1 * w1 + m2 * w2) / (w1 + w2), w1 + w2, n1 + n2])
+    return np.repeat([b[0] for b in blocks], [b[2] for b in blocks]) + offsets
+
+
+def _row_crossings(rows, down) -> int:
+    """Crossing segments between neighbouring rows (segments sharing an end do not cross)."""
+    total = 0
+    for upper, lower in zip(rows, rows[1:]):
+        at = {s: i for i, s in enumerate(lower)}
+        segs = np.array([(i, at[t]) for i, s in enumerate(upper) for t in down.get(s, ())], dtype=float)
+        if len(segs) > 1:
+            a, b = segs[:, 0], segs[:, 1]
+            total += int(np.sum((a[:, None] < a[None, :]) & (b[:, None] > b[None, :])))
+    return total
+
+
+def _order_rows(rows, up, down, sweeps: int = 12) -> list:
+    """Orders within rows with fewer crossings: barycentre sweeps down and up, the best order kept."""
+    rows = [list(r) for r in rows]
+    best, best_crossings = [list(r) for r in rows], _row_crossings(rows, down)
+    place = {s: (i + 0.5) / len(row) for row in rows for i, s in enumerate(row)}
+    for _ in range(sweeps):
+        for indices, nbrs in ((range(1, len(rows)), up), (range(len(rows) - 2, -1, -1), down)):
+            for r in indices:
+                key = {s: float(np.mean([place[t] for t in nbrs[s]])) if nbrs.get(s) else place[s] for s in rows[r]}
+                rows[r].sort(key=key.__getitem__)
+                place.update({s: (i + 0.5) / len(rows[r]) for i, s in enumerate(rows[r])})
+        crossings = _row_crossings(rows, down)
+        if crossings < best_crossings:
+            best, best_crossings = [list(r) for r in rows], crossings
+        if best_crossings == 0:
+            break
+    return best
+
+
+class _StructureLayout:
+    """Boxes (in inches) and routed arcs of one network's drawing.
+
+    Nodes sit on rows: the class alone on the top row, the features on rows
+    below by generation of the feature subgraph (a wide generation wraps onto
+    several rows). An arc between rows that are not neighbours passes every row
+    in between through a lane of its own, as a layered drawing routes long
+    edges through dummy nodes: the lanes are placed with the nodes (orders by
+    barycentre sweeps, positions by least squares on the arcs' horizontal
+    lengths, long arcs straightened), so a lane is never inside a box. An arc
+    is vertical inside a row and an S-shaped cubic curve between two rows,
+    where there are no boxes; it leaves a box from its
+    bottom edge and enters one at its top edge (an arc into the class, drawn
+    upward, the other way round), the ends on one edge spread in the order of
+    where the arcs go. No arc passes through a box.
+
+    With ``pos`` given, the rows are its distinct heights and the order within
+    a row its x order (moved apart where boxes would overlap); an arc then
+    passes each row in between through the gap nearest to its straight line,
+    and an arc between two nodes of one row bows above that row.
+    """
+
+    def __init__(self, graph, class_node, text, *, font, pos=None):
+        self.graph, self.class_node, self.text, self.font = graph, class_node, text, font
+        self.class_font = font + 1.5
+        self.size = {}
+        for v in graph:
+            if v == class_node:
+                self.size[v] = (max(_text_inches(text[v], self.class_font, True) + 0.36, 0.8),
+                                self.class_font * 2.5 / 72)
+            else:
+                self.size[v] = (_text_inches(text[v], font) + 0.22, font * 2.1 / 72)
+        self.arcs = list(graph.edges)
+        self.lanes = {}  # arc -> [(row, x)] of the rows it passes, top to bottom
+        if pos is None:
+            self._layered()
+        else:
+            self._given(pos)
+        self._route()
+
+    # -- rows, orders and positions ----------------------------------------------------
+    def _layered(self):
+        graph, c = self.graph, self.class_node
+        feats = [v for v in graph if v != c]
+        sub = graph.subgraph(feats)
+        order = _forest_order(sub)
+        rows = [[c]] if c is not None else []
+        room = sum(self.size[v][0] + _NODE_GAP for v in feats)
+        target = max(7.0, 1.9 * math.sqrt(room))  # inches of boxes in a row before it wraps
+        for gen in nx.topological_generations(sub):
+            gen = sorted(gen, key=order.__getitem__)
+            k = max(1, int(math.ceil(sum(self.size[v][0] + _NODE_GAP for v in gen) / target)))
+            per = int(math.ceil(len(gen) / k))
+            rows += [gen[i:i + per] for i in range(0, len(gen), per)]
+        row_of = {v: r for r, row in enumerate(rows) for v in row}
+        node_of, row_slots = [], [[] for _ in rows]  # slots: the nodes, then one lane per arc and row passed
+        slot = {}
+        for r, row in enumerate(rows):
+            for v in row:
+                slot[v] = len(node_of)
+                node_of.append(v)
+                row_slots[r].append(slot[v])
+        up, down, chains = {}, {}, {}
+        place = {v: (i + 0.5) / len(row) for row in rows for i, v in enumerate(row)}
+        start = {slot[v]: place[v] for v in place}  # a first order: lanes on the straight line of their arc
+        for u, v in self.arcs:
+            top, bottom = (u, v) if row_of[u] < row_of[v] else (v, u)
+            chain = [slot[top]]
+            for r in range(row_of[top] + 1, row_of[bottom]):
+                t = (r - row_of[top]) / (row_of[bottom] - row_of[top])
+                start[len(node_of)] = place[top] + t * (place[bottom] - place[top])
+                chain.append(len(node_of))
+                row_slots[r].append(len(node_of))
+                node_of.append(None)
+            chain.append(slot[bottom])
+            for a, b in zip(chain, chain[1:]):
+                down.setdefault(a, []).append(b)
+                up.setdefault(b, []).append(a)
+            chains[(u, v)] = chain
+        for row in row_slots:
+            row.sort(key=start.__getitem__)
+        row_slots = _order_rows(row_slots, up, down, sweeps=12 if len(node_of) < 3000 else 4)
+        lane_gap = {s: _LANE if u == self.class_node else _ARC_LANE for (u, _), ch in chains.items() for s in ch[1:-1]}
+        runs = [ch[1:-1] for ch in chains.values() if len(ch) > 2]
+        x = self._place_slots(row_slots, up, down, node_of, lane_gap, runs)
+        self.rows = [[node_of[s] for s in row if node_of[s] is not None] for row in row_slots]
+        self.pos = {node_of[s]: (x[s], 0.0) for row in row_slots for s in row if node_of[s] is not None}
+        self.lanes = {a: [(r, x[s]) for r, s in zip(range(row_of[node_of[ch[0]]] + 1, len(rows)), ch[1:-1])]
+                      for a, ch in chains.items()}
+        self._set_rows(spread=[max([abs(x[a] - x[b]) for a in upper for b in down.get(a, ())], default=0.0)
+                               for upper in row_slots[:-1]])
+
+    def _place_slots(self, rows, up, down, node_of, lane_gap, runs) -> dict:
+        """x of every slot, given the orders within rows.
+
+        A few sweeps toward the mean of the neighbours above, then below, spread
+        the rows; then block coordinate descent on the sum of squared horizontal
+        lengths of the segments, weighted 1 between boxes, 2 between a box and a
+        lane and 8 between two lanes (Sugiyama's priorities, so that long arcs
+        run straight), each row solved exactly by :func:`_pack`; last, the lanes
+        of each long arc are lined up where the slots beside them leave room.
+        """
+        width = [self.size[v][0] if v is not None else 0.0 for v in node_of]
+
+        def gaps(row):
+            out = []
+            for a, b in zip(row, row[1:]):
+                lanes = (node_of[a] is None) + (node_of[b] is None)
+                if lanes == 2:
+                    out.append((lane_gap[a] + lane_gap[b]) / 2)
+                else:
+                    out.append((width[a] + width[b]) / 2 + (_LANE_GAP if lanes else _NODE_GAP))
+            return np.array(out)
+
+        row_gaps = [gaps(row) for row in rows]
+        x = {}
+        for row, g in zip(rows, row_gaps):
+            xs = np.concatenate([[0.0], np.cumsum(g)])
+            x.update(zip(row, xs - xs[-1] / 2))
+        for indices, nbrs in [(range(1, len(rows)), up), (range(len(rows) - 2, -1, -1), down)] * 4:
+            for r in indices:
+                row = rows[r]
+                desired = [float(np.mean([x[t] for t in nbrs[s]])) if nbrs.get(s) else x[s] for s in row]
+                weight = [(4.0 if node_of[s] is None else 1.0) if nbrs.get(s) else 0.05 for s in row]
+                x.update(zip(row, _pack(desired, weight, row_gaps[r])))
+        lane = [v is None for v in node_of]
+        near = {s: [(t, 8.0 if lane[s] and lane[t] else 2.0 if lane[s] or lane[t] else 1.0)
+                    for t in up.get(s, []) + down.get(s, [])] for row in rows for s in row}
+        order = list(range(len(rows))) + list(range(len(rows) - 2, 0, -1))
+        for _ in range(30):
+            for r in order:
+                row = rows[r]
+                weight = [sum(w for _, w in near[s]) or 0.05 for s in row]
+                desired = [sum(w * x[t] for t, w in near[s]) / total if near[s] else x[s]
+                           for s, total in zip(row, weight)]
+                x.update(zip(row, _pack(desired, weight, row_gaps[r])))
+        self._straighten(rows, row_gaps, runs, x, passes=6)
+        mid = (min(x.values()) + max(x.values())) / 2
+        return {s: v - mid for s, v in x.items()}
+
+    @staticmethod
+    def _straighten(rows, row_gaps, runs, x, passes=3):
+        """Line up the lanes of each long arc where the slots beside them leave room, longest arcs first."""
+        where = {}
+        for r, row in enumerate(rows):
+            for i, s in enumerate(row):
+                where[s] = (r, i)
+
+        def room(s):
+            r, i = where[s]
+            row, g = rows[r], row_gaps[r]
+            lo = x[row[i - 1]] + g[i - 1] if i > 0 else -np.inf
+            hi = x[row[i + 1]] - g[i] if i + 1 < len(row) else np.inf
+            return lo, max(lo, hi)
+
+        for _ in range(passes):
+            for run in sorted(runs, key=len, reverse=True):
+                start, lo, hi = 0, -np.inf, np.inf
+                for i in range(len(run) + 1):
+                    if i < len(run):
+                        a, b = room(run[i])
+                        if max(lo, a) <= min(hi, b) + 1e-9:
+                            lo, hi = max(lo, a), max(max(lo, a), min(hi, b))
+                            continue
+                    part = run[start:i]
+                    value = min(max(float(np.median([x[s] for s in part])), lo), hi)
+                    for s in part:
+                        x[s] = value
+                    if i < len(run):
+                        start, (lo, hi) = i, room(run[i])
+
+    def _given(self, pos):
+        graph = self.graph
+        placed = {v: (float(pos[v][0]), float(pos[v][1])) for v in graph if v in pos}
+        heights = sorted({round(p[1], 6) for p in placed.values()}, reverse=True)
+        rows = [sorted((v for v in placed if round(placed[v][1], 6) == h), key=lambda v: (placed[v][0], str(v)))
+                for h in heights]
+        missing = sorted((v for v in graph if v not in placed), key=str)
+        if missing:
+            rows.append(missing)
+            heights.append((heights[-1] - 1.0) if heights else 0.0)
+        xs = {}
+        for row in rows:  # as given, moved apart where boxes would overlap
+            desired = [placed[v][0] if v in placed else i for i, v in enumerate(row)]
+            gaps = [(self.size[a][0] + self.size[b][0]) / 2 + _NODE_GAP for a, b in zip(row, row[1:])]
+            xs.update(zip(row, _pack(desired, [1.0] * len(row), gaps)))
+        self.rows = rows
+        self.pos = {v: (xs[v], 0.0) for v in graph}
+        self._set_rows(given=heights)
+        row_of = {v: r for r, row in enumerate(rows) for v in row}
+        users = {}
+        for u, v in self.arcs:
+            top, bottom = (u, v) if row_of[u] <= row_of[v] else (v, u)
+            (x0, y0), (x1, y1) = self.pos[top], self.pos[bottom]
+            self.lanes[(u, v)] = []
+            for r in range(row_of[top] + 1, row_of[bottom]):
+                ideal = x0 + (x1 - x0) * (y0 - self.row_y[r]) / (y0 - y1)
+                g = min(range(len(self.gaps[r])), key=lambda i, r=r, ideal=ideal: abs(self.gaps[r][i][0] - ideal))
+                self.lanes[(u, v)].append((r, g))
+                users.setdefault((r, g), []).append((u, v))
+        lane_x = {}
+        for (r, g), passing in users.items():  # spread the arcs sharing a gap, in the order they leave it
+            centre, half = self.gaps[r][g]
+            passing.sort(key=lambda a: (self.pos[a[1]][0], self.pos[a[0]][0]))
+            offsets = np.linspace(-0.6 * half, 0.6 * half, len(passing)) if len(passing) > 1 else [0.0]
+            lane_x.update({(a, r): centre + float(dx) for a, dx in zip(passing, offsets)})
+        self.lanes = {a: [(r, lane_x[(a, r)]) for r, _ in passed] for a, passed in self.lanes.items()}
+
+    def _set_rows(self, spread=None, given=None):
+        """Heights of the rows: a row is as tall as its tallest box; between rows, room for the curves."""
+        self.band = [max(self.size[v][1] for v in row) / 2 for row in self.rows]
+        self.row_y = [0.0]
+        for r in range(1, len(self.rows)):
+            need = self.band[r - 1] + self.band[r]
+            if given is not None:
+                step = max(need + 0.5, given[r - 1] - given[r])
+            else:
+                step = need + min(1.3, max(0.5, 0.3 + 0.11 * spread[r - 1]))
+            self.row_y.append(self.row_y[-1] - step)
+        self.pos = {v: (self.pos[v][0], self.row_y[r]) for r, row in enumerate(self.rows) for v in row}
+        self.boxes = {v: (x - self.size[v][0] / 2, x + self.size[v][0] / 2,
+                          y - self.size[v][1] / 2, y + self.size[v][1] / 2) for v, (x, y) in self.pos.items()}
+        self.gaps = []  # per row: (centre, half width) of the gaps between boxes and past both ends
+        for row in self.rows:
+            spans = sorted(self.boxes[v][:2] for v in row)
+            inner = [((a[1] + b[0]) / 2, (b[0] - a[1]) / 2) for a, b in zip(spans, spans[1:])]
+            self.gaps.append([(spans[0][0] - 0.3, 0.25)] + inner + [(spans[-1][1] + 0.3, 0.25)])
+
+    # -- arcs ----------------------------------------------------------------------------
+    def _route(self):
+        row_of = {v: r for r, row in enumerate(self.rows) for v in row}
+        ends = {}  # (node, "top" | "bottom") -> [(arc, x the arc heads for)]
+        for u, v in self.arcs:
+            lanes = self.lanes[(u, v)]
+            if row_of[u] == row_of[v]:
+                ends.setdefault((u, "top"), []).append(((u, v), self.pos[v][0]))
+                ends.setdefault((v, "top"), []).append(((u, v), self.pos[u][0]))
+                continue
+            top, bottom = (u, v) if row_of[u] < row_of[v] else (v, u)
+            ends.setdefault((top, "bottom"), []).append(((u, v), lanes[0][1] if lanes else self.pos[bottom][0]))
+            ends.setdefault((bottom, "top"), []).append(((u, v), lanes[-1][1] if lanes else self.pos[top][0]))
+        port = {}
+        for (v, side), group in ends.items():
+            group.sort(key=lambda item: item[1])
+            w = self.size[v][0]
+            span = min((0.8 if v == self.class_node else 0.7) * w, 0.14 * (len(group) - 1))
+            offsets = np.linspace(-span / 2, span / 2, len(group)) if len(group) > 1 else [0.0]
+            y = self.boxes[v][3] if side == "top" else self.boxes[v][2]
+            for (arc, _), dx in zip(group, offsets):
+                port[(arc, v)] = (self.pos[v][0] + float(dx), y)
+        self.paths = {}
+        for u, v in self.arcs:
+            p, q = port[((u, v), u)], port[((u, v), v)]
+            if row_of[u] == row_of[v]:
+                r = row_of[u]
+                room = (self.row_y[r - 1] - self.band[r - 1] - self.row_y[r] - self.band[r]) if r else 2.0
+                bow = min(0.3 + 0.12 * abs(q[0] - p[0]), 0.95 * room / 0.75)
+                self.paths[(u, v)] = ([p, (p[0], p[1] + bow), (q[0], q[1] + bow), q], [1, 4, 4, 4])
+                continue
+            downward = row_of[u] < row_of[v]
+            points = [p if downward else q]
+            for r, x in self.lanes[(u, v)]:
+                points += [(x, self.row_y[r] + self.band[r]), (x, self.row_y[r] - self.band[r])]
+            points.append(q if downward else p)
+            if not downward:
+                points.reverse()
+            verts, codes = [points[0]], [1]  # Path.MOVETO
+            for i, (a, b) in enumerate(zip(points, points[1:])):
+                if i % 2:  # through a row: straight
+                    verts.append(b)
+                    codes.append(2)  # Path.LINETO
+                else:  # between rows: vertical at both ends
+                    mid = (a[1] + b[1]) / 2
+                    verts += [(a[0], mid), (b[0], mid), b]
+                    codes += [4, 4, 4]  # Path.CURVE4
+            self.paths[(u, v)] = (verts, codes)
+
+    def extent(self) -> tuple:
+        """``(x_lo, x_hi, y_lo, y_hi)`` of the boxes and the arcs."""
+        xs = [b[0] for b in self.boxes.values()] + [b[1] for b in self.boxes.values()]
+        ys = [b[2] for b in self.boxes.values()] + [b[3] for b in self.boxes.values()]
+        for verts, _ in self.paths.values():  # control points bound the curves
+            xs += [p[0] for p in verts]
+            ys += [p[1] for p in verts]
+        return min(xs), max(xs), min(ys), max(ys)
+
+
+def structure_layout(graph: nx.DiGraph, class_node=None, *, font_size=None) -> dict:
+    """Positions (in inches) of a layered drawing: the class on top, features by generation.
+
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+    class_node : hashable, optional
+        Drawn alone on the top row.
+    font_size : float, optional
+        Label size the boxes are measured for (default as :func:`draw_structure`).
+
+    Returns
+    -------
+    dict
+        ``node -> (x, y)``; pass it as ``pos=`` to several drawings to compare
+        them node for node.
+
+    Notes
+    -----
+    Features are on rows by generation of the feature subgraph (a wide
+    generation wraps onto several rows), so every arc among features points
+    down; the order within a row and the positions leave a lane in every row an
+    arc passes (see :func:`draw_structure`).
+    """
+    font = font_size or _default_font(graph.number_of_nodes())
+    text, _ = _node_text(graph, class_node)
+    return dict(_StructureLayout(graph, class_node, text, font=font).pos)
+
+
+def _default_font(n_nodes: int) -> float:
+    return 10.0 if n_nodes <= 16 else 9.0 if n_nodes <= 45 else 8.0
+
+
+def _node_text(graph, class_node):
+    """Display labels of the nodes (long names abbreviated) and notes on what was shortened."""
+    feats = [v for v in graph if v != class_node]
+    text, notes = _abbreviate(feats, limit=_NAME_LIMIT)
     if class_node is not None:
-        pos[class_node] = (0.0, 0.6)
-    return pos
+        text[class_node] = _clip(class_node, 40)
+    return text, notes
+
+
+def model_class_information(obj: Any) -> dict:
+    """Mutual information of every feature with the class under a fitted network, in nats.
+
+    Parameters
+    ----------
+    obj : fitted BayesNetClassifier or Network
+        A network with a class node (an estimator with several networks: its first).
+
+    Returns
+    -------
+    dict
+        ``feature name -> I(X; C)`` from the network's own ``P(x, c)``: every
+        other feature summed out by the network's kernel (exact for any
+        structure).
+    """
+    from .network import Network
+
+    obj = obj[-1] if hasattr(obj, "steps") else obj
+    net = obj if isinstance(obj, Network) else \
+        obj.network_members()[0][1] if hasattr(obj, "network_members") else None
+    if net is None or not net.has_class:
+        raise TypeError("rank='mi' needs a fitted bnclf estimator or a Network with a class node; "
+                        "for other graphs pass rank= a mapping feature -> score.")
+    feats = [v for v in net.nodes if v != net.class_index]
+    index = [(v, s) for v in feats for s in range(len(net.states[v]))]
+    codes = np.full((len(index), len(net.names)), -1, dtype=np.int64)
+    codes[:, net.class_index] = 0
+    for row, (v, s) in enumerate(index):
+        codes[row, v] = s
+    joint = np.exp(net.joint_log_likelihood(codes))
+    out, row = {}, 0
+    for v in feats:
+        table = joint[row:row + len(net.states[v])]
+        row += len(net.states[v])
+        table = table / table.sum()
+        outer = table.sum(axis=1, keepdims=True) * table.sum(axis=0, keepdims=True)
+        nz = table > 0
+        out[net.names[v]] = float(np.sum(table[nz] * np.log(table[nz] / outer[nz])))
+    return out
 
 
 def select_nodes(graph: nx.DiGraph, class_node=None, *, features=None,
-                 markov_blanket_only: bool = False, max_features=None):
+                 markov_blanket_only: bool = False, max_features=None, rank=None):
     """The subgraph to draw and a note on what was left out (``""`` when nothing was).
 
-    ``features`` keeps the named features; ``markov_blanket_only`` keeps the class's
-    Markov blanket (parents, children, children's other parents); ``max_features``
-    then keeps that many features, those with the most arcs among features first
-    (ties by name). The class node always stays.
+    Parameters
+    ----------
+    graph : networkx.DiGraph
+    class_node : hashable, optional
+        Always kept.
+    features : list, optional
+        Keep only these features.
+    markov_blanket_only : bool, default=False
+        Keep only the class's Markov blanket (parents, children, children's
+        other parents).
+    max_features : int, optional
+        Then keep at most this many features, ranked by ``rank``.
+    rank : mapping, optional
+        ``feature -> score``, highest kept first (ties by name). By default the
+        features with the most arcs among features come first.
+
+    Returns
+    -------
+    (networkx.DiGraph, str)
     """
     all_features = [v for v in graph if v != class_node]
     keep = list(all_features)
     if features is not None:
-        wanted = list(features)
+        wanted = [features] if isinstance(features, str) else list(features)
         unknown = [f for f in wanted if f not in graph]
         if unknown:
             raise ValueError(f"features={unknown!r} are not nodes of the network; nodes are "
@@ -101,19 +532,266 @@ def select_nodes(graph: nx.DiGraph, class_node=None, *, features=None,
         blanket = set(markov_blanket(graph, class_node))
         keep = [v for v in keep if v in blanket]
     if max_features is not None:
-        if not isinstance(max_features, (int, np.integer)) or max_features < 1:
+        if not isinstance(max_features, (int, np.integer)) or isinstance(max_features, bool) or max_features < 1:
             raise ValueError(f"max_features={max_features!r} is not valid; give a number of "
                              "features >= 1, or None for all.")
-        sub = graph.subgraph(keep)
-        keep = sorted(keep, key=lambda v: (-sub.degree(v), str(v)))[:int(max_features)]
+        if rank is None:
+            sub = graph.subgraph(keep)
+            keep = sorted(keep, key=lambda v: (-sub.degree(v), str(v)))[:int(max_features)]
+        else:
+            keep = sorted(keep, key=lambda v: (-float(rank.get(v, -np.inf)), str(v)))[:int(max_features)]
     nodes = keep + ([class_node] if class_node is not None else [])
     note = "" if len(keep) == len(all_features) else \
         f"{len(keep)} of {len(all_features)} features shown"
     return graph.subgraph(nodes).copy(), note
 
 
+class _ScaleWithAxes(Artist):
+    """Sets the font sizes and line widths of its Axes' drawing to the Axes' scale when drawn.
+
+    Sizes are given for one inch per data unit; drawn first (lowest zorder),
+    this artist multiplies them by the inches one data unit has at draw time,
+    so that a drawing keeps its proportions however its Axes is sized (a
+    ``tight_layout``, a constrained layout or a resized window).
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.items = []  # (artist, setter name, size at one inch per unit)
+        self.set_zorder(-1e6)
+        self.set_in_layout(False)
+
+    def add(self, artist, setter, size):
+        self.items.append((artist, setter, size))
+        return artist
+
+    def scale(self) -> float:
+        ax = self.axes
+        (x0, _), (x1, _) = ax.transData.transform([(0.0, 0.0), (1.0, 0.0)])
+        return abs(x1 - x0) / ax.figure.dpi
+
+    def apply(self, s):
+        for artist, setter, size in self.items:
+            getattr(artist, setter)(size * s)
+
+    def draw(self, renderer):
+        self.apply(self.scale())
+
+    def get_tightbbox(self, renderer=None):
+        return None
+
+
+def _arc_kinds(graph, class_node, highlight) -> dict:
+    """``arc -> kind``: "class", "feature", "parent" (into the class), "faint" or "highlight"."""
+    children = set(graph.successors(class_node)) if class_node is not None else set()
+    kinds = {}
+    for u, v in graph.edges:
+        if u == class_node:
+            kinds[(u, v)] = "class"
+        elif (u, v) in highlight:
+            kinds[(u, v)] = "highlight"
+        elif v == class_node:
+            kinds[(u, v)] = "parent"
+        elif class_node is None or v in children:
+            kinds[(u, v)] = "feature"
+        else:
+            kinds[(u, v)] = "faint"
+    return kinds
+
+
+_ARC_STYLE = {  # colour, width, arrow size (points), line style, zorder
+    "class": (CLASS_EDGE_COLOR, CLASS_EDGE_WIDTH, 7.0, "-", 1.0),
+    "faint": (FAINT_EDGE_COLOR, 0.9, 9.0, "--", 1.5),
+    "feature": (FEATURE_EDGE_COLOR, FEATURE_EDGE_WIDTH, 11.0, "-", 2.0),
+    "parent": (PARENT_COLOR, 2.0, 13.0, "-", 2.2),
+    "highlight": (CLASS_COLOR, 2.2, 13.0, "-", 2.4),
+}
+_ARC_LEGEND = {
+    "class": "class \u2192 feature", "feature": "feature \u2192 feature", "parent": "feature \u2192 class",
+    "faint": "arc outside the class families", "highlight": "highlighted arc",
+}
+
+
+def _clip(name, limit: int) -> str:
+    """``str(name)``, its end cut off with an ellipsis when longer than ``limit``."""
+    text = str(name)
+    return text if len(text) <= limit else text[:limit - 1] + _ELLIPSIS
+
+
+def _wrap(text: str, width: float, size: float) -> list:
+    """Lines of ``text`` (kept line breaks) wrapped at spaces to ``width`` inches at ``size`` points."""
+    lines = []
+    for paragraph in str(text).split("\n"):
+        if _text_inches(paragraph, size) <= width:
+            lines.append(paragraph)
+            continue
+        line = ""
+        for word in paragraph.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if line and _text_inches(candidate, size) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
+
+
+def _structure_spec(obj, *, class_node=None, title=None, font_size=None, pos=None, highlight=(),
+                    features=None, markov_blanket_only=False, max_features=None, rank=None,
+                    legend=True) -> dict:
+    """Everything a drawing of one network needs, sized in inches, before anything is drawn."""
+    graph, class_node = _graph_and_class(obj, class_node)
+    scores = None
+    if isinstance(rank, str):
+        if rank not in ("degree", "mi"):
+            raise ValueError(f"rank={rank!r} is not valid; use 'degree', 'mi' or a mapping feature -> score.")
+        if rank == "mi" and max_features is not None:
+            scores = model_class_information(obj)
+    elif rank is not None:
+        scores = dict(rank)
+    graph, note = select_nodes(graph, class_node, features=features, markov_blanket_only=markov_blanket_only,
+                               max_features=max_features, rank=scores)
+    if note and scores is not None and isinstance(rank, str):
+        note += ", highest mutual information with the class"
+    if note:
+        title = f"{title} ({note})" if title else note
+    if class_node is not None:
+        from .structure import markov_blanket
+
+        blanket = set(markov_blanket(graph, class_node))
+    else:
+        blanket = set(graph)
+    outside = [v for v in graph if v != class_node and v not in blanket]
+    if outside:
+        n_features = graph.number_of_nodes() - 1
+        extra = f"Markov blanket: {n_features - len(outside)} of {n_features} features"
+        title = f"{title}\n{extra}" if title else extra
+    font = float(font_size or _default_font(graph.number_of_nodes()))
+    text, notes = _node_text(graph, class_node)
+    layout = _StructureLayout(graph, class_node, text, font=font, pos=pos)
+    kinds = _arc_kinds(graph, class_node, {tuple(e) for e in highlight})
+    x_lo, x_hi, y_lo, y_hi = layout.extent()
+    x_lo, x_hi, y_hi = x_lo - 0.15, x_hi + 0.15, y_hi + 0.1
+    entries = []  # (kind, label): arcs, then nodes
+    if legend:
+        present = set(kinds.values())
+        entries = [(k, _ARC_LEGEND[k]) for k in _ARC_STYLE if k in present]
+        if class_node is not None:
+            entries.append(("node:class", "class"))
+        entries.append(("node:feature", "feature"))
+        if outside:
+            entries.append(("node:outside", "feature outside the Markov blanket"))
+    legend_font = 8.0
+    widths = [0.5 + 0.08 + _text_inches(label, legend_font) + 0.3 for _, label in entries]
+    if widths:  # the legend is centred under the drawing
+        centre = (x_lo + x_hi) / 2
+        x_lo, x_hi = min(x_lo, centre - max(widths) / 2), max(x_hi, centre + max(widths) / 2)
+    width = x_hi - x_lo
+    legend_rows = []
+    for entry, w in zip(entries, widths):  # fill rows up to the drawing's width
+        if legend_rows and legend_rows[-1][1] + w <= width:
+            legend_rows[-1][0].append((entry, w))
+            legend_rows[-1][1] += w
+        else:
+            legend_rows.append([[(entry, w)], w])
+    if width > _MAX_FIGURE[0] or y_hi - y_lo > _MAX_FIGURE[1]:
+        notes = [f"{graph.number_of_nodes() - (class_node is not None)} features, drawn smaller than full size; "
+                 "draw part of the network with max_features=, features= or markov_blanket_only=True."] + notes
+    note_lines = [line for n in notes for line in _wrap(n, width - 0.1, 7.5)]
+    band = (0.25 + 0.24 * len(legend_rows) if legend_rows else 0.1) + 0.17 * len(note_lines)
+    y_lo -= band
+    title_lines = _wrap(title, max(width, 3.0), 12.0) if title else []
+    return {"layout": layout, "kinds": kinds, "outside": set(outside), "title": "\n".join(title_lines),
+            "title_lines": len(title_lines),
+            "legend_rows": [row for row, _ in legend_rows], "notes": note_lines,
+            "x_lo": x_lo, "x_hi": x_hi, "y_lo": y_lo, "y_hi": y_hi, "width": width, "height": y_hi - y_lo,
+            "legend_top": y_lo + band}
+
+
+def _render_structure(ax, spec, *, title_size=12.0, frame=None):
+    """Draw a prepared network on ``ax`` (equal aspect; sizes follow the Axes' scale).
+
+    ``frame``, (width, height) in layout units, widens the limits around the
+    drawing (centred, top-aligned), so that the panels of one figure share a scale.
+    """
+    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+    from matplotlib.path import Path
+
+    layout, kinds, outside = spec["layout"], spec["kinds"], spec["outside"]
+    extra_w, extra_h = (0.0, 0.0) if frame is None else (max(0.0, frame[0] - spec["width"]),
+                                                         max(0.0, frame[1] - spec["height"]))
+    ax.set_xlim(spec["x_lo"] - extra_w / 2, spec["x_hi"] + extra_w / 2)
+    ax.set_ylim(spec["y_lo"] - extra_h, spec["y_hi"])
+    ax.set_aspect("equal", adjustable="box")
+    ax.set_axis_off()
+    scaler = _ScaleWithAxes()
+    ax.add_artist(scaler)
+    for arc, (verts, codes) in layout.paths.items():
+        color, lw, head, style, z = _ARC_STYLE[kinds[arc]]
+        patch = FancyArrowPatch(path=Path(verts, codes), arrowstyle="-|>", mutation_scale=head, lw=lw,
+                                color=color, linestyle=style, zorder=z, joinstyle="round", capstyle="butt")
+        patch.set_gid(f"arc:{kinds[arc]}")
+        ax.add_patch(patch)
+        scaler.add(patch, "set_linewidth", lw)
+        scaler.add(patch, "set_mutation_scale", head)
+    for v in layout.graph:
+        x0, x1, y0, y1 = layout.boxes[v]
+        is_class = v == layout.class_node
+        if is_class:
+            face, edge, lw, color = CLASS_COLOR, "black", 1.4, "white"
+        elif v in outside:
+            face, edge, lw, color = PALE_FILL, "#bbbbbb", 0.9, "#888888"
+        else:
+            face, edge, lw, color = FEATURE_COLOR, "#1f77b4", 0.9, "black"
+        box = FancyBboxPatch((x0, y0), x1 - x0, y1 - y0, boxstyle="round,pad=0,rounding_size=0.06",
+                             facecolor=face, edgecolor=edge, linewidth=lw, zorder=3)
+        box.set_gid("node")
+        ax.add_patch(box)
+        scaler.add(box, "set_linewidth", lw)
+        size = layout.class_font if is_class else layout.font
+        label = ax.text(*layout.pos[v], layout.text[v].replace("$", r"\$"), ha="center", va="center", zorder=4,
+                        fontsize=size, color=color, fontweight="bold" if is_class else "normal")
+        label.set_gid("node")
+        scaler.add(label, "set_fontsize", size)
+    y = spec["legend_top"] - 0.22
+    for row in spec["legend_rows"]:
+        x = (spec["x_lo"] + spec["x_hi"]) / 2 - sum(w for _, w in row) / 2 + 0.15
+        for (kind, text), w in row:
+            if kind.startswith("node:"):
+                face, edge = {"node:class": (CLASS_COLOR, "black"), "node:feature": (FEATURE_COLOR, "#1f77b4"),
+                              "node:outside": (PALE_FILL, "#bbbbbb")}[kind]
+                sample = FancyBboxPatch((x + 0.1, y - 0.07), 0.3, 0.14, boxstyle="round,pad=0,rounding_size=0.04",
+                                        facecolor=face, edgecolor=edge, linewidth=0.9, zorder=3)
+                scaler.add(sample, "set_linewidth", 0.9)
+            else:
+                color, lw, head, style, _ = _ARC_STYLE[kind]
+                sample = FancyArrowPatch((x, y), (x + 0.5, y), arrowstyle="-|>", mutation_scale=head, lw=lw,
+                                         color=color, linestyle=style, shrinkA=0, shrinkB=0, zorder=3)
+                scaler.add(sample, "set_linewidth", lw)
+                scaler.add(sample, "set_mutation_scale", head)
+            ax.add_patch(sample)
+            scaler.add(ax.text(x + 0.58, y, text, ha="left", va="center", fontsize=8.0, color="#333333"),
+                       "set_fontsize", 8.0)
+            x += w
+        y -= 0.24
+    for i, line in enumerate(spec["notes"]):
+        y_note = spec["y_lo"] + 0.05 + 0.17 * (len(spec["notes"]) - 1 - i)
+        scaler.add(ax.text(spec["x_lo"] + 0.1, y_note, line.replace("$", r"\$"), ha="left", va="bottom",
+                           fontsize=7.5, color="#333333"), "set_fontsize", 7.5)
+    box = ax.get_position()
+    fig = ax.figure
+    s = min(box.width * fig.get_figwidth() / (spec["width"] + extra_w),
+            box.height * fig.get_figheight() / (spec["height"] + extra_h))
+    scaler.apply(s)
+    if spec["title"]:  # a fixed size, so that a layout engine (tight_layout, constrained) makes room for it
+        ax.set_title(spec["title"].replace("$", r"\$"), fontsize=title_size * min(1.0, s))
+    return ax
+
+
 def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None, pos=None,
-                   highlight=(), features=None, markov_blanket_only=False, max_features=None):
+                   highlight=(), features=None, markov_blanket_only=False, max_features=None,
+                   rank="degree", legend=True):
     """Draw a Bayesian network classifier's structure.
 
     Parameters
@@ -122,23 +800,40 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None,
         An estimator with several networks (ensemble, multinet) is drawn with
         :func:`draw_members`, one panel per member.
     ax : matplotlib Axes, optional
-        Axes to draw on; a figure sized to the graph is made when omitted.
+        Axes to draw on (the drawing keeps its proportions and is scaled to fit,
+        text and lines with it); a figure sized to the graph is made when
+        omitted, at one inch per layout unit, so that text keeps its size.
     class_node : hashable or False, optional
         The class node (taken from the estimator; for a bare graph, the parentless
         node with most children). ``False``: the graph has no class node (a
         multinet member read back from a file).
     title : str, optional
+        Wrapped to the drawing's width.
     font_size : float, optional
-        Label size; by default shrinks with the number of nodes.
+        Label size in points at one inch per layout unit; by default 10 up to 16
+        nodes, 9 up to 45, 8 beyond. Boxes are sized to their labels.
     pos : dict, optional
         Node positions (default: :func:`structure_layout`); pass one layout to
-        several drawings to compare them node for node.
+        several drawings to compare them node for node. Nodes at one height form
+        a row (moved apart where their boxes would overlap).
     highlight : collection of (parent, child), optional
         Arcs among features drawn in red (e.g. those another network lacks).
-    features, markov_blanket_only, max_features : optional
-        Draw only part of a large network: the named features, the class's Markov
-        blanket, and at most this many features (the most connected first); see
-        :func:`select_nodes`. The title then says how many features are shown.
+    features : list, optional
+        Draw only these features (and the class).
+    markov_blanket_only : bool, default=False
+        Draw only the class's Markov blanket.
+    max_features : int, optional
+        Draw at most this many features (after ``features`` and
+        ``markov_blanket_only``), ranked by ``rank``. The title then says how many
+        features are shown (see :func:`select_nodes`).
+    rank : {"degree", "mi"} or mapping, default="degree"
+        Which features ``max_features`` keeps: those with the most arcs among
+        features; ``"mi"``, those with the highest mutual information with the
+        class under the fitted network (:func:`model_class_information`; a
+        fitted estimator or a Network only); or a mapping feature -> score,
+        highest first.
+    legend : bool, default=True
+        A legend of the arc and node styles under the drawing.
 
     Returns
     -------
@@ -147,14 +842,25 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None,
 
     Notes
     -----
-    The class node is drawn in red at the top, its arcs to the features in light
-    grey so that the arcs among features (the learned part) stand out in black.
-    In an unrestricted network (RMCV, hill climbing) arcs into the class are orange;
-    features outside the class's Markov blanket are drawn pale, and arcs outside
-    the class families (which do not change the class of a fully observed row)
-    grey and dashed; the title then says how many features the blanket holds.
+    The class is the red box on the top row; its arcs to the features are thin
+    and light grey (``CLASS_EDGE_COLOR``, ``CLASS_EDGE_WIDTH``) and drawn under
+    the arcs among features, which are black and thicker
+    (``FEATURE_EDGE_COLOR``, ``FEATURE_EDGE_WIDTH``): the learned part stands
+    out. Features are on rows below by generation of the feature subgraph, so
+    arcs among features point down. Every arc is routed: it passes the rows
+    between its ends through a lane of its own, vertical inside a row and
+    curving only between rows, so no arc passes through a box (see
+    :func:`structure_layout`); the class's arcs fan out from the bottom of its
+    box. In an unrestricted network (RMCV, hill climbing) arcs into the class
+    are orange and enter its box from below; features outside the class's
+    Markov blanket are drawn pale, and arcs outside the class families (which
+    do not change the class of a fully observed row) grey and dashed; the title
+    then says how many features the blanket holds.
+
+    Names longer than 24 characters are shortened with an ellipsis (shared
+    middle tokens first, as in :func:`draw_multilabel`), and a note under the
+    drawing gives them in full.
     """
-    import matplotlib.pyplot as plt
 
     obj = obj[-1] if hasattr(obj, "steps") else obj
     if hasattr(obj, "network_members") and len(obj.network_members()) > 1:
@@ -162,88 +868,40 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None,
             raise ValueError("features=, markov_blanket_only= and max_features= select nodes of "
                              "one network; draw a member (obj.networks_[i]) to use them.")
         return draw_members(obj, title=title, font_size=font_size)
-    graph, class_node = _graph_and_class(obj, class_node)
-    graph, note = select_nodes(graph, class_node, features=features,
-                               markov_blanket_only=markov_blanket_only, max_features=max_features)
-    if note:
-        title = f"{title} ({note})" if title else note
-    if pos is None:
-        pos = structure_layout(graph, class_node)
-    else:
-        pos = {v: pos[v] for v in graph if v in pos} | {
-            v: p for v, p in structure_layout(graph, class_node).items() if v not in pos}
-    n = graph.number_of_nodes()
-    width = max(abs(x) for x, _ in pos.values()) * 2 + 2
-    height = max(abs(y) for _, y in pos.values()) + 1.6
+    spec = _structure_spec(obj, class_node=class_node, title=title, font_size=font_size, pos=pos,
+                           highlight=highlight, features=features, markov_blanket_only=markov_blanket_only,
+                           max_features=max_features, rank=rank, legend=legend)
     if ax is None:
-        _, ax = plt.subplots(figsize=(min(max(6, width * 1.4), 30), min(max(4, height * 1.2), 24)))
-    font_size = font_size or (10 if n <= 20 else 8 if n <= 40 else 6)
-    class_edges = [(u, v) for u, v in graph.edges if u == class_node]
-    highlight = {tuple(e) for e in highlight}
-    # the class families (the class's own and its children's) decide the class; arcs
-    # outside them and features outside the Markov blanket are drawn faint
-    children = set(graph.successors(class_node)) if class_node is not None else set()
-    deciding = {v for v in graph if class_node is None or v == class_node or v in children}
-    into_class = [(u, v) for u, v in graph.edges if v == class_node and (u, v) not in highlight]
-    other_edges = [(u, v) for u, v in graph.edges if u != class_node and v != class_node
-                   and (u, v) not in highlight and v in deciding]
-    faint_edges = [(u, v) for u, v in graph.edges if u != class_node and v != class_node
-                   and (u, v) not in highlight and v not in deciding]
-    red_edges = [(u, v) for u, v in graph.edges if u != class_node and (u, v) in highlight]
-    if class_node is not None:
-        from .structure import markov_blanket
-
-        blanket = set(markov_blanket(graph, class_node))
-    else:
-        blanket = set(graph)
-    outside = [v for v in graph if v != class_node and v not in blanket]
-    # class arcs fan out: those to the left bow left, those to the right bow right, so
-    # they do not run straight through the nodes of the layers in between
-    if class_node is not None:
-        cx = pos[class_node][0]
-        for side, rad in ((-1, -0.12), (0, 0.0), (1, 0.12)):
-            edges = [(u, v) for u, v in class_edges if np.sign(round(pos[v][0] - cx, 6)) == side]
-            if edges:
-                nx.draw_networkx_edges(graph, pos, edgelist=edges, ax=ax, edge_color="#cccccc",
-                                       arrows=True, arrowsize=8, width=0.6, node_size=900,
-                                       connectionstyle=f"arc3,rad={rad}")
-    nx.draw_networkx_edges(graph, pos, edgelist=other_edges, ax=ax, edge_color="black",
-                           arrows=True, arrowsize=14, width=1.4, node_size=900,
-                           connectionstyle="arc3,rad=0.08")
-    if faint_edges:
-        nx.draw_networkx_edges(graph, pos, edgelist=faint_edges, ax=ax, edge_color="#bbbbbb",
-                               arrows=True, arrowsize=10, width=0.9, node_size=900,
-                               style="dashed", connectionstyle="arc3,rad=0.08")
-    if into_class:
-        nx.draw_networkx_edges(graph, pos, edgelist=into_class, ax=ax, edge_color=PARENT_COLOR,
-                               arrows=True, arrowsize=16, width=2.0, node_size=1400,
-                               connectionstyle="arc3,rad=0.08")
-    if red_edges:
-        nx.draw_networkx_edges(graph, pos, edgelist=red_edges, ax=ax, edge_color=CLASS_COLOR,
-                               arrows=True, arrowsize=16, width=2.2, node_size=900,
-                               connectionstyle="arc3,rad=0.08")
-    features = [v for v in graph if v != class_node and v in blanket]
-    nx.draw_networkx_nodes(graph, pos, nodelist=features, ax=ax, node_color=FEATURE_COLOR,
-                           edgecolors="#1f77b4", node_size=900)
-    if outside:
-        nx.draw_networkx_nodes(graph, pos, nodelist=outside, ax=ax, node_color="#f4f4f4",
-                               edgecolors="#bbbbbb", node_size=900)
-        n_features = graph.number_of_nodes() - 1
-        note = f"Markov blanket: {n_features - len(outside)} of {n_features} features"
-        title = f"{title}\n{note}" if title else note
-    if class_node is not None:
-        nx.draw_networkx_nodes(graph, pos, nodelist=[class_node], ax=ax, node_color=CLASS_COLOR,
-                               edgecolors="black", node_size=1400, node_shape="s")
-    labels = {v: _short(v) for v in graph}
-    nx.draw_networkx_labels(graph, pos, labels=labels, ax=ax, font_size=font_size)
-    if class_node is not None:
-        nx.draw_networkx_labels(graph, pos, labels={class_node: labels[class_node]}, ax=ax,
-                                font_size=font_size, font_color="white", font_weight="bold")
-    if title:
-        ax.set_title(title)
-    ax.set_axis_off()
-    ax.margins(0.05)
+        axes = _panel_figure([spec], ncols=1)
+        ax = axes[0, 0]
+    _render_structure(ax, spec)
     return ax
+
+
+_MAX_FIGURE = (60.0, 80.0)  # inches; a larger drawing is scaled down, text with it
+
+
+def _panel_figure(specs, *, ncols, suptitle=None):
+    """A figure of ``ceil(len(specs) / ncols)`` rows of equal panels, sized so that the largest drawing
+    has one inch per layout unit (less when the figure would exceed ``_MAX_FIGURE``)."""
+    import matplotlib.pyplot as plt
+
+    nrows = int(math.ceil(len(specs) / ncols))
+    w = max(spec["width"] for spec in specs)
+    h = max(spec["height"] for spec in specs)
+    title_band = 0.15 + 0.22 * max(spec["title_lines"] for spec in specs) if any(
+        spec["title_lines"] for spec in specs) else 0.1
+    side, gap, bottom = 0.2, 0.4, 0.15
+    top = 0.2 + 0.25 * (suptitle.count("\n") + 1) if suptitle else 0.0
+    fig_w = ncols * w + (ncols - 1) * gap + 2 * side
+    fig_h = nrows * (h + title_band) + top + bottom
+    shrink = min(1.0, _MAX_FIGURE[0] / fig_w, _MAX_FIGURE[1] / fig_h)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(fig_w * shrink, fig_h * shrink), squeeze=False)
+    fig.subplots_adjust(left=side / fig_w, right=1 - side / fig_w, bottom=bottom / fig_h,
+                        top=1 - (top + title_band) / fig_h, wspace=gap / w, hspace=title_band / h)
+    if suptitle:
+        fig.suptitle(suptitle, fontsize=13 * shrink, y=1 - 0.1 / fig_h, va="top")
+    return axes
 
 
 def draw_members(est, *, members=None, ncols=None, title=None, font_size=None):
@@ -259,15 +917,17 @@ def draw_members(est, *, members=None, ncols=None, title=None, font_size=None):
         Panels per row (default: up to 4).
     title : str, optional
         Figure title.
+    font_size : float, optional
+        Label size (see :func:`draw_structure`).
 
     Returns
     -------
     ndarray of matplotlib Axes
         The panels, titled by each member's role (its root, super-parent or
-        class label) and, for ensembles, its weight.
+        class label) and, for ensembles, its weight; each drawn as by
+        :func:`draw_structure` (without a legend), the figure sized to the
+        largest.
     """
-    import matplotlib.pyplot as plt
-
     all_members = est.network_members()
     chosen = range(min(len(all_members), 16)) if members is None else list(members)
     bad = [i for i in chosen if not (isinstance(i, (int, np.integer)) and 0 <= i < len(all_members))]
@@ -277,22 +937,20 @@ def draw_members(est, *, members=None, ncols=None, title=None, font_size=None):
             f"of the {len(all_members)} networks (see network_members()), or None for the first 16."
         )
     picked = [all_members[i] for i in chosen]
-    ncols = ncols or min(4, len(picked))
-    nrows = int(math.ceil(len(picked) / ncols))
-    n_nodes = max(len(net.families) for _, net in picked)
-    size = 4.0 + 0.2 * n_nodes
-    fig, axes = plt.subplots(nrows, ncols, figsize=(min(size * ncols, 40), min(size * 0.8 * nrows, 60)),
-                             squeeze=False)
     weights = getattr(est, "weights_", None)
-    for i, (ax, (key, net)) in enumerate(zip(axes.flat, picked)):
+    specs = []
+    for i, (key, net) in enumerate(picked):
         label = net.title or str(key)
         if weights is not None and est._network_kind == "ensemble":
             label += f"  (w = {weights[list(chosen)[i]]:.3g})"
-        draw_structure(net, ax=ax, title=_short(label, 60), font_size=font_size)
+        specs.append(_structure_spec(net, title=_clip(label, 60), font_size=font_size, legend=False))
+    ncols = ncols or min(4, len(picked))
+    axes = _panel_figure(specs, ncols=ncols, suptitle=title)
+    frame = (max(spec["width"] for spec in specs), max(spec["height"] for spec in specs))
+    for ax, spec in zip(axes.flat, specs):
+        _render_structure(ax, spec, frame=frame)
     for ax in list(axes.flat)[len(picked):]:
         ax.set_axis_off()
-    if title:
-        fig.suptitle(title)
     return axes
 
 
@@ -310,6 +968,8 @@ def draw_explanation(explanation, *, parts=None, ncols=None, title=None, font_si
         Panels per row (default: up to 4).
     title : str, optional
         Figure title (default: the prediction and, for LTAN, the labels kept).
+    font_size : float, optional
+        Label size (see :func:`draw_structure`).
 
     Returns
     -------
@@ -323,8 +983,6 @@ def draw_explanation(explanation, *, parts=None, ncols=None, title=None, font_si
     in red: where the instance's structure departs from the global one. Each
     title gives the part's answer and its probability.
     """
-    import matplotlib.pyplot as plt
-
     names = list(explanation.networks)
     chosen = names[:16] if parts is None else list(parts)
     unknown = [p for p in chosen if p not in explanation.networks]
@@ -333,29 +991,28 @@ def draw_explanation(explanation, *, parts=None, ncols=None, title=None, font_si
     nets = [explanation.networks[p] for p in chosen]
     base = explanation.networks[names[0]]
     base_graph, base_class = _graph_and_class(base)
-    layout = structure_layout(base_graph, base_class)
+    layout = structure_layout(base_graph, base_class, font_size=font_size)
     base_arcs = {frozenset((u, v)) for u, v in base_graph.edges if base_class not in (u, v)}
-    ncols = ncols or min(4, len(nets))
-    nrows = int(math.ceil(len(nets) / ncols))
-    size = 4.0 + 0.2 * max(len(net.families) for net in nets)
-    fig, axes = plt.subplots(nrows, ncols, squeeze=False, layout="constrained",
-                             figsize=(min(size * ncols, 40), min(size * 0.85 * nrows, 60)))
-    for ax, name, net in zip(axes.flat, chosen, nets):
+    specs = []
+    for name, net in zip(chosen, nets):
         graph, _ = _graph_and_class(net)
         new = [(u, v) for u, v in graph.edges if net.class_name not in (u, v)
                and frozenset((u, v)) not in base_arcs]
         post = explanation.posteriors.get(name) or {}
         answer = max(post, key=post.get) if post else None
         label = name if answer is None else f"{name}\n{answer}: {post[answer]:.3f}"
-        draw_structure(net, ax=ax, title=_short(label, 80), font_size=font_size,
-                       pos=layout, highlight=new)
-    for ax in list(axes.flat)[len(nets):]:
-        ax.set_axis_off()
+        specs.append(_structure_spec(net, title=_clip(label, 80), font_size=font_size, pos=layout,
+                                     highlight=new, legend=False))
     if title is None:
         title = f"prediction: {explanation.prediction}"
         if "omega" in explanation.details:
             title += f"   (labels kept: {', '.join(map(str, explanation.details['omega']))})"
-    fig.suptitle(_short(title, 200))
+    axes = _panel_figure(specs, ncols=ncols or min(4, len(nets)), suptitle=_clip(title, 200))
+    frame = (max(spec["width"] for spec in specs), max(spec["height"] for spec in specs))
+    for ax, spec in zip(axes.flat, specs):
+        _render_structure(ax, spec, frame=frame)
+    for ax in list(axes.flat)[len(nets):]:
+        ax.set_axis_off()
     return axes
 
 
@@ -366,7 +1023,21 @@ def _short(name, limit=14) -> str:
 
 
 def save_structure_png(obj, path, **kwargs):
-    """Draw ``obj`` with :func:`draw_structure` and save it as a PNG; returns the path."""
+    """Draw ``obj`` with :func:`draw_structure` and save it as a PNG; returns the path.
+
+    Parameters
+    ----------
+    obj : see :func:`draw_structure`
+    path : str or pathlib.Path
+    **kwargs
+        Passed to :func:`draw_structure` (``title``, ``features``,
+        ``markov_blanket_only``, ``max_features``, ``rank``, ...).
+
+    Returns
+    -------
+    str or pathlib.Path
+        ``path``.
+    """
     import matplotlib
 
     matplotlib.use("Agg", force=False)
@@ -374,7 +1045,6 @@ def save_structure_png(obj, path, **kwargs):
 
     ax = draw_structure(obj, **kwargs)
     fig = ax.flat[0].figure if isinstance(ax, np.ndarray) else ax.figure
-    fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
