@@ -110,6 +110,11 @@ def dump(model: BaseEstimator, path: str | os.PathLike) -> Path:
         raise ValueError(f"{type(est).__name__} is not a bnclf classifier; a safe model file "
                          "holds bnclf's own classifiers (use format='pickle' for others).")
     if not hasattr(est, "_training_data"):
+        if hasattr(est, "classes_"):
+            raise ValueError(
+                f"this {type(est).__name__} was fitted from chunks, a Dask DataFrame, partial_fit or "
+                "refit_parameters and keeps no training rows, which a safe model file stores and "
+                "refits; save it with format='pickle' (load only files you trust).")
         raise ValueError(f"{type(est).__name__} is not fitted (or was fitted by an older bnclf).")
     meta = {"format": FORMAT, "bnclf_version": __version__, "pipeline": hasattr(model, "steps"),
             "steps": [], "classifier": {}}

@@ -98,6 +98,7 @@ PUBLIC_MODULES = [
     "bnclf.datasets",
     "bnclf.discretize",
     "bnclf.stats",
+    "bnclf.chunked",
     "bnclf.structure",
     "bnclf.params",
     "bnclf.network",

@@ -25,11 +25,12 @@ DOCS = ROOT / "docs"
 # written by a build into docs/ (git-ignored), not copied
 GENERATED = ("_build", "_gallery_src", "auto_examples", "generated", "__pycache__")
 PAGES = ["getting-started", "estimators", "ensembles", "instance_specific", "rmcv", "multilabel",
-         "discretization", "evaluation", "reproduction", "performance", "architecture"]
+         "discretization", "evaluation", "scaling", "reproduction", "performance", "architecture"]
 MODULES = ["bnclf", "bnclf.models", "bnclf.data", "bnclf.arff", "bnclf.discretize", "bnclf.stats",
            "bnclf.structure", "bnclf.params", "bnclf.network", "bnclf.inference", "bnclf.search",
            "bnclf.cfs", "bnclf.multilabel_structure", "bnclf.label_inference", "bnclf.io",
-           "bnclf.modelfile", "bnclf.plot", "bnclf.pgmpy_adapter", "bnclf.datasets", "bnclf.evaluation"]
+           "bnclf.modelfile", "bnclf.plot", "bnclf.pgmpy_adapter", "bnclf.datasets", "bnclf.evaluation",
+           "bnclf.chunked"]
 
 
 def _snapshot(folder):

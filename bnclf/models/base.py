@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 import networkx as nx
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
@@ -97,23 +100,36 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         check_option("handle_unknown", self.handle_unknown, UNKNOWN_OPTIONS)
 
     # -- fitting -----------------------------------------------------------------
-    def fit(self, X, y):
+    def fit(self, X, y=None):
         """Learn structure and parameters from discrete features ``X`` and labels ``y``.
 
         Parameters
         ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
+        X : DataFrame or array-like of shape (n_samples, n_features), or Dask DataFrame
             Discrete features: object, category, bool or integer columns.
             Continuous columns raise an error; discretize them first (e.g.
-            ``make_pipeline(MDLDiscretizer(), TANClassifier())``).
-        y : array-like of shape (n_samples,)
-            Class labels.
+            ``make_pipeline(MDLDiscretizer(), TANClassifier())``). A Dask DataFrame is
+            counted partition by partition (see :meth:`fit_chunks` for the protocol and
+            the supported learners); the model equals the in-memory fit on the computed
+            DataFrame.
+        y : array-like of shape (n_samples,), or Dask Series
+            Class labels; a Dask Series with the partitions of ``X`` when ``X`` is a Dask
+            DataFrame.
 
         Returns
         -------
         self
         """
         self._check_params()
+        if _is_dask(X):
+            from ..chunked import _fit_dask
+
+            return _fit_dask(self, X, y)
+        if isinstance(X, Iterator):
+            raise TypeError(
+                f"fit got an iterator ({type(X).__name__}); to fit from chunks of rows pass "
+                "(X, y) pairs to fit_chunks(chunks) instead."
+            )
         if y is None:
             raise ValueError(
                 f"{type(self).__name__} requires y to be passed, but the target y is None; "
@@ -137,6 +153,98 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         self.class_name_ = _class_name(y, encoder.feature_names_)
         return self._fit_coded(data)
 
+    def fit_chunks(self, chunks: Iterable | Callable[[], Iterator], *,
+                   categories: Mapping[Any, Any] | None = None,
+                   classes: ArrayLike | None = None) -> BayesNetClassifier:
+        """Learn from chunks of rows that are never all in memory at once.
+
+        Each chunk is coded and counted on its own and the count tables are summed;
+        the learner runs on the sums. Counts are additive and sums of integer counts
+        are exact, so the model equals ``fit(pd.concat(Xs), pd.concat(ys))`` bit for
+        bit (same structure, same log-CPTs), however the rows are cut.
+
+        Parameters
+        ----------
+        chunks : list of (X, y) pairs, function returning an iterator of them, or iterator
+            Each ``X`` a DataFrame (or array) with the same columns, each ``y`` its class
+            labels. A list, or a function returning a new iterator, may be read several
+            times: once to collect the categories of the columns whose categories are
+            not declared, once to count, and once more for the CPT families of
+            ``KDBClassifier(k>=2)``. An iterator (a generator) is read once, so every
+            column's categories and the classes must be declared, and the learner must
+            need one counting pass.
+        categories : dict, optional
+            ``column -> list of categories``: declares them (the codes follow this
+            order, as for a pandas ``CategoricalDtype`` column); a value outside them is
+            an error. Columns with a ``CategoricalDtype`` in the first chunk are
+            declared already; the other columns get their sorted distinct values over
+            all chunks, as in memory.
+        classes : array-like, optional
+            Every class label (declared classes that no row has are dropped, as in
+            memory). Default: the categories of a categorical ``y``, else the labels
+            collected in the first pass.
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        TypeError
+            For a learner that cannot learn from summed tables (it needs the rows or
+            tables one at a time); the message lists the supported ones:
+            ``NaiveBayesClassifier``, ``TANClassifier``, ``KDBClassifier``,
+            ``AODEClassifier``, ``WAODEClassifier``, ``ATANClassifier``,
+            ``WATANClassifier`` and ``ChowLiuMultinetClassifier``.
+        ValueError
+            For a chunk value outside the agreed categories, naming the column and the
+            way to declare them.
+
+        Notes
+        -----
+        Why a method of its own rather than ``fit(chunks)``: in scikit-learn ``fit(X,
+        y)`` means rows and labels (pipelines, cross-validation and ``clone`` slice
+        ``X``), ``y=None`` is an error for a classifier, and a generator can be read
+        once while a fit may need several passes, which this method checks and
+        explains. A Dask DataFrame, which is a table of rows, goes to ``fit(X, y)``.
+        The fitted model keeps no rows, so it cannot be written as a safe model file
+        (``bnclf.io.save_model`` refits from the stored rows); pickle it instead.
+        """
+        from ..chunked import _fit_chunks
+
+        return _fit_chunks(self, chunks, categories=categories, classes=classes)
+
+    def refit_parameters(self, X: Any, y: Any = None, *, add: bool = False) -> BayesNetClassifier:
+        """Recount the CPTs of the learned structure on new data; the structure is kept.
+
+        Parameters
+        ----------
+        X : DataFrame, array-like, Dask DataFrame, or chunks
+            Rows with the fitted columns; or, with ``y=None``, ``(X, y)`` chunks as
+            :meth:`fit_chunks` takes them (read once: the families to count are known).
+        y : array-like or Dask Series, optional
+            Class labels of ``X``; they must be among ``classes_``.
+        add : bool, default=False
+            ``False``: the CPTs come from the new rows only. ``True``: the new counts are
+            added to the counts the model was fitted on (kept per family), so that
+            ``fit(A)`` then ``refit_parameters(B, add=True)`` has the CPTs of the
+            structure learned on A with the counts of A and B.
+
+        Returns
+        -------
+        self
+
+        Notes
+        -----
+        The model's states stay; a value outside them is an error. A column that had no
+        missing values and has some in the new rows gains the ``<missing>`` state when
+        ``missing="category"``. Single-network estimators only (not ensembles,
+        multinets or instance-specific learners).
+        """
+        from ..chunked import _refit_parameters
+
+        return _refit_parameters(self, X, y, add=add)
+
     def _fit_coded(self, data: DiscreteData):
         """Learn from coded rows once ``classes_``, ``_encoder`` and the names are set.
 
@@ -145,7 +253,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         method, since every learner is a deterministic function of its parameters
         and the coded data.
         """
-        for attr in ("network_", "networks_", "weights_"):
+        for attr in ("network_", "networks_", "weights_", "_family_counts"):
             self.__dict__.pop(attr, None)  # a refit may change the kind of model
         self._training_data = data
         cache = CountCache(data)
@@ -163,7 +271,11 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         read them from ``data``.
         """
         graph = self._learn_structure(cache)
-        self.network_ = self._make_network(graph_families(graph, cache.class_index), cache)
+        families = graph_families(graph, cache.class_index)
+        self.network_ = self._make_network(families, cache)
+        # the counts of the CPTs, kept for refit_parameters(add=True) and partial_fit
+        self._family_counts = {tuple(f): cache.counts(f) for f in families}
+        self._counted_rows = cache.n_samples
 
     def _make_network(self, families, cache: CountCache, log_cpts=None, title="") -> Network:
         """A :class:`~bnclf.network.Network` of this estimator's variables.
@@ -270,19 +382,42 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         return self.network_.joint_log_likelihood(codes)
 
     def predict_joint_log_proba(self, X) -> np.ndarray:
-        """Joint log-probabilities ``log P(c, x)`` (unnormalized log posteriors)."""
+        """Joint log-probabilities ``log P(c, x)`` (unnormalized log posteriors).
+
+        A Dask DataFrame gives a lazy Dask DataFrame, one column per class (as for
+        :meth:`predict_proba`).
+        """
+        if _is_dask(X):
+            return _predict_dask(self, X, "predict_joint_log_proba")
         return self._joint_log_likelihood(self._encode(X))
 
     def predict_log_proba(self, X) -> np.ndarray:
-        """Log posteriors ``log P(c | x)``, columns in the order of ``classes_``."""
+        """Log posteriors ``log P(c | x)``, columns in the order of ``classes_``.
+
+        A Dask DataFrame gives a lazy Dask DataFrame, one column per class.
+        """
+        if _is_dask(X):
+            return _predict_dask(self, X, "predict_log_proba")
         return log_posterior(self.predict_joint_log_proba(X))
 
     def predict_proba(self, X) -> np.ndarray:
-        """Posteriors ``P(c | x)``, columns in the order of ``classes_``."""
+        """Posteriors ``P(c | x)``, columns in the order of ``classes_``.
+
+        A Dask DataFrame gives a lazy Dask DataFrame with one column per class (named by
+        the class labels), computed partition by partition (``map_partitions``).
+        """
+        if _is_dask(X):
+            return _predict_dask(self, X, "predict_proba")
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X) -> np.ndarray:
-        """Most probable class (the lowest class index on exact ties)."""
+        """Most probable class (the lowest class index on exact ties).
+
+        A Dask DataFrame gives a lazy Dask Series (named ``class_name_``), computed
+        partition by partition (``map_partitions``).
+        """
+        if _is_dask(X):
+            return _predict_dask(self, X, "predict")
         jll = self.predict_joint_log_proba(X)
         return self.classes_[np.argmax(jll, axis=1)]
 
@@ -303,6 +438,17 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         if self._network_kind == "multinet":
             return {key: net.to_pgmpy() for key, net in members}
         return [net.to_pgmpy() for _, net in members]
+
+
+def _is_dask(X) -> bool:
+    """A Dask collection, recognized by its type's module (Dask is not imported here)."""
+    return type(X).__module__.split(".")[0] in ("dask", "dask_expr")
+
+
+def _predict_dask(model, X, method):
+    from ..chunked import _predict_dask
+
+    return _predict_dask(model, X, method)
 
 
 def check_integer(name, value, minimum, hint):

@@ -1,5 +1,12 @@
 """Naive Bayes."""
 
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from numpy.typing import ArrayLike
+
 from ..structure import learn_nb
 from .base import BayesNetClassifier
 
@@ -25,3 +32,39 @@ class NaiveBayesClassifier(BayesNetClassifier):
 
     def _learn_structure(self, cache):
         return learn_nb(cache)
+
+    def partial_fit(self, X: Any, y: Any, classes: ArrayLike | None = None,
+                    categories: Mapping[Any, Any] | None = None) -> NaiveBayesClassifier:
+        """Add the counts of one chunk of rows and recompute the CPTs (incremental fit).
+
+        The ``(x_j, class)`` and class count tables are kept and summed over the calls,
+        and the CPTs are m-estimated from the sums, so ``partial_fit`` over the chunks of
+        a data set gives the same model, bit for bit, as ``fit`` on their concatenation
+        (when the first chunk settles the categories, see below). A model fitted with
+        ``fit`` continues from its counts.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            One chunk of rows, with the columns of the first call.
+        y : array-like of shape (n_samples,)
+            Its class labels.
+        classes : array-like, optional
+            Every class label any chunk may have: required on the first call (as in
+            scikit-learn), optional afterwards (it must then be the same).
+        categories : dict, optional
+            First call only: ``column -> list of categories`` for columns that are not
+            categorical. The first call fixes each column's states: its declared
+            categories (a pandas ``CategoricalDtype`` or ``categories=``), else the
+            values of the first chunk; a later value outside them raises an error naming
+            the column and how to declare its categories. A column whose missing values
+            first appear in a later chunk gains the ``<missing>`` state then
+            (``missing="category"``).
+
+        Returns
+        -------
+        self
+        """
+        from ..chunked import _partial_fit
+
+        return _partial_fit(self, X, y, classes=classes, categories=categories)
