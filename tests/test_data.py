@@ -184,3 +184,79 @@ def test_refitting_an_encoder_rebuilds_its_lookups():
     assert enc.transform(pd.DataFrame({"a": ["y"]}))[0, 0] == 1
     enc.fit(pd.DataFrame({"a": ["w", "y", "z"]}))
     assert enc.transform(pd.DataFrame({"a": ["y", "z"]})).ravel().tolist() == [1, 2]
+
+
+def _reference_codes(enc, frame, training=False):
+    """Codes by the definition: the position of each value's label among the column's
+    states (python equality), the missing state or -1 for a missing value, -1 if unseen."""
+    out = np.empty(frame.shape, dtype=np.int64)
+    for j, name in enumerate(enc.feature_names_):
+        labels = enc.categories_[j][:len(enc._observed[j])]
+        position = {label: k for k, label in enumerate(labels)}
+        for i, value in enumerate(frame[name].astype(object)):
+            if pd.isna(value):
+                code = enc._missing_code[j]
+                out[i, j] = -1 if code is None else code
+            else:
+                key = value.item() if isinstance(value, np.generic) else value
+                out[i, j] = position.get(key, -1)
+    return out
+
+
+@pytest.mark.parametrize("n", [5, 300, 3000])
+def test_codes_of_every_column_kind_equal_the_definition(n):
+    """fit_transform (one pass per column), transform of the training rows, and transform
+    of new rows (short and long, fresh frames, other category orders, out-of-range and
+    unseen integers) give the codes of the definition, for categorical, object, string,
+    integer (dense and wide-range), nullable integer, bool and float-integral columns."""
+    import warnings
+
+    from bnclf.data import FeatureEncoder
+
+    rng = np.random.default_rng(n)
+    train = pd.DataFrame({
+        "cat": pd.Categorical(rng.choice(["x", "y", None], n), categories=["y", "x", "z"]),
+        "obj": pd.Series(rng.choice(["a", "b", "c", None], n), dtype=object),
+        "str": pd.Series(rng.choice(["p", "q"], n), dtype="string"),
+        "int": rng.integers(-3, 5, n),
+        "wide": rng.choice([0, 10 ** 9, -(10 ** 9)], n),
+        "uint": rng.integers(0, 3, n).astype(np.uint8),
+        "nullable": pd.array(rng.choice([1, 2, None], n), dtype="Int64"),
+        "bool": rng.choice([True, False], n),
+        "float": rng.choice([1.0, 2.0, np.nan], n),
+    })
+    for missing in ("category", "ignore"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            enc = FeatureEncoder(missing=missing)
+            codes = enc.fit_transform(train)
+            np.testing.assert_array_equal(codes, _reference_codes(enc, train))
+            np.testing.assert_array_equal(enc.transform(train, training=True), codes)
+            np.testing.assert_array_equal(enc.transform(train.copy()), codes)  # a fresh frame
+            test = pd.DataFrame({
+                "cat": pd.Categorical(rng.choice(["x", "z", "y", None], n), categories=["z", "y", "x", "w"]),
+                "obj": pd.Series(rng.choice(["a", "c", "new", None], n), dtype=object),
+                "str": pd.Series(rng.choice(["p", "q", None], n), dtype="string"),
+                "int": rng.integers(-6, 9, n),  # values outside the training range
+                "wide": rng.choice([0, 10 ** 9, 7], n),
+                "uint": rng.integers(0, 5, n).astype(np.uint8),
+                "nullable": pd.array(rng.choice([1, 3, None], n), dtype="Int64"),
+                "bool": rng.choice([True, False], n),
+                "float": rng.choice([1.0, 2.0, 5.0, np.nan], n),
+            })
+            np.testing.assert_array_equal(enc.transform(test), _reference_codes(enc, test))
+            np.testing.assert_array_equal(enc.transform(test.iloc[:1]), _reference_codes(enc, test.iloc[:1]))
+
+
+def test_lookup_caches_are_rebuilt_and_not_pickled():
+    import pickle
+
+    from bnclf.data import FeatureEncoder
+
+    enc = FeatureEncoder().fit(pd.DataFrame({"a": pd.Categorical(["x", "y"]), "b": [1, 2] * 1}))
+    enc.transform(pd.DataFrame({"a": pd.Categorical(["y"]), "b": [2]}))
+    assert enc.__dict__.get("_category_maps") and enc.__dict__.get("_lookup_dicts")
+    copy = pickle.loads(pickle.dumps(enc))
+    assert not any(key in copy.__dict__ for key in ("_category_maps", "_lookup_dicts", "_integer_tables"))
+    frame = pd.DataFrame({"a": pd.Categorical(["y", "x"], categories=["y", "x"]), "b": [2, 1]})
+    assert copy.transform(frame).tolist() == enc.transform(frame).tolist() == [[1, 1], [0, 0]]

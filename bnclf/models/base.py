@@ -144,10 +144,9 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
                 f"X has {frame.shape[0]} rows but y has {len(y_codes)}; they must match."
             )
         record_feature_names(self, X, frame)
-        encoder = FeatureEncoder(self.missing, self.handle_unknown).fit(frame)
-        data = DiscreteData(
-            encoder.transform(frame, training=True), encoder.cardinalities_, y_codes, len(classes)
-        )
+        encoder = FeatureEncoder(self.missing, self.handle_unknown)
+        codes = encoder.fit_transform(frame)
+        data = DiscreteData(codes, encoder.cardinalities_, y_codes, len(classes))
         self.classes_ = classes
         self._encoder = encoder
         self.class_name_ = _class_name(y, encoder.feature_names_)

@@ -125,9 +125,10 @@ def encode_multilabel_training(estimator: BaseEstimator, X: ArrayLike | pd.DataF
                 else clone(estimator.discretizer))
         frame = disc.fit_transform(frame)
         estimator._discretizer = disc
-    encoder = FeatureEncoder(missing, handle_unknown).fit(frame)
+    encoder = FeatureEncoder(missing, handle_unknown)
+    codes = encoder.fit_transform(frame)
     estimator._encoder = encoder
-    return encoder.transform(frame, training=True), labels, names
+    return codes, labels, names
 
 
 def cfs_union(codes: ArrayLike, cardinalities: ArrayLike, labels: np.ndarray) -> np.ndarray:
