@@ -58,8 +58,8 @@ def single_threaded_blas() -> AbstractContextManager[Any]:
 
 
 
-_SUM_ROWS = 1 << 15
-"""Rows per chunk of :meth:`FamilyGather.summed`."""
+_SUM_CELLS = 1 << 16
+"""Entries per family per chunk of :meth:`FamilyGather.summed` (512 KiB: in cache)."""
 
 
 class FamilyGather:
@@ -79,45 +79,49 @@ class FamilyGather:
 
     Notes
     -----
-    All tables are concatenated into one flat array. For family ``f`` the entry
-    of a row is ``flat[base[f] + sum_v code[v] * stride[f, v] + class * class_stride[f]]``,
-    so every family of every network is answered by one fancy index. A negative
-    code (an unknown value) is rejected rather than allowed to wrap around to
-    the last cell of a table; callers replace or sum out unknown values first.
+    Every table is laid out with the class axis last (a table without the class is
+    repeated along it) and all are stacked into one array of rows of ``n_classes``
+    entries. For family ``f`` the row of a sample is ``base[f] + sum_v code[v] *
+    stride[f, v]`` over its non-class variables, so every family of every network is
+    answered by one ``take`` of contiguous rows. A negative code (an unknown value) is
+    rejected rather than allowed to wrap around to the last cell of a table; callers
+    replace or sum out unknown values first.
     """
 
     def __init__(self, families: Sequence[Sequence[int]], log_cpts: Sequence[ArrayLike], class_index: int,
                  n_classes: int) -> None:
         families = [tuple(int(v) for v in f) for f in families]
-        tables = [np.ascontiguousarray(t, dtype=float) for t in log_cpts]
+        tables = [np.asarray(t, dtype=float) for t in log_cpts]
         if len(families) != len(tables):
             raise ValueError(f"{len(families)} families but {len(tables)} tables.")
         self.class_index = int(class_index)
         self.n_classes = int(n_classes)
         self.n_families = len(families)
         width = max([sum(v != class_index for v in f) for f in families] + [1])
-        var_rows, stride_rows, class_strides, bases, base = [], [], [], [], 0
+        var_rows, stride_rows, blocks, bases, base = [], [], [], [], 0
         for family, table in zip(families, tables):
             if table.ndim != len(family):
                 raise ValueError(f"family {family} has a table with {table.ndim} axes.")
+            if self.class_index in family:
+                table = np.moveaxis(table, family.index(self.class_index), -1)
+            else:
+                table = np.broadcast_to(table[..., None], table.shape + (self.n_classes,))
+            own = [v for v in family if v != class_index]
             strides, step = [], 1
-            for size in reversed(table.shape):  # C-contiguous strides, in elements
+            for size in reversed(table.shape[:-1]):  # C-contiguous strides, in rows
                 strides.append(step)
                 step *= size
             strides.reverse()
-            own = [(v, st) for v, st in zip(family, strides) if v != class_index]
-            class_strides.append(next((st for v, st in zip(family, strides) if v == class_index), 0))
-            var_rows.append([v for v, _ in own] + [0] * (width - len(own)))
-            stride_rows.append([st for _, st in own] + [0] * (width - len(own)))
+            var_rows.append(own + [0] * (width - len(own)))
+            stride_rows.append(strides + [0] * (width - len(own)))
+            blocks.append(table.reshape(-1, self.n_classes))
             bases.append(base)
-            base += table.size
+            base += step
         self._vars = np.array(var_rows, dtype=np.int64).reshape(self.n_families, width)
         self._strides = np.array(stride_rows, dtype=np.int64).reshape(self.n_families, width)
-        self._class_strides = np.array(class_strides, dtype=np.int64)
-        bases = np.array(bases, dtype=np.int64)
-        self._bases = bases
-        self._flat = np.concatenate([t.ravel() for t in tables]) if tables else np.zeros(0)
-        self._class_offsets = self._class_strides[:, None] * np.arange(self.n_classes)
+        self._bases = np.array(bases, dtype=np.int64)
+        self._rows = np.ascontiguousarray(np.concatenate(blocks)) if blocks else \
+            np.zeros((0, self.n_classes))
         self._used = np.unique(self._vars[self._strides != 0])
 
     def _check(self, codes: np.ndarray) -> np.ndarray:
@@ -130,14 +134,22 @@ class FamilyGather:
         return codes
 
     def _offsets(self, block: np.ndarray) -> np.ndarray:
-        """Flat offset of every family's entry at class 0: ``(n, n_families)``."""
+        """Row of every family's entries in the stacked tables: ``(n, n_families)``."""
         offset = self._bases + block[:, self._vars[:, 0]] * self._strides[:, 0]
         for slot in range(1, self._vars.shape[1]):
             offset += block[:, self._vars[:, slot]] * self._strides[:, slot]
         return offset
 
+    def _family_rows(self, block: np.ndarray) -> np.ndarray:
+        """:meth:`_offsets` transposed, ``(n_families, n)``, each family's rows contiguous."""
+        columns = np.ascontiguousarray(block.T)
+        offset = self._bases[:, None] + columns[self._vars[:, 0]] * self._strides[:, 0, None]
+        for slot in range(1, self._vars.shape[1]):
+            offset += columns[self._vars[:, slot]] * self._strides[:, slot, None]
+        return offset
+
     def _entries(self, block: np.ndarray) -> np.ndarray:
-        return self._flat[self._offsets(block)[:, :, None] + self._class_offsets]
+        return self._rows.take(self._offsets(block), axis=0)
 
     def _row_step(self) -> int:
         return max(1, _CHUNK_CELLS // max(1, self.n_families * self.n_classes))
@@ -154,18 +166,20 @@ class FamilyGather:
     def summed(self, codes: np.ndarray) -> np.ndarray:
         """Sum of every family's entries for every row: ``(n_samples, n_classes)``.
 
-        Rows go in chunks of ``_SUM_ROWS`` into the preallocated result, family by
-        family, so the temporaries (offsets, indices, gathered entries) stay a few MiB
-        whatever the number of rows.
+        Rows go in chunks of at most ``_SUM_CELLS`` gathered entries into the
+        preallocated result, so the temporaries (row indices, gathered entries) stay a
+        few MiB whatever the number of rows.
         """
         codes = self._check(codes)
         out = np.zeros((codes.shape[0], self.n_classes))
-        for start in range(0, codes.shape[0], _SUM_ROWS):
-            block = codes[start:start + _SUM_ROWS]
-            offset = self._offsets(block)
-            part = out[start:start + _SUM_ROWS]
-            for f in range(self.n_families):
-                part += self._flat[offset[:, f, None] + self._class_offsets[f]]
+        step = max(1, _SUM_CELLS // self.n_classes)
+        entries = np.empty((min(step, codes.shape[0]), self.n_classes))
+        for start in range(0, codes.shape[0], step):
+            rows = self._family_rows(codes[start:start + step])
+            part, buffer = out[start:start + step], entries[:rows.shape[1]]
+            for family_rows in rows:  # one contiguous take per family, added in place
+                self._rows.take(family_rows, axis=0, out=buffer)
+                part += buffer
         return out
 
 
@@ -439,8 +453,7 @@ class StackedKernel:
         step = max(1, _SHARED_CELLS // max(1, gather.n_families * n_classes))
         for s in range(0, n, step):
             block = codes[s:s + step]
-            offset = gather._offsets(block).T  # (n_unique, rows)
-            entries = gather._flat[offset[:, :, None] + gather._class_offsets[:, None, :]]
+            entries = gather._rows.take(gather._family_rows(block), axis=0)  # (n_unique, rows, C)
             sums = self._incidence @ entries.reshape(gather.n_families, -1)
             out[s:s + step] = sums.reshape(n_members, block.shape[0], n_classes).transpose(1, 0, 2)
         return out

@@ -217,3 +217,30 @@ def test_dense_network_sums_out_only_the_unknowns():
         states = factor.state_names[est.class_name_]
         ref = [factor.values[states.index(c)] for c in est.classes_]
         np.testing.assert_allclose(ours[r], ref, atol=1e-9)
+
+
+def test_predictions_in_row_chunks_equal_one_pass(monkeypatch):
+    """The predict methods encode and score rows in chunks into one result, and the
+    gather sums families per chunk; tiny chunks give the answers of one pass."""
+    import bnclf.inference as inference
+    import bnclf.models.base as base
+    from bnclf import AODEClassifier, ChowLiuMultinetClassifier, KDBClassifier, NaiveBayesClassifier, TANClassifier
+    from bnclf.datasets import load_dataset
+
+    X, y = load_dataset("soybean")  # has missing values
+    X_new = X.copy()
+    X_new.iloc[::7, 3] = None  # and a column whose training had no missing value
+    models = [make().fit(X, y) for make in (NaiveBayesClassifier, TANClassifier, lambda: KDBClassifier(k=2),
+                                            AODEClassifier, ChowLiuMultinetClassifier)]
+    methods = ("predict", "predict_proba", "predict_log_proba", "predict_joint_log_proba")
+    whole = [[getattr(m, name)(X_new) for name in methods] for m in models]
+    monkeypatch.setattr(base, "_PREDICT_ROWS", 50)
+    monkeypatch.setattr(inference, "_SUM_CELLS", 7)
+    for model, expected in zip(models, whole):
+        for name, value in zip(methods, expected):
+            got = getattr(model, name)(X_new)
+            assert got.shape == value.shape and got.dtype == value.dtype
+            if name == "predict":
+                assert (got == value).all()
+            else:
+                np.testing.assert_allclose(got, value, rtol=0, atol=1e-12)

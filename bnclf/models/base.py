@@ -388,7 +388,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         """
         if _is_dask(X):
             return _predict_dask(self, X, "predict_joint_log_proba")
-        return self._joint_log_likelihood(self._encode(X))
+        return self._predict_rows(X, _identity)
 
     def predict_log_proba(self, X) -> np.ndarray:
         """Log posteriors ``log P(c | x)``, columns in the order of ``classes_``.
@@ -397,7 +397,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         """
         if _is_dask(X):
             return _predict_dask(self, X, "predict_log_proba")
-        return log_posterior(self.predict_joint_log_proba(X))
+        return self._predict_rows(X, log_posterior)
 
     def predict_proba(self, X) -> np.ndarray:
         """Posteriors ``P(c | x)``, columns in the order of ``classes_``.
@@ -407,7 +407,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         """
         if _is_dask(X):
             return _predict_dask(self, X, "predict_proba")
-        return np.exp(self.predict_log_proba(X))
+        return self._predict_rows(X, _posterior)
 
     def predict(self, X) -> np.ndarray:
         """Most probable class (the lowest class index on exact ties).
@@ -417,8 +417,25 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         """
         if _is_dask(X):
             return _predict_dask(self, X, "predict")
-        jll = self.predict_joint_log_proba(X)
-        return self.classes_[np.argmax(jll, axis=1)]
+        return self._predict_rows(X, lambda jll: self.classes_[np.argmax(jll, axis=1)])
+
+    def _predict_rows(self, X, finish: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+        """``finish(log P(c, x))`` of the rows of ``X``, encoded and scored
+        ``_PREDICT_ROWS`` rows at a time into one preallocated result, so the codes and
+        the kernel's temporaries stay a few MiB however many rows are predicted."""
+        check_is_fitted(self, "classes_")
+        frame = self._check_predict_frame(X)
+        n = frame.shape[0]
+        if n <= _PREDICT_ROWS:
+            return finish(self._joint_log_likelihood(self._encoder.transform(frame)))
+        out = None
+        for start in range(0, n, _PREDICT_ROWS):
+            codes = self._encoder.transform(frame.iloc[start:start + _PREDICT_ROWS])
+            part = finish(self._joint_log_likelihood(codes))
+            if out is None:
+                out = np.empty((n,) + part.shape[1:], dtype=part.dtype)
+            out[start:start + part.shape[0]] = part
+        return out
 
     # -- export -------------------------------------------------------------------------
     def to_pgmpy(self):
@@ -437,6 +454,18 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         if self._network_kind == "multinet":
             return {key: net.to_pgmpy() for key, net in members}
         return [net.to_pgmpy() for _, net in members]
+
+
+_PREDICT_ROWS = 1 << 16
+"""Rows encoded and scored at a time by the predict methods."""
+
+
+def _identity(jll: np.ndarray) -> np.ndarray:
+    return jll
+
+
+def _posterior(jll: np.ndarray) -> np.ndarray:
+    return np.exp(log_posterior(jll))
 
 
 def _is_dask(X) -> bool:
