@@ -34,6 +34,15 @@ _BATCHED_VE_CELLS = 2**16
 """Largest factor per row for which one elimination plan serves every pattern of unknowns;
 denser networks eliminate each pattern's own unknowns instead."""
 
+_ENUMERATED_VALUES = 2**10
+"""Most joint values of a component of unknowns that is summed out by enumeration; rows
+with a larger component go through variable elimination."""
+
+_COMPONENTS_FROM_CELLS = 2**12
+"""Networks whose widest elimination factor per row has at least this many cells sum
+rows' unknowns out by components (:meth:`NetworkKernel._by_components`); narrower ones
+(TAN) by one batched elimination."""
+
 _SHARED_CELLS = 2**18
 """Entries gathered per batch for the members of an ensemble (measured best on letter and splice)."""
 
@@ -276,6 +285,10 @@ class NetworkKernel:
         if not rows.size:
             return out
         widest = self._elimination_plan()[1]
+        if widest >= _COMPONENTS_FROM_CELLS:  # wide factors: enumerate the unknowns' components
+            rows = self._by_components(codes, unknown, barren, rows, out)
+            if not rows.size:
+                return out
         if widest <= _BATCHED_VE_CELLS:  # one plan for every pattern of unknowns
             step = max(1, _CHUNK_CELLS // widest)
             for start in range(0, rows.size, step):
@@ -288,6 +301,119 @@ class NetworkKernel:
             group = rows[which.ravel() == k]
             out[group] = self._eliminate_pattern(codes[group], pattern)
         return out
+
+    def _by_components(self, codes, unknown, barren, rows, out) -> np.ndarray:
+        """Rows with unknowns that are not barren, summed out component by component.
+
+        In a row, the non-barren unknown features split into components: two are joined
+        when they share a family. The families that touch a component involve no other
+        unknown, so ``log P(c, x_observed)`` is the sum of the families that touch no
+        unknown (gathered) and, per component, the log of the sum over the joint values
+        of its features of the product of the families that touch it. That sum is done
+        by enumeration: each joint value is a completed row, gathered like a fully
+        observed one. Components with the same features (and kept families) are handled
+        together for all their rows. Rows with a component of more than
+        ``_ENUMERATED_VALUES`` joint values are returned, for variable elimination.
+        """
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        n, d = rows.size, codes.shape[1]
+        live = unknown[rows] & ~barren[rows]
+        skipped = self._family_skipped(barren[rows])
+        members = self._family_members(d)  # (d, n_families): feature v in family f
+        first, second = self._couplings(d)
+        both = live[:, first] & live[:, second]
+        at, pair = np.nonzero(both)
+        node_rows, node_vars = np.nonzero(live)
+        graph = coo_matrix((np.ones(at.size, dtype=np.int8), (at * d + first[pair], at * d + second[pair])),
+                           shape=(n * d, n * d))
+        labels = connected_components(graph, directed=False)[1][node_rows * d + node_vars]
+        _, component = np.unique(labels, return_inverse=True)
+        n_components = int(component.max()) + 1
+        variables = np.zeros((n_components, d), dtype=bool)
+        variables[component, node_vars] = True
+        owner = np.zeros(n_components, dtype=np.int64)
+        owner[component] = node_rows
+        touched = (variables.astype(np.int64) @ members.astype(np.int64)) > 0
+        kept = touched & ~skipped[owner]
+        log_cards = np.log(np.array([self.cardinalities.get(v, 1) for v in range(d)], dtype=float))
+        too_big = (variables @ log_cards > math.log(_ENUMERATED_VALUES) + 1e-9) | (kept.sum(axis=1) > 16)
+        deferred = np.zeros(n, dtype=bool)
+        deferred[owner[too_big]] = True
+        # families that touch no unknown: one gather for every row
+        safe = np.where(unknown[rows], 0, codes[rows])
+        total = np.zeros((n, self.n_classes))
+        untouched = ~skipped & ~((live.astype(np.int64) @ members.astype(np.int64)) > 0)
+        step = max(1, _CHUNK_CELLS // max(1, self.gather.n_families * self.n_classes))
+        for start in range(0, n, step):
+            entries = self.gather(safe[start:start + step])
+            total[start:start + step] = np.where(untouched[start:start + step, :, None], entries, 0.0).sum(axis=1)
+        # components, grouped by their features and kept families
+        chosen = np.flatnonzero(~deferred[owner])
+        bits = np.concatenate([variables[chosen], kept[chosen]], axis=1)
+        packed = np.packbits(bits, axis=1)
+        packed = np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1]))).ravel()
+        _, first, group = np.unique(packed, return_index=True, return_inverse=True)
+        order = np.argsort(group, kind="stable")
+        bounds = np.searchsorted(group[order], np.arange(first.size + 1))
+        for k, at in enumerate(first):
+            where = owner[chosen[order[bounds[k]:bounds[k + 1]]]]
+            component_vars = np.flatnonzero(bits[at, :d])
+            families = tuple(np.flatnonzero(bits[at, d:]))
+            total[where] += self._enumerate(safe[where], component_vars, families)
+        out[rows[~deferred]] = total[~deferred]
+        return rows[deferred]
+
+    def _enumerate(self, codes, variables, families) -> np.ndarray:
+        """``log sum_values prod_families`` for rows whose ``variables`` are summed out,
+        over the given families: ``(n, n_classes)``. ``codes`` holds 0 at ``variables``.
+
+        The entry of family ``f`` at joint value ``a`` is at row ``base_f(x) + shift_f(a)``
+        of its table: the observed part once per row, the enumerated part once per group.
+        """
+        plans = self.__dict__.setdefault("_component_plans", {})
+        key = (tuple(variables), families)
+        plan = plans.get(key)
+        if plan is None:
+            gather = FamilyGather([self.families[f] for f in families], [self.log_cpts[f] for f in families],
+                                  self.class_index, self.n_classes)
+            cards = [self.cardinalities[v] for v in variables]
+            grid = np.indices(cards).reshape(len(cards), -1)  # (len(variables), joint values)
+            strides = np.zeros((gather.n_families, codes.shape[1]), dtype=np.int64)
+            for slot in range(gather._vars.shape[1]):
+                np.add.at(strides, (np.arange(gather.n_families), gather._vars[:, slot]), gather._strides[:, slot])
+            plan = plans[key] = (gather, strides[:, variables] @ grid, np.exp(gather._rows))
+        gather, shifts, probabilities = plan
+        values, n = shifts.shape[1], codes.shape[0]
+        out = np.empty((n, self.n_classes))
+        step = max(1, _CHUNK_CELLS // max(1, values * self.n_classes))
+        for start in range(0, n, step):
+            base = gather._family_rows(codes[start:start + step])  # (n_families, rows)
+            # a product of at most 16 CPT entries: no underflow for any table bnclf fits
+            product = probabilities.take(base[0][:, None] + shifts[0], axis=0)
+            for f in range(1, gather.n_families):
+                product *= probabilities.take(base[f][:, None] + shifts[f], axis=0)
+            with np.errstate(divide="ignore"):
+                out[start:start + step] = np.log(product.sum(axis=1))
+        return out
+
+    def _family_members(self, d) -> np.ndarray:
+        """``(d, n_families)`` boolean: feature ``v`` is a variable of family ``f``."""
+        members = np.zeros((d, len(self.families)), dtype=bool)
+        for f, family in enumerate(self.families):
+            for v in family:
+                if v != self.class_index and v < d:
+                    members[v, f] = True
+        return members
+
+    def _couplings(self, d) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs of features that share a family (each pair once)."""
+        pairs = sorted({(min(a, b), max(a, b)) for family in self.families
+                        for a in family for b in family
+                        if a != b and self.class_index not in (a, b) and max(a, b) < d})
+        array = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+        return array[:, 0], array[:, 1]
 
     def _family_skipped(self, barren) -> np.ndarray:
         """``(n, n_families)``: the family's child is barren in that row (its CPT sums to one)."""

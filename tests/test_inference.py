@@ -64,27 +64,38 @@ def brute_force_jll(families, tables, cards, codes, class_index):
     return out
 
 
-@settings(max_examples=25, deadline=None)
+STRATEGIES = {  # module constants that select how unknowns are summed out
+    "batched": {"_COMPONENTS_FROM_CELLS": 2**62},
+    "per-pattern": {"_COMPONENTS_FROM_CELLS": 2**62, "_BATCHED_VE_CELLS": 0},
+    "components": {"_COMPONENTS_FROM_CELLS": 0, "_ENUMERATED_VALUES": 2**20},
+    "components, large ones eliminated": {"_COMPONENTS_FROM_CELLS": 0, "_ENUMERATED_VALUES": 6},
+}
+
+
+@settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), class_parents=st.integers(0, 3),
-       per_pattern=st.booleans())
-def test_kernel_equals_brute_force_on_random_dags_with_class_parents(seed, class_parents,
-                                                                     per_pattern):
-    """Both elimination strategies: one batched plan, and each pattern's own unknowns."""
+       strategy=st.sampled_from(sorted(STRATEGIES)))
+def test_kernel_equals_brute_force_on_random_dags_with_class_parents(seed, class_parents, strategy):
+    """Every strategy: one batched elimination plan, each pattern's own unknowns, and
+    enumeration of the components of unknowns (with the large ones eliminated)."""
     import bnclf.inference as inference
 
-    inference._BATCHED_VE_CELLS, saved = (0 if per_pattern else 2**16), inference._BATCHED_VE_CELLS
+    saved = {name: getattr(inference, name) for name in STRATEGIES[strategy]}
     try:
+        for name, value in STRATEGIES[strategy].items():
+            setattr(inference, name, value)
         check_random_dag(seed, class_parents)
     finally:
-        inference._BATCHED_VE_CELLS = saved
+        for name, value in saved.items():
+            setattr(inference, name, value)
 
 
 def check_random_dag(seed, class_parents):
     rng = np.random.default_rng(seed)
-    d = 5
+    d = 6
     families, tables, cards = random_network(rng, d, class_parents)
     kernel = NetworkKernel(families, tables, d)
-    codes = np.array([[rng.integers(cards[v]) for v in range(d)] for _ in range(12)])
+    codes = np.array([[rng.integers(cards[v]) for v in range(d)] for _ in range(16)])
     codes[rng.random(codes.shape) < 0.4] = -1
     np.testing.assert_allclose(kernel.joint_log_likelihood(codes),
                                brute_force_jll(families, tables, cards, codes, d), atol=1e-9)
@@ -244,3 +255,28 @@ def test_predictions_in_row_chunks_equal_one_pass(monkeypatch):
                 assert (got == value).all()
             else:
                 np.testing.assert_allclose(got, value, rtol=0, atol=1e-12)
+
+
+def test_components_of_unknowns_on_a_wide_kdb_equal_elimination():
+    """KDB(k=2) on letter-like sizes: the component path (taken by default for wide
+    networks) equals one batched elimination of every row's unknowns."""
+    rng = np.random.default_rng(7)
+    d, r, n_classes = 14, 5, 10
+    cards = [r] * d + [n_classes]
+    families = [(d,)] + [(v, *sorted(rng.choice(v, size=min(2, v), replace=False).tolist()), d)
+                         for v in range(d)]
+    tables = []
+    for f in families:
+        shape = tuple(cards[v] for v in f)
+        tables.append(np.log(rng.dirichlet(np.ones(shape[0]), size=int(np.prod(shape[1:]))).T.reshape(shape)))
+    kernel = NetworkKernel(families, tables, d)
+    assert kernel._elimination_plan()[1] >= inference_module()._COMPONENTS_FROM_CELLS
+    codes = rng.integers(0, r, (400, d))
+    codes[rng.random(codes.shape) < 0.25] = -1
+    np.testing.assert_allclose(kernel.joint_log_likelihood(codes), kernel._eliminate(codes), rtol=0, atol=1e-10)
+
+
+def inference_module():
+    import bnclf.inference as inference
+
+    return inference
