@@ -9,14 +9,24 @@ MAP and marginal queries over the labels of a multilabel network.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Hashable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal, overload
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from . import __version__
 from .structure import markov_blanket
+
+if TYPE_CHECKING:
+    from sklearn.base import BaseEstimator
+
+    from .evaluation.protocols import CVPredictions
+    from .network import Network
 
 
 # -- data and models ---------------------------------------------------------------
@@ -26,14 +36,15 @@ def _csv_options(args) -> dict:
             "names": [n.strip() for n in names.split(",")] if names else None}
 
 
-def read_table(path, target=None, args=None):
+def read_table(path: str | os.PathLike, target: str | None = None,
+               args: argparse.Namespace | None = None) -> tuple[pd.DataFrame, pd.Series]:
     """Features and target of a CSV or ARFF file (``--class``, default the last column)."""
     from .datasets import load_table
 
     return load_table(path, target, **_csv_options(args))
 
 
-def read_features(path, args=None):
+def read_features(path: str | os.PathLike, args: argparse.Namespace | None = None) -> pd.DataFrame:
     """All columns of a CSV or ARFF file (for predict)."""
     path = Path(path)
     if not path.exists():
@@ -54,7 +65,7 @@ def _discretizer(discretize: str, n_bins: int):
     return resolve_discretizer(discretize, n_bins=n_bins)
 
 
-def build_model(spec: str, discretize: str = "mdl", n_bins: int = 4):
+def build_model(spec: str, discretize: str = "mdl", n_bins: int = 4) -> BaseEstimator:
     """A classifier from a spec like ``tan`` or ``kdb(k=3)``, behind a discretizer if asked."""
     from .evaluation.protocols import build_pipeline
     from .models import make_classifier
@@ -62,7 +73,7 @@ def build_model(spec: str, discretize: str = "mdl", n_bins: int = 4):
     return build_pipeline(make_classifier(spec), _discretizer(discretize, n_bins))
 
 
-def final_estimator(model):
+def final_estimator(model: BaseEstimator) -> BaseEstimator:
     """The Bayesian network classifier inside a pipeline (or the model itself)."""
     return model[-1] if hasattr(model, "steps") else model
 
@@ -79,7 +90,7 @@ def is_multilabel_spec(spec: str) -> bool:
     return name.lower() in MULTILABEL_CLASSIFIERS
 
 
-def is_multilabel_model(est) -> bool:
+def is_multilabel_model(est: object) -> bool:
     """Whether a fitted model predicts a label set (it has ``label_names_``)."""
     return hasattr(est, "label_names_")
 
@@ -135,7 +146,7 @@ def _labels_declared(path) -> bool:
     return False
 
 
-def wants_multilabel(args, specs) -> bool:
+def wants_multilabel(args: argparse.Namespace, specs: Sequence[str]) -> bool:
     """Multilabel mode: labels given, a multilabel classifier named, or data that declares labels.
 
     A mix of single-label and multilabel classifier specs, or label options with a
@@ -163,7 +174,7 @@ def wants_multilabel(args, specs) -> bool:
     return False
 
 
-def read_multilabel(data, args):
+def read_multilabel(data: str | os.PathLike, args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Features and 0/1 label matrix of a MULAN/MEKA ARFF file, a CSV file or an embedded data set."""
     from .evaluation.multilabel import load_multilabel_spec
 
@@ -179,7 +190,7 @@ def read_multilabel(data, args):
     return X, Y
 
 
-def build_multilabel_model(spec: str, discretize=None, n_bins: int = 4):
+def build_multilabel_model(spec: str, discretize: str | None = None, n_bins: int = 4) -> BaseEstimator:
     """A multilabel classifier from a spec; ``discretize`` (``quantile`` or ``none``) sets its discretizer."""
     from .models import make_multilabel_classifier
 
@@ -238,7 +249,7 @@ def _write_rows(out: pd.DataFrame, args, what: str):
 
 
 # -- subcommands ---------------------------------------------------------------------
-def cmd_fit(args):
+def cmd_fit(args: argparse.Namespace) -> None:
     from .io import save_model
 
     if wants_multilabel(args, [args.model] if args.model else []):
@@ -269,7 +280,7 @@ def _predict_multilabel(model, args):
     _write_rows(out, args, "label sets")
 
 
-def cmd_predict(args):
+def cmd_predict(args: argparse.Namespace) -> None:
     from .io import load_model
 
     model = load_model(args.model_file)
@@ -289,7 +300,7 @@ def cmd_predict(args):
 
 def _given(values, model) -> dict:
     """``--given name=0|1`` options as ``{name: 0 or 1}``."""
-    given = {}
+    given: dict[Hashable, int] = {}
     for item in values or []:
         name, sep, value = item.rpartition("=")
         name, value = name.strip(), value.strip()
@@ -307,7 +318,7 @@ def _given(values, model) -> dict:
     return given
 
 
-def cmd_query(args):
+def cmd_query(args: argparse.Namespace) -> None:
     from .io import load_model
 
     model = load_model(args.model_file)
@@ -346,8 +357,22 @@ def cmd_query(args):
     _write_rows(out.reset_index(drop=True), args, what)
 
 
-def cross_validate_models(X, y, specs, *, n_splits=10, discretize="mdl", n_bins=4, seed=0,
-                          progress=True, metrics=("accuracy",), return_cv=False, n_jobs=1):
+@overload
+def cross_validate_models(X: pd.DataFrame, y: ArrayLike, specs: Sequence[str], *, n_splits: int = ...,
+                          discretize: str = ..., n_bins: int = ..., seed: int = ..., progress: bool = ...,
+                          metrics: Sequence[str] = ..., return_cv: Literal[False] = ...,
+                          n_jobs: int | None = ...) -> pd.DataFrame: ...
+@overload
+def cross_validate_models(X: pd.DataFrame, y: ArrayLike, specs: Sequence[str], *, n_splits: int = ...,
+                          discretize: str = ..., n_bins: int = ..., seed: int = ..., progress: bool = ...,
+                          metrics: Sequence[str] = ..., return_cv: Literal[True],
+                          n_jobs: int | None = ...) -> tuple[pd.DataFrame, dict[str, CVPredictions]]: ...
+
+
+def cross_validate_models(X: pd.DataFrame, y: ArrayLike, specs: Sequence[str], *, n_splits: int = 10,
+                          discretize: str = "mdl", n_bins: int = 4, seed: int = 0, progress: bool = True,
+                          metrics: Sequence[str] = ("accuracy",), return_cv: bool = False, n_jobs: int | None = 1
+                          ) -> pd.DataFrame | tuple[pd.DataFrame, dict[str, CVPredictions]]:
     """Stratified k-fold scores of each model spec, by the evaluation harness's protocol.
 
     The folds are those of :func:`bnclf.evaluation.make_cv_splits` with ``seed`` (the
@@ -380,7 +405,7 @@ def cross_validate_models(X, y, specs, *, n_splits=10, discretize="mdl", n_bins=
     return (table, cvs) if return_cv else table
 
 
-def per_class_report(cv) -> tuple[pd.DataFrame, pd.DataFrame]:
+def per_class_report(cv: CVPredictions) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Pooled out-of-fold confusion matrix and per-class precision, recall, F1 and support."""
     from sklearn.metrics import confusion_matrix, precision_recall_fscore_support
 
@@ -430,8 +455,9 @@ def _print_multilabel_table(table: pd.DataFrame, title: str):
               f"{r['fit_s']:>10.3f}{r['predict_s']:>13.4f}")
 
 
-def evaluate_multilabel(X, Y, specs, *, n_splits=5, seed=0, discretize=None, n_bins=4, progress=True,
-                        n_jobs=1) -> pd.DataFrame:
+def evaluate_multilabel(X: ArrayLike | pd.DataFrame, Y: ArrayLike | pd.DataFrame, specs: Sequence[str], *,
+                        n_splits: int = 5, seed: int = 0, discretize: str | None = None, n_bins: int = 4,
+                        progress: bool = True, n_jobs: int | None = 1) -> pd.DataFrame:
     """Cross-validated scores of multilabel classifier specs: one row per spec (means over folds).
 
     The folds are stratified on the least relevant label
@@ -467,7 +493,7 @@ def _evaluate_multilabel(args, specs):
         table.to_csv(args.output, index=False)
 
 
-def cmd_evaluate(args):
+def cmd_evaluate(args: argparse.Namespace) -> None:
     from .evaluation.cli import _split_top_level
 
     specs = None if args.models is None else _split_top_level([args.models])
@@ -506,7 +532,7 @@ def cmd_evaluate(args):
         print(f"wrote the out-of-fold predictions of {len(cvs)} model(s) -> {args.predictions}")
 
 
-def cmd_export(args):
+def cmd_export(args: argparse.Namespace) -> None:
     from .io import load_model, write_network
 
     est = final_estimator(load_model(args.model_file))
@@ -519,7 +545,7 @@ def cmd_export(args):
         print(f"wrote {path} (+ name map {path}.names.json), verified by reading it back")
 
 
-def cmd_plot(args):
+def cmd_plot(args: argparse.Namespace) -> None:
     from .io import load_model
     from .plot import save_structure_png
 
@@ -556,7 +582,7 @@ def cmd_plot(args):
     print(f"wrote {args.output}")
 
 
-def cpt_table(net, node) -> pd.DataFrame:
+def cpt_table(net: Network, node: Hashable) -> pd.DataFrame:
     """The CPT of ``node`` as probabilities: one row per state, one column per parent
     configuration (a MultiIndex over the parents, in CPT axis order)."""
     families = net.named_families
@@ -573,7 +599,7 @@ def cpt_table(net, node) -> pd.DataFrame:
     return pd.DataFrame(table.reshape(len(rows), -1), index=rows, columns=columns)
 
 
-def network_dot(net) -> str:
+def network_dot(net: Network) -> str:
     """The network in Graphviz DOT (the class node, if any, drawn as a box)."""
     def quote(v):
         return '"' + str(v).replace('"', r'\"') + '"'
@@ -589,7 +615,7 @@ def network_dot(net) -> str:
     return "\n".join(lines)
 
 
-def cmd_show(args):
+def cmd_show(args: argparse.Namespace) -> None:
     from .io import load_model
 
     model = load_model(args.model_file)
@@ -648,7 +674,7 @@ def cmd_show(args):
                 print(cpt_table(net, node).round(4).to_string())
 
 
-def cmd_explain(args):
+def cmd_explain(args: argparse.Namespace) -> None:
     from .io import load_model
 
     model = load_model(args.model_file)
@@ -687,7 +713,7 @@ def cmd_explain(args):
         print(f"wrote {args.plot}")
 
 
-def cmd_demo(args):
+def cmd_demo(args: argparse.Namespace) -> None:
     from .datasets import load_dataset
     from .io import write_network
     from .plot import save_structure_png
@@ -881,8 +907,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv=None):
-    """Run the command line; user errors end with ``bnclf: error: ...`` and exit status 2."""
+def main(argv: Sequence[str] | None = None) -> int | None:
+    """Run the command line; user errors end with ``bnclf: error: ...`` and exit status 2.
+
+    Returns the exit status: 2 after a user error, 0 on a broken pipe, otherwise what the
+    command returns (None for success, the status of ``compare``).
+    """
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

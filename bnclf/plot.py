@@ -4,13 +4,27 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import re
 from collections import Counter
-from typing import Any
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import networkx as nx
 import numpy as np
 from matplotlib.artist import Artist
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure, SubFigure
+    from pgmpy.models import DiscreteBayesianNetwork
+    from sklearn.base import BaseEstimator
+
+    from .models.instance_specific import Explanation
+    from .network import Network
+
+_PathT = TypeVar("_PathT", bound=str | os.PathLike)
 
 CLASS_COLOR = "#d62728"
 FEATURE_COLOR = "#aec7e8"
@@ -408,7 +422,8 @@ class _StructureLayout:
         return min(xs), max(xs), min(ys), max(ys)
 
 
-def structure_layout(graph: nx.DiGraph, class_node=None, *, font_size=None) -> dict:
+def structure_layout(graph: nx.DiGraph, class_node: Hashable | None = None, *,
+                     font_size: float | None = None) -> dict[Hashable, tuple[float, float]]:
     """Positions (in inches) of a layered drawing: the class on top, features by generation.
 
     Parameters
@@ -491,8 +506,10 @@ def model_class_information(obj: Any) -> dict:
     return out
 
 
-def select_nodes(graph: nx.DiGraph, class_node=None, *, features=None,
-                 markov_blanket_only: bool = False, max_features=None, rank=None):
+def select_nodes(graph: nx.DiGraph, class_node: Hashable | None = None, *,
+                 features: str | Iterable[Hashable] | None = None, markov_blanket_only: bool = False,
+                 max_features: int | None = None,
+                 rank: Mapping[Hashable, float] | None = None) -> tuple[nx.DiGraph, str]:
     """The subgraph to draw and a note on what was left out (``""`` when nothing was).
 
     Parameters
@@ -500,8 +517,8 @@ def select_nodes(graph: nx.DiGraph, class_node=None, *, features=None,
     graph : networkx.DiGraph
     class_node : hashable, optional
         Always kept.
-    features : list, optional
-        Keep only these features.
+    features : list or str, optional
+        Keep only these features (a str: that one feature).
     markov_blanket_only : bool, default=False
         Keep only the class's Markov blanket (parents, children, children's
         other parents).
@@ -789,9 +806,14 @@ def _render_structure(ax, spec, *, title_size=12.0, frame=None):
     return ax
 
 
-def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None, pos=None,
-                   highlight=(), features=None, markov_blanket_only=False, max_features=None,
-                   rank="degree", legend=True):
+def draw_structure(obj: BaseEstimator | Network | nx.DiGraph | DiscreteBayesianNetwork,
+                   ax: Axes | None = None, *, class_node: Hashable | None = None, title: str | None = None,
+                   font_size: float | None = None, pos: Mapping[Hashable, tuple[float, float]] | None = None,
+                   highlight: Iterable[tuple[Hashable, Hashable]] = (),
+                   features: str | Iterable[Hashable] | None = None, markov_blanket_only: bool = False,
+                   max_features: int | None = None,
+                   rank: Literal["degree", "mi"] | Mapping[Hashable, float] = "degree",
+                   legend: bool = True) -> Axes | np.ndarray:
     """Draw a Bayesian network classifier's structure.
 
     Parameters
@@ -818,8 +840,8 @@ def draw_structure(obj, ax=None, *, class_node=None, title=None, font_size=None,
         a row (moved apart where their boxes would overlap).
     highlight : collection of (parent, child), optional
         Arcs among features drawn in red (e.g. those another network lacks).
-    features : list, optional
-        Draw only these features (and the class).
+    features : list or str, optional
+        Draw only these features (and the class; a str: that one feature).
     markov_blanket_only : bool, default=False
         Draw only the class's Markov blanket.
     max_features : int, optional
@@ -904,7 +926,8 @@ def _panel_figure(specs, *, ncols, suptitle=None):
     return axes
 
 
-def draw_members(est, *, members=None, ncols=None, title=None, font_size=None):
+def draw_members(est: BaseEstimator, *, members: Sequence[int] | None = None, ncols: int | None = None,
+                 title: str | None = None, font_size: float | None = None) -> np.ndarray:
     """Draw every network of an ensemble or a multinet, one panel per member.
 
     Parameters
@@ -954,7 +977,8 @@ def draw_members(est, *, members=None, ncols=None, title=None, font_size=None):
     return axes
 
 
-def draw_explanation(explanation, *, parts=None, ncols=None, title=None, font_size=None):
+def draw_explanation(explanation: Explanation, *, parts: Sequence[str] | None = None, ncols: int | None = None,
+                     title: str | None = None, font_size: float | None = None) -> np.ndarray:
     """Draw the networks an instance-specific classifier built for one row, side by side.
 
     Parameters
@@ -1022,7 +1046,8 @@ def _short(name, limit=14) -> str:
     return text.replace("$", r"\$")  # a literal dollar, not matplotlib mathtext
 
 
-def save_structure_png(obj, path, **kwargs):
+def save_structure_png(obj: BaseEstimator | Network | nx.DiGraph | DiscreteBayesianNetwork, path: _PathT,
+                       **kwargs: Any) -> _PathT:
     """Draw ``obj`` with :func:`draw_structure` and save it as a PNG; returns the path.
 
     Parameters
@@ -1050,7 +1075,15 @@ def save_structure_png(obj, path, **kwargs):
     return path
 
 
-def draw_search_trace(obj, ax=None, *, title=None):
+@overload
+def draw_search_trace(obj: BaseEstimator | pd.DataFrame, ax: None = None, *,
+                      title: str | None = None) -> np.ndarray: ...
+@overload
+def draw_search_trace(obj: BaseEstimator | pd.DataFrame, ax: Axes, *, title: str | None = None) -> Axes: ...
+
+
+def draw_search_trace(obj: BaseEstimator | pd.DataFrame, ax: Axes | None = None, *,
+                      title: str | None = None) -> Axes | np.ndarray:
     """Plot a structure search: the score after every accepted move.
 
     Parameters
@@ -1585,8 +1618,19 @@ def _draw_multilabel_panel(ax, layout, geom, root, *, title):
     return ax
 
 
-def draw_multilabel(model, ax=None, *, features=None, max_features=None, label_only=False, title=None,
-                    figsize=None):
+@overload
+def draw_multilabel(model: BaseEstimator, ax: None = None, *, features: str | Iterable[Hashable] | None = ...,
+                    max_features: int | None = ..., label_only: bool = ..., title: str | None = ...,
+                    figsize: tuple[float, float] | None = ...) -> Figure: ...
+@overload
+def draw_multilabel(model: BaseEstimator, ax: Axes, *, features: str | Iterable[Hashable] | None = ...,
+                    max_features: int | None = ..., label_only: bool = ..., title: str | None = ...,
+                    figsize: tuple[float, float] | None = ...) -> Figure | SubFigure: ...
+
+
+def draw_multilabel(model: BaseEstimator, ax: Axes | None = None, *, features: str | Iterable[Hashable] | None = None,
+                    max_features: int | None = None, label_only: bool = False, title: str | None = None,
+                    figsize: tuple[float, float] | None = None) -> Figure | SubFigure:
     """Draw a multilabel Bayesian network (mNB, mFAN): class subgraph, bridge and features.
 
     Parameters
@@ -1597,8 +1641,9 @@ def draw_multilabel(model, ax=None, *, features=None, max_features=None, label_o
     ax : matplotlib Axes, optional
         Axes to draw on (a single network only); fonts and lines are scaled to
         its size. By default a figure sized to the network is made.
-    features : list of feature names, optional
-        Draw only these of the selected features (``selected_features_``).
+    features : list of feature names or str, optional
+        Draw only these of the selected features (``selected_features_``; a str:
+        that one feature).
     max_features : int, optional
         Draw at most this many features, those with the most class parents first
         (ties in input order); applied after ``features``.
@@ -1618,6 +1663,8 @@ def draw_multilabel(model, ax=None, *, features=None, max_features=None, label_o
     Returns
     -------
     matplotlib.figure.Figure
+        The figure made; with ``ax``, ``ax.figure`` (a ``SubFigure`` when the
+        Axes is in one).
 
     Notes
     -----

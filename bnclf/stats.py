@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable, Sequence
+from typing import overload
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -75,7 +76,7 @@ class CountCache:
     distributed counting plugs in without touching any learner.
     """
 
-    def __init__(self, data: DiscreteData):
+    def __init__(self, data: DiscreteData) -> None:
         if data.y is None:
             raise ValueError("CountCache needs class codes (data.y).")
         self.n_features = data.n_features
@@ -92,7 +93,8 @@ class CountCache:
         self._parts: list[CountCache] = []  # set by merge(): tables are sums over the parts
 
     # -- counting ------------------------------------------------------------
-    def check_size(self, family, cells=None, what="the count table of") -> None:
+    def check_size(self, family: Iterable[int], cells: float | None = None,
+                   what: str = "the count table of") -> None:
         """Raise :class:`TableTooLargeError` if ``family``'s table (or ``cells`` float64
         cells) would not fit the memory budget, naming the columns and the fix."""
         family = [int(v) for v in family]
@@ -110,7 +112,7 @@ class CountCache:
             "BNCLF_MEMORY_BUDGET raises the budget."
         )
 
-    def counts(self, family, *, memoize: bool = True) -> np.ndarray:
+    def counts(self, family: Iterable[int], *, memoize: bool = True) -> np.ndarray:
         """Count table of ``family`` (variable indices), one axis per variable in that order.
 
         ``memoize=False`` counts without keeping the table (for learners that
@@ -133,7 +135,7 @@ class CountCache:
             return table
         return table.transpose([key.index(v) for v in family])
 
-    def counts_many(self, families) -> None:
+    def counts_many(self, families: Iterable[Sequence[int]]) -> None:
         """Count many families at once (one ``np.bincount`` per batch) and memoize them.
 
         Families of the same size are counted together: their combined codes
@@ -705,8 +707,17 @@ _SCORE_DECIMALS = 10
 """Scores are compared after rounding to this many decimals (bits): see :func:`comparable`."""
 
 
-def comparable(scores: np.ndarray) -> np.ndarray:
+@overload
+def comparable(scores: float) -> float: ...
+@overload
+def comparable(scores: np.ndarray) -> np.ndarray: ...
+
+
+def comparable(scores: np.ndarray | float) -> np.ndarray | float:
     """Scores rounded to ``1e-10`` so that values equal in exact arithmetic compare equal.
+
+    An array gives an array of the same shape, a single score (a search's current
+    score) a NumPy float.
 
     Information measures are logs of ratios of counts; two of them that are
     mathematically equal (two attributes with identical counts, a CMI that is
@@ -725,13 +736,20 @@ def _plogp_ratio(joint: np.ndarray, denom: np.ndarray) -> float:
     return float(np.sum(joint[mask] * np.log2(joint[mask] / denom[mask])))
 
 
-def xlogx(counts) -> np.ndarray:
-    """``n * ln(n)`` with ``0 ln 0 = 0`` (Weka's ``ContingencyTables.lnFunc``)."""
+@overload
+def xlogx(counts: float) -> float: ...
+@overload
+def xlogx(counts: np.ndarray) -> np.ndarray: ...
+
+
+def xlogx(counts: ArrayLike) -> np.ndarray | float:
+    """``n * ln(n)`` with ``0 ln 0 = 0`` (Weka's ``ContingencyTables.lnFunc``), elementwise;
+    a single count gives a NumPy float."""
     counts = np.asarray(counts, dtype=float)
     return counts * np.log(np.where(counts > 0, counts, 1.0))
 
 
-def entropy(counts) -> float:
+def entropy(counts: ArrayLike) -> float:
     """Shannon entropy in bits of the distribution given by a count table.
 
     Computed as ``(N ln N - sum_k n_k ln n_k) / (N ln 2)``, summed in cell order
@@ -748,7 +766,7 @@ def entropy(counts) -> float:
     return (acc + float(xlogx(total))) / (total * math.log(2.0))
 
 
-def mutual_information(counts) -> float:
+def mutual_information(counts: ArrayLike) -> float:
     """``I(X; Y)`` in bits from a table with axis 0 = X and the other axes = Y."""
     n = np.asarray(counts, dtype=float)
     n = n.reshape(n.shape[0], -1)
@@ -761,7 +779,7 @@ def mutual_information(counts) -> float:
     return max(_plogp_ratio(p, px * py), 0.0)
 
 
-def conditional_mutual_information(counts) -> float:
+def conditional_mutual_information(counts: ArrayLike) -> float:
     """``I(X; Y | Z)`` in bits from a table with axes ``(X, Y, *Z)``.
 
     ``Y`` may itself be a parent set: reshape its axes into one before calling,
@@ -781,7 +799,7 @@ def conditional_mutual_information(counts) -> float:
     return max(_plogp_ratio(p, denom), 0.0)
 
 
-def label_conditional_mi(counts) -> np.ndarray:
+def label_conditional_mi(counts: ArrayLike) -> np.ndarray:
     """``I(X; Y | C=c)`` for each class c from a table ``(X, Y, C)``: MI within class c, in bits.
 
     Vectorized over the classes; a class with no rows gets 0.
@@ -798,7 +816,7 @@ def label_conditional_mi(counts) -> np.ndarray:
 
 
 # -- smoothed probabilities and pointwise measures ------------------------------
-def m_estimate(counts, m: float = 1.0) -> np.ndarray:
+def m_estimate(counts: ArrayLike, m: float = 1.0) -> np.ndarray:
     """``P(x | pa) = (N(x, pa) + m/|X|) / (N(pa) + m)`` for a table with axes ``(X, *pa)``.
 
     A table with one axis gives a marginal ``(N(x) + m/|X|) / (N + m)``. With
@@ -813,12 +831,12 @@ def m_estimate(counts, m: float = 1.0) -> np.ndarray:
     return np.where(npa + m > 0, p, 1.0 / r)
 
 
-def pointwise_class_mi(counts_xc, m: float = 1.0) -> np.ndarray:
+def pointwise_class_mi(counts_xc: ArrayLike, m: float = 1.0) -> np.ndarray:
     """Pointwise y-MI ``log2 P(x, c) / (P(x) P(c))`` for every ``(x, c)``.
 
     Parameters
     ----------
-    counts_xc : array of shape ``(|X|, |C|)``
+    counts_xc : array-like of shape ``(|X|, |C|)``
         Counts ``N(x, c)``.
     m : float
         m-estimate weight; the joint is smoothed as one variable of ``|X||C|``
@@ -830,7 +848,7 @@ def pointwise_class_mi(counts_xc, m: float = 1.0) -> np.ndarray:
     return np.log2(joint / (px * pc))
 
 
-def pointwise_class_cmi(counts_xyc, m: float = 1.0) -> np.ndarray:
+def pointwise_class_cmi(counts_xyc: ArrayLike, m: float = 1.0) -> np.ndarray:
     """Pointwise y-CMI (CPMI) ``log2 P(x, y | c) / (P(x | c) P(y | c))`` for every cell.
 
     ``P(x, y | c) = (N(x, y, c) + m/(|X||Y|)) / (N(c) + m)``; the conditionals
@@ -844,7 +862,7 @@ def pointwise_class_cmi(counts_xyc, m: float = 1.0) -> np.ndarray:
 
 
 # -- scores -------------------------------------------------------------------------
-def bdeu_score(counts, ess: float = 1.0) -> float:
+def bdeu_score(counts: ArrayLike, ess: float = 1.0) -> float:
     """BDeu local score (natural log) of a family table with axes ``(child, *parents)``.
 
     ``sum_j [lnG(a_j) - lnG(a_j + N_j) + sum_k (lnG(a_jk + N_jk) - lnG(a_jk))]`` with

@@ -44,11 +44,7 @@ PACKAGE_DIR = pathlib.Path(bnclf.__file__).resolve().parent
 PENDING_FILES = {
     "bnclf.models.base": "bnclf/models/base.py",
     "bnclf.models.naive": "bnclf/models/naive.py",
-    "bnclf.stats": "bnclf/stats.py",
     "bnclf.data": "bnclf/data.py",
-    "bnclf.plot": "bnclf/plot.py",
-    "bnclf.cli": "bnclf/cli.py",
-    "bnclf.evaluation.cli": "bnclf/evaluation/cli.py",
 }
 
 
@@ -57,11 +53,7 @@ def _edited_elsewhere(path: str) -> str:
 
 
 _BASE = _edited_elsewhere("bnclf/models/base.py")
-_STATS = _edited_elsewhere("bnclf/stats.py")
 _DATA = _edited_elsewhere("bnclf/data.py")
-_PLOT = _edited_elsewhere("bnclf/plot.py")
-_CLI = _edited_elsewhere("bnclf/cli.py")
-_EVAL_CLI = _edited_elsewhere("bnclf/evaluation/cli.py")
 
 # =============================================================================================
 # PENDING: public functions and methods still without full annotations, by qualified name
@@ -79,20 +71,6 @@ PENDING = {
     "bnclf.models.base.BayesNetClassifier.predict_proba": _BASE,
     "bnclf.models.base.BayesNetClassifier.to_pgmpy": _BASE,
     "bnclf.models.base.check_integer": _BASE,
-    # bnclf/stats.py
-    "bnclf.stats.CountCache.__init__": _STATS,
-    "bnclf.stats.CountCache.check_size": _STATS,
-    "bnclf.stats.CountCache.counts": _STATS,
-    "bnclf.stats.CountCache.counts_many": _STATS,
-    "bnclf.stats.bdeu_score": _STATS,
-    "bnclf.stats.conditional_mutual_information": _STATS,
-    "bnclf.stats.entropy": _STATS,
-    "bnclf.stats.label_conditional_mi": _STATS,
-    "bnclf.stats.m_estimate": _STATS,
-    "bnclf.stats.mutual_information": _STATS,
-    "bnclf.stats.pointwise_class_cmi": _STATS,
-    "bnclf.stats.pointwise_class_mi": _STATS,
-    "bnclf.stats.xlogx": _STATS,
     # bnclf/data.py
     "bnclf.data.DiscreteData.subset": _DATA,
     "bnclf.data.FeatureEncoder.__init__": _DATA,
@@ -102,43 +80,6 @@ PENDING = {
     "bnclf.data.encode_target": _DATA,
     "bnclf.data.python_scalar": _DATA,
     "bnclf.data.record_feature_names": _DATA,
-    # bnclf/plot.py
-    "bnclf.plot.draw_explanation": _PLOT,
-    "bnclf.plot.draw_members": _PLOT,
-    "bnclf.plot.draw_multilabel": _PLOT,
-    "bnclf.plot.draw_search_trace": _PLOT,
-    "bnclf.plot.draw_structure": _PLOT,
-    "bnclf.plot.save_structure_png": _PLOT,
-    "bnclf.plot.select_nodes": _PLOT,
-    "bnclf.plot.structure_layout": _PLOT,
-    # bnclf/cli.py
-    "bnclf.cli.build_model": _CLI,
-    "bnclf.cli.build_multilabel_model": _CLI,
-    "bnclf.cli.cmd_demo": _CLI,
-    "bnclf.cli.cmd_evaluate": _CLI,
-    "bnclf.cli.cmd_explain": _CLI,
-    "bnclf.cli.cmd_export": _CLI,
-    "bnclf.cli.cmd_fit": _CLI,
-    "bnclf.cli.cmd_plot": _CLI,
-    "bnclf.cli.cmd_predict": _CLI,
-    "bnclf.cli.cmd_query": _CLI,
-    "bnclf.cli.cmd_show": _CLI,
-    "bnclf.cli.cpt_table": _CLI,
-    "bnclf.cli.cross_validate_models": _CLI,
-    "bnclf.cli.evaluate_multilabel": _CLI,
-    "bnclf.cli.final_estimator": _CLI,
-    "bnclf.cli.is_multilabel_model": _CLI,
-    "bnclf.cli.main": _CLI,
-    "bnclf.cli.network_dot": _CLI,
-    "bnclf.cli.per_class_report": _CLI,
-    "bnclf.cli.read_features": _CLI,
-    "bnclf.cli.read_multilabel": _CLI,
-    "bnclf.cli.read_table": _CLI,
-    "bnclf.cli.wants_multilabel": _CLI,
-    # bnclf/evaluation/cli.py
-    "bnclf.evaluation.cli.add_compare_subparser": _EVAL_CLI,
-    "bnclf.evaluation.cli.main": _EVAL_CLI,
-    "bnclf.evaluation.cli.run_compare_multilabel": _EVAL_CLI,
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 
 __all__ = ["add_compare_subparser", "run_compare", "main"]
 
@@ -123,7 +124,7 @@ def _configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     return p
 
 
-def add_compare_subparser(subparsers) -> argparse.ArgumentParser:
+def add_compare_subparser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``compare`` subcommand to an argparse subparsers object.
 
     Parameters
@@ -171,7 +172,7 @@ def _multilabel_estimators(classifiers, discretizer) -> dict:
     return out
 
 
-def run_compare_multilabel(args: argparse.Namespace, datasets, classifiers) -> int:
+def run_compare_multilabel(args: argparse.Namespace, datasets: Sequence[str], classifiers: Sequence[str]) -> int:
     """The ``compare`` subcommand for multilabel classifiers and data sets (Corani et al. 2014's protocol)."""
     from pathlib import Path
 
@@ -258,7 +259,7 @@ def run_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point for ``python -m bnclf.evaluation.cli``."""
     parser = argparse.ArgumentParser(prog="bnclf")
     sub = parser.add_subparsers(dest="command", required=True)
