@@ -214,3 +214,54 @@ def test_input_validation(data):
         cross_validate_predictions(GaussianNB(), X.iloc[:10], y)
     with pytest.raises(ValueError, match="n_splits"):
         make_cv_splits(y, n_splits=1)
+
+
+def test_shared_fold_coding_gives_the_models_of_the_raw_columns():
+    """The harness makes a fold's discrete columns categorical once for every bnclf
+    classifier: models and predictions equal those fitted on the raw columns, unseen
+    test values stay unseen (not missing), and many-valued integer and float columns
+    are left to the encoder."""
+    from bnclf import KDBClassifier, NaiveBayesClassifier, TANClassifier
+    from bnclf.evaluation.protocols import shared_categories
+
+    rng = np.random.default_rng(5)
+    n = 240
+    y = rng.choice(["p", "q", "r"], n)
+    X = pd.DataFrame({
+        "s": pd.Series(rng.choice(["b", "a", "c", None], n), dtype=object),
+        "i": rng.integers(0, 4, n),
+        "t": rng.choice([True, False], n),
+        "many": rng.integers(0, 40, n),
+    })
+    X.loc[X.index[-5:], "s"] = "only-in-test"
+    train, test = np.arange(n - 40), np.arange(n - 40, n)
+    X_tr, X_te = shared_categories(X.iloc[train], X.iloc[test])
+    assert isinstance(X_tr["s"].dtype, pd.CategoricalDtype) and "only-in-test" in X_te["s"].cat.categories
+    assert X_tr["many"].dtype == X["many"].dtype  # a quantity: left as it is
+    assert X_te["s"].isna().sum() == X["s"].iloc[test].isna().sum()  # unseen is not missing
+    for make in (NaiveBayesClassifier, TANClassifier, lambda: KDBClassifier(k=2),
+                 lambda: NaiveBayesClassifier(missing="ignore")):
+        with pytest.warns(UserWarning, match="many"):
+            raw = make().fit(X.iloc[train], y[train])
+        with pytest.warns(UserWarning, match="many"):
+            shared = make().fit(X_tr, y[train])
+        for a, b in zip(raw.network_.log_cpts, shared.network_.log_cpts):
+            assert np.array_equal(a, b)
+        assert np.array_equal(raw.predict_proba(X.iloc[test]), shared.predict_proba(X_te))
+
+
+def test_predictions_match_direct_fit_bnclf():
+    from bnclf import TANClassifier
+    from bnclf.datasets import load_dataset
+
+    X, y = load_dataset("soybean")
+    y = np.asarray(y)
+    cvp = cross_validate_predictions(TANClassifier(), X.astype(object), y, n_splits=3, random_state=2,
+                                     discretizer=None)
+    for s in make_cv_splits(y, n_splits=3, random_state=2):
+        model = TANClassifier().fit(X.astype(object).iloc[s.train], y[s.train])
+        got = cvp.predictions.set_index("row").loc[s.test]
+        assert np.array_equal(got["y_pred"].to_numpy(), model.predict(X.astype(object).iloc[s.test]))
+        proba = model.predict_proba(X.astype(object).iloc[s.test])
+        columns = [list(cvp.classes).index(c) for c in model.classes_]
+        np.testing.assert_allclose(cvp.proba[s.test][:, columns], proba, rtol=0, atol=1e-12)

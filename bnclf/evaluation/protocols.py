@@ -32,6 +32,9 @@ from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.utils import check_random_state
 
+from ..data import MAX_INTEGER_CATEGORIES, _sorted_labels
+from ..inference import log_posterior
+from ..models.base import BayesNetClassifier
 from . import metrics as _m
 
 __all__ = [
@@ -200,16 +203,57 @@ def _take_rows(X, idx):
 
 def _aligned_proba(model, X_test, classes) -> np.ndarray:
     """predict_proba columns mapped onto the global class order (0 for unseen classes)."""
-    out = np.zeros((_n_rows(X_test), len(classes)))
     if not hasattr(model, "predict_proba"):
-        return out * np.nan
+        return np.full((_n_rows(X_test), len(classes)), np.nan)
     p = np.asarray(model.predict_proba(X_test), dtype=float)
-    model_classes = list(getattr(model, "classes_", classes))
+    return _aligned(p, getattr(model, "classes_", classes), classes)
+
+
+def _aligned(p, model_classes, classes) -> np.ndarray:
+    out = np.zeros((p.shape[0], len(classes)))
     lookup = {c: i for i, c in enumerate(classes.tolist())}
-    for j, c in enumerate(model_classes):
+    for j, c in enumerate(list(model_classes)):
         if c in lookup:
             out[:, lookup[c]] = p[:, j]
     return out
+
+
+def shared_categories(X_train, X_test):
+    """The training and test rows of one fold with their discrete columns made categorical
+    once, so that every classifier of the fold codes them by the categories alone.
+
+    A column of strings, objects, booleans or integers becomes categorical, with the
+    categories of the training rows in the order bnclf's encoder gives them (so every
+    model is the one the raw column gives, bit for bit); the test column gets those
+    categories followed by its values that training lacks, which stay unseen (summed
+    out) rather than missing. Float and already categorical columns, and inputs that
+    are not DataFrames, are left as they are.
+    """
+    if not isinstance(X_train, pd.DataFrame) or not isinstance(X_test, pd.DataFrame):
+        return X_train, X_test
+    train, test = {}, {}
+    for name in X_train.columns:
+        column = X_train[name]
+        dtype = column.dtype
+        if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_float_dtype(dtype) or \
+                (pd.api.types.is_integer_dtype(dtype) and column.nunique() > MAX_INTEGER_CATEGORIES):
+            continue  # left to the encoder (its checks and warnings included)
+        labels = _sorted_labels(np.asarray(column.dropna().unique(), dtype=object))
+        extra = [v for v in _sorted_labels(np.asarray(X_test[name].dropna().unique(), dtype=object))
+                 if v not in set(labels)]
+        train[name] = pd.Categorical(column, categories=pd.Index(labels, dtype=object))
+        test[name] = pd.Categorical(X_test[name], categories=pd.Index(labels + extra, dtype=object))
+    if not train:
+        return X_train, X_test
+    return X_train.assign(**train) if all(isinstance(k, str) for k in train) else _replace(X_train, train), \
+        X_test.assign(**test) if all(isinstance(k, str) for k in test) else _replace(X_test, test)
+
+
+def _replace(frame, columns):
+    frame = frame.copy()
+    for name, values in columns.items():
+        frame[name] = values
+    return frame
 
 
 def _n_rows(X):
@@ -246,14 +290,23 @@ def _run_fold_shared(estimators, X, y, split: Split, classes, discretizer, conte
         fit_extra, predict_extra = t1 - t0, time.perf_counter() - t1
     out = []
     contexts = list(contexts) or [""] * len(estimators)
+    if all(isinstance(e, BayesNetClassifier) for e in estimators):
+        t0 = time.perf_counter()
+        X_tr, X_te = shared_categories(X_tr, X_te)
+        fit_extra += time.perf_counter() - t0
     for estimator, context in zip(estimators, contexts):
         model = clone(estimator)
         try:
             t0 = time.perf_counter()
             model.fit(X_tr, y_tr)
             t1 = time.perf_counter()
-            y_pred = np.asarray(model.predict(X_te))
-            proba = _aligned_proba(model, X_te, classes)
+            if isinstance(model, BayesNetClassifier):  # one pass gives both
+                jll = model.predict_joint_log_proba(X_te)
+                y_pred = model.classes_[np.argmax(jll, axis=1)]
+                proba = _aligned(np.exp(log_posterior(jll)), model.classes_, classes)
+            else:
+                y_pred = np.asarray(model.predict(X_te))
+                proba = _aligned_proba(model, X_te, classes)
             t2 = time.perf_counter()
         except Exception as exc:
             where = f"{context} " if context else ""
