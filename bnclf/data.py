@@ -373,7 +373,9 @@ class FeatureEncoder:
             table = self._integer_table(j)
             if table is not None:  # integer states: a gather, no hashing
                 low, codes = table
-                shifted = values.astype(np.int64) - low
+                shifted = values - low if values.dtype == np.int64 else values.astype(np.int64) - low
+                if shifted.min() >= 0 and shifted.max() < len(codes):  # every value in the table
+                    return codes.take(shifted)
                 inside = (shifted >= 0) & (shifted < len(codes))
                 return np.where(inside, codes[np.where(inside, shifted, 0)], UNKNOWN)
         get = self._lookups()[j].get
