@@ -218,7 +218,8 @@ def _aligned(p, model_classes, classes) -> np.ndarray:
     return out
 
 
-def shared_categories(X_train, X_test):
+def shared_categories(X_train: pd.DataFrame | np.ndarray, X_test: pd.DataFrame | np.ndarray
+                      ) -> tuple[pd.DataFrame | np.ndarray, pd.DataFrame | np.ndarray]:
     """The training and test rows of one fold with their discrete columns made categorical
     once, so that every classifier of the fold codes them by the categories alone.
 
