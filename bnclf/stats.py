@@ -14,6 +14,7 @@ unseen combination gives a finite, strongly negative value.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 from collections.abc import Iterable, Sequence
@@ -393,7 +394,9 @@ class CountCache:
             def joint_rows(lo, hi):
                 joint = np.zeros((n_classes, hi - lo, width - lo))
                 for label, onehot, _ in chunks:
-                    with single_threaded_blas():
+                    # a large product is worth the BLAS's threads; small ones run faster on one
+                    large = onehot.shape[0] * (hi - lo) * (width - lo) >= _THREADED_PRODUCT
+                    with contextlib.nullcontext() if large else single_threaded_blas():
                         joint[label] += onehot[:, lo:hi].T @ onehot[:, lo:]
                 return joint
         class_totals = np.add.reduceat(by_feature, offsets, axis=1)  # N_c: (C, d, d)
@@ -441,6 +444,11 @@ class CountCache:
                     onehot[np.flatnonzero(ok), offsets[i] + codes[ok]] = 1.0
                     known[:, i] = ok
                 yield label, onehot, known
+
+
+_THREADED_PRODUCT = 1 << 27
+"""Multiply-adds from which a one-hot product of the all-pairs counts may use every BLAS
+thread."""
 
 
 class MissingCountsError(LookupError):
