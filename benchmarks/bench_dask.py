@@ -55,8 +55,8 @@ def same_model(a, b) -> bool:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=10 ** 8)
-    parser.add_argument("--partition-rows", type=int, default=10 ** 6)
+    parser.add_argument("--rows", type=int, default=10**8)
+    parser.add_argument("--partition-rows", type=int, default=10**6)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", default=str(HERE / "results" / "dask.json"))
     args = parser.parse_args(argv)
@@ -70,8 +70,10 @@ def main(argv=None) -> None:
     frame = dd.from_map(partition, range(n_parts), sizes, meta=meta, enforce_metadata=False)
     features, labels = frame.drop(columns="class"), frame["class"]
 
-    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    with (
+        LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
         client.run(lambda: None)  # workers up before the clock starts
         print(f"{args.rows:,} rows in {n_parts} partitions on {args.workers} workers")
         start = time.perf_counter()
@@ -91,7 +93,10 @@ def main(argv=None) -> None:
     print(f"in-process chunked fit: {chunk_seconds:.1f} s; models equal: {equal}")
 
     result = {
-        "rows": args.rows, "features": N_FEATURES, "partitions": n_parts, "workers": args.workers,
+        "rows": args.rows,
+        "features": N_FEATURES,
+        "partitions": n_parts,
+        "workers": args.workers,
         "dask_fit_seconds": round(dask_seconds, 2),
         "dask_rows_per_second_per_core": round(args.rows / dask_seconds / args.workers),
         "in_process_chunked_fit_seconds": round(chunk_seconds, 2),

@@ -72,29 +72,39 @@ def against_weka(repeats: int, workdir: Path) -> dict:
         Xtr, ytr = train.iloc[:, :-1], train.iloc[:, -1]
         Xte, yte = test.iloc[:, :-1], test.iloc[:, -1].astype(str).to_numpy()
         tr_path, te_path = write_split_arff(train, test, workdir, name)
-        entry = {"n_train": len(train), "n_test": len(test), "n_features": Xtr.shape[1],
-                 "n_classes": int(ytr.nunique())}
-        for key, cls, est in (("AODE", AODE, AODEClassifier(smoothing="weka")),
-                              ("WAODE", WAODE, WAODEClassifier(smoothing="weka"))):
+        entry = {
+            "n_train": len(train),
+            "n_test": len(test),
+            "n_features": Xtr.shape[1],
+            "n_classes": int(ytr.nunique()),
+        }
+        for key, cls, est in (
+            ("AODE", AODE, AODEClassifier(smoothing="weka")),
+            ("WAODE", WAODE, WAODEClassifier(smoothing="weka")),
+        ):
             fit_s, _ = best_of(lambda: est.fit(Xtr, ytr), repeats)
             predict_s, pred = best_of(lambda: est.predict(Xte), repeats)
-            rec = {"bnclf_fit_s": fit_s, "bnclf_predict_s": predict_s,
-                   "bnclf_accuracy": float(np.mean(pred.astype(str) == yte))}
+            rec = {
+                "bnclf_fit_s": fit_s,
+                "bnclf_predict_s": predict_s,
+                "bnclf_accuracy": float(np.mean(pred.astype(str) == yte)),
+            }
             if weka_available():
                 jvm = time_weka(cls, tr_path, te_path, repeats=repeats)
                 cli = run_weka(cls, tr_path, te_path)
                 agree = np.mean(np.array(jvm["predictions"], dtype=object) == pred.astype(str))
                 proba = est.predict_proba(Xte)
                 order = [jvm["classes"].index(str(c)) for c in est.classes_]
-                rec.update({
-                    "weka_jvm_build_s": jvm["best_build_s"],
-                    "weka_jvm_test_s": jvm["best_test_s"],
-                    "weka_cli_build_s": cli["build_time_s"],
-                    "weka_cli_p0_wall_s": cli["wall_time_s"],
-                    "prediction_agreement": float(agree),
-                    "max_abs_proba_difference": float(
-                        np.abs(jvm["distributions"][:, order] - proba).max()),
-                })
+                rec.update(
+                    {
+                        "weka_jvm_build_s": jvm["best_build_s"],
+                        "weka_jvm_test_s": jvm["best_test_s"],
+                        "weka_cli_build_s": cli["build_time_s"],
+                        "weka_cli_p0_wall_s": cli["wall_time_s"],
+                        "prediction_agreement": float(agree),
+                        "max_abs_proba_difference": float(np.abs(jvm["distributions"][:, order] - proba).max()),
+                    }
+                )
                 ours = fit_s + predict_s
                 rec["speedup_vs_weka_jvm"] = (jvm["best_build_s"] + jvm["best_test_s"]) / ours
                 rec["speedup_vs_weka_cli_wall"] = cli["wall_time_s"] / ours
@@ -109,13 +119,20 @@ def against_tan(repeats: int) -> dict:
     tan = TANClassifier().fit(Xtr, ytr)
     tan_s, _ = best_of(lambda: tan.predict_proba(Xte), repeats * 4)
     out = {"data": "letter (2,000 test rows, 16 features, 26 classes)", "tan_predict_s": tan_s}
-    for est in (AODEClassifier(), WAODEClassifier(), ATANClassifier(), WATANClassifier(),
-                ChowLiuMultinetClassifier(), ETANClassifier(k=2)):
+    for est in (
+        AODEClassifier(),
+        WAODEClassifier(),
+        ATANClassifier(),
+        WATANClassifier(),
+        ChowLiuMultinetClassifier(),
+        ETANClassifier(k=2),
+    ):
         est.fit(Xtr, ytr)
         n_members = len(est.networks_)
         seconds, _ = best_of(lambda: est.predict_proba(Xte), repeats)
         out[type(est).__name__] = {
-            "members": n_members, "predict_s": seconds,
+            "members": n_members,
+            "predict_s": seconds,
             "n_times_tan_s": n_members * tan_s,
             "ratio_to_n_tan": seconds / (n_members * tan_s),
         }
@@ -129,13 +146,20 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="bnclf-ens-") as tmp:
         weka = against_weka(args.repeats, Path(tmp))
     tan = against_tan(args.repeats)
-    result = {"weka_version": weka_version() if weka_available() else None,
-              "machine": platform.platform(), "python": platform.python_version(),
-              "repeats": args.repeats, "weka": weka, "members_vs_tan": tan}
+    result = {
+        "weka_version": weka_version() if weka_available() else None,
+        "machine": platform.platform(),
+        "python": platform.python_version(),
+        "repeats": args.repeats,
+        "weka": weka,
+        "members_vs_tan": tan,
+    }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(result, indent=1))
-    print("| data | model | bnclf fit + predict | Weka in-JVM build + test | ratio | "
-          "Weka `-p 0` wall | ratio | same class | max abs diff P |")
+    print(
+        "| data | model | bnclf fit + predict | Weka in-JVM build + test | ratio | "
+        "Weka `-p 0` wall | ratio | same class | max abs diff P |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for name, entry in weka.items():
         for key in ("AODE", "WAODE"):
@@ -145,18 +169,22 @@ def main(argv=None) -> int:
                 print(f"| {name} | {key} | {ours:.1f} ms | n/a | | | | | |")
                 continue
             jvm = (r["weka_jvm_build_s"] + r["weka_jvm_test_s"]) * 1e3
-            print(f"| {name} | {key} | {ours:.1f} ms | {jvm:.1f} ms | "
-                  f"{r['speedup_vs_weka_jvm']:.2f}x | {r['weka_cli_p0_wall_s']:.2f} s | "
-                  f"{r['speedup_vs_weka_cli_wall']:.0f}x | {r['prediction_agreement']:.4f} | "
-                  f"{r['max_abs_proba_difference']:.1e} |")
+            print(
+                f"| {name} | {key} | {ours:.1f} ms | {jvm:.1f} ms | "
+                f"{r['speedup_vs_weka_jvm']:.2f}x | {r['weka_cli_p0_wall_s']:.2f} s | "
+                f"{r['speedup_vs_weka_cli_wall']:.0f}x | {r['prediction_agreement']:.4f} | "
+                f"{r['max_abs_proba_difference']:.1e} |"
+            )
     print()
     print(f"TAN predict_proba on letter: {tan['tan_predict_s'] * 1e3:.2f} ms")
     print("| model | members | predict | n x TAN predict | ratio |")
     print("|---|---|---|---|---|")
     for key, r in tan.items():
         if isinstance(r, dict):
-            print(f"| {key} | {r['members']} | {r['predict_s'] * 1e3:.1f} ms | "
-                  f"{r['n_times_tan_s'] * 1e3:.1f} ms | {r['ratio_to_n_tan']:.2f} |")
+            print(
+                f"| {key} | {r['members']} | {r['predict_s'] * 1e3:.1f} ms | "
+                f"{r['n_times_tan_s'] * 1e3:.1f} ms | {r['ratio_to_n_tan']:.2f} |"
+            )
     print(f"\nwrote {OUT}")
     return 0
 

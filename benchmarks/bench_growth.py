@@ -44,8 +44,12 @@ def synthetic(n_rows: int, n_features: int, seed: int = 0):
         noise = rng.integers(0, r, n_rows)
         codes[:, j] = np.where(rng.random(n_rows) < 0.6, shift, noise)
         previous = codes[:, j]
-    frame = pd.DataFrame({f"x{j}": pd.Categorical.from_codes(codes[:, j], categories=[f"s{v}" for v in range(r)])
-                          for j, r in enumerate(cards)})
+    frame = pd.DataFrame(
+        {
+            f"x{j}": pd.Categorical.from_codes(codes[:, j], categories=[f"s{v}" for v in range(r)])
+            for j, r in enumerate(cards)
+        }
+    )
     return frame, pd.Series(np.array(["a", "b", "c"])[y], name="class"), codes, y
 
 
@@ -54,7 +58,7 @@ def measure(fn):
     start = time.perf_counter()
     out = fn()
     seconds = time.perf_counter() - start
-    peak = tracemalloc.get_traced_memory()[1] / 2 ** 20
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
     tracemalloc.stop()
     return out, seconds, peak
 
@@ -62,35 +66,46 @@ def measure(fn):
 def run_point(n_rows, n_features, n_predict, peers, log):
     X, y, codes, y_codes = synthetic(n_rows, n_features)
     test = X.iloc[:n_predict]
-    row = {"rows": n_rows, "features": n_features, "predicted": n_predict, "data_mib": codes.nbytes / 2 ** 20}
-    models = {"NB": NaiveBayesClassifier(), "TAN": TANClassifier(), "KDB2": KDBClassifier(k=2),
-              "AODE": AODEClassifier()}
+    row = {"rows": n_rows, "features": n_features, "predicted": n_predict, "data_mib": codes.nbytes / 2**20}
+    models = {
+        "NB": NaiveBayesClassifier(),
+        "TAN": TANClassifier(),
+        "KDB2": KDBClassifier(k=2),
+        "AODE": AODEClassifier(),
+    }
     for name, model in models.items():
         if name == "AODE" and n_features > 300:
             continue  # n SPODEs of n features each: the all-pairs table alone is n^2 r^2 C cells
         _, fit_s, fit_mib = measure(lambda: model.fit(X, y))
         _, pred_s, pred_mib = measure(lambda: model.predict_proba(test))
         row[name] = {"fit_s": fit_s, "fit_peak_mib": fit_mib, "predict_s": pred_s, "predict_peak_mib": pred_mib}
-        log(f"  N={n_rows:>9,} n={n_features:>4} {name:5s} fit {fit_s:7.2f} s ({fit_mib:7.1f} MiB) "
-            f"predict {pred_s:7.3f} s ({pred_mib:7.1f} MiB)")
+        log(
+            f"  N={n_rows:>9,} n={n_features:>4} {name:5s} fit {fit_s:7.2f} s ({fit_mib:7.1f} MiB) "
+            f"predict {pred_s:7.3f} s ({pred_mib:7.1f} MiB)"
+        )
     if "sklearn" in peers:
         from sklearn.naive_bayes import CategoricalNB
 
         cnb = CategoricalNB(alpha=1.0, min_categories=(3 + np.arange(n_features) % 3))
         _, fit_s, fit_mib = measure(lambda: cnb.fit(codes, y_codes))
         _, pred_s, pred_mib = measure(lambda: cnb.predict_proba(codes[:n_predict]))
-        row["CategoricalNB"] = {"fit_s": fit_s, "fit_peak_mib": fit_mib, "predict_s": pred_s,
-                                "predict_peak_mib": pred_mib}
+        row["CategoricalNB"] = {
+            "fit_s": fit_s,
+            "fit_peak_mib": fit_mib,
+            "predict_s": pred_s,
+            "predict_peak_mib": pred_mib,
+        }
         log(f"  N={n_rows:>9,} n={n_features:>4} CategoricalNB fit {fit_s:7.2f} s predict {pred_s:7.3f} s")
-    if "pyagrum" in peers and n_rows <= 10 ** 5 and n_features <= 100:
+    if "pyagrum" in peers and n_rows <= 10**5 and n_features <= 100:
         try:
             import pyagrum
             from pyagrum.lib.discreteTypeProcessor import DiscreteTypeProcessor
             from pyagrum.skbn import BNClassifier
 
             pyagrum.setNumberOfThreads(1)
-            clf = BNClassifier(type_processor=DiscreteTypeProcessor(), learningMethod="TAN",
-                               prior="Smoothing", priorWeight=1.0)
+            clf = BNClassifier(
+                type_processor=DiscreteTypeProcessor(), learningMethod="TAN", prior="Smoothing", priorWeight=1.0
+            )
             strings = X.astype(str)
             _, fit_s, _ = measure(lambda: clf.fit(strings, y))
             _, pred_s, _ = measure(lambda: clf.predict_proba(strings.iloc[:n_predict]))
@@ -109,7 +124,7 @@ def slope(xs, ys):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-rows", type=int, default=10 ** 7)
+    parser.add_argument("--max-rows", type=int, default=10**7)
     parser.add_argument("--max-features", type=int, default=1000)
     parser.add_argument("--peers", default="sklearn,pyagrum")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "growth.json")
@@ -121,12 +136,12 @@ def main(argv=None):
     def log(msg):
         print(msg, flush=True)
 
-    rows_sweep = [n for n in (10 ** 4, 10 ** 5, 10 ** 6, 10 ** 7) if n <= args.max_rows]
+    rows_sweep = [n for n in (10**4, 10**5, 10**6, 10**7) if n <= args.max_rows]
     feature_sweep = [n for n in (10, 30, 100, 300, 1000) if n <= args.max_features]
     log("rows sweep (n = 11)")
-    by_rows = [run_point(n, 11, min(n, 10 ** 6), peers, log) for n in rows_sweep]
+    by_rows = [run_point(n, 11, min(n, 10**6), peers, log) for n in rows_sweep]
     log("attributes sweep (N = 10^4)")
-    by_features = [run_point(10 ** 4, n, 10 ** 4, peers, log) for n in feature_sweep]
+    by_features = [run_point(10**4, n, 10**4, peers, log) for n in feature_sweep]
     slopes = {}
     for name in ("NB", "TAN", "KDB2", "AODE", "CategoricalNB"):
         for sweep, key, points in (("rows", "rows", by_rows), ("features", "features", by_features)):
@@ -134,8 +149,9 @@ def main(argv=None):
             if len(pts) >= 2:
                 slopes[f"{name} fit vs {sweep}"] = slope([p[key] for p in pts], [p[name]["fit_s"] for p in pts])
                 if sweep == "rows":
-                    slopes[f"{name} predict vs rows"] = slope([p["predicted"] for p in pts],
-                                                              [p[name]["predict_s"] for p in pts])
+                    slopes[f"{name} predict vs rows"] = slope(
+                        [p["predicted"] for p in pts], [p[name]["predict_s"] for p in pts]
+                    )
     result = {"by_rows": by_rows, "by_features": by_features, "slopes": slopes}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1))
@@ -149,8 +165,10 @@ def main(argv=None):
         import matplotlib.pyplot as plt
 
         fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-        for ax, points, key, label in ((axes[0], by_rows, "rows", "rows N (n = 11)"),
-                                       (axes[1], by_features, "features", "attributes n (N = 10^4)")):
+        for ax, points, key, label in (
+            (axes[0], by_rows, "rows", "rows N (n = 11)"),
+            (axes[1], by_features, "features", "attributes n (N = 10^4)"),
+        ):
             for name in ("NB", "TAN", "KDB2", "AODE", "CategoricalNB", "pyAgrum TAN"):
                 pts = [p for p in points if name in p and "fit_s" in p[name]]
                 if pts:

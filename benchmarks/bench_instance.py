@@ -72,12 +72,14 @@ def reference_rows(name, est, Xtr, ytr, Xte, rows):
         general = est.local_structures(Xte.iloc[rows])["generalist_proba"]
         terms = ref.label_mi_terms(X, y, r, l)
         mi = ref.mutual_information_with_class(X, y, r, l)
-        return np.array([ref.ltan_reference(X, y, r, l, T[i], general[n], est.delta, m,
-                                            mi_terms=terms, class_mi=mi)["proba"]
-                         for n, i in enumerate(rows)])
+        return np.array(
+            [
+                ref.ltan_reference(X, y, r, l, T[i], general[n], est.delta, m, mi_terms=terms, class_mi=mi)["proba"]
+                for n, i in enumerate(rows)
+            ]
+        )
     kdb = est.local_structures(Xte.iloc[rows])["kdb_proba"]
-    return np.array([ref.target_kdb_reference(X, y, r, l, T[i], est.k, kdb[n], m)[2]
-                     for n, i in enumerate(rows)])
+    return np.array([ref.target_kdb_reference(X, y, r, l, T[i], est.k, kdb[n], m)[2] for n, i in enumerate(rows)])
 
 
 def main(argv=None):
@@ -86,33 +88,45 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
-    results = {"machine": platform.platform(), "python": platform.python_version(),
-               "ref_rows": args.ref_rows, "datasets": {}}
+    results = {
+        "machine": platform.platform(),
+        "python": platform.python_version(),
+        "ref_rows": args.ref_rows,
+        "datasets": {},
+    }
     for dataset, split in (("letter", letter_split), ("splice", splice_split)):
         train, test = split()
         Xtr, ytr = train.iloc[:, :-1], train.iloc[:, -1].astype(str)
         Xte = test.iloc[:, :-1]
         rows = np.arange(min(args.ref_rows, len(Xte)))
-        entry = {"n_train": len(Xtr), "n_test": len(Xte), "n_features": Xtr.shape[1],
-                 "n_classes": int(ytr.nunique()), "learners": {}}
+        entry = {
+            "n_train": len(Xtr),
+            "n_test": len(Xte),
+            "n_features": Xtr.shape[1],
+            "n_classes": int(ytr.nunique()),
+            "learners": {},
+        }
         baselines = {}
-        for spec, est in (("tan", TANClassifier()), ("kdb1", KDBClassifier(k=1)),
-                          ("kdb2", KDBClassifier(k=2))):
+        for spec, est in (("tan", TANClassifier()), ("kdb1", KDBClassifier(k=1)), ("kdb2", KDBClassifier(k=2))):
             est.fit(Xtr, ytr)
             baselines[spec], _ = best_time(lambda: est.predict_proba(Xte), args.repeats)
         entry["baseline_predict_s"] = baselines
-        for name, est, base in (("lkdb", LKDBClassifier(k=1), "kdb1"),
-                                ("akdb", AKDBClassifier(k=1), "kdb1"),
-                                ("ltan", LTANClassifier(delta=0.1), "tan"),
-                                ("targetkdb", TargetKDBClassifier(k=2), "kdb2")):
+        for name, est, base in (
+            ("lkdb", LKDBClassifier(k=1), "kdb1"),
+            ("akdb", AKDBClassifier(k=1), "kdb1"),
+            ("ltan", LTANClassifier(delta=0.1), "tan"),
+            ("targetkdb", TargetKDBClassifier(k=2), "kdb2"),
+        ):
             t_fit, _ = best_time(lambda: est.fit(Xtr, ytr), 1)
             t_batch, proba = best_time(lambda: est.predict_proba(Xte), args.repeats)
-            row = {"fit_s": t_fit, "predict_s": t_batch,
-                   "predict_per_row_ms": 1e3 * t_batch / len(Xte),
-                   f"predict_vs_{base}": t_batch / baselines[base]}
+            row = {
+                "fit_s": t_fit,
+                "predict_s": t_batch,
+                "predict_per_row_ms": 1e3 * t_batch / len(Xte),
+                f"predict_vs_{base}": t_batch / baselines[base],
+            }
             if name in ("lkdb", "ltan", "targetkdb"):
-                t_ref, ref_proba = best_time(
-                    lambda: reference_rows(name, est, Xtr, ytr, Xte, rows), 1)
+                t_ref, ref_proba = best_time(lambda: reference_rows(name, est, Xtr, ytr, Xte, rows), 1)
                 row["reference_per_row_ms"] = 1e3 * t_ref / len(rows)
                 row["speedup_vs_reference"] = (t_ref / len(rows)) / (t_batch / len(Xte))
                 row["max_abs_diff_vs_reference"] = float(np.abs(ref_proba - proba[rows]).max())
@@ -122,8 +136,7 @@ def main(argv=None):
                 row["llp"] = 100 * rec / len(Xte)
                 row["reconsidered_per_s"] = rec / t_batch
             entry["learners"][name] = row
-            print(dataset, name, {k: round(v, 4) if isinstance(v, float) else v
-                                  for k, v in row.items()}, flush=True)
+            print(dataset, name, {k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()}, flush=True)
         results["datasets"][dataset] = entry
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2) + "\n")
@@ -132,8 +145,10 @@ def main(argv=None):
 
 
 def markdown(results) -> str:
-    lines = ["| data set | learner | batched ms/row | reference ms/row | speed-up | "
-             "max abs diff | predict time vs |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| data set | learner | batched ms/row | reference ms/row | speed-up | max abs diff | predict time vs |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for dataset, entry in results["datasets"].items():
         for name, row in entry["learners"].items():
             vs = next(k for k in row if k.startswith("predict_vs_"))
@@ -142,13 +157,16 @@ def markdown(results) -> str:
                 f"{row.get('reference_per_row_ms', float('nan')):.1f} | "
                 f"{row.get('speedup_vs_reference', float('nan')):.0f}x | "
                 f"{row.get('max_abs_diff_vs_reference', float('nan')):.1e} | "
-                f"{row[vs]:.1f}x {vs.removeprefix('predict_vs_').upper()} |")
+                f"{row[vs]:.1f}x {vs.removeprefix('predict_vs_').upper()} |"
+            )
     lines.append("")
     for dataset, entry in results["datasets"].items():
         row = entry["learners"]["ltan"]
-        lines.append(f"LTAN on {dataset}: {row['reconsidered']} of {entry['n_test']} rows "
-                     f"reconsidered (LLP {row['llp']:.1f}%), {row['reconsidered_per_s']:.0f} "
-                     f"reconsidered rows/s, predict {row['predict_vs_tan']:.1f}x TAN's.")
+        lines.append(
+            f"LTAN on {dataset}: {row['reconsidered']} of {entry['n_test']} rows "
+            f"reconsidered (LLP {row['llp']:.1f}%), {row['reconsidered_per_s']:.0f} "
+            f"reconsidered rows/s, predict {row['predict_vs_tan']:.1f}x TAN's."
+        )
     return "\n".join(lines)
 
 

@@ -41,8 +41,9 @@ def best_of(fn, repeats):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pgmpy-rows", type=int, default=200,
-                        help="test rows queried through pgmpy (time extrapolated per row)")
+    parser.add_argument(
+        "--pgmpy-rows", type=int, default=200, help="test rows queried through pgmpy (time extrapolated per row)"
+    )
     parser.add_argument("--out", default=str(Path(__file__).parent / "results"))
     args = parser.parse_args(argv)
     from tqdm.auto import tqdm
@@ -68,23 +69,29 @@ def main(argv=None):
             ref.append([q.values[states.index(c)] for c in est.classes_])
         pgmpy_per_row = (time.perf_counter() - start) / len(sub)
         diff = float(np.max(np.abs(np.array(ref) - ours[: len(sub)])))
-        rows.append({
-            "model": type(est).__name__,
-            "rows": len(test),
-            "bnclf_s": ours_s,
-            "bnclf_us_per_row": 1e6 * ours_s / len(test),
-            "pgmpy_ms_per_row": 1e3 * pgmpy_per_row,
-            "ratio": pgmpy_per_row * len(test) / ours_s,
-            "max_abs_diff": diff,
-        })
+        rows.append(
+            {
+                "model": type(est).__name__,
+                "rows": len(test),
+                "bnclf_s": ours_s,
+                "bnclf_us_per_row": 1e6 * ours_s / len(test),
+                "pgmpy_ms_per_row": 1e3 * pgmpy_per_row,
+                "ratio": pgmpy_per_row * len(test) / ours_s,
+                "max_abs_diff": diff,
+            }
+        )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "missing_letter.json").write_text(json.dumps(rows, indent=1))
-    lines = ["| model | bnclf, 2,000 rows | bnclf per row | pgmpy per row | pgmpy / bnclf | max abs diff |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        "| model | bnclf, 2,000 rows | bnclf per row | pgmpy per row | pgmpy / bnclf | max abs diff |",
+        "|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        lines.append(f"| {r['model']} | {1e3 * r['bnclf_s']:.1f} ms | {r['bnclf_us_per_row']:.1f} µs "
-                     f"| {r['pgmpy_ms_per_row']:.2f} ms | {r['ratio']:.0f}× | {r['max_abs_diff']:.1e} |")
+        lines.append(
+            f"| {r['model']} | {1e3 * r['bnclf_s']:.1f} ms | {r['bnclf_us_per_row']:.1f} µs "
+            f"| {r['pgmpy_ms_per_row']:.2f} ms | {r['ratio']:.0f}× | {r['max_abs_diff']:.1e} |"
+        )
     (out / "missing_letter.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

@@ -63,8 +63,11 @@ def pgmpy_answers(model, rows: pd.DataFrame):
     labels = [str(x) for x in model.label_names_]
     maps, margs, t_map, t_marg = [], [], 0.0, 0.0
     for r in range(len(rows)):
-        evidence = {str(f): states[f][codes[r, names.index(f)]] for f in model.selected_features_
-                    if codes[r, names.index(f)] >= 0}
+        evidence = {
+            str(f): states[f][codes[r, names.index(f)]]
+            for f in model.selected_features_
+            if codes[r, names.index(f)] >= 0
+        }
         start = time.perf_counter()
         answer = infer.map_query(labels, evidence=evidence, show_progress=False)
         t_map += time.perf_counter() - start
@@ -83,7 +86,7 @@ def attained(model, rows, states):
     given_rows = []
     for r in range(len(rows)):
         given = {i: int(v) for i, v in enumerate(states[r])}
-        _, value = kernel.map_value(codes[r:r + 1], [], given)
+        _, value = kernel.map_value(codes[r : r + 1], [], given)
         given_rows.append(value[0])
     return np.array(given_rows)
 
@@ -99,8 +102,10 @@ def query_benchmark(data_dir, name, kind, n_pgmpy, log):
     t_plain, plain = best_of(lambda: model.predict(test))
     model.set_params(allow_empty=False)
     t_marg, marg = best_of(lambda: model.predict_proba(test))
-    log(f"{name} {kind}: ours {1e3 * t_plain / n:.3f} ms/row MAP, {1e3 * t_marg / n:.3f} ms/row marginals; "
-        f"pgmpy on {n_pgmpy} rows ...")
+    log(
+        f"{name} {kind}: ours {1e3 * t_plain / n:.3f} ms/row MAP, {1e3 * t_marg / n:.3f} ms/row marginals; "
+        f"pgmpy on {n_pgmpy} rows ..."
+    )
     sub = test.iloc[:n_pgmpy]
     pg_map, pg_marg, pg_t_map, pg_t_marg = pgmpy_answers(model, sub)
     same_marg = float(np.abs(pg_marg - marg[:n_pgmpy]).max())
@@ -108,15 +113,22 @@ def query_benchmark(data_dir, name, kind, n_pgmpy, log):
     pg_value = attained(model, sub, pg_map)
     same_map = bool(np.allclose(ours_value, pg_value, atol=1e-9))
     return {
-        "dataset": name, "model": "mFAN" if kind == "fan" else "mNB", "test_rows": n,
-        "labels": len(model.label_names_), "selected_features": len(model.selected_features_),
+        "dataset": name,
+        "model": "mFAN" if kind == "fan" else "mNB",
+        "test_rows": n,
+        "labels": len(model.label_names_),
+        "selected_features": len(model.selected_features_),
         "treewidth": int(model.treewidth_),
-        "ours_map_ms_per_row": 1e3 * t_plain / n, "ours_nonempty_map_ms_per_row": 1e3 * t_joint / n,
+        "ours_map_ms_per_row": 1e3 * t_plain / n,
+        "ours_nonempty_map_ms_per_row": 1e3 * t_joint / n,
         "ours_marginals_ms_per_row": 1e3 * t_marg / n,
-        "pgmpy_rows": n_pgmpy, "pgmpy_map_ms_per_row": 1e3 * pg_t_map,
+        "pgmpy_rows": n_pgmpy,
+        "pgmpy_map_ms_per_row": 1e3 * pg_t_map,
         "pgmpy_marginals_ms_per_row": 1e3 * pg_t_marg,
-        "map_speedup": pg_t_map / (t_plain / n), "marginals_speedup": pg_t_marg / (t_marg / n),
-        "max_marginal_difference": same_marg, "map_attains_pgmpy_value": same_map,
+        "map_speedup": pg_t_map / (t_plain / n),
+        "marginals_speedup": pg_t_marg / (t_marg / n),
+        "max_marginal_difference": same_marg,
+        "map_attains_pgmpy_value": same_map,
         "empty_map_rows": int((~plain.any(axis=1)).sum()),
     }
 
@@ -126,15 +138,29 @@ def growth_benchmark(data_dir, log):
     rows = []
     for n_labels in (2, 4, 6, 8, 10, 12, 14):
         t, model = best_of(lambda: MultilabelBNClassifier(feature_selection=None).fit(X, Y.iloc[:, :n_labels]), 1)
-        rows.append({"vary": "labels", "labels": n_labels, "features": X.shape[1], "fit_s": t,
-                     "max_parents": model.bridge_stats_["max_parents"],
-                     "sets_scored": model.bridge_stats_["scored"]})
+        rows.append(
+            {
+                "vary": "labels",
+                "labels": n_labels,
+                "features": X.shape[1],
+                "fit_s": t,
+                "max_parents": model.bridge_stats_["max_parents"],
+                "sets_scored": model.bridge_stats_["scored"],
+            }
+        )
         log(f"labels={n_labels}: {t:.2f} s")
     for n_features in (10, 25, 50, 103):
         t, model = best_of(lambda: MultilabelBNClassifier(feature_selection=None).fit(X.iloc[:, :n_features], Y), 1)
-        rows.append({"vary": "features", "labels": 14, "features": n_features, "fit_s": t,
-                     "max_parents": model.bridge_stats_["max_parents"],
-                     "sets_scored": model.bridge_stats_["scored"]})
+        rows.append(
+            {
+                "vary": "features",
+                "labels": 14,
+                "features": n_features,
+                "fit_s": t,
+                "max_parents": model.bridge_stats_["max_parents"],
+                "sets_scored": model.bridge_stats_["scored"],
+            }
+        )
         log(f"features={n_features}: {t:.2f} s")
     t_cfs, _ = best_of(lambda: MultilabelBNClassifier().fit(X, Y), 1)
     return rows, t_cfs
@@ -155,36 +181,48 @@ def main(argv=None):
     def log(msg):
         print(msg, flush=True)
 
-    queries = [query_benchmark(args.data_dir, name, kind, args.pgmpy_rows, log)
-               for name in ("emotions", "yeast") for kind in ("nb", "fan")]
+    queries = [
+        query_benchmark(args.data_dir, name, kind, args.pgmpy_rows, log)
+        for name in ("emotions", "yeast")
+        for kind in ("nb", "fan")
+    ]
     growth, t_cfs = growth_benchmark(args.data_dir, log)
     by_labels = [r for r in growth if r["vary"] == "labels"]
     by_features = [r for r in growth if r["vary"] == "features"]
     result = {
         "machine": {"python": platform.python_version(), "cpu_count": __import__("os").cpu_count()},
-        "queries": queries, "growth": growth,
+        "queries": queries,
+        "growth": growth,
         "slope_fit_vs_labels": slope([r["labels"] for r in by_labels], [r["fit_s"] for r in by_labels]),
         "slope_fit_vs_features": slope([r["features"] for r in by_features], [r["fit_s"] for r in by_features]),
         "yeast_fit_with_cfs_s": t_cfs,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1))
-    print("\n| data | model | tw | labels | features | ours MAP ms/row | pgmpy MAP ms/row | MAP x "
-          "| ours marginals ms/row | pgmpy marginals ms/row | marginals x | max diff | MAP same value |")
+    print(
+        "\n| data | model | tw | labels | features | ours MAP ms/row | pgmpy MAP ms/row | MAP x "
+        "| ours marginals ms/row | pgmpy marginals ms/row | marginals x | max diff | MAP same value |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for q in queries:
-        print(f"| {q['dataset']} | {q['model']} | {q['treewidth']} | {q['labels']} | {q['selected_features']} "
-              f"| {q['ours_map_ms_per_row']:.3f} | {q['pgmpy_map_ms_per_row']:.1f} | {q['map_speedup']:.0f} "
-              f"| {q['ours_marginals_ms_per_row']:.3f} | {q['pgmpy_marginals_ms_per_row']:.1f} "
-              f"| {q['marginals_speedup']:.0f} | {q['max_marginal_difference']:.1e} "
-              f"| {q['map_attains_pgmpy_value']} |")
+        print(
+            f"| {q['dataset']} | {q['model']} | {q['treewidth']} | {q['labels']} | {q['selected_features']} "
+            f"| {q['ours_map_ms_per_row']:.3f} | {q['pgmpy_map_ms_per_row']:.1f} | {q['map_speedup']:.0f} "
+            f"| {q['ours_marginals_ms_per_row']:.3f} | {q['pgmpy_marginals_ms_per_row']:.1f} "
+            f"| {q['marginals_speedup']:.0f} | {q['max_marginal_difference']:.1e} "
+            f"| {q['map_attains_pgmpy_value']} |"
+        )
     print("\n| vary | labels | features | bound g | sets scored | fit s |")
     print("|---|---|---|---|---|---|")
     for r in growth:
-        print(f"| {r['vary']} | {r['labels']} | {r['features']} | {r['max_parents']} | {r['sets_scored']:,} "
-              f"| {r['fit_s']:.2f} |")
-    print(f"\nslopes: fit ~ labels^{result['slope_fit_vs_labels']:.2f}, "
-          f"features^{result['slope_fit_vs_features']:.2f}; yeast with CFS {t_cfs:.2f} s")
+        print(
+            f"| {r['vary']} | {r['labels']} | {r['features']} | {r['max_parents']} | {r['sets_scored']:,} "
+            f"| {r['fit_s']:.2f} |"
+        )
+    print(
+        f"\nslopes: fit ~ labels^{result['slope_fit_vs_labels']:.2f}, "
+        f"features^{result['slope_fit_vs_features']:.2f}; yeast with CFS {t_cfs:.2f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 
-WORK = r'''
+WORK = r"""
 import json, sys, time, tracemalloc, warnings
 import numpy as np, pandas as pd
 sys.path.insert(0, sys.argv[2])
@@ -76,13 +76,17 @@ for name, data in inputs.items():
     predict = median_ms(lambda: model.predict(data), 15)
     out["types"][name] = {"fit_ms": fit, "predict_ms": predict}
 print(json.dumps(out))
-'''
+"""
 
 
 def run(source: Path, rows: int) -> dict:
-    result = subprocess.run([sys.executable, "-c", WORK, str(source), str(HERE), str(rows)],
-                            check=True, capture_output=True, text=True,
-                            env={"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin"})
+    result = subprocess.run(
+        [sys.executable, "-c", WORK, str(source), str(HERE), str(rows)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin"},
+    )
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
@@ -111,31 +115,43 @@ def main(argv=None) -> None:
             times.append(time.perf_counter() - start)
         return float(np.median(times) * 1e3)
 
-    peer = {"predict_1_row_ms": median_ms(lambda: cnb.predict(codes[:1]), 300),
-            "predict_200_rows_ms": median_ms(lambda: cnb.predict(codes[:200]), 200)}
+    peer = {
+        "predict_1_row_ms": median_ms(lambda: cnb.predict(codes[:1]), 300),
+        "predict_200_rows_ms": median_ms(lambda: cnb.predict(codes[:200]), 200),
+    }
     now = run(REPO, args.rows)
     with tempfile.TemporaryDirectory() as tmp:
         old = Path(tmp) / "old"
-        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(old), args.old],
-                       check=True, capture_output=True)
+        subprocess.run(
+            ["git", "-C", str(REPO), "worktree", "add", "--detach", str(old), args.old], check=True, capture_output=True
+        )
         try:
             before = run(old, args.rows)
         finally:
-            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)],
-                           check=False, capture_output=True)
+            subprocess.run(
+                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)], check=False, capture_output=True
+            )
     for label, result in (("now", now), ("before", before)):
         fastest_fit = min(v["fit_ms"] for v in result["types"].values())
         fastest_predict = min(v["predict_ms"] for v in result["types"].values())
         for v in result["types"].values():
             v["fit_ratio_to_fastest"] = v["fit_ms"] / fastest_fit
             v["predict_ratio_to_fastest"] = v["predict_ms"] / fastest_predict
-        result["overhead"]["ratio_to_categorical_nb_1_row"] = \
+        result["overhead"]["ratio_to_categorical_nb_1_row"] = (
             result["overhead"]["predict_1_row_ms"] / peer["predict_1_row_ms"]
-    speedup = {name: before["large"][name]["predict_proba_s"] / now["large"][name]["predict_proba_s"]
-               for name in now["large"]}
-    report = {"machine": platform.platform(), "rows": args.rows, "old_commit": args.old,
-              "categorical_nb": peer, "now": now, "before": before,
-              "predict_proba_speedup_5M": speedup}
+        )
+    speedup = {
+        name: before["large"][name]["predict_proba_s"] / now["large"][name]["predict_proba_s"] for name in now["large"]
+    }
+    report = {
+        "machine": platform.platform(),
+        "rows": args.rows,
+        "old_commit": args.old,
+        "categorical_nb": peer,
+        "now": now,
+        "before": before,
+        "predict_proba_speedup_5M": speedup,
+    }
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=1) + "\n")

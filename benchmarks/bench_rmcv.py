@@ -53,8 +53,17 @@ from bnclf.search import (  # noqa: E402
 
 RESULTS = HERE / "results" / "rmcv_speed.json"
 WEKA_CLASS = "weka.classifiers.bayes.BayesNet"
-WEKA_OPTIONS = ["-Q", "weka.classifiers.bayes.net.search.global.HillClimber", "--",
-                "-P", "100000", "-R", "-S", "k-Fold-CV", "-Q"]
+WEKA_OPTIONS = [
+    "-Q",
+    "weka.classifiers.bayes.net.search.global.HillClimber",
+    "--",
+    "-P",
+    "100000",
+    "-R",
+    "-S",
+    "k-Fold-CV",
+    "-Q",
+]
 
 
 def load(name):
@@ -99,23 +108,38 @@ def weka_vs_rmcv(names, n_folds, work, log):
             else:
                 log(f"  Weka on {name} fold {k} ...")
                 out = time_weka(WEKA_CLASS, *paths, WEKA_OPTIONS, repeats=1, timeout=None)
-                weka = {"build_s": out["best_build_s"], "wall_s": out["wall_time_s"],
-                        "accuracy": float(np.mean(np.asarray(out["predictions"], dtype=object)
-                                                  == Dte["class"].astype(str).to_numpy()))}
+                weka = {
+                    "build_s": out["best_build_s"],
+                    "wall_s": out["wall_time_s"],
+                    "accuracy": float(
+                        np.mean(np.asarray(out["predictions"], dtype=object) == Dte["class"].astype(str).to_numpy())
+                    ),
+                }
                 cached.write_text(json.dumps(weka))
             model = RMCVClassifier(n_splits=10, random_state=k)
             t = time.perf_counter()
             model.fit(Dtr.drop(columns="class"), Dtr["class"])
             fit_s = time.perf_counter() - t
-            acc = float(np.mean(model.predict(Dte.drop(columns="class")).astype(str)
-                                == Dte["class"].astype(str).to_numpy()))
-            row = dict(dataset=name, fold=k, n_train=len(train), n_features=X.shape[1],
-                       weka_build_s=weka["build_s"], weka_accuracy=weka["accuracy"],
-                       rmcv_fit_s=fit_s, rmcv_accuracy=acc, rmcv_moves=model.n_moves_,
-                       speedup=weka["build_s"] / fit_s)
-            log(f"  {name} fold {k}: Weka {weka['build_s']:.1f}s acc {weka['accuracy']:.4f} | "
+            acc = float(
+                np.mean(model.predict(Dte.drop(columns="class")).astype(str) == Dte["class"].astype(str).to_numpy())
+            )
+            row = dict(
+                dataset=name,
+                fold=k,
+                n_train=len(train),
+                n_features=X.shape[1],
+                weka_build_s=weka["build_s"],
+                weka_accuracy=weka["accuracy"],
+                rmcv_fit_s=fit_s,
+                rmcv_accuracy=acc,
+                rmcv_moves=model.n_moves_,
+                speedup=weka["build_s"] / fit_s,
+            )
+            log(
+                f"  {name} fold {k}: Weka {weka['build_s']:.1f}s acc {weka['accuracy']:.4f} | "
                 f"RMCV {fit_s:.2f}s acc {acc:.4f} ({model.n_moves_} moves) -> "
-                f"{row['speedup']:.0f}x")
+                f"{row['speedup']:.0f}x"
+            )
             rows.append(row)
     return rows
 
@@ -151,12 +175,17 @@ def incremental_vs_scratch(n_steps, log):
     folds = _holdout_folds(y_codes, 4, 0, all_folds=True)
     start = [(d, j) for j in range(d)]
     out = {}
-    for label, score in (("incremental", ClassScore(FamilyContributions(codes, cards, folds))),
-                         ("from_scratch", FromScratchScore(codes, cards, folds))):
+    for label, score in (
+        ("incremental", ClassScore(FamilyContributions(codes, cards, folds))),
+        ("from_scratch", FromScratchScore(codes, cards, folds)),
+    ):
         t = time.perf_counter()
         result = hill_climb(score, DagState(d + 1, start), max_iter=n_steps, random_state=0)
-        out[label] = {"seconds": time.perf_counter() - t, "moves": result.n_moves,
-                      "trace": [r["score"] for r in result.trace]}
+        out[label] = {
+            "seconds": time.perf_counter() - t,
+            "moves": result.n_moves,
+            "trace": [r["score"] for r in result.trace],
+        }
         log(f"  {label}: {n_steps} steps in {out[label]['seconds']:.2f}s")
     assert out["incremental"]["trace"] == out["from_scratch"]["trace"], "different searches"
     out["speedup"] = out["from_scratch"]["seconds"] / out["incremental"]["seconds"]
@@ -172,17 +201,31 @@ def growth(log):
         model = RMCVClassifier(random_state=0)
         t = time.perf_counter()
         model.fit(X.iloc[idx], y.iloc[idx])
-        rows.append(dict(axis="rows", n_rows=n, n_features=X.shape[1],
-                         seconds=time.perf_counter() - t, moves=model.n_moves_,
-                         per_step_s=(time.perf_counter() - t) / model.n_iter_))
+        rows.append(
+            dict(
+                axis="rows",
+                n_rows=n,
+                n_features=X.shape[1],
+                seconds=time.perf_counter() - t,
+                moves=model.n_moves_,
+                per_step_s=(time.perf_counter() - t) / model.n_iter_,
+            )
+        )
         log(f"  rows={n}: {rows[-1]['seconds']:.2f}s, {model.n_moves_} moves")
     for f in (9, 18, 27, 36):
         model = RMCVClassifier(random_state=0)
         t = time.perf_counter()
         model.fit(X.iloc[:, :f], y)
-        rows.append(dict(axis="features", n_rows=len(y), n_features=f,
-                         seconds=time.perf_counter() - t, moves=model.n_moves_,
-                         per_step_s=(time.perf_counter() - t) / model.n_iter_))
+        rows.append(
+            dict(
+                axis="features",
+                n_rows=len(y),
+                n_features=f,
+                seconds=time.perf_counter() - t,
+                moves=model.n_moves_,
+                per_step_s=(time.perf_counter() - t) / model.n_iter_,
+            )
+        )
         log(f"  features={f}: {rows[-1]['seconds']:.2f}s, {model.n_moves_} moves")
     return rows
 
@@ -195,14 +238,24 @@ def main(argv=None):
     parser.add_argument("--scratch-steps", type=int, default=2)
     parser.add_argument("--work", type=Path, default=Path("/tmp/bnclf-rmcv-weka"))
     parser.add_argument("--out", type=Path, default=RESULTS)
-    parser.add_argument("--parts", nargs="+", default=["weka", "incremental", "growth"],
-                        help="parts to (re)run; the others are kept from --out")
+    parser.add_argument(
+        "--parts",
+        nargs="+",
+        default=["weka", "incremental", "growth"],
+        help="parts to (re)run; the others are kept from --out",
+    )
     args = parser.parse_args(argv)
     args.work.mkdir(parents=True, exist_ok=True)
     log = print
     result = json.loads(args.out.read_text()) if args.out.exists() else {}
-    result.update({"machine": platform.platform(), "python": sys.version.split()[0],
-                   "weka_version": weka_version(), "weka_command": [WEKA_CLASS, *WEKA_OPTIONS]})
+    result.update(
+        {
+            "machine": platform.platform(),
+            "python": sys.version.split()[0],
+            "weka_version": weka_version(),
+            "weka_command": [WEKA_CLASS, *WEKA_OPTIONS],
+        }
+    )
     if "weka" in args.parts and not args.skip_weka and weka_available():
         log("Weka against RMCV (10 internal folds):")
         rows = weka_vs_rmcv(args.datasets.split(","), args.folds, args.work, log)
@@ -224,8 +277,10 @@ def markdown(frame: pd.DataFrame, digits: int = 3) -> str:
     cols = [frame.index.name or ""] + [str(c) for c in frame.columns]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for key, row in frame.iterrows():
-        cells = [(str(int(v)) if float(v).is_integer() else f"{v:.{digits}f}")
-                 if isinstance(v, float) else str(v) for v in row]
+        cells = [
+            (str(int(v)) if float(v).is_integer() else f"{v:.{digits}f}") if isinstance(v, float) else str(v)
+            for v in row
+        ]
         lines.append("| " + " | ".join([str(key)] + cells) + " |")
     return "\n".join(lines)
 
@@ -234,14 +289,20 @@ def report(result, log=print):
     if result.get("weka_vs_rmcv"):
         frame = pd.DataFrame(result["weka_vs_rmcv"])
         table = frame.groupby("dataset").agg(
-            folds=("fold", "size"), n_train=("n_train", "mean"),
-            weka_build_s=("weka_build_s", "mean"), rmcv_fit_s=("rmcv_fit_s", "mean"),
-            weka_accuracy=("weka_accuracy", "mean"), rmcv_accuracy=("rmcv_accuracy", "mean"))
+            folds=("fold", "size"),
+            n_train=("n_train", "mean"),
+            weka_build_s=("weka_build_s", "mean"),
+            rmcv_fit_s=("rmcv_fit_s", "mean"),
+            weka_accuracy=("weka_accuracy", "mean"),
+            rmcv_accuracy=("rmcv_accuracy", "mean"),
+        )
         table["speedup"] = table["weka_build_s"] / table["rmcv_fit_s"]
         log("\n" + markdown(table))
     inc = result["incremental"]
-    log(f"\nincremental vs from scratch: {inc['speedup']:.0f}x "
-        f"({inc['from_scratch']['seconds']:.1f}s vs {inc['incremental']['seconds']:.2f}s)")
+    log(
+        f"\nincremental vs from scratch: {inc['speedup']:.0f}x "
+        f"({inc['from_scratch']['seconds']:.1f}s vs {inc['incremental']['seconds']:.2f}s)"
+    )
     log("\n" + markdown(pd.DataFrame(result["growth"]).set_index("axis")))
 
 

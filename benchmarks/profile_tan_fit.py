@@ -44,8 +44,7 @@ def fit_steps(X, y):
     frame = as_frame(X)
     classes, y_codes = step("encode_target(y) (np.unique on labels)", lambda: encode_target(y))
     encoder = step("FeatureEncoder.fit(X)", lambda: FeatureEncoder().fit(frame))
-    codes = step("FeatureEncoder.transform(X) (categorical -> codes)",
-                 lambda: encoder.transform(frame, training=True))
+    codes = step("FeatureEncoder.transform(X) (categorical -> codes)", lambda: encoder.transform(frame, training=True))
     data = DiscreteData(codes, encoder.cardinalities_, y_codes, len(classes))
     step("CountCache(data)", lambda: CountCache(data))
     cache = CountCache(data)
@@ -73,8 +72,7 @@ def fit_steps(X, y):
     families = step("graph_families", lambda: graph_families(graph, c))
     tables = step("m-estimated log CPTs", lambda: m_estimated_log_cpts(cache, families, 1.0))
     step("NetworkKernel", lambda: NetworkKernel(families, tables, c))
-    step("named dag_/families_/log_cpts_ (relabel)",
-         lambda: clf._set_named_network(graph, families, tables))
+    step("named dag_/families_/log_cpts_ (relabel)", lambda: clf._set_named_network(graph, families, tables))
     total, _, _ = timed(lambda: TANClassifier().fit(X, y), REPEATS)
     return steps, total
 

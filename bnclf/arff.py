@@ -96,9 +96,7 @@ def _rewrite_dates(text: str) -> str:
     return "\n".join(lines)
 
 
-_RANGE_DECL = re.compile(
-    r"^(\s*@attribute\s+.+?\s+(?:integer|real|numeric))\s*[\[(][^\])]*[\])]\s*$",
-    re.IGNORECASE)
+_RANGE_DECL = re.compile(r"^(\s*@attribute\s+.+?\s+(?:integer|real|numeric))\s*[\[(][^\])]*[\])]\s*$", re.IGNORECASE)
 
 
 def _drop_numeric_ranges(text: str) -> str:
@@ -196,8 +194,9 @@ def read_arff(path_or_file: str | os.PathLike | IO[Any]) -> pd.DataFrame:
     return df
 
 
-def load_arff_xy(path_or_file: str | os.PathLike | IO[Any],
-                 target: str | None = None) -> tuple[pd.DataFrame, pd.Series]:
+def load_arff_xy(
+    path_or_file: str | os.PathLike | IO[Any], target: str | None = None
+) -> tuple[pd.DataFrame, pd.Series]:
     """Read an ARFF file and split it into features and target.
 
     Parameters
@@ -227,8 +226,7 @@ def load_arff_xy(path_or_file: str | os.PathLike | IO[Any],
         target = df.columns[-1]
     elif target not in df.columns:
         raise ValueError(
-            f"target column {target!r} is not an attribute of this ARFF file; "
-            f"its attributes are {list(df.columns)}"
+            f"target column {target!r} is not an attribute of this ARFF file; its attributes are {list(df.columns)}"
         )
     y = df[target]
     X = df.drop(columns=[target])
@@ -352,8 +350,7 @@ def _positions_from_names(names, columns: list, what: str, source: str) -> list[
             for hit in same_case + difflib.get_close_matches(str(name), text_columns, n=3):
                 if hit not in similar:
                     similar.append(hit)
-        hint = (f"similar attributes: {similar}" if similar
-                else f"its last attributes are {text_columns[-5:]}")
+        hint = f"similar attributes: {similar}" if similar else f"its last attributes are {text_columns[-5:]}"
         shown = missing[:10] + (["..."] if len(missing) > 10 else [])
         raise ValueError(
             f"{what} names {len(missing)} label(s) that are not attributes of {source}: {shown}; "
@@ -370,9 +367,11 @@ def _label_codes(column: pd.Series, name) -> np.ndarray:
             f"label column {name!r} has {n_missing} missing value(s) ('?'); multilabel targets must be "
             "complete: drop or fill those rows, or check that this attribute really is a label."
         )
-    fix = ("labels must be nominal {0,1} (or numeric with only the values 0 and 1): check which "
-           "attributes are the labels (labels=, n_labels=, xml=), or recode this column to 0/1 "
-           "(read the file with read_arff and binarize it).")
+    fix = (
+        "labels must be nominal {0,1} (or numeric with only the values 0 and 1): check which "
+        "attributes are the labels (labels=, n_labels=, xml=), or recode this column to 0/1 "
+        "(read the file with read_arff and binarize it)."
+    )
     if isinstance(column.dtype, pd.CategoricalDtype):
         declared = [str(c).strip() for c in column.cat.categories]
         if not set(declared) <= {"0", "1"}:
@@ -426,9 +425,13 @@ def _default_label_positions(path_or_file, relation: str, columns: list, source:
     return positions
 
 
-def load_mulan(path_or_file: str | os.PathLike | IO[Any], labels: str | Sequence[str] | None = None, *,
-               n_labels: int | None = None,
-               xml: str | os.PathLike | IO[Any] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+def load_mulan(
+    path_or_file: str | os.PathLike | IO[Any],
+    labels: str | Sequence[str] | None = None,
+    *,
+    n_labels: int | None = None,
+    xml: str | os.PathLike | IO[Any] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Read a multilabel (MULAN or MEKA) ARFF file as features and a 0/1 label matrix.
 
     Parameters
@@ -512,8 +515,7 @@ def load_mulan(path_or_file: str | os.PathLike | IO[Any], labels: str | Sequence
     >>> list(X.columns), Y["jazz"].tolist()
     (['rock', 'tempo'], [0, 1, 0])
     """
-    given = [name for name, value in (("labels", labels), ("n_labels", n_labels), ("xml", xml))
-             if value is not None]
+    given = [name for name, value in (("labels", labels), ("n_labels", n_labels), ("xml", xml)) if value is not None]
     if len(given) > 1:
         raise ValueError(
             f"load_mulan chooses the labels one way, but got {' and '.join(given)}; pass only one of "
@@ -528,13 +530,15 @@ def load_mulan(path_or_file: str | os.PathLike | IO[Any], labels: str | Sequence
     elif n_labels is not None:
         positions = _positions_from_count(n_labels, len(columns), f"n_labels={n_labels!r}")
     elif xml is not None:
-        positions = _positions_from_names(_read_label_xml(xml), columns,
-                                          f"the label file {_source_name(xml)}", source)
+        positions = _positions_from_names(_read_label_xml(xml), columns, f"the label file {_source_name(xml)}", source)
     else:
         positions = _default_label_positions(path_or_file, relation, columns, source)
     label_names = [columns[i] for i in positions]
-    Y = pd.DataFrame({name: _label_codes(df.iloc[:, i], name) for i, name in zip(positions, label_names)},
-                     index=df.index, columns=label_names)
+    Y = pd.DataFrame(
+        {name: _label_codes(df.iloc[:, i], name) for i, name in zip(positions, label_names)},
+        index=df.index,
+        columns=label_names,
+    )
     chosen = set(positions)
     X = df.iloc[:, [i for i in range(len(columns)) if i not in chosen]].copy()
     X.attrs = dict(df.attrs)
@@ -551,13 +555,7 @@ def _quote(value) -> str:
     """An ARFF token for a name or nominal/string value, quoted when needed."""
     s = str(value)
     if s == "" or s == "?" or _NEEDS_QUOTES.search(s):
-        s = (
-            s.replace("\\", "\\\\")
-            .replace("'", "\\'")
-            .replace("\n", "\\n")
-            .replace("\r", "\\r")
-            .replace("\t", "\\t")
-        )
+        s = s.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
         return f"'{s}'"
     return s
 
@@ -617,9 +615,7 @@ def write_arff(df: pd.DataFrame, path: str | os.PathLike | IO[str], relation: st
             encoders.append(_format_number)
         else:
             if len(set(values)) != len(values):
-                raise ValueError(
-                    f"column {name!r}: categories are not distinct once written as text: {values}"
-                )
+                raise ValueError(f"column {name!r}: categories are not distinct once written as text: {values}")
             decl = ",".join(_quote(v) for v in values)
             lines.append(f"@attribute {_quote(name)} {{{decl}}}")
             encoders.append(lambda v: "?" if pd.isna(v) else _quote(str(v)))

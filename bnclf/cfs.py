@@ -154,8 +154,9 @@ def _row_blocks(n_rows: int, width: int, max_cells: int):
         yield slice(start, min(start + step, n_rows))
 
 
-def symmetric_uncertainty_matrix(codes: ArrayLike, cardinalities: ArrayLike, *,
-                                 max_block_cells: int = MAX_BLOCK_CELLS) -> np.ndarray:
+def symmetric_uncertainty_matrix(
+    codes: ArrayLike, cardinalities: ArrayLike, *, max_block_cells: int = MAX_BLOCK_CELLS
+) -> np.ndarray:
     """Symmetric uncertainty between every pair of columns.
 
     .. math:: SU(X_i, X_j) = \\frac{2\\, I(X_i; X_j)}{H(X_i) + H(X_j)}
@@ -230,8 +231,14 @@ def symmetric_uncertainty_matrix(codes: ArrayLike, cardinalities: ArrayLike, *,
     return su
 
 
-def symmetric_uncertainty_with(codes: ArrayLike, cardinalities: ArrayLike, target: ArrayLike, n_target_values: int, *,
-                               max_block_cells: int = MAX_BLOCK_CELLS) -> np.ndarray:
+def symmetric_uncertainty_with(
+    codes: ArrayLike,
+    cardinalities: ArrayLike,
+    target: ArrayLike,
+    n_target_values: int,
+    *,
+    max_block_cells: int = MAX_BLOCK_CELLS,
+) -> np.ndarray:
     """Symmetric uncertainty between every column and one target column.
 
     Parameters
@@ -464,11 +471,19 @@ def _locally_predictive(selected, su, su_target, require_positive: bool) -> list
     return chosen
 
 
-def cfs_select(codes: ArrayLike | None, cardinalities: ArrayLike | None, target: ArrayLike | None,
-               n_target_values: int | None, *, max_stale: int = 5, su: ArrayLike | None = None,
-               su_target: ArrayLike | None = None,
-               locally_predictive: bool = False, weka_compatible: bool = False,
-               min_improvement: float | None = None) -> list[int]:
+def cfs_select(
+    codes: ArrayLike | None,
+    cardinalities: ArrayLike | None,
+    target: ArrayLike | None,
+    n_target_values: int | None,
+    *,
+    max_stale: int = 5,
+    su: ArrayLike | None = None,
+    su_target: ArrayLike | None = None,
+    locally_predictive: bool = False,
+    weka_compatible: bool = False,
+    min_improvement: float | None = None,
+) -> list[int]:
     """Correlation-based feature selection: best-first forward search for the subset of
     highest merit (Hall 1999).
 

@@ -56,9 +56,16 @@ from .data import (
 )
 from .stats import ChunkedCountCache, CountCache, MissingCountsError
 
-CHUNKED_LEARNERS = ("NaiveBayesClassifier", "TANClassifier", "KDBClassifier", "AODEClassifier",
-                    "WAODEClassifier", "ATANClassifier", "WATANClassifier",
-                    "ChowLiuMultinetClassifier")
+CHUNKED_LEARNERS = (
+    "NaiveBayesClassifier",
+    "TANClassifier",
+    "KDBClassifier",
+    "AODEClassifier",
+    "WAODEClassifier",
+    "ATANClassifier",
+    "WATANClassifier",
+    "ChowLiuMultinetClassifier",
+)
 """Estimators that fit from chunks and Dask DataFrames (exact types; subclasses are not
 assumed to need the same tables)."""
 
@@ -94,9 +101,11 @@ def _learner_kind(model) -> str:
     if name not in CHUNKED_LEARNERS or type(model) is not getattr(models, name):
         raise TypeError(
             f"{name} cannot be fitted from chunks or a Dask DataFrame: it needs the training "
-            "rows, or asks for count tables one at a time. Supported: " + ", ".join(CHUNKED_LEARNERS)
+            "rows, or asks for count tables one at a time. Supported: "
+            + ", ".join(CHUNKED_LEARNERS)
             + ". Fit it in memory instead (concatenate the chunks, or compute the Dask "
-            "DataFrame).")
+            "DataFrame)."
+        )
     return "nb" if name == "NaiveBayesClassifier" else "pairs"
 
 
@@ -131,7 +140,8 @@ def _unseen_message(name, examples, known, where) -> str:
         f"{known[:10]}{' ...' if len(known) > 10 else ''}. Chunks must agree on the categories: "
         f"declare them, as a pandas CategoricalDtype listing every category "
         f"(X[{name!r}].astype(pd.CategoricalDtype([...]))) or with categories={{{name!r}: [...]}}, "
-        "so that every chunk codes its values the same way.")
+        "so that every chunk codes its values the same way."
+    )
 
 
 def _code_column(column: pd.Series, known: pd.Index, name, where: str) -> np.ndarray:
@@ -168,11 +178,13 @@ def _class_codes(y: pd.Series, labels: pd.Index, where: str) -> np.ndarray:
             bad = [python_scalar(v) for v in np.asarray(uniques, dtype=object)[mapping < 0][:5]]
             raise UnseenCategoryError(
                 f"y has labels {bad}{where} that are not among the classes {list(labels)[:10]}; "
-                "pass every class label with classes=[...] (or a categorical y listing them).")
+                "pass every class label with classes=[...] (or a categorical y listing them)."
+            )
         codes = np.append(mapping, -1)[local].astype(np.int64)
     if (codes < 0).any():
-        raise ValueError(f"y has {int((codes < 0).sum())} missing labels{where}; drop those rows "
-                         "or fill them before fitting.")
+        raise ValueError(
+            f"y has {int((codes < 0).sum())} missing labels{where}; drop those rows or fill them before fitting."
+        )
     return codes
 
 
@@ -184,8 +196,7 @@ def _declare(frame: pd.DataFrame, categories: Mapping | None) -> pd.DataFrame:
     out = {}
     for name, labels in categories.items():
         if name not in frame.columns:
-            raise ValueError(f"categories names {name!r}, which is not a column of X "
-                             f"({list(frame.columns)[:10]}).")
+            raise ValueError(f"categories names {name!r}, which is not a column of X ({list(frame.columns)[:10]}).")
         dtype = labels if isinstance(labels, pd.CategoricalDtype) else pd.CategoricalDtype(list(labels))
         column = frame[name]
         cast = column.astype(dtype)
@@ -194,10 +205,14 @@ def _declare(frame: pd.DataFrame, categories: Mapping | None) -> pd.DataFrame:
             examples = pd.unique(column[lost].astype(object))[:5].tolist()
             raise UnseenCategoryError(
                 f"column {name!r} has values {examples} that are not in categories[{name!r}] = "
-                f"{list(dtype.categories)[:10]}; add them to the declared categories.")
+                f"{list(dtype.categories)[:10]}; add them to the declared categories."
+            )
         out[name] = cast
-    return frame.assign(**{str(k): v for k, v in out.items()}) if all(isinstance(k, str) for k in out) \
+    return (
+        frame.assign(**{str(k): v for k, v in out.items()})
+        if all(isinstance(k, str) for k in out)
         else _assign(frame, out)
+    )
 
 
 def _assign(frame, columns):
@@ -214,8 +229,9 @@ def _encode_chunk(frame: pd.DataFrame, y: pd.Series, enc: _Encoding, where: str 
     return codes, _class_codes(y, enc.class_labels, where)
 
 
-def _count_chunk(frame: pd.DataFrame, y: pd.Series, enc: _Encoding, families, pairs: bool,
-                 where: str = "") -> ChunkedCountCache:
+def _count_chunk(
+    frame: pd.DataFrame, y: pd.Series, enc: _Encoding, families, pairs: bool, where: str = ""
+) -> ChunkedCountCache:
     """The count tables of one chunk (its rows are dropped once counted)."""
     codes, y_codes = _encode_chunk(frame, y, enc, where)
     data = DiscreteData(codes, enc.cardinalities, y_codes, len(enc.class_labels))
@@ -250,7 +266,8 @@ class _PandasChunks:
             first = next(chunks, None)
             self._pending = itertools.chain([first], chunks)
         elif isinstance(chunks, Iterable) and not isinstance(
-                chunks, (pd.DataFrame, pd.Series, np.ndarray, str, bytes, Mapping)):
+            chunks, (pd.DataFrame, pd.Series, np.ndarray, str, bytes, Mapping)
+        ):
             self._factory = lambda: iter(chunks)
             first = next(iter(chunks), None)
         elif callable(chunks):
@@ -260,7 +277,8 @@ class _PandasChunks:
             raise TypeError(
                 "fit_chunks expects (X, y) pairs: a list of them, a function returning a new "
                 f"iterator of them, or an iterator (one pass); got {type(chunks).__name__}. For a "
-                "single DataFrame use fit(X, y).")
+                "single DataFrame use fit(X, y)."
+            )
         if first is None:
             raise ValueError("fit_chunks got no chunks: at least one (X, y) pair with rows is required.")
         self.categories = dict(categories) if categories else None
@@ -276,22 +294,24 @@ class _PandasChunks:
             raise ValueError(
                 "the chunks were given as an iterator, which can be read once, and this fit needs "
                 "another pass over them. Pass a list of (X, y) pairs or a function returning a new "
-                "iterator.")
+                "iterator."
+            )
         iterator, self._pending = self._pending, None
         return iterator
 
     @staticmethod
     def _pair(item):
         if not (isinstance(item, (tuple, list)) and len(item) == 2):
-            raise TypeError("fit_chunks expects every chunk to be an (X, y) pair; got "
-                            f"{type(item).__name__}.")
+            raise TypeError(f"fit_chunks expects every chunk to be an (X, y) pair; got {type(item).__name__}.")
         return item
 
     def _frame(self, X, index) -> pd.DataFrame:
         frame = as_frame(X)
         if self.names is not None and list(frame.columns) != self.names:
-            raise ValueError(f"chunk {index} has the columns {list(frame.columns)[:10]}, the first "
-                             f"chunk {self.names[:10]}; every chunk must have the same columns.")
+            raise ValueError(
+                f"chunk {index} has the columns {list(frame.columns)[:10]}, the first "
+                f"chunk {self.names[:10]}; every chunk must have the same columns."
+            )
         return _declare(frame, self.categories)
 
     def chunks(self) -> Iterator[tuple[int, pd.DataFrame, pd.Series]]:
@@ -300,8 +320,7 @@ class _PandasChunks:
             frame = self._frame(X, index)
             y = _target_series(y)
             if len(y) != frame.shape[0]:
-                raise ValueError(f"chunk {index}: X has {frame.shape[0]} rows but y has {len(y)}; "
-                                 "they must match.")
+                raise ValueError(f"chunk {index}: X has {frame.shape[0]} rows but y has {len(y)}; they must match.")
             yield index, frame, y
 
     @property
@@ -342,14 +361,20 @@ class _DaskFrame:
 
     def __init__(self, X, y):
         if not (hasattr(X, "map_partitions") and hasattr(X, "columns") and hasattr(X, "dtypes")):
-            raise TypeError(f"expected a Dask DataFrame of features, got {type(X).__name__}; a Dask "
-                            "array can be turned into one with dask.dataframe.from_dask_array.")
+            raise TypeError(
+                f"expected a Dask DataFrame of features, got {type(X).__name__}; a Dask "
+                "array can be turned into one with dask.dataframe.from_dask_array."
+            )
         if y is None:
-            raise ValueError("fit(X, y) on a Dask DataFrame requires y, a Dask Series of class labels "
-                             "with the partitions of X (e.g. y = df['class'], X = df.drop(columns='class')).")
+            raise ValueError(
+                "fit(X, y) on a Dask DataFrame requires y, a Dask Series of class labels "
+                "with the partitions of X (e.g. y = df['class'], X = df.drop(columns='class'))."
+            )
         if not is_dask_collection(y):
-            raise TypeError(f"X is a Dask DataFrame, so y must be a Dask Series with the same "
-                            f"partitions (e.g. y = df['class']); got {type(y).__name__}.")
+            raise TypeError(
+                f"X is a Dask DataFrame, so y must be a Dask Series with the same "
+                f"partitions (e.g. y = df['class']); got {type(y).__name__}."
+            )
         if isinstance(getattr(y, "_meta", None), pd.DataFrame):
             if len(y.columns) != 1:
                 raise ValueError(f"y has {len(y.columns)} columns; these classifiers predict one target.")
@@ -359,8 +384,10 @@ class _DaskFrame:
         if _Y in X.columns:
             raise ValueError(f"X has a column named {_Y!r}, which bnclf uses for the class.")
         if X.npartitions != y.npartitions:
-            raise ValueError(f"X has {X.npartitions} partitions and y {y.npartitions}; they must "
-                             "have the same partitions (take both from one DataFrame).")
+            raise ValueError(
+                f"X has {X.npartitions} partitions and y {y.npartitions}; they must "
+                "have the same partitions (take both from one DataFrame)."
+            )
         self.X, self.y = X, y
         self.names = list(X.columns)
         self.one_shot = False
@@ -392,19 +419,25 @@ class _DaskFrame:
         dask = _import_dask()
         combined = self.X.assign(**{_Y: self.y})
         spec = dask.delayed(enc, pure=True)
-        parts = [dask.delayed(_count_partition, pure=True)(part, spec, list(families), pairs)
-                 for part in combined.to_delayed()]
+        parts = [
+            dask.delayed(_count_partition, pure=True)(part, spec, list(families), pairs)
+            for part in combined.to_delayed()
+        ]
         while len(parts) > 1:  # a tree of sums: no worker holds more than two parts' tables
-            parts = [dask.delayed(operator.add, pure=True)(parts[k], parts[k + 1])
-                     if k + 1 < len(parts) else parts[k] for k in range(0, len(parts), 2)]
+            parts = [
+                dask.delayed(operator.add, pure=True)(parts[k], parts[k + 1]) if k + 1 < len(parts) else parts[k]
+                for k in range(0, len(parts), 2)
+            ]
         return parts[0].compute()
 
 
 def _source(X, y, categories=None):
     if is_dask_collection(X):
         if categories:
-            raise ValueError("categories= is for pandas chunks; declare a Dask column's categories "
-                             "with X.astype({column: pd.CategoricalDtype([...])}) or X.categorize().")
+            raise ValueError(
+                "categories= is for pandas chunks; declare a Dask column's categories "
+                "with X.astype({column: pd.CategoricalDtype([...])}) or X.categorize()."
+            )
         return _DaskFrame(X, y)
     return _PandasChunks(X, categories)
 
@@ -413,10 +446,14 @@ def _source(X, y, categories=None):
 def _encoder_from_states(names, observed, has_missing, missing, handle_unknown) -> FeatureEncoder:
     """The encoder the in-memory fit builds for these labels (in code order) and missing
     values: fitted on a template of categorical columns with exactly those categories."""
-    template = pd.DataFrame({  # one row: missing where the column has missing values
-        k: pd.Categorical([np.nan] if has or not len(labels) else [labels[0]],
-                          categories=pd.Index(labels, dtype=object))
-        for k, (labels, has) in enumerate(zip(observed, has_missing))})
+    template = pd.DataFrame(
+        {  # one row: missing where the column has missing values
+            k: pd.Categorical(
+                [np.nan] if has or not len(labels) else [labels[0]], categories=pd.Index(labels, dtype=object)
+            )
+            for k, (labels, has) in enumerate(zip(observed, has_missing))
+        }
+    )
     template.columns = list(names)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", IdLikeColumnWarning)
@@ -447,7 +484,8 @@ def _provisional(model, source, classes) -> _Encoding:
                 f"{undeclared[:10]}{' and y' if not y_declared else ''} have no declared categories, "
                 "so a first pass must collect them. Pass a list of (X, y) pairs or a function "
                 "returning a new iterator, or declare the categories (pandas CategoricalDtype or "
-                "categories=) and the classes (categorical y or classes=).")
+                "categories=) and the classes (categorical y or classes=)."
+            )
         values, y_values = source.uniques(undeclared, not y_declared)
     observed = []
     for name in names:  # the labels the in-memory encoder gives these values, column by column
@@ -495,7 +533,8 @@ def _resolve_missing(model, enc: _Encoding, total: ChunkedCountCache, has_state:
             raise ValueError(
                 f"column {enc.names[j]!r} has {used} missing values and missing='error'; use "
                 "missing='category' (a state of its own) or missing='ignore' (left out of the "
-                "counts), or impute them first.")
+                "counts), or impute them first."
+            )
         keep.append(np.arange(r))
         unknown.append(bool(used))
         state.append(False)
@@ -505,13 +544,15 @@ def _resolve_missing(model, enc: _Encoding, total: ChunkedCountCache, has_state:
 def _warn_id_like(enc: _Encoding, total: ChunkedCountCache) -> None:
     c = len(enc.names)
     for j, labels in enumerate(enc.observed):
-        known = int(total.counts((j, c))[:len(labels)].sum())
+        known = int(total.counts((j, c))[: len(labels)].sum())
         if len(labels) >= 50 and len(labels) == known:
             warnings.warn(
                 f"column {enc.names[j]!r} has a different value in every row ({len(labels)} "
                 "values), like an identifier: it tells nothing about the class of a new row and "
-                "makes its count tables as large as the data; drop it.", IdLikeColumnWarning,
-                stacklevel=4)
+                "makes its count tables as large as the data; drop it.",
+                IdLikeColumnWarning,
+                stacklevel=4,
+            )
 
 
 # -- fitting -------------------------------------------------------------------------------------
@@ -542,7 +583,8 @@ def _fit_source(model, source, classes=None):
         raise ValueError(
             f"{type(model).__name__}(k={model.k}) counts its CPT families in a second pass, after "
             "its structure; an iterator can be read once. Pass a list of (X, y) pairs or a function "
-            "returning a new iterator.")
+            "returning a new iterator."
+        )
     names = source.names
     d = len(names)
     enc = _provisional(model, source, classes)
@@ -607,8 +649,7 @@ def _count_for_model(model, source, families) -> ChunkedCountCache:
     unknown.append(False)
     grown = [j for j in range(d) if state[j] and not has_state[j]]
     if grown:
-        model._encoder = _encoder_from_states(enc.names, enc.observed, state, model.missing,
-                                              model.handle_unknown)
+        model._encoder = _encoder_from_states(enc.names, enc.observed, state, model.missing, model.handle_unknown)
         old = model.__dict__.get("_family_counts")
         if old:
             model._family_counts = {family: _pad(table, family, grown) for family, table in old.items()}
@@ -650,8 +691,10 @@ def _partial_fit(model, X, y, classes=None, categories=None):
     first = "_family_counts" not in model.__dict__ or not hasattr(model, "classes_")
     if first:
         if classes is None:
-            raise ValueError("classes must be passed on the first call to partial_fit: every class "
-                             "label that any chunk may have (scikit-learn's convention).")
+            raise ValueError(
+                "classes must be passed on the first call to partial_fit: every class "
+                "label that any chunk may have (scikit-learn's convention)."
+            )
         frame = _declare(as_frame(X), categories)
         if frame.shape[0] == 0:
             raise ValueError("X has 0 samples; at least one training row is required.")
@@ -661,8 +704,9 @@ def _partial_fit(model, X, y, classes=None, categories=None):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", IdLikeColumnWarning)
             labels = FeatureEncoder("ignore", model.handle_unknown).fit(frame)._observed
-        model._encoder = _encoder_from_states(list(frame.columns), labels, [False] * frame.shape[1],
-                                              model.missing, model.handle_unknown)
+        model._encoder = _encoder_from_states(
+            list(frame.columns), labels, [False] * frame.shape[1], model.missing, model.handle_unknown
+        )
         model.classes_ = classes_
         from .models.base import _class_name
 
@@ -671,8 +715,10 @@ def _partial_fit(model, X, y, classes=None, categories=None):
         if classes is not None:
             given, _ = encode_target(_typed_labels(_unique_list(classes), _target_series(y)))
             if not np.array_equal(given, model.classes_):
-                raise ValueError(f"classes={list(given)} differs from the classes of the first call, "
-                                 f"{list(model.classes_)}; pass the same classes or none.")
+                raise ValueError(
+                    f"classes={list(given)} differs from the classes of the first call, "
+                    f"{list(model.classes_)}; pass the same classes or none."
+                )
         if categories:
             raise ValueError("categories= is taken on the first call to partial_fit only.")
         frame = model._check_predict_frame(X)
@@ -691,7 +737,8 @@ def _refit_parameters(model, X, y=None, add=False):
         raise TypeError(
             f"{type(model).__name__} is not one network with kept counts (ensembles, multinets and "
             "instance-specific learners are not); refit_parameters keeps one learned structure "
-            "and recounts its families. Use fit instead.")
+            "and recounts its families. Use fit instead."
+        )
     if is_dask_collection(X):
         source = _DaskFrame(X, y)
     elif y is None:
@@ -699,8 +746,10 @@ def _refit_parameters(model, X, y=None, add=False):
     else:
         source = _PandasChunks([(model._check_predict_frame(X), y)], where="")
     if list(source.names) != list(model._encoder.feature_names_):
-        raise ValueError(f"the data has the columns {list(source.names)[:10]}, the model "
-                         f"{list(model._encoder.feature_names_)[:10]}; they must be the same.")
+        raise ValueError(
+            f"the data has the columns {list(source.names)[:10]}, the model "
+            f"{list(model._encoder.feature_names_)[:10]}; they must be the same."
+        )
     return _add_counts(model, source, model.network_.families, add)
 
 
@@ -718,8 +767,10 @@ def _predict_dask(model, X, method: str):
 
     check_is_fitted(model, "classes_")
     if not (hasattr(X, "map_partitions") and hasattr(X, "columns")):
-        raise TypeError(f"expected a Dask DataFrame, got {type(X).__name__}; a Dask array can be "
-                        "turned into one with dask.dataframe.from_dask_array.")
+        raise TypeError(
+            f"expected a Dask DataFrame, got {type(X).__name__}; a Dask array can be "
+            "turned into one with dask.dataframe.from_dask_array."
+        )
     if method == "predict":
         meta = pd.Series(np.array([], dtype=model.classes_.dtype), name=model.class_name_)
     else:

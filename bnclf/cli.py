@@ -32,12 +32,16 @@ if TYPE_CHECKING:
 # -- data and models ---------------------------------------------------------------
 def _csv_options(args) -> dict:
     names = getattr(args, "names", None)
-    return {"header": not getattr(args, "no_header", False), "sep": getattr(args, "sep", None),
-            "names": [n.strip() for n in names.split(",")] if names else None}
+    return {
+        "header": not getattr(args, "no_header", False),
+        "sep": getattr(args, "sep", None),
+        "names": [n.strip() for n in names.split(",")] if names else None,
+    }
 
 
-def read_table(path: str | os.PathLike, target: str | None = None,
-               args: argparse.Namespace | None = None) -> tuple[pd.DataFrame, pd.Series]:
+def read_table(
+    path: str | os.PathLike, target: str | None = None, args: argparse.Namespace | None = None
+) -> tuple[pd.DataFrame, pd.Series]:
     """Features and target of a CSV or ARFF file (``--class``, default the last column)."""
     from .datasets import load_table
 
@@ -107,8 +111,7 @@ def _label_options(args) -> dict:
     if labels is not None:
         labels = [name.strip() for name in labels.split(",") if name.strip()]
         if not labels:
-            raise ValueError("--labels is empty; give the label columns separated by commas, "
-                             "e.g. --labels happy,sad.")
+            raise ValueError("--labels is empty; give the label columns separated by commas, e.g. --labels happy,sad.")
     n_labels = getattr(args, "n_labels", None)
     if n_labels is not None and n_labels < 1:
         raise ValueError(f"--n-labels {n_labels} is not valid; give the number of trailing label columns (>= 1).")
@@ -138,7 +141,7 @@ def _labels_declared(path) -> bool:
         for _, line in zip(range(1000), fh):
             text = line.strip()
             if text.lower().startswith("@relation"):
-                relation = text[len("@relation"):].strip().strip("'\"")
+                relation = text[len("@relation") :].strip().strip("'\"")
                 try:
                     return _meka_label_count(relation) is not None
                 except ValueError:
@@ -153,23 +156,32 @@ def wants_multilabel(args: argparse.Namespace, specs: Sequence[str]) -> bool:
     single-label classifier, is refused with the fix.
     """
     options = _label_options(args)
-    given = [flag for flag, key in (("--labels", "labels"), ("--n-labels", "n_labels"), ("--xml", "xml"))
-             if options[key] is not None]
+    given = [
+        flag
+        for flag, key in (("--labels", "labels"), ("--n-labels", "n_labels"), ("--xml", "xml"))
+        if options[key] is not None
+    ]
     multi = [s for s in specs if is_multilabel_spec(s)]
     single = [s for s in specs if not is_multilabel_spec(s)]
     data = str(getattr(args, "data", ""))
     declared = _labels_declared(data) or (not Path(data).exists() and _embedded_multilabel(data))
     if multi and single:
-        raise ValueError(f"{', '.join(single)} {'predicts' if len(single) == 1 else 'predict'} one class "
-                         f"and {', '.join(multi)} a label set; evaluate single-label and multilabel "
-                         "classifiers separately.")
+        raise ValueError(
+            f"{', '.join(single)} {'predicts' if len(single) == 1 else 'predict'} one class "
+            f"and {', '.join(multi)} a label set; evaluate single-label and multilabel "
+            "classifiers separately."
+        )
     if multi or given or (declared and not single):
         if single:
-            raise ValueError(f"{single[0]} is a single-label classifier; for multilabel data "
-                             f"({', '.join(given) or data}) use one of {multilabel_names_help()}.")
+            raise ValueError(
+                f"{single[0]} is a single-label classifier; for multilabel data "
+                f"({', '.join(given) or data}) use one of {multilabel_names_help()}."
+            )
         if getattr(args, "target", None) is not None:
-            raise ValueError("--class names the target of a single-label classifier; a multilabel "
-                             "classifier takes its labels from --labels, --n-labels or --xml.")
+            raise ValueError(
+                "--class names the target of a single-label classifier; a multilabel "
+                "classifier takes its labels from --labels, --n-labels or --xml."
+            )
         return True
     return False
 
@@ -180,12 +192,18 @@ def read_multilabel(data: str | os.PathLike, args: argparse.Namespace) -> tuple[
 
     options = _label_options(args)
     name = str(data).lower()
-    if (all(v is None for v in options.values()) and name.endswith((".arff", ".arff.gz"))
-            and Path(data).is_file() and not _labels_declared(data)):
-        raise ValueError(f"no labels given for {data}: name them with --labels a,b,..., count the "
-                         "trailing label columns with --n-labels K, or give the MULAN label file with "
-                         "--xml FILE (a <stem>.xml beside the ARFF file, or a MEKA '-C K' relation tag, "
-                         "is found without options).")
+    if (
+        all(v is None for v in options.values())
+        and name.endswith((".arff", ".arff.gz"))
+        and Path(data).is_file()
+        and not _labels_declared(data)
+    ):
+        raise ValueError(
+            f"no labels given for {data}: name them with --labels a,b,..., count the "
+            "trailing label columns with --n-labels K, or give the MULAN label file with "
+            "--xml FILE (a <stem>.xml beside the ARFF file, or a MEKA '-C K' relation tag, "
+            "is found without options)."
+        )
     _, X, Y = load_multilabel_spec(data, **options, csv_options=_csv_options(args))
     return X, Y
 
@@ -196,14 +214,18 @@ def build_multilabel_model(spec: str, discretize: str | None = None, n_bins: int
 
     est = make_multilabel_classifier(spec)
     if n_bins != 4:
-        raise ValueError(f"--bins {n_bins}: multilabel classifiers bin continuous columns in quartiles "
-                         "(the protocol of Corani et al. 2014); drop --bins.")
+        raise ValueError(
+            f"--bins {n_bins}: multilabel classifiers bin continuous columns in quartiles "
+            "(the protocol of Corani et al. 2014); drop --bins."
+        )
     if discretize is None:
         return est
     if discretize == "mdl":
-        raise ValueError("--discretize mdl needs one class to split on; multilabel classifiers bin "
-                         "continuous columns in quartiles (--discretize quantile, the default) or "
-                         "take them as they are (--discretize none).")
+        raise ValueError(
+            "--discretize mdl needs one class to split on; multilabel classifiers bin "
+            "continuous columns in quartiles (--discretize quantile, the default) or "
+            "take them as they are (--discretize none)."
+        )
     return est.set_params(discretizer="quantile" if discretize == "quantile" else None)
 
 
@@ -215,9 +237,11 @@ def _is_multilabel_network(est) -> bool:
 
 def _refuse_multilabel(est, command: str, networks_ok: bool = False) -> None:
     if is_multilabel_model(est) and not (networks_ok and _is_multilabel_network(est)):
-        raise ValueError(f"'bnclf {command}' is for single-label models and this is a multilabel "
-                         f"{type(est).__name__}; use 'bnclf predict' (label sets, --proba marginals) "
-                         "or 'bnclf query' (MAP and marginal queries).")
+        raise ValueError(
+            f"'bnclf {command}' is for single-label models and this is a multilabel "
+            f"{type(est).__name__}; use 'bnclf predict' (label sets, --proba marginals) "
+            "or 'bnclf query' (MAP and marginal queries)."
+        )
 
 
 def _model_columns(model, X, args):
@@ -225,14 +249,15 @@ def _model_columns(model, X, args):
     ids = None
     if args.id is not None:
         if args.id not in X.columns:
-            raise ValueError(f"--id {args.id!r} is not a column of {args.data}; columns: "
-                             f"{list(X.columns)[:10]}.")
+            raise ValueError(f"--id {args.id!r} is not a column of {args.data}; columns: {list(X.columns)[:10]}.")
         ids = X[args.id].to_numpy()
     names = getattr(model, "feature_names_in_", None)
     if names is not None and not set(names) <= set(X.columns):
         lacking = [c for c in names if c not in X.columns]
-        raise ValueError(f"{args.data} lacks the model's columns {lacking}; the model was "
-                         f"fitted on {list(names)} (other columns are ignored).")
+        raise ValueError(
+            f"{args.data} lacks the model's columns {lacking}; the model was "
+            f"fitted on {list(names)} (other columns are ignored)."
+        )
     if names is not None:
         X = X[list(names)]  # the training columns, in training order; others are ignored
     elif args.id is not None and args.id in X.columns:
@@ -257,8 +282,10 @@ def cmd_fit(args: argparse.Namespace) -> None:
         X, Y = read_multilabel(args.data, args)
         model = build_multilabel_model(spec, args.discretize, args.bins).fit(X, Y)
         save_model(model, args.output)
-        print(f"fitted {spec} on {X.shape[0]} rows x {X.shape[1]} features, {Y.shape[1]} labels "
-              f"({', '.join(map(str, Y.columns))}) -> {args.output}")
+        print(
+            f"fitted {spec} on {X.shape[0]} rows x {X.shape[1]} features, {Y.shape[1]} labels "
+            f"({', '.join(map(str, Y.columns))}) -> {args.output}"
+        )
         return
     spec = args.model or "tan"
     X, y = read_table(args.data, args.target, args)
@@ -307,8 +334,9 @@ def _given(values, model) -> dict:
         if not sep or not name:
             raise ValueError(f"--given {item!r} is not valid; write --given LABEL=0 or --given LABEL=1.")
         if name not in map(str, model.label_names_):
-            raise ValueError(f"--given {item!r}: unknown label {name!r}; the labels are "
-                             f"{', '.join(map(str, model.label_names_))}.")
+            raise ValueError(
+                f"--given {item!r}: unknown label {name!r}; the labels are {', '.join(map(str, model.label_names_))}."
+            )
         if value not in ("0", "1"):
             raise ValueError(f"--given {item!r}: a label is observed as 0 or 1, not {value!r}.")
         label = next(n for n in model.label_names_ if str(n) == name)
@@ -324,13 +352,17 @@ def cmd_query(args: argparse.Namespace) -> None:
     model = load_model(args.model_file)
     est = final_estimator(model)
     if not is_multilabel_model(est):
-        raise ValueError(f"'bnclf query' asks a multilabel Bayesian network about its labels and "
-                         f"{type(est).__name__} predicts one class; use 'bnclf predict' (--proba for "
-                         "the class probabilities).")
+        raise ValueError(
+            f"'bnclf query' asks a multilabel Bayesian network about its labels and "
+            f"{type(est).__name__} predicts one class; use 'bnclf predict' (--proba for "
+            "the class probabilities)."
+        )
     if not hasattr(est, "map_query"):
-        raise ValueError(f"{type(est).__name__} answers no MAP or marginal queries (it is not one "
-                         "network); use 'bnclf predict' (--proba for the marginals), or fit mnb, mfan "
-                         "or bn-ensemble for queries.")
+        raise ValueError(
+            f"{type(est).__name__} answers no MAP or marginal queries (it is not one "
+            "network); use 'bnclf predict' (--proba for the marginals), or fit mnb, mfan "
+            "or bn-ensemble for queries."
+        )
     labels = None
     if args.labels is not None:
         labels = [name.strip() for name in args.labels.split(",") if name.strip()]
@@ -339,8 +371,7 @@ def cmd_query(args: argparse.Namespace) -> None:
         by_text = {str(n): n for n in est.label_names_}
         unknown = [name for name in labels if name not in by_text]
         if unknown:
-            raise ValueError(f"--labels: unknown label {unknown[0]!r}; the labels are "
-                             f"{', '.join(by_text)}.")
+            raise ValueError(f"--labels: unknown label {unknown[0]!r}; the labels are {', '.join(by_text)}.")
         labels = [by_text[name] for name in labels]
     given = _given(args.given, est)
     X, ids = _model_columns(model, read_features(args.data, args), args)
@@ -358,21 +389,51 @@ def cmd_query(args: argparse.Namespace) -> None:
 
 
 @overload
-def cross_validate_models(X: pd.DataFrame, y: ArrayLike, specs: Sequence[str], *, n_splits: int = ...,
-                          discretize: str = ..., n_bins: int = ..., seed: int = ..., progress: bool = ...,
-                          metrics: Sequence[str] = ..., return_cv: Literal[False] = ...,
-                          n_jobs: int | None = ...) -> pd.DataFrame: ...
+def cross_validate_models(
+    X: pd.DataFrame,
+    y: ArrayLike,
+    specs: Sequence[str],
+    *,
+    n_splits: int = ...,
+    discretize: str = ...,
+    n_bins: int = ...,
+    seed: int = ...,
+    progress: bool = ...,
+    metrics: Sequence[str] = ...,
+    return_cv: Literal[False] = ...,
+    n_jobs: int | None = ...,
+) -> pd.DataFrame: ...
 @overload
-def cross_validate_models(X: pd.DataFrame, y: ArrayLike, specs: Sequence[str], *, n_splits: int = ...,
-                          discretize: str = ..., n_bins: int = ..., seed: int = ..., progress: bool = ...,
-                          metrics: Sequence[str] = ..., return_cv: Literal[True],
-                          n_jobs: int | None = ...) -> tuple[pd.DataFrame, dict[str, CVPredictions]]: ...
+def cross_validate_models(
+    X: pd.DataFrame,
+    y: ArrayLike,
+    specs: Sequence[str],
+    *,
+    n_splits: int = ...,
+    discretize: str = ...,
+    n_bins: int = ...,
+    seed: int = ...,
+    progress: bool = ...,
+    metrics: Sequence[str] = ...,
+    return_cv: Literal[True],
+    n_jobs: int | None = ...,
+) -> tuple[pd.DataFrame, dict[str, CVPredictions]]: ...
 
 
-def cross_validate_models(X: pd.DataFrame, y: ArrayLike, specs: Sequence[str], *, n_splits: int = 10,
-                          discretize: str = "mdl", n_bins: int = 4, seed: int = 0, progress: bool = True,
-                          metrics: Sequence[str] = ("accuracy",), return_cv: bool = False, n_jobs: int | None = 1
-                          ) -> pd.DataFrame | tuple[pd.DataFrame, dict[str, CVPredictions]]:
+def cross_validate_models(
+    X: pd.DataFrame,
+    y: ArrayLike,
+    specs: Sequence[str],
+    *,
+    n_splits: int = 10,
+    discretize: str = "mdl",
+    n_bins: int = 4,
+    seed: int = 0,
+    progress: bool = True,
+    metrics: Sequence[str] = ("accuracy",),
+    return_cv: bool = False,
+    n_jobs: int | None = 1,
+) -> pd.DataFrame | tuple[pd.DataFrame, dict[str, CVPredictions]]:
     """Stratified k-fold scores of each model spec, by the evaluation harness's protocol.
 
     The folds are those of :func:`bnclf.evaluation.make_cv_splits` with ``seed`` (the
@@ -390,16 +451,21 @@ def cross_validate_models(X: pd.DataFrame, y: ArrayLike, specs: Sequence[str], *
     splits = make_cv_splits(np.asarray(y), n_splits=n_splits, random_state=seed)
     rows, cvs = [], {}
     for spec in specs:
-        cv = cross_validate_predictions(make_classifier(spec), X, y, splits=splits,
-                                        discretizer=discretizer, progress=progress, context=spec,
-                                        n_jobs=n_jobs)
+        cv = cross_validate_predictions(
+            make_classifier(spec),
+            X,
+            y,
+            splits=splits,
+            discretizer=discretizer,
+            progress=progress,
+            context=spec,
+            n_jobs=n_jobs,
+        )
         cvs[spec] = cv
         scores = cv.fold_scores(tuple(dict.fromkeys(("accuracy",) + tuple(metrics))))
-        row = {"model": spec, "accuracy": scores["accuracy"].mean(),
-               "std": scores["accuracy"].std(ddof=0)}
+        row = {"model": spec, "accuracy": scores["accuracy"].mean(), "std": scores["accuracy"].std(ddof=0)}
         row.update({m: scores[m].mean() for m in metrics if m != "accuracy"})
-        row.update({"fit_s": cv.folds["fit_time"].sum(),
-                    "predict_s": cv.folds["predict_time"].sum()})
+        row.update({"fit_s": cv.folds["fit_time"].sum(), "predict_s": cv.folds["predict_time"].sum()})
         rows.append(row)
     table = pd.DataFrame(rows)
     return (table, cvs) if return_cv else table
@@ -413,12 +479,9 @@ def per_class_report(cv: CVPredictions) -> tuple[pd.DataFrame, pd.DataFrame]:
     labels = list(cv.classes)
     matrix = confusion_matrix(pred["y_true"], pred["y_pred"], labels=labels)
     names = [str(c) for c in labels]
-    confusion = pd.DataFrame(matrix, index=pd.Index(names, name="true"),
-                             columns=pd.Index(names, name="predicted"))
-    p, r, f, n = precision_recall_fscore_support(pred["y_true"], pred["y_pred"], labels=labels,
-                                                 zero_division=0)
-    per_class = pd.DataFrame({"precision": p, "recall": r, "f1": f, "support": n},
-                             index=pd.Index(names, name="class"))
+    confusion = pd.DataFrame(matrix, index=pd.Index(names, name="true"), columns=pd.Index(names, name="predicted"))
+    p, r, f, n = precision_recall_fscore_support(pred["y_true"], pred["y_pred"], labels=labels, zero_division=0)
+    per_class = pd.DataFrame({"precision": p, "recall": r, "f1": f, "support": n}, index=pd.Index(names, name="class"))
     return confusion, per_class
 
 
@@ -442,22 +505,35 @@ def _fmt_cell(value, spec: str) -> str:
 def _print_multilabel_table(table: pd.DataFrame, title: str):
     print(title)
     width = max(12, *(len(str(m)) + 2 for m in table["model"]))
-    print(f"{'':<{width}}{'global accuracy':>18}{'Hamming accuracy':>19}{'empty':>8}"
-          f"{'empty allowed: global':>23}{'Hamming':>9}{'empty':>8}{'treewidth':>11}{'features':>10}"
-          f"{'fit (s)':>10}{'predict (s)':>13}")
+    print(
+        f"{'':<{width}}{'global accuracy':>18}{'Hamming accuracy':>19}{'empty':>8}"
+        f"{'empty allowed: global':>23}{'Hamming':>9}{'empty':>8}{'treewidth':>11}{'features':>10}"
+        f"{'fit (s)':>10}{'predict (s)':>13}"
+    )
     for r in table.to_dict("records"):
-        print(f"{r['model']:<{width}}{r['global_accuracy']:>9.4f} ± {r['global_accuracy_std']:.4f}"
-              f"{r['hamming_accuracy']:>10.4f} ± {r['hamming_accuracy_std']:.4f}{r['empty_rate']:>8.3f}"
-              f"{_fmt_cell(r['global_accuracy_empty_allowed'], '.4f'):>23}"
-              f"{_fmt_cell(r['hamming_accuracy_empty_allowed'], '.4f'):>9}"
-              f"{_fmt_cell(r['empty_rate_empty_allowed'], '.3f'):>8}"
-              f"{_fmt_cell(r['treewidth'], '.1f'):>11}{_fmt_cell(r['n_selected_features'], '.1f'):>10}"
-              f"{r['fit_s']:>10.3f}{r['predict_s']:>13.4f}")
+        print(
+            f"{r['model']:<{width}}{r['global_accuracy']:>9.4f} ± {r['global_accuracy_std']:.4f}"
+            f"{r['hamming_accuracy']:>10.4f} ± {r['hamming_accuracy_std']:.4f}{r['empty_rate']:>8.3f}"
+            f"{_fmt_cell(r['global_accuracy_empty_allowed'], '.4f'):>23}"
+            f"{_fmt_cell(r['hamming_accuracy_empty_allowed'], '.4f'):>9}"
+            f"{_fmt_cell(r['empty_rate_empty_allowed'], '.3f'):>8}"
+            f"{_fmt_cell(r['treewidth'], '.1f'):>11}{_fmt_cell(r['n_selected_features'], '.1f'):>10}"
+            f"{r['fit_s']:>10.3f}{r['predict_s']:>13.4f}"
+        )
 
 
-def evaluate_multilabel(X: ArrayLike | pd.DataFrame, Y: ArrayLike | pd.DataFrame, specs: Sequence[str], *,
-                        n_splits: int = 5, seed: int = 0, discretize: str | None = None, n_bins: int = 4,
-                        progress: bool = True, n_jobs: int | None = 1) -> pd.DataFrame:
+def evaluate_multilabel(
+    X: ArrayLike | pd.DataFrame,
+    Y: ArrayLike | pd.DataFrame,
+    specs: Sequence[str],
+    *,
+    n_splits: int = 5,
+    seed: int = 0,
+    discretize: str | None = None,
+    n_bins: int = 4,
+    progress: bool = True,
+    n_jobs: int | None = 1,
+) -> pd.DataFrame:
     """Cross-validated scores of multilabel classifier specs: one row per spec (means over folds).
 
     The folds are stratified on the least relevant label
@@ -469,26 +545,44 @@ def evaluate_multilabel(X: ArrayLike | pd.DataFrame, Y: ArrayLike | pd.DataFrame
     from .evaluation.multilabel import multilabel_fold_scores, summarize_multilabel
 
     estimators = {spec: build_multilabel_model(spec, discretize, n_bins) for spec in specs}
-    cv = multilabel_fold_scores(estimators, X, Y, n_splits=n_splits, random_state=seed,
-                                   progress=progress, n_jobs=n_jobs)
-    table = summarize_multilabel(cv).reset_index().rename(
-        columns={"classifier": "model", "fit_time": "fit_s", "predict_time": "predict_s"})
+    cv = multilabel_fold_scores(
+        estimators, X, Y, n_splits=n_splits, random_state=seed, progress=progress, n_jobs=n_jobs
+    )
+    table = (
+        summarize_multilabel(cv)
+        .reset_index()
+        .rename(columns={"classifier": "model", "fit_time": "fit_s", "predict_time": "predict_s"})
+    )
     table.attrs = dict(cv.attrs)
     return table
 
 
 def _evaluate_multilabel(args, specs):
     if args.predictions:
-        raise ValueError("--predictions is for single-label evaluation; for a multilabel model, fit it "
-                         "('bnclf fit') and write its label sets with 'bnclf predict'.")
+        raise ValueError(
+            "--predictions is for single-label evaluation; for a multilabel model, fit it "
+            "('bnclf fit') and write its label sets with 'bnclf predict'."
+        )
     X, Y = read_multilabel(args.data, args)
     folds = 5 if args.folds is None else args.folds
-    table = evaluate_multilabel(X, Y, specs, n_splits=folds, seed=args.seed, discretize=args.discretize,
-                                n_bins=args.bins, progress=not args.no_progress, n_jobs=args.jobs)
+    table = evaluate_multilabel(
+        X,
+        Y,
+        specs,
+        n_splits=folds,
+        seed=args.seed,
+        discretize=args.discretize,
+        n_bins=args.bins,
+        progress=not args.no_progress,
+        n_jobs=args.jobs,
+    )
     least = table.attrs.get("protocol", {}).get("stratified_on")
-    _print_multilabel_table(table, f"{folds}-fold CV stratified on the least relevant label ({least}) on "
-                                   f"{args.data} ({X.shape[0]} rows, {X.shape[1]} features, "
-                                   f"{Y.shape[1]} labels)")
+    _print_multilabel_table(
+        table,
+        f"{folds}-fold CV stratified on the least relevant label ({least}) on "
+        f"{args.data} ({X.shape[0]} rows, {X.shape[1]} features, "
+        f"{Y.shape[1]} labels)",
+    )
     if args.output:
         table.to_csv(args.output, index=False)
 
@@ -498,20 +592,32 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
 
     specs = None if args.models is None else _split_top_level([args.models])
     if specs is not None and not specs:
-        raise ValueError("--models is empty; give classifier specs separated by commas, "
-                         "e.g. --models 'nb,tan,kdb(k=3, m=5)'.")
+        raise ValueError(
+            "--models is empty; give classifier specs separated by commas, e.g. --models 'nb,tan,kdb(k=3, m=5)'."
+        )
     if wants_multilabel(args, specs or []):
         return _evaluate_multilabel(args, specs or ["mnb", "mfan", "br", "ecc"])
     specs = specs or ["nb", "tan", "kdb"]
     X, y = read_table(args.data, args.target, args)
     args.folds = 10 if args.folds is None else args.folds
-    table, cvs = cross_validate_models(X, y, specs, n_splits=args.folds,
-                                       discretize=args.discretize or "mdl", n_bins=args.bins,
-                                       seed=args.seed, metrics=("accuracy", "log_loss", "auc"),
-                                       return_cv=True, n_jobs=args.jobs,
-                                       progress=not args.no_progress)
-    _print_table(table, f"{args.folds}-fold stratified CV on {args.data} "
-                        f"({X.shape[0]} rows, {X.shape[1]} features, {y.nunique()} classes)")
+    table, cvs = cross_validate_models(
+        X,
+        y,
+        specs,
+        n_splits=args.folds,
+        discretize=args.discretize or "mdl",
+        n_bins=args.bins,
+        seed=args.seed,
+        metrics=("accuracy", "log_loss", "auc"),
+        return_cv=True,
+        n_jobs=args.jobs,
+        progress=not args.no_progress,
+    )
+    _print_table(
+        table,
+        f"{args.folds}-fold stratified CV on {args.data} "
+        f"({X.shape[0]} rows, {X.shape[1]} features, {y.nunique()} classes)",
+    )
     if not args.brief:
         for spec, cv in cvs.items():
             confusion, per_class = per_class_report(cv)
@@ -539,8 +645,10 @@ def cmd_export(args: argparse.Namespace) -> None:
     _refuse_multilabel(est, "export", networks_ok=True)
     path = write_network(est, args.output, fmt=args.format)
     if path.name.endswith(".manifest.json"):
-        print(f"wrote {len(est.network_members())} member networks and the manifest {path}, "
-              "each verified by reading it back")
+        print(
+            f"wrote {len(est.network_members())} member networks and the manifest {path}, "
+            "each verified by reading it back"
+        )
     else:
         print(f"wrote {path} (+ name map {path}.names.json), verified by reading it back")
 
@@ -568,17 +676,24 @@ def cmd_plot(args: argparse.Namespace) -> None:
         from .plot import draw_search_trace
 
         if not hasattr(est, "search_trace_"):
-            raise ValueError(f"--trace: {type(est).__name__} has no structure search; it is "
-                             "for rmcv, rmho, hc, bnc-mdl and bnc-2p models.")
+            raise ValueError(
+                f"--trace: {type(est).__name__} has no structure search; it is "
+                "for rmcv, rmho, hc, bnc-mdl and bnc-2p models."
+            )
         axes = draw_search_trace(est, title=args.title)
         axes[0].figure.savefig(args.output, dpi=120, bbox_inches="tight")
         plt.close(axes[0].figure)
         print(f"wrote {args.output}")
         return
     features = [f.strip() for f in args.features.split(",")] if args.features else None
-    save_structure_png(est, args.output, title=args.title, features=features,
-                       markov_blanket_only=args.markov_blanket_only,
-                       max_features=args.max_features)
+    save_structure_png(
+        est,
+        args.output,
+        title=args.title,
+        features=features,
+        markov_blanket_only=args.markov_blanket_only,
+        max_features=args.max_features,
+    )
     print(f"wrote {args.output}")
 
 
@@ -594,20 +709,21 @@ def cpt_table(net: Network, node: Hashable) -> pd.DataFrame:
     rows = pd.Index([str(s) for s in states[node]], name=str(node))
     if not parents:
         return pd.DataFrame({"P": table}, index=rows)
-    columns = pd.MultiIndex.from_product([[str(s) for s in states[p]] for p in parents],
-                                         names=[str(p) for p in parents])
+    columns = pd.MultiIndex.from_product(
+        [[str(s) for s in states[p]] for p in parents], names=[str(p) for p in parents]
+    )
     return pd.DataFrame(table.reshape(len(rows), -1), index=rows, columns=columns)
 
 
 def network_dot(net: Network) -> str:
     """The network in Graphviz DOT (the class node, if any, drawn as a box)."""
+
     def quote(v):
-        return '"' + str(v).replace('"', r'\"') + '"'
+        return '"' + str(v).replace('"', r"\"") + '"'
 
     lines = [f"digraph {quote(net.title or 'bnclf')} {{", "  rankdir=TB;"]
     if net.has_class:
-        lines.append(f"  {quote(net.class_name)} [shape=box, style=filled, fillcolor=\"#d62728\", "
-                     "fontcolor=white];")
+        lines.append(f'  {quote(net.class_name)} [shape=box, style=filled, fillcolor="#d62728", fontcolor=white];')
     for child, parents in net.named_families.items():
         lines.append(f"  {quote(child)};")
         lines.extend(f"  {quote(p)} -> {quote(child)};" for p in parents)
@@ -628,16 +744,17 @@ def cmd_show(args: argparse.Namespace) -> None:
     if args.member is not None:
         keys = [str(k) for k, _ in members]
         if keys == ["None"]:
-            raise ValueError(f"{type(est).__name__} has one network; --member picks a member of "
-                             "an ensemble (a position) or a multinet (a class label).")
+            raise ValueError(
+                f"{type(est).__name__} has one network; --member picks a member of "
+                "an ensemble (a position) or a multinet (a class label)."
+            )
         if args.member not in keys:
             raise ValueError(f"--member {args.member!r} is not one of {keys}.")
         members = [m for m in members if str(m[0]) == args.member]
     for node in args.cpt or []:
         for _, net in members:
             if node not in net.named_families:
-                raise ValueError(f"--cpt {node!r}: no such node; nodes: "
-                                 f"{list(net.named_families)}.")
+                raise ValueError(f"--cpt {node!r}: no such node; nodes: {list(net.named_families)}.")
     if args.dot:
         if not members:
             raise ValueError(no_network)
@@ -647,7 +764,7 @@ def cmd_show(args: argparse.Namespace) -> None:
     print(f"{type(est).__name__}({params})")
     print(f"classes ({len(est.classes_)}): {', '.join(map(str, est.classes_))}")
     print(f"features ({est.n_features_in_}): {', '.join(map(str, est._encoder.feature_names_))}")
-    for _, step in (model.steps[:-1] if hasattr(model, "steps") else []):
+    for _, step in model.steps[:-1] if hasattr(model, "steps") else []:
         cuts = getattr(step, "cut_points_", None)
         if cuts is None:
             continue
@@ -665,8 +782,7 @@ def cmd_show(args: argparse.Namespace) -> None:
             print(f"  {child} <- {', '.join(map(str, parents)) if parents else '(no parents)'}")
         if net.has_class:
             blanket = markov_blanket(net.dag, net.class_name)
-            print(f"  Markov blanket of {net.class_name} ({len(blanket)}): "
-                  f"{', '.join(map(str, blanket))}")
+            print(f"  Markov blanket of {net.class_name} ({len(blanket)}): {', '.join(map(str, blanket))}")
         for node in args.cpt or []:
             given = ", ".join(map(str, net.named_families[node])) or "-"
             with pd.option_context("display.max_columns", 12, "display.width", 120):
@@ -691,8 +807,7 @@ def cmd_explain(args: argparse.Namespace) -> None:
     if missing:
         raise ValueError(f"{args.data} lacks the model's columns {missing}.")
     if not 0 <= args.row < len(X):
-        raise ValueError(f"--row {args.row} is not a row of {args.data} (it has {len(X)} rows; "
-                         "rows count from 0).")
+        raise ValueError(f"--row {args.row} is not a row of {args.data} (it has {len(X)} rows; rows count from 0).")
     row = X[names].iloc[[args.row]]
     if hasattr(model, "steps"):
         row = model[:-1].transform(row)
@@ -722,8 +837,11 @@ def cmd_demo(args: argparse.Namespace) -> None:
     out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     table = cross_validate_models(X, y, ["nb", "tan", "kdb"], n_splits=args.folds, seed=args.seed)
-    _print_table(table, f"{args.folds}-fold stratified CV on the embedded {args.dataset!r} data "
-                        f"({X.shape[0]} rows, {X.shape[1]} features, {y.nunique()} classes)")
+    _print_table(
+        table,
+        f"{args.folds}-fold stratified CV on the embedded {args.dataset!r} data "
+        f"({X.shape[0]} rows, {X.shape[1]} features, {y.nunique()} classes)",
+    )
     table.to_csv(out / "cv_results.csv", index=False)
     model = build_model("tan").fit(X, y)
     tan = final_estimator(model)
@@ -736,36 +854,48 @@ def cmd_demo(args: argparse.Namespace) -> None:
 def _add_model_options(p):
     from .models.registry import classifier_names_help
 
-    p.add_argument("--model",
-                   help=f"classifier spec: one of {classifier_names_help()}, or with parameters "
-                        "e.g. 'kdb(k=3)', 'etan(k=2)', 'aode(smoothing=\"weka\")' (default: tan); "
-                        f"multilabel: one of {multilabel_names_help()}, e.g. 'mfan(alpha=2)' "
-                        "(default: mnb)")
+    p.add_argument(
+        "--model",
+        help=f"classifier spec: one of {classifier_names_help()}, or with parameters "
+        "e.g. 'kdb(k=3)', 'etan(k=2)', 'aode(smoothing=\"weka\")' (default: tan); "
+        f"multilabel: one of {multilabel_names_help()}, e.g. 'mfan(alpha=2)' "
+        "(default: mnb)",
+    )
     _add_discretize_options(p)
 
 
 def _add_label_options(p):
-    p.add_argument("--labels", metavar="A,B,...",
-                   help="multilabel data: the 0/1 label columns, by name (comma-separated)")
-    p.add_argument("--n-labels", type=int, metavar="K",
-                   help="multilabel data: the last K columns are the labels (MULAN's layout)")
-    p.add_argument("--xml", metavar="FILE",
-                   help="multilabel data: a MULAN XML file naming the labels of an ARFF file (a "
-                        "sibling <stem>.xml and a MEKA '-C K' relation tag are found without options)")
+    p.add_argument(
+        "--labels", metavar="A,B,...", help="multilabel data: the 0/1 label columns, by name (comma-separated)"
+    )
+    p.add_argument(
+        "--n-labels", type=int, metavar="K", help="multilabel data: the last K columns are the labels (MULAN's layout)"
+    )
+    p.add_argument(
+        "--xml",
+        metavar="FILE",
+        help="multilabel data: a MULAN XML file naming the labels of an ARFF file (a "
+        "sibling <stem>.xml and a MEKA '-C K' relation tag are found without options)",
+    )
 
 
 def _add_csv_options(p):
-    p.add_argument("--no-header", action="store_true",
-                   help="the CSV file has no header line (columns x1.., the last 'class')")
+    p.add_argument(
+        "--no-header", action="store_true", help="the CSV file has no header line (columns x1.., the last 'class')"
+    )
     p.add_argument("--sep", help="CSV column separator (default: sniffed), e.g. ';' or '\\t'")
     p.add_argument("--names", help="comma-separated column names for the CSV file")
 
 
 def _add_discretize_options(p):
-    p.add_argument("--discretizer", "--discretize", dest="discretize",
-                   choices=["mdl", "quantile", "none"],
-                   help="discretizer for continuous columns, fitted on training rows only "
-                        "(default: mdl; multilabel classifiers: quantile, the quartiles)")
+    p.add_argument(
+        "--discretizer",
+        "--discretize",
+        dest="discretize",
+        choices=["mdl", "quantile", "none"],
+        help="discretizer for continuous columns, fitted on training rows only "
+        "(default: mdl; multilabel classifiers: quantile, the quartiles)",
+    )
     p.add_argument("--bins", type=int, default=4, help="bins for --discretize quantile")
 
 
@@ -773,7 +903,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bnclf",
         description="Bayesian network classifiers on pgmpy: single-label (NB, TAN, KDB, AODE, ..., RMCV) "
-                    "and multilabel (mNB, mFAN, the BN ensemble).")
+        "and multilabel (mNB, mFAN, the BN ensemble).",
+    )
     parser.add_argument("--version", action="version", version=f"bnclf {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     from .datasets import list_multilabel_datasets
@@ -781,8 +912,9 @@ def build_parser() -> argparse.ArgumentParser:
     embedded_multilabel = ", ".join(list_multilabel_datasets())
 
     p = sub.add_parser("fit", help="fit a classifier on a CSV/ARFF file and save it")
-    p.add_argument("data", help="training data (.csv or .arff[.gz]), or an embedded multilabel data "
-                                f"set ({embedded_multilabel})")
+    p.add_argument(
+        "data", help=f"training data (.csv or .arff[.gz]), or an embedded multilabel data set ({embedded_multilabel})"
+    )
     p.add_argument("--class", dest="target", help="target column (default: the last column)")
     p.add_argument("-o", "--output", default="model.bnclf", help="model file (default: %(default)s)")
     _add_model_options(p)
@@ -794,54 +926,70 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("model_file", help="model written by 'bnclf fit'")
     p.add_argument("data", help="rows to classify (.csv or .arff); extra columns are ignored")
     p.add_argument("-o", "--output", help="CSV file for predictions (default: standard output)")
-    p.add_argument("--proba", action="store_true",
-                   help="also write class probabilities (multilabel: P(label), the marginal "
-                        "probability that each label is relevant)")
-    p.add_argument("--id", help="a column of the rows to copy into the output (an identifier); "
-                                "it is not used as a feature")
+    p.add_argument(
+        "--proba",
+        action="store_true",
+        help="also write class probabilities (multilabel: P(label), the marginal "
+        "probability that each label is relevant)",
+    )
+    p.add_argument(
+        "--id", help="a column of the rows to copy into the output (an identifier); it is not used as a feature"
+    )
     _add_csv_options(p)
     p.set_defaults(func=cmd_predict)
 
-    p = sub.add_parser("query", help="MAP or marginal queries over the labels of a multilabel "
-                                     "network (mnb, mfan, bn-ensemble), with observed labels")
+    p = sub.add_parser(
+        "query",
+        help="MAP or marginal queries over the labels of a multilabel "
+        "network (mnb, mfan, bn-ensemble), with observed labels",
+    )
     p.add_argument("model_file", help="multilabel model written by 'bnclf fit'")
-    p.add_argument("data", help="rows (.csv or .arff) with the model's feature columns; extra "
-                                "columns are ignored")
+    p.add_argument("data", help="rows (.csv or .arff) with the model's feature columns; extra columns are ignored")
     what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument("--map", action="store_true",
-                      help="the most probable joint configuration of the queried labels (0/1; "
-                           "other free labels summed out)")
-    what.add_argument("--marginal", action="store_true",
-                      help="P(label = 1) of each queried label")
-    p.add_argument("--labels", metavar="A,B,...",
-                   help="labels to query (default: every label; for --map every label not given)")
-    p.add_argument("--given", action="append", metavar="LABEL=0|1",
-                   help="an observed label (repeatable), e.g. --given happy=1 --given sad=0")
+    what.add_argument(
+        "--map",
+        action="store_true",
+        help="the most probable joint configuration of the queried labels (0/1; other free labels summed out)",
+    )
+    what.add_argument("--marginal", action="store_true", help="P(label = 1) of each queried label")
+    p.add_argument(
+        "--labels", metavar="A,B,...", help="labels to query (default: every label; for --map every label not given)"
+    )
+    p.add_argument(
+        "--given",
+        action="append",
+        metavar="LABEL=0|1",
+        help="an observed label (repeatable), e.g. --given happy=1 --given sad=0",
+    )
     p.add_argument("-o", "--output", help="CSV file for the answers (default: standard output)")
     p.add_argument("--id", help="a column of the rows to copy into the output (an identifier)")
     _add_csv_options(p)
     p.set_defaults(func=cmd_query)
 
-    p = sub.add_parser("evaluate", help="k-fold stratified cross-validation accuracy (multilabel: "
-                                        "global and Hamming accuracy)")
-    p.add_argument("data", help="data (.csv or .arff[.gz]), or an embedded multilabel data set "
-                                f"({embedded_multilabel})")
+    p = sub.add_parser(
+        "evaluate", help="k-fold stratified cross-validation accuracy (multilabel: global and Hamming accuracy)"
+    )
+    p.add_argument(
+        "data", help=f"data (.csv or .arff[.gz]), or an embedded multilabel data set ({embedded_multilabel})"
+    )
     p.add_argument("--class", dest="target", help="target column (default: the last column)")
-    p.add_argument("--models",
-                   help="comma-separated classifier specs (default: nb,tan,kdb; multilabel: "
-                        "mnb,mfan,br,ecc)")
-    p.add_argument("--folds", type=int,
-                   help="number of folds (default: 10; multilabel: 5, stratified on the least "
-                        "relevant label)")
+    p.add_argument(
+        "--models", help="comma-separated classifier specs (default: nb,tan,kdb; multilabel: mnb,mfan,br,ecc)"
+    )
+    p.add_argument(
+        "--folds", type=int, help="number of folds (default: 10; multilabel: 5, stratified on the least relevant label)"
+    )
     p.add_argument("--seed", type=int, default=0, help="shuffling seed (default: %(default)s)")
     p.add_argument("-o", "--output", help="CSV file for the results table")
-    p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="parallel jobs over folds; -1 = all cores (default: 1)")
+    p.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="parallel jobs over folds; -1 = all cores (default: 1)"
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--predictions", help="CSV file for every out-of-fold prediction and its "
-                                         "class probabilities (one row per model and row)")
-    p.add_argument("--brief", action="store_true",
-                   help="only the table: no confusion matrix or per-class scores")
+    p.add_argument(
+        "--predictions",
+        help="CSV file for every out-of-fold prediction and its class probabilities (one row per model and row)",
+    )
+    p.add_argument("--brief", action="store_true", help="only the table: no confusion matrix or per-class scores")
     _add_discretize_options(p)
     _add_label_options(p)
     _add_csv_options(p)
@@ -858,27 +1006,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", default="structure.png", help="PNG file (default: %(default)s)")
     p.add_argument("--title", help="figure title")
     p.add_argument("--features", help="comma-separated features to draw (default: all)")
-    p.add_argument("--markov-blanket-only", action="store_true",
-                   help="draw only the class's Markov blanket")
-    p.add_argument("--max-features", type=int,
-                   help="draw at most this many features, the most connected first")
-    p.add_argument("--trace", action="store_true",
-                   help="draw the structure search (score per accepted move) of an rmcv, "
-                        "rmho, hc, bnc-mdl or bnc-2p model instead")
+    p.add_argument("--markov-blanket-only", action="store_true", help="draw only the class's Markov blanket")
+    p.add_argument("--max-features", type=int, help="draw at most this many features, the most connected first")
+    p.add_argument(
+        "--trace",
+        action="store_true",
+        help="draw the structure search (score per accepted move) of an rmcv, "
+        "rmho, hc, bnc-mdl or bnc-2p model instead",
+    )
     p.set_defaults(func=cmd_plot)
 
-    p = sub.add_parser("show", help="print a saved model: structure, Markov blanket, cut "
-                                    "points, CPTs (--cpt), Graphviz (--dot)")
+    p = sub.add_parser(
+        "show", help="print a saved model: structure, Markov blanket, cut points, CPTs (--cpt), Graphviz (--dot)"
+    )
     p.add_argument("model_file", help="model written by 'bnclf fit'")
-    p.add_argument("--cpt", action="append", metavar="NODE",
-                   help="also print the CPT of NODE as a labelled table (repeatable)")
+    p.add_argument(
+        "--cpt", action="append", metavar="NODE", help="also print the CPT of NODE as a labelled table (repeatable)"
+    )
     p.add_argument("--dot", action="store_true", help="print the network(s) in Graphviz DOT")
-    p.add_argument("--member", help="only this member of an ensemble or multinet "
-                                    "(its position, or its class label)")
+    p.add_argument("--member", help="only this member of an ensemble or multinet (its position, or its class label)")
     p.set_defaults(func=cmd_show)
 
-    p = sub.add_parser("explain", help="show the networks an instance-specific model "
-                                       "(lkdb, akdb, ltan, targetkdb) builds for one row")
+    p = sub.add_parser(
+        "explain", help="show the networks an instance-specific model (lkdb, akdb, ltan, targetkdb) builds for one row"
+    )
     p.add_argument("model_file", help="model written by 'bnclf fit'")
     p.add_argument("data", help="rows (.csv or .arff) with the model's feature columns")
     p.add_argument("--row", type=int, default=0, help="row to explain, from 0 (default: 0)")
@@ -888,14 +1039,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .datasets import DEFAULT_DATASET, list_datasets
 
-    p = sub.add_parser("demo", help="10-fold CV of NB, TAN and KDB on an embedded data set; "
-                                    "TAN drawn as PNG and written as XMLBIF")
-    p.add_argument("--dataset", default=DEFAULT_DATASET, choices=list_datasets(),
-                   help="embedded data set (default: %(default)s)")
+    p = sub.add_parser(
+        "demo", help="10-fold CV of NB, TAN and KDB on an embedded data set; TAN drawn as PNG and written as XMLBIF"
+    )
+    p.add_argument(
+        "--dataset", default=DEFAULT_DATASET, choices=list_datasets(), help="embedded data set (default: %(default)s)"
+    )
     p.add_argument("--folds", type=int, default=10, help="number of folds (default: %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="shuffling seed (default: %(default)s)")
-    p.add_argument("-o", "--output", default="bnclf-demo",
-                   help="folder for the PNG, XMLBIF and results (default: %(default)s)")
+    p.add_argument(
+        "-o", "--output", default="bnclf-demo", help="folder for the PNG, XMLBIF and results (default: %(default)s)"
+    )
     p.set_defaults(func=cmd_demo)
 
     try:

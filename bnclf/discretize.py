@@ -104,9 +104,7 @@ def _conditional_entropies(left: np.ndarray, right: np.ndarray, total: float) ->
     return -acc / (total * _LN2)
 
 
-def _accept_split(
-    prior: np.ndarray, left: np.ndarray, right: np.ndarray, n_cut_points: int
-) -> bool:
+def _accept_split(prior: np.ndarray, left: np.ndarray, right: np.ndarray, n_cut_points: int) -> bool:
     """Fayyad & Irani's MDL criterion (Weka's ``FayyadAndIranisMDL``)."""
     n = float(prior.sum())
     prior_entropy = entropy(prior)
@@ -115,9 +113,7 @@ def _accept_split(
     k = int(np.count_nonzero(prior > 0))
     k_left = int(np.count_nonzero(left > 0))
     k_right = int(np.count_nonzero(right > 0))
-    delta = math.log(3.0**k - 2.0) / _LN2 - (
-        k * prior_entropy - k_right * entropy(right) - k_left * entropy(left)
-    )
+    delta = math.log(3.0**k - 2.0) / _LN2 - (k * prior_entropy - k_right * entropy(right) - k_left * entropy(left))
     return gain > (math.log(n_cut_points) / _LN2 + delta) / n
 
 
@@ -203,8 +199,7 @@ def _as_float(column: pd.Series, name) -> np.ndarray:
         return column.to_numpy(dtype=float, na_value=np.nan)
     except (TypeError, ValueError) as exc:
         raise ValueError(
-            f"column {name!r} cannot be discretized: it holds non-numeric values "
-            f"(dtype {column.dtype})."
+            f"column {name!r} cannot be discretized: it holds non-numeric values (dtype {column.dtype})."
         ) from exc
 
 
@@ -221,8 +216,7 @@ class _BaseDiscretizer(TransformerMixin, BaseEstimator):
         missing = [c for c in columns if c not in frame.columns]
         if missing:
             raise ValueError(
-                f"columns {missing} were given in `columns` but are not in X; "
-                f"X has the columns {list(frame.columns)}."
+                f"columns {missing} were given in `columns` but are not in X; X has the columns {list(frame.columns)}."
             )
         return columns
 
@@ -277,15 +271,10 @@ class _BaseDiscretizer(TransformerMixin, BaseEstimator):
             present = set(frame.columns)
             missing = [c for c in expected if c not in present]
             if missing:
-                raise ValueError(
-                    f"X is missing the columns {missing}, which {type(self).__name__} "
-                    "was fitted with."
-                )
+                raise ValueError(f"X is missing the columns {missing}, which {type(self).__name__} was fitted with.")
             extra = [c for c in frame.columns if c not in set(expected)]
             if extra:
-                raise ValueError(
-                    f"X has the columns {extra}, which {type(self).__name__} was not fitted with."
-                )
+                raise ValueError(f"X has the columns {extra}, which {type(self).__name__} was not fitted with.")
             if list(frame.columns) != list(expected):
                 frame = frame[expected]
         else:

@@ -64,9 +64,6 @@ def single_threaded_blas() -> AbstractContextManager[Any]:
     return _BLAS.limit(limits=1, user_api="blas")
 
 
-
-
-
 _SUM_CELLS = 1 << 16
 """Entries per family per chunk of :meth:`FamilyGather.summed` (512 KiB: in cache)."""
 
@@ -97,8 +94,9 @@ class FamilyGather:
     replace or sum out unknown values first.
     """
 
-    def __init__(self, families: Sequence[Sequence[int]], log_cpts: Sequence[ArrayLike], class_index: int,
-                 n_classes: int) -> None:
+    def __init__(
+        self, families: Sequence[Sequence[int]], log_cpts: Sequence[ArrayLike], class_index: int, n_classes: int
+    ) -> None:
         families = [tuple(int(v) for v in f) for f in families]
         tables = [np.asarray(t, dtype=float) for t in log_cpts]
         if len(families) != len(tables):
@@ -129,16 +127,14 @@ class FamilyGather:
         self._vars = np.array(var_rows, dtype=np.int64).reshape(self.n_families, width)
         self._strides = np.array(stride_rows, dtype=np.int64).reshape(self.n_families, width)
         self._bases = np.array(bases, dtype=np.int64)
-        self._rows = np.ascontiguousarray(np.concatenate(blocks)) if blocks else \
-            np.zeros((0, self.n_classes))
+        self._rows = np.ascontiguousarray(np.concatenate(blocks)) if blocks else np.zeros((0, self.n_classes))
         self._used = np.unique(self._vars[self._strides != 0])
 
     def _check(self, codes: np.ndarray) -> np.ndarray:
         codes = np.asarray(codes, dtype=np.int64)
         if any(codes[:, v].min(initial=0) < 0 for v in self._used):  # views, no copy
             raise ValueError(
-                "FamilyGather got a negative (unknown) code; sum unknown values out (or "
-                "replace them) before gathering."
+                "FamilyGather got a negative (unknown) code; sum unknown values out (or replace them) before gathering."
             )
         return codes
 
@@ -169,8 +165,7 @@ class FamilyGather:
         step = self._row_step()
         if codes.shape[0] <= step:
             return self._entries(codes)
-        return np.concatenate([self._entries(codes[s:s + step])
-                               for s in range(0, codes.shape[0], step)])
+        return np.concatenate([self._entries(codes[s : s + step]) for s in range(0, codes.shape[0], step)])
 
     def summed(self, codes: np.ndarray) -> np.ndarray:
         """Sum of every family's entries for every row: ``(n_samples, n_classes)``.
@@ -184,8 +179,8 @@ class FamilyGather:
         step = max(1, _SUM_CELLS // self.n_classes)
         entries = np.empty((min(step, codes.shape[0]), self.n_classes))
         for start in range(0, codes.shape[0], step):
-            rows = self._family_rows(codes[start:start + step])
-            part, buffer = out[start:start + step], entries[:rows.shape[1]]
+            rows = self._family_rows(codes[start : start + step])
+            part, buffer = out[start : start + step], entries[: rows.shape[1]]
             for family_rows in rows:  # one contiguous take per family, added in place
                 self._rows.take(family_rows, axis=0, out=buffer)
                 part += buffer
@@ -241,13 +236,11 @@ class NetworkKernel:
                     graph.add_edge(parent, family[0])
         self._children_first = list(reversed(list(nx.topological_sort(graph))))
         has_class = self.class_index in self.cardinalities
-        self._class_free = np.array([self.class_index not in f for f in self.families]) \
-            if has_class else None
+        self._class_free = np.array([self.class_index not in f for f in self.families]) if has_class else None
 
     def _elimination_plan(self):
         if self._elimination is None:
-            self._elimination = elimination_order(self.families, self.cardinalities,
-                                                  self.class_index)
+            self._elimination = elimination_order(self.families, self.cardinalities, self.class_index)
         return self._elimination
 
     def joint_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
@@ -292,7 +285,7 @@ class NetworkKernel:
         if widest <= _BATCHED_VE_CELLS:  # one plan for every pattern of unknowns
             step = max(1, _CHUNK_CELLS // widest)
             for start in range(0, rows.size, step):
-                chunk = rows[start:start + step]
+                chunk = rows[start : start + step]
                 out[chunk] = self._eliminate(codes[chunk])
             return out
         # dense network: sum out only each pattern's own non-barren unknowns
@@ -326,8 +319,9 @@ class NetworkKernel:
         both = live[:, first] & live[:, second]
         at, pair = np.nonzero(both)
         node_rows, node_vars = np.nonzero(live)
-        graph = coo_matrix((np.ones(at.size, dtype=np.int8), (at * d + first[pair], at * d + second[pair])),
-                           shape=(n * d, n * d))
+        graph = coo_matrix(
+            (np.ones(at.size, dtype=np.int8), (at * d + first[pair], at * d + second[pair])), shape=(n * d, n * d)
+        )
         labels = connected_components(graph, directed=False)[1][node_rows * d + node_vars]
         _, component = np.unique(labels, return_inverse=True)
         n_components = int(component.max()) + 1
@@ -347,8 +341,8 @@ class NetworkKernel:
         untouched = ~skipped & ~((live.astype(np.int64) @ members.astype(np.int64)) > 0)
         step = max(1, _CHUNK_CELLS // max(1, self.gather.n_families * self.n_classes))
         for start in range(0, n, step):
-            entries = self.gather(safe[start:start + step])
-            total[start:start + step] = np.where(untouched[start:start + step, :, None], entries, 0.0).sum(axis=1)
+            entries = self.gather(safe[start : start + step])
+            total[start : start + step] = np.where(untouched[start : start + step, :, None], entries, 0.0).sum(axis=1)
         # components, grouped by their features and kept families
         chosen = np.flatnonzero(~deferred[owner])
         bits = np.concatenate([variables[chosen], kept[chosen]], axis=1)
@@ -358,7 +352,7 @@ class NetworkKernel:
         order = np.argsort(group, kind="stable")
         bounds = np.searchsorted(group[order], np.arange(first.size + 1))
         for k, at in enumerate(first):
-            where = owner[chosen[order[bounds[k]:bounds[k + 1]]]]
+            where = owner[chosen[order[bounds[k] : bounds[k + 1]]]]
             component_vars = np.flatnonzero(bits[at, :d])
             families = tuple(np.flatnonzero(bits[at, d:]))
             total[where] += self._enumerate(safe[where], component_vars, families)
@@ -376,8 +370,12 @@ class NetworkKernel:
         key = (tuple(variables), families)
         plan = plans.get(key)
         if plan is None:
-            gather = FamilyGather([self.families[f] for f in families], [self.log_cpts[f] for f in families],
-                                  self.class_index, self.n_classes)
+            gather = FamilyGather(
+                [self.families[f] for f in families],
+                [self.log_cpts[f] for f in families],
+                self.class_index,
+                self.n_classes,
+            )
             cards = [self.cardinalities[v] for v in variables]
             grid = np.indices(cards).reshape(len(cards), -1)  # (len(variables), joint values)
             strides = np.zeros((gather.n_families, codes.shape[1]), dtype=np.int64)
@@ -389,13 +387,13 @@ class NetworkKernel:
         out = np.empty((n, self.n_classes))
         step = max(1, _CHUNK_CELLS // max(1, values * self.n_classes))
         for start in range(0, n, step):
-            base = gather._family_rows(codes[start:start + step])  # (n_families, rows)
+            base = gather._family_rows(codes[start : start + step])  # (n_families, rows)
             # a product of at most 16 CPT entries: no underflow for any table bnclf fits
             product = probabilities.take(base[0][:, None] + shifts[0], axis=0)
             for f in range(1, gather.n_families):
                 product *= probabilities.take(base[f][:, None] + shifts[f], axis=0)
             with np.errstate(divide="ignore"):
-                out[start:start + step] = np.log(product.sum(axis=1))
+                out[start : start + step] = np.log(product.sum(axis=1))
         return out
 
     def _family_members(self, d) -> np.ndarray:
@@ -409,9 +407,15 @@ class NetworkKernel:
 
     def _couplings(self, d) -> tuple[np.ndarray, np.ndarray]:
         """The pairs of features that share a family (each pair once)."""
-        pairs = sorted({(min(a, b), max(a, b)) for family in self.families
-                        for a in family for b in family
-                        if a != b and self.class_index not in (a, b) and max(a, b) < d})
+        pairs = sorted(
+            {
+                (min(a, b), max(a, b))
+                for family in self.families
+                for a in family
+                for b in family
+                if a != b and self.class_index not in (a, b) and max(a, b) < d
+            }
+        )
         array = np.array(pairs, dtype=np.int64).reshape(-1, 2)
         return array[:, 0], array[:, 1]
 
@@ -458,10 +462,10 @@ class NetworkKernel:
                 continue
             keep = [v for v in family if v in left or v == self.class_index]
             observed = [v for v in family if v not in keep]
-            moved = np.moveaxis(table, [family.index(v) for v in observed],
-                                list(range(len(observed))))
-            reduced = moved[tuple(codes[:, v] for v in observed)] if observed else \
-                np.broadcast_to(moved, (n,) + moved.shape)
+            moved = np.moveaxis(table, [family.index(v) for v in observed], list(range(len(observed))))
+            reduced = (
+                moved[tuple(codes[:, v] for v in observed)] if observed else np.broadcast_to(moved, (n,) + moved.shape)
+            )
             if not any(v in left for v in keep):
                 if keep:  # the class only: (n, C)
                     log_part += reduced.reshape(n, -1)
@@ -472,8 +476,7 @@ class NetworkKernel:
         if not factors:
             return log_part
         local = [tuple(label for label in fl if label != "n") for _, fl in factors]
-        order, _ = elimination_order(local, {**self.cardinalities}, self.class_index,
-                                     variables=left)
+        order, _ = elimination_order(local, {**self.cardinalities}, self.class_index, variables=left)
         return self._sum_out(factors, order, n) + log_part
 
     # -- some unknown: batched variable elimination --------------------------------
@@ -514,7 +517,6 @@ class NetworkKernel:
         total = np.broadcast_to(total.reshape(n, -1), (n, self.n_classes))
         with np.errstate(divide="ignore"):
             return np.log(total) + log_scale[:, None]
-
 
 
 class StackedKernel:
@@ -566,8 +568,9 @@ class StackedKernel:
 
         f_index, m_index = np.array(pairs, dtype=np.int64).reshape(-1, 2).T
         # sparse: only a member's own families enter its sum (no 0 * -inf when m = 0)
-        self._incidence = csr_matrix((np.ones(len(pairs)), (m_index, f_index)),
-                                     shape=(len(self.members), len(families)))
+        self._incidence = csr_matrix(
+            (np.ones(len(pairs)), (m_index, f_index)), shape=(len(self.members), len(families))
+        )
         self.gather = FamilyGather(families, tables, class_index, self.n_classes)
         self._features = sorted({v for f in families for v in f if v != class_index})
 
@@ -578,10 +581,10 @@ class StackedKernel:
         out = np.empty((n, n_members, n_classes))
         step = max(1, _SHARED_CELLS // max(1, gather.n_families * n_classes))
         for s in range(0, n, step):
-            block = codes[s:s + step]
+            block = codes[s : s + step]
             entries = gather._rows.take(gather._family_rows(block), axis=0)  # (n_unique, rows, C)
             sums = self._incidence @ entries.reshape(gather.n_families, -1)
-            out[s:s + step] = sums.reshape(n_members, block.shape[0], n_classes).transpose(1, 0, 2)
+            out[s : s + step] = sums.reshape(n_members, block.shape[0], n_classes).transpose(1, 0, 2)
         return out
 
     def __call__(self, codes: np.ndarray) -> np.ndarray:
@@ -628,13 +631,19 @@ class SuperParentKernel:
     equals the member networks' kernels (up to the order of summation).
     """
 
-    def __init__(self, pair_tables: np.ndarray, offsets: np.ndarray, cardinalities: np.ndarray,
-                 spode_priors: np.ndarray, spode_parents: Sequence[np.ndarray],
-                 nb_tables: Sequence[np.ndarray]) -> None:
+    def __init__(
+        self,
+        pair_tables: np.ndarray,
+        offsets: np.ndarray,
+        cardinalities: np.ndarray,
+        spode_priors: np.ndarray,
+        spode_parents: Sequence[np.ndarray],
+        nb_tables: Sequence[np.ndarray],
+    ) -> None:
         d = len(offsets)
         tables = np.array(pair_tables, dtype=float)
         for i in range(d):  # j == p is not a family: contribute nothing
-            tables[offsets[i]:offsets[i] + cardinalities[i], offsets[i]:offsets[i] + cardinalities[i]] = 0.0
+            tables[offsets[i] : offsets[i] + cardinalities[i], offsets[i] : offsets[i] + cardinalities[i]] = 0.0
         self.tables = tables
         self._width = tables.shape[0]
         self._flat = tables.reshape(-1, tables.shape[2])  # row j * R + p: a contiguous run of classes
@@ -663,20 +672,19 @@ class SuperParentKernel:
         out = np.empty((n, d + 1, c))
         step = max(1, _SHARED_CELLS // max(1, d * d * c))
         for s in range(0, n, step):
-            g, ok = position[s:s + step], known[s:s + step]
+            g, ok = position[s : s + step], known[s : s + step]
             rows = (g[:, :, None] * self._width + g[:, None, :]).reshape(-1)  # (row, j, p)
             entries = np.take(self._flat, rows, axis=0).reshape(len(g), d, d, c)
             if any_unknown:
                 entries = np.where(ok[:, :, None, None], entries, 0.0)
-            out[s:s + step, :d] = entries.sum(axis=1) + self.priors + self.parents[g]
+            out[s : s + step, :d] = entries.sum(axis=1) + self.priors + self.parents[g]
             nb = self.nb_children[g]
             if any_unknown:
                 nb = np.where(ok[:, :, None], nb, 0.0)
-            out[s:s + step, d] = self.nb_prior + nb.sum(axis=1)
+            out[s : s + step, d] = self.nb_prior + nb.sum(axis=1)
         if any_unknown:
             for p in np.flatnonzero(~known.all(axis=0)):
-                out[~known[:, p], p] = self._summed_over_parent(position[~known[:, p]],
-                                                                known[~known[:, p]], p)
+                out[~known[:, p], p] = self._summed_over_parent(position[~known[:, p]], known[~known[:, p]], p)
         return out
 
     def _summed_over_parent(self, position, known, p) -> np.ndarray:
@@ -749,8 +757,12 @@ def _contract(factors, out_labels) -> np.ndarray:
     return np.einsum(*operands, [local[label] for label in out_labels], optimize="greedy")
 
 
-def elimination_order(families: Iterable[Sequence[Hashable]], cardinalities: Mapping[Hashable, int],
-                      class_index: Hashable, variables: Iterable[Hashable] | None = None) -> tuple[list, int]:
+def elimination_order(
+    families: Iterable[Sequence[Hashable]],
+    cardinalities: Mapping[Hashable, int],
+    class_index: Hashable,
+    variables: Iterable[Hashable] | None = None,
+) -> tuple[list, int]:
     """Greedy min-weight elimination order of the features; the class is never eliminated.
 
     The weight of a feature is the number of cells of the factor its elimination

@@ -134,8 +134,7 @@ class LocalTables:
         conditionals are its sums, as :func:`bnclf.stats.pointwise_class_cmi`.
         """
         o, r = self.owner, self.cards.astype(float)
-        return self._pointwise_pair_ratio((m / (r[o][:, None] * r[o][None, :]))[:, :, None],
-                                          m / r[o], m)
+        return self._pointwise_pair_ratio((m / (r[o][:, None] * r[o][None, :]))[:, :, None], m / r[o], m)
 
     def _pointwise_pair_ratio(self, joint_add, marginal_add, total_add) -> np.ndarray:
         """``log2 P(x_i, x_j | c) / (P(x_i | c) P(x_j | c))`` for every value pair and class,
@@ -184,8 +183,9 @@ class LocalTables:
 
 
 # -- structures ------------------------------------------------------------------------
-def local_kdb_parents(rank_scores: ArrayLike, pair_scores: np.ndarray, known: np.ndarray, k: int, *,
-                      positive_only: bool = False) -> np.ndarray:
+def local_kdb_parents(
+    rank_scores: ArrayLike, pair_scores: np.ndarray, known: np.ndarray, k: int, *, positive_only: bool = False
+) -> np.ndarray:
     """KDB parent sets for a batch of instance-specific rankings.
 
     Parameters
@@ -313,7 +313,7 @@ class MatchCounter:
             onehot[position, np.where(col >= 0, col, cards[i])] = True
             packed = np.packbits(onehot, axis=0, bitorder="little")  # (n_bits/8, r_i + 1)
             words = np.ascontiguousarray(packed.T).view(np.uint64)  # (r_i + 1, W)
-            bits[self.offsets[i]:self.offsets[i] + cards[i]] = words[:-1]
+            bits[self.offsets[i] : self.offsets[i] + cards[i]] = words[:-1]
             bits[width + i] = np.bitwise_or.reduce(words[:-1], axis=0)
         every = np.zeros(n_bits, dtype=bool)
         every[position] = True
@@ -327,12 +327,12 @@ class MatchCounter:
         out = np.empty((len(index), self.n_classes))
         step = max(1, (1 << 21) // max(1, self.n_words))
         for start in range(0, len(index), step):
-            part = index[start:start + step]
+            part = index[start : start + step]
             acc = self.bits[part[:, 0]]
             for q in range(1, part.shape[1]):
                 acc &= self.bits[part[:, q]]
             # popcount per word, summed per class segment by one small matrix product
-            out[start:start + step] = np.bitwise_count(acc).astype(np.float32) @ self._segments
+            out[start : start + step] = np.bitwise_count(acc).astype(np.float32) @ self._segments
         return out
 
     @property
@@ -390,8 +390,9 @@ class LocalParameters:
             self._counter = MatchCounter(self._data)
         return self._counter
 
-    def entries(self, codes: np.ndarray, rows: ArrayLike, child: ArrayLike, parents: ArrayLike,
-                labels: ArrayLike | None = None) -> np.ndarray:
+    def entries(
+        self, codes: np.ndarray, rows: ArrayLike, child: ArrayLike, parents: ArrayLike, labels: ArrayLike | None = None
+    ) -> np.ndarray:
         """Log-CPT entries of per-row families.
 
         Parameters
@@ -431,9 +432,11 @@ class LocalParameters:
     def _counted(self, codes, rows, child, parents) -> np.ndarray:
         counter = self.counter
         valid = parents >= 0
-        pv = np.where(valid, self.offsets[np.maximum(parents, 0)]
-                      + codes[rows[:, None], np.maximum(parents, 0)], counter.width
-                      + counter.n_features)
+        pv = np.where(
+            valid,
+            self.offsets[np.maximum(parents, 0)] + codes[rows[:, None], np.maximum(parents, 0)],
+            counter.width + counter.n_features,
+        )
         value = self.offsets[child] + codes[rows, child]
         keys = np.column_stack([value, pv])  # a flat value index names its attribute too
         unique, inverse = _unique_rows(keys, counter.width + counter.n_features + 1)
@@ -475,21 +478,23 @@ class LocalParameters:
         child_u = np.searchsorted(self.offsets, unique[:, 0], side="right") - 1
         denominator = np.empty_like(numerator)
         # two parents and a child never unknown in training: N(pa, c) is a pair count
-        pair = ((unique[:, 3:] == counter.width + counter.n_features).all(axis=1)
-                if unique.shape[1] > 3 else np.ones(len(unique), bool))
+        pair = (
+            (unique[:, 3:] == counter.width + counter.n_features).all(axis=1)
+            if unique.shape[1] > 3
+            else np.ones(len(unique), bool)
+        )
         pair &= ~self._cache._has_unknown[child_u] & (unique[:, 2] < counter.width)
         if pair.any():
             blocks = self._cache.pair_blocks()[0]
             denominator[pair] = blocks[unique[pair, 1], unique[pair, 2]]
         rest = ~pair
         if rest.any():
-            denominator[rest] = counter.counts(
-                np.column_stack([counter.width + child_u[rest], unique[rest, 1:]]))
+            denominator[rest] = counter.counts(np.column_stack([counter.width + child_u[rest], unique[rest, 1:]]))
         r = self.cards[child_u].astype(float)[:, None]
         with np.errstate(divide="ignore", invalid="ignore"):
-            table = np.where(denominator + self.m > 0,
-                             np.log(numerator + self.m / r) - np.log(denominator + self.m),
-                             -np.log(r))
+            table = np.where(
+                denominator + self.m > 0, np.log(numerator + self.m / r) - np.log(denominator + self.m), -np.log(r)
+            )
         return table
 
     def joint_log(self, codes: np.ndarray, parents: ArrayLike, labels: ArrayLike | None = None) -> np.ndarray:

@@ -122,8 +122,11 @@ def _format_of(path: Path, fmt):
     return fmt
 
 
-def write_network(model_or_estimator: BaseEstimator | Network | DiscreteBayesianNetwork, path: str | os.PathLike,
-                  fmt: str | None = None) -> Path:
+def write_network(
+    model_or_estimator: BaseEstimator | Network | DiscreteBayesianNetwork,
+    path: str | os.PathLike,
+    fmt: str | None = None,
+) -> Path:
     """Write a fitted estimator or pgmpy network as BIF or XMLBIF, verified by reading back.
 
     Parameters
@@ -183,8 +186,7 @@ def write_network(model_or_estimator: BaseEstimator | Network | DiscreteBayesian
         "format": "bnclf-name-map/1",
         "bnclf_version": __version__,
         "nodes": [[node_ids[v], _json_label(v)] for v in nodes],
-        "states": {node_ids[v]: [[s, _json_label(o)] for s, o in zip(state_ids[v], states[v])]
-                   for v in nodes},
+        "states": {node_ids[v]: [[s, _json_label(o)] for s, o in zip(state_ids[v], states[v])] for v in nodes},
     }
     name_map["sha256"] = _sha256(path)
     map_path = Path(str(path) + NAME_MAP_SUFFIX)
@@ -206,8 +208,11 @@ def _write_members(est, path: Path, fmt: str) -> Path:
     """One verified file per member network, and a manifest; the set is read back and compared."""
     members = est.network_members()
     kind = est._network_kind
-    keys = [f"member{i:02d}" for i in range(len(members))] if kind == "ensemble" else \
-        ["class_" + s for s in safe_identifiers([k for k, _ in members], "c")]
+    keys = (
+        [f"member{i:02d}" for i in range(len(members))]
+        if kind == "ensemble"
+        else ["class_" + s for s in safe_identifiers([k for k, _ in members], "c")]
+    )
     manifest_path = Path(str(path) + MANIFEST_SUFFIX)
     entries = []
     for key, (label, net) in zip(keys, members):
@@ -217,9 +222,14 @@ def _write_members(est, path: Path, fmt: str) -> Path:
         if kind == "multinet":
             entry["label"] = _json_label(label)
         entries.append(entry)
-    manifest = {"format": "bnclf-network-set/1", "bnclf_version": __version__,
-                "estimator": type(est).__name__, "kind": kind, "class": _json_label(est.class_name_),
-                "members": entries}
+    manifest = {
+        "format": "bnclf-network-set/1",
+        "bnclf_version": __version__,
+        "estimator": type(est).__name__,
+        "kind": kind,
+        "class": _json_label(est.class_name_),
+        "members": entries,
+    }
     if kind == "ensemble":
         manifest["weights"] = [float(w) for w in est.weights_]
         manifest["combine"] = est._combine
@@ -298,13 +308,14 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
         except Exception as exc:  # pgmpy's parsers raise many kinds of errors
             detail = " ".join(str(exc).split())[:200] or type(exc).__name__
             raise ValueError(
-                f"{path} is not a readable {fmt.upper()} network ({detail}); it may be "
-                "truncated or not a network file."
+                f"{path} is not a readable {fmt.upper()} network ({detail}); it may be truncated or not a network file."
             ) from None
     missing = [v for v in model.nodes if model.get_cpds(v) is None]
     if missing or not model.nodes:
-        raise ValueError(f"{path} is not a complete {fmt.upper()} network: no probability "
-                         f"table for {missing[:5] or 'any variable'}; it may be truncated.")
+        raise ValueError(
+            f"{path} is not a complete {fmt.upper()} network: no probability "
+            f"table for {missing[:5] or 'any variable'}; it may be truncated."
+        )
     map_path = Path(str(path) + NAME_MAP_SUFFIX)
     if not map_path.exists():
         return model
@@ -385,8 +396,11 @@ def save_model(estimator: BaseEstimator, path: str | os.PathLike, *, format: str
         return modelfile.dump(estimator, path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as fh:
-        pickle.dump({"format": "bnclf-model/1", "bnclf_version": __version__,
-                     "estimator": estimator}, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(
+            {"format": "bnclf-model/1", "bnclf_version": __version__, "estimator": estimator},
+            fh,
+            protocol=pickle.HIGHEST_PROTOCOL,
+        )
     return path
 
 

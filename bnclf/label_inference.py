@@ -28,9 +28,13 @@ _CHUNK_CELLS = 1 << 22
 """Largest intermediate factor, in cells, of one batch of rows."""
 
 
-def min_fill_order(scopes: Iterable[Sequence[int]], variables: Iterable[int],
-                   cardinalities: Mapping[int, int] | Sequence[int], *,
-                   first: Iterable[int] | None = None) -> tuple[list, int]:
+def min_fill_order(
+    scopes: Iterable[Sequence[int]],
+    variables: Iterable[int],
+    cardinalities: Mapping[int, int] | Sequence[int],
+    *,
+    first: Iterable[int] | None = None,
+) -> tuple[list, int]:
     """Greedy min-fill elimination order of ``variables`` on the interaction graph of ``scopes``.
 
     Parameters
@@ -168,9 +172,15 @@ def _logsumexp(table: np.ndarray, axis) -> np.ndarray:
     return np.squeeze(summed, axis=axis)
 
 
-def eliminate(factors: Sequence[tuple[Sequence[int], np.ndarray]], cardinalities: Mapping[int, int] | Sequence[int],
-              n_rows: int, *, summed: Iterable[int] = (), maximized: Iterable[int] = (),
-              order: Sequence[int] | None = None) -> tuple[tuple[int, ...], np.ndarray, dict[int, np.ndarray]]:
+def eliminate(
+    factors: Sequence[tuple[Sequence[int], np.ndarray]],
+    cardinalities: Mapping[int, int] | Sequence[int],
+    n_rows: int,
+    *,
+    summed: Iterable[int] = (),
+    maximized: Iterable[int] = (),
+    order: Sequence[int] | None = None,
+) -> tuple[tuple[int, ...], np.ndarray, dict[int, np.ndarray]]:
     """Eliminate ``summed`` (log-sum-exp) then ``maximized`` (max) variables; exact.
 
     Parameters
@@ -199,8 +209,7 @@ def eliminate(factors: Sequence[tuple[Sequence[int], np.ndarray]], cardinalities
     """
     summed, maximized = [int(v) for v in summed], [int(v) for v in maximized]
     if order is None:
-        order, _ = min_fill_order([s for s, _ in factors], summed + maximized, cardinalities,
-                                  first=set(summed))
+        order, _ = min_fill_order([s for s, _ in factors], summed + maximized, cardinalities, first=set(summed))
     is_max = set(maximized)
     factors = list(factors)
     traces = []
@@ -230,10 +239,15 @@ def eliminate(factors: Sequence[tuple[Sequence[int], np.ndarray]], cardinalities
     return kept_scope, kept, argmax
 
 
-def clique_tree_marginals(factors: Sequence[tuple[Sequence[int], np.ndarray]],
-                          cardinalities: Mapping[int, int] | Sequence[int], n_rows: int,
-                          variables: Iterable[int], order: Sequence[int] | None = None, *,
-                          maximize: bool = False) -> dict:
+def clique_tree_marginals(
+    factors: Sequence[tuple[Sequence[int], np.ndarray]],
+    cardinalities: Mapping[int, int] | Sequence[int],
+    n_rows: int,
+    variables: Iterable[int],
+    order: Sequence[int] | None = None,
+    *,
+    maximize: bool = False,
+) -> dict:
     """Log marginals of every variable in ``variables`` from one calibration of a clique tree.
 
     The cliques are those of variable elimination along ``order`` (min-fill by
@@ -334,7 +348,7 @@ def row_chunks(n_rows: int, widest_cells: int) -> Iterator[slice]:
 
 def check_width(widest: int, cardinalities: int | None, what: str) -> int:
     """Cells per row of the widest clique (binary classes: 2**widest); raise if one row exceeds the budget."""
-    cells = 2 ** widest if cardinalities is None else int(cardinalities) ** widest
+    cells = 2**widest if cardinalities is None else int(cardinalities) ** widest
     need = 8.0 * cells
     if need > memory_budget():
         raise TableTooLargeError(

@@ -52,18 +52,22 @@ def _discretizer_classes() -> dict:
 def _classifier_classes() -> dict:
     from . import models
 
-    return {name: getattr(models, name) for name in models.__all__
-            if name.endswith("Classifier") and not name.startswith(("BayesNet", "Ensemble",
-                                                                   "Multinet", "InstanceSpecific",
-                                                                   "Multilabel"))}
+    return {
+        name: getattr(models, name)
+        for name in models.__all__
+        if name.endswith("Classifier")
+        and not name.startswith(("BayesNet", "Ensemble", "Multinet", "InstanceSpecific", "Multilabel"))
+    }
 
 
 def _multilabel_classes() -> dict:
     from .models.multilabel import MultilabelBNClassifier, MultilabelBNEnsemble
     from .models.multilabel_baselines import BinaryRelevanceNB, EnsembleOfClassifierChains
 
-    return {cls.__name__: cls for cls in (MultilabelBNClassifier, MultilabelBNEnsemble, BinaryRelevanceNB,
-                                          EnsembleOfClassifierChains)}
+    return {
+        cls.__name__: cls
+        for cls in (MultilabelBNClassifier, MultilabelBNEnsemble, BinaryRelevanceNB, EnsembleOfClassifierChains)
+    }
 
 
 def _label(value, what):
@@ -87,10 +91,13 @@ def _params(est) -> dict:
     params = est.get_params(deep=False)
     for key, value in params.items():
         ok = isinstance(value, _LABEL_TYPES) or (
-            isinstance(value, (list, tuple)) and all(isinstance(v, _LABEL_TYPES) for v in value))
+            isinstance(value, (list, tuple)) and all(isinstance(v, _LABEL_TYPES) for v in value)
+        )
         if not ok:
-            raise ValueError(f"{type(est).__name__}({key}={value!r}) cannot be stored in a safe "
-                             "model file; use save_model(..., format='pickle').")
+            raise ValueError(
+                f"{type(est).__name__}({key}={value!r}) cannot be stored in a safe "
+                "model file; use save_model(..., format='pickle')."
+            )
     return params
 
 
@@ -103,32 +110,45 @@ def dump(model: BaseEstimator, path: str | os.PathLike) -> Path:
     *transformers, (clf_name, est) = steps
     if type(est).__name__ in _multilabel_classes():
         if transformers:
-            raise ValueError(f"{type(est).__name__} discretizes inside the model; save it without a "
-                             "pipeline (a safe model file holds a multilabel model on its own).")
+            raise ValueError(
+                f"{type(est).__name__} discretizes inside the model; save it without a "
+                "pipeline (a safe model file holds a multilabel model on its own)."
+            )
         return _dump_multilabel(est, path)
     if type(est).__name__ not in _classifier_classes():
-        raise ValueError(f"{type(est).__name__} is not a bnclf classifier; a safe model file "
-                         "holds bnclf's own classifiers (use format='pickle' for others).")
+        raise ValueError(
+            f"{type(est).__name__} is not a bnclf classifier; a safe model file "
+            "holds bnclf's own classifiers (use format='pickle' for others)."
+        )
     if not hasattr(est, "_training_data"):
         if hasattr(est, "classes_"):
             raise ValueError(
                 f"this {type(est).__name__} was fitted from chunks, a Dask DataFrame, partial_fit or "
                 "refit_parameters and keeps no training rows, which a safe model file stores and "
-                "refits; save it with format='pickle' (load only files you trust).")
+                "refits; save it with format='pickle' (load only files you trust)."
+            )
         raise ValueError(f"{type(est).__name__} is not fitted (or was fitted by an older bnclf).")
-    meta = {"format": FORMAT, "bnclf_version": __version__, "pipeline": hasattr(model, "steps"),
-            "steps": [], "classifier": {}}
+    meta = {
+        "format": FORMAT,
+        "bnclf_version": __version__,
+        "pipeline": hasattr(model, "steps"),
+        "steps": [],
+        "classifier": {},
+    }
     for name, step in transformers:
         meta["steps"].append(_step_meta(name, step, "pipeline step"))
     enc = est._encoder
     data = est._training_data
     meta["classifier"] = {
-        "name": clf_name, "class": type(est).__name__, "params": _params(est),
-        "classes": _labels(est.classes_, "class label"), "classes_dtype": est.classes_.dtype.str
-        if est.classes_.dtype.kind in "biuf" else "object",
+        "name": clf_name,
+        "class": type(est).__name__,
+        "params": _params(est),
+        "classes": _labels(est.classes_, "class label"),
+        "classes_dtype": est.classes_.dtype.str if est.classes_.dtype.kind in "biuf" else "object",
         "class_name": _label(est.class_name_, "class name"),
-        "feature_names_in": (_labels(est.feature_names_in_, "column name")
-                             if hasattr(est, "feature_names_in_") else None),
+        "feature_names_in": (
+            _labels(est.feature_names_in_, "column name") if hasattr(est, "feature_names_in_") else None
+        ),
         "n_features_in": int(est.n_features_in_),
         "encoder": _encoder_meta(enc),
     }
@@ -153,24 +173,29 @@ def _write(path, meta, arrays) -> Path:
 def _step_meta(name, step, what) -> dict:
     cls = type(step).__name__
     if cls not in _discretizer_classes():
-        raise ValueError(f"{what} {name!r} ({cls}) cannot be stored in a safe model "
-                         "file: only bnclf's discretizers can; use format='pickle'.")
+        raise ValueError(
+            f"{what} {name!r} ({cls}) cannot be stored in a safe model "
+            "file: only bnclf's discretizers can; use format='pickle'."
+        )
     return {
-        "name": name, "class": cls, "params": _params(step),
+        "name": name,
+        "class": cls,
+        "params": _params(step),
         "columns_in": _labels(step._columns_in, "column name"),
         "fitted_on_frame": bool(step._fitted_on_frame),
         "columns": _labels(step.columns_, "column name"),
-        "cut_points": [[_label(c, "column name"), [float(x) for x in cuts]]
-                       for c, cuts in step.cut_points_.items()],
-        "feature_names_in": (_labels(step.feature_names_in_, "column name")
-                             if hasattr(step, "feature_names_in_") else None),
+        "cut_points": [[_label(c, "column name"), [float(x) for x in cuts]] for c, cuts in step.cut_points_.items()],
+        "feature_names_in": (
+            _labels(step.feature_names_in_, "column name") if hasattr(step, "feature_names_in_") else None
+        ),
         "n_features_in": int(step.n_features_in_),
     }
 
 
 def _encoder_meta(enc) -> dict:
     return {
-        "missing": enc.missing, "handle_unknown": enc.handle_unknown,
+        "missing": enc.missing,
+        "handle_unknown": enc.handle_unknown,
         "feature_names": _labels(enc.feature_names_, "column name"),
         "categories": [_labels(c, "category") for c in enc.categories_],
         "observed": [_labels(list(o), "category") for o in enc._observed],
@@ -194,18 +219,26 @@ def _dump_multilabel(est, path) -> Path:
         raise ValueError(f"{type(est).__name__} is not fitted.")
     disc = getattr(est, "_discretizer", None)
     spec = {
-        "class": type(est).__name__, "params": _params(est),
+        "class": type(est).__name__,
+        "params": _params(est),
         "label_names": _labels(est.label_names_, "label name"),
-        "feature_names_in": (_labels(est.feature_names_in_, "column name")
-                             if hasattr(est, "feature_names_in_") else None),
+        "feature_names_in": (
+            _labels(est.feature_names_in_, "column name") if hasattr(est, "feature_names_in_") else None
+        ),
         "n_features_in": int(est.n_features_in_),
         "discretizer": None if disc is None else _step_meta("discretizer", disc, "discretizer"),
         "encoder": _encoder_meta(est._encoder),
     }
     if hasattr(est, "chain_seeds_"):  # chains replay the orders (and rows) they drew
         spec["chain_seeds"] = [int(s) for s in est.chain_seeds_]
-    meta = {"format": FORMAT, "bnclf_version": __version__, "kind": "multilabel", "pipeline": False,
-            "steps": [], "classifier": spec}
+    meta = {
+        "format": FORMAT,
+        "bnclf_version": __version__,
+        "kind": "multilabel",
+        "pipeline": False,
+        "steps": [],
+        "classifier": spec,
+    }
     codes, labels = est._training_data
     arrays = {"codes": np.asarray(codes), "labels": np.asarray(labels)}
     arrays.update(_cpt_arrays(est))
@@ -235,19 +268,24 @@ def load(path: str | os.PathLike) -> BaseEstimator:
             arrays = np.load(io.BytesIO(archive.read("arrays.npz")), allow_pickle=False)
             arrays = {k: arrays[k] for k in arrays.files}
     except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError) as exc:
-        raise ValueError(f"{path} is not a readable bnclf model file ({type(exc).__name__}: "
-                         f"{exc}); write one with 'bnclf fit ... -o FILE'.") from None
+        raise ValueError(
+            f"{path} is not a readable bnclf model file ({type(exc).__name__}: "
+            f"{exc}); write one with 'bnclf fit ... -o FILE'."
+        ) from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         found = meta.get("format") if isinstance(meta, dict) else None
-        raise ValueError(f"{path} has model format {found!r}; this bnclf reads {FORMAT!r}. "
-                         "Refit the model with this version ('bnclf fit').")
+        raise ValueError(
+            f"{path} has model format {found!r}; this bnclf reads {FORMAT!r}. "
+            "Refit the model with this version ('bnclf fit')."
+        )
     try:
         if meta.get("kind") == "multilabel":
             return _rebuild_multilabel(meta, arrays, path)
         return _rebuild(meta, arrays, path)
     except (KeyError, TypeError, IndexError) as exc:
-        raise ValueError(f"{path} is a damaged bnclf model file ({type(exc).__name__}: {exc}); "
-                         "refit the model.") from None
+        raise ValueError(
+            f"{path} is a damaged bnclf model file ({type(exc).__name__}: {exc}); refit the model."
+        ) from None
 
 
 def _rebuild(meta, arrays, path):
@@ -274,9 +312,15 @@ def _rebuild(meta, arrays, path):
     codes = np.asarray(arrays["codes"], dtype=np.int64)
     y = np.asarray(arrays["y"], dtype=np.int64)
     cards = enc.cardinalities_
-    if (codes.ndim != 2 or codes.shape[1] != len(cards) or len(y) != len(codes)
-            or (codes >= cards).any() or (codes < -1).any() or (y < 0).any()
-            or (y >= len(est.classes_)).any()):
+    if (
+        codes.ndim != 2
+        or codes.shape[1] != len(cards)
+        or len(y) != len(codes)
+        or (codes >= cards).any()
+        or (codes < -1).any()
+        or (y < 0).any()
+        or (y >= len(est.classes_)).any()
+    ):
         raise ValueError(f"{path}: the stored training codes do not fit the stored states.")
     if spec.get("search_seed") is not None:
         est._replay_seed = int(spec["search_seed"])
@@ -294,18 +338,24 @@ def _check_cpts(est, arrays, meta, path) -> None:
     members = est.network_members() if _has_members(est) else []
     stored_count = sum(1 for k in arrays if k.startswith("cpt_"))
     if sum(len(net.log_cpts) for _, net in members) != stored_count:
-        raise ValueError(f"{path}: the rebuilt model has other networks than the stored one; the file "
-                         f"was changed or written by an incompatible bnclf ({meta.get('bnclf_version')}). "
-                         "Refit the model.")
+        raise ValueError(
+            f"{path}: the rebuilt model has other networks than the stored one; the file "
+            f"was changed or written by an incompatible bnclf ({meta.get('bnclf_version')}). "
+            "Refit the model."
+        )
     for m, (_, net) in enumerate(members):
         for f, table in enumerate(net.log_cpts):
             stored = arrays.get(f"cpt_{m}_{f}")
-            if stored is None or stored.shape != table.shape or not np.allclose(
-                    stored, table, rtol=0, atol=1e-9, equal_nan=True):
+            if (
+                stored is None
+                or stored.shape != table.shape
+                or not np.allclose(stored, table, rtol=0, atol=1e-9, equal_nan=True)
+            ):
                 raise ValueError(
                     f"{path}: the rebuilt model differs from the stored one (network {m}, "
                     f"family {f}); the file was changed or written by an incompatible bnclf "
-                    f"({meta.get('bnclf_version')}). Refit the model.")
+                    f"({meta.get('bnclf_version')}). Refit the model."
+                )
 
 
 def _rebuild_step(spec, path):
@@ -353,9 +403,15 @@ def _rebuild_multilabel(meta, arrays, path):
     codes = np.asarray(arrays["codes"], dtype=np.int64)
     labels = np.asarray(arrays["labels"])
     cards = enc.cardinalities_
-    if (codes.ndim != 2 or codes.shape[1] != len(cards) or labels.ndim != 2
-            or labels.shape != (len(codes), len(names)) or (codes >= cards).any() or (codes < -1).any()
-            or not np.isin(labels, (0, 1)).all()):
+    if (
+        codes.ndim != 2
+        or codes.shape[1] != len(cards)
+        or labels.ndim != 2
+        or labels.shape != (len(codes), len(names))
+        or (codes >= cards).any()
+        or (codes < -1).any()
+        or not np.isin(labels, (0, 1)).all()
+    ):
         raise ValueError(f"{path}: the stored training codes do not fit the stored states.")
     seeds = spec.get("chain_seeds")
     if seeds is not None:

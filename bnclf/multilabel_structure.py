@@ -54,8 +54,9 @@ def default_max_parents(n_rows: int, n_classes: int, budget: int = 20_000) -> in
     rarely binds; it keeps the exhaustive search affordable.
     """
     g = 0
-    while (g < n_classes and 4 ** (g + 1) <= n_rows
-           and sum(comb(n_classes, k, exact=True) for k in range(g + 2)) <= budget):
+    while (
+        g < n_classes and 4 ** (g + 1) <= n_rows and sum(comb(n_classes, k, exact=True) for k in range(g + 2)) <= budget
+    ):
         g += 1
     return g
 
@@ -75,8 +76,15 @@ def _set_ranks(sets: np.ndarray, n: int) -> np.ndarray:
     return rank
 
 
-def learn_bridge(feature_codes: np.ndarray, feature_cards: ArrayLike, label_codes: np.ndarray, *, alpha: float = 5.0,
-                 max_parents: int | None = None, prune: bool = True) -> dict:
+def learn_bridge(
+    feature_codes: np.ndarray,
+    feature_cards: ArrayLike,
+    label_codes: np.ndarray,
+    *,
+    alpha: float = 5.0,
+    max_parents: int | None = None,
+    prune: bool = True,
+) -> dict:
     """BDeu-optimal class parents of every feature (Corani et al. 2014, eq. 6).
 
     Parameters
@@ -143,8 +151,7 @@ def learn_bridge(feature_codes: np.ndarray, feature_cards: ArrayLike, label_code
     # table[offset_j + value, combo]: rows of feature j with that value and label combination
     flat = (x + offsets[:-1]) * u + inverse[:, None]
     table = np.bincount(flat.ravel(), minlength=total * u).reshape(total, u).astype(np.int32)
-    groups = [(int(offsets[np.searchsorted(cards, r)]), int(np.sum(cards == r)), int(r))
-              for r in np.unique(cards)]
+    groups = [(int(offsets[np.searchsorted(cards, r)]), int(np.sum(cards == r)), int(r)) for r in np.unique(cards)]
     log_r = np.log(cards.astype(float))
 
     best = np.full(m, -np.inf)
@@ -161,10 +168,10 @@ def learn_bridge(feature_codes: np.ndarray, feature_cards: ArrayLike, label_code
                 blocked |= closed_prev[:, _set_ranks(np.delete(sets, drop, axis=1), n)]
         pruned += int(blocked.sum())
         bounds = np.full((m, len(sets)), np.inf)
-        step = max(1, _SCORE_CELLS // max(1, total * min(2 ** k, u)))
+        step = max(1, _SCORE_CELLS // max(1, total * min(2**k, u)))
         live = np.flatnonzero(~blocked.all(axis=0))
         for lo in range(0, len(live), step):
-            chunk = live[lo:lo + step]
+            chunk = live[lo : lo + step]
             scores, nnz = _score_sets(table, groups, combos, sets[chunk], alpha)
             scores = np.where(blocked[:, chunk], -np.inf, scores)
             scored += int((~blocked[:, chunk]).sum())
@@ -180,9 +187,14 @@ def learn_bridge(feature_codes: np.ndarray, feature_cards: ArrayLike, label_code
         # a set is closed (no superset scored) once its bound is no better than the best so far
         closed_prev = blocked | (bounds <= best[:, None])
     back = np.argsort(perm)
-    return {"parents": [best_set[i] for i in back], "scores": best[back],
-            "empty_scores": empty_scores[back], "scored": scored, "pruned": pruned,
-            "max_parents": max_parents}
+    return {
+        "parents": [best_set[i] for i in back],
+        "scores": best[back],
+        "empty_scores": empty_scores[back],
+        "scored": scored,
+        "pruned": pruned,
+        "max_parents": max_parents,
+    }
 
 
 def _score_sets(table, groups, combos, sets, alpha):
@@ -197,9 +209,9 @@ def _score_sets(table, groups, combos, sets, alpha):
     """
     n_sets, k = sets.shape
     u = combos.shape[0]
-    weights = (1 << np.arange(k, dtype=np.int64))
+    weights = 1 << np.arange(k, dtype=np.int64)
     codes = (combos[:, sets] * weights).sum(axis=2).T if k else np.zeros((n_sets, u), dtype=np.int64)
-    configs = 2 ** k
+    configs = 2**k
     width = min(configs, u)
     if configs <= u:
         column = codes + np.arange(n_sets)[:, None] * configs
@@ -212,12 +224,13 @@ def _score_sets(table, groups, combos, sets, alpha):
         column += np.arange(n_sets)[:, None] * width
     projection = sparse.csr_matrix(
         (np.ones(column.size, dtype=np.int32), (column.ravel(), np.tile(np.arange(u), n_sets))),
-        shape=(n_sets * width, u))
+        shape=(n_sets * width, u),
+    )
     counts = np.asarray(projection @ table.T)  # (n_sets * width, total states)
     a_j = alpha / configs
     scores, nnz = [], []
     for start, n_features, r in groups:
-        block = counts[:, start:start + n_features * r].reshape(-1, n_features, r)
+        block = counts[:, start : start + n_features * r].reshape(-1, n_features, r)
         n_j = block[:, :, 0].copy()
         for v in range(1, r):
             n_j += block[:, :, v]
@@ -270,8 +283,9 @@ def label_family_scores(label_codes: np.ndarray, alpha: float = 5.0) -> tuple[np
             w_one = y * root_value[:, None]
             w_zero = z * root_value[:, None]
             # t[j_val, i_val] for parent j and child i, given root value
-            cols.append(np.stack([np.stack([w_zero.T @ z, w_zero.T @ y], -1),
-                                  np.stack([w_one.T @ z, w_one.T @ y], -1)], -2))
+            cols.append(
+                np.stack([np.stack([w_zero.T @ z, w_zero.T @ y], -1), np.stack([w_one.T @ z, w_one.T @ y], -1)], -2)
+            )
         t = np.stack(cols, axis=-1)  # (j, i, j_val, i_val, root_val)
         fam = t.transpose(0, 1, 3, 2, 4).reshape(n * n, 2, 4)  # child, (j_val, root_val)
         block = _bdeu_binary(fam, alpha).reshape(n, n)
@@ -288,8 +302,7 @@ def _bdeu_binary(tables, alpha):
     _, r, q = tables.shape
     a_jk, a_j = alpha / (r * q), alpha / q
     n_j = tables.sum(axis=1)
-    return ((gammaln(a_j) - gammaln(a_j + n_j)).sum(axis=1)
-            + (gammaln(a_jk + tables) - gammaln(a_jk)).sum(axis=(1, 2)))
+    return (gammaln(a_j) - gammaln(a_j + n_j)).sum(axis=1) + (gammaln(a_jk + tables) - gammaln(a_jk)).sum(axis=(1, 2))
 
 
 def maximum_branching(weights: ArrayLike) -> np.ndarray:
@@ -334,7 +347,7 @@ def maximum_branching(weights: ArrayLike) -> np.ndarray:
             path.append(v)
             v = parent[v]
         if v != -1 and state[v] == 1:
-            cycles.append(path[path.index(v):])
+            cycles.append(path[path.index(v) :])
         for u in path:
             state[u] = 2
     if not cycles:

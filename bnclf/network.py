@@ -46,9 +46,15 @@ class Network:
         ``"class = yes"``); used by drawings and file manifests.
     """
 
-    def __init__(self, families: Sequence[Sequence[int]], log_cpts: Sequence[ArrayLike],
-                 names: Sequence[Hashable], states: Sequence[Sequence[Any]], class_index: int | None,
-                 title: str = "") -> None:
+    def __init__(
+        self,
+        families: Sequence[Sequence[int]],
+        log_cpts: Sequence[ArrayLike],
+        names: Sequence[Hashable],
+        states: Sequence[Sequence[Any]],
+        class_index: int | None,
+        title: str = "",
+    ) -> None:
         self.families = [tuple(int(v) for v in f) for f in families]
         self.log_cpts = [np.asarray(t, dtype=float) for t in log_cpts]
         if len(self.families) != len(self.log_cpts):
@@ -60,9 +66,7 @@ class Network:
         for family, table in zip(self.families, self.log_cpts):
             expected = tuple(len(self.states[v]) for v in family)
             if table.shape != expected:
-                raise ValueError(
-                    f"CPT of {self.names[family[0]]!r} has shape {table.shape}, expected {expected}."
-                )
+                raise ValueError(f"CPT of {self.names[family[0]]!r} has shape {table.shape}, expected {expected}.")
         self._kernel = None
 
     # -- structure ------------------------------------------------------------------
@@ -126,8 +130,7 @@ class Network:
         """This network as a pgmpy ``DiscreteBayesianNetwork`` with named nodes and states."""
         from .pgmpy_adapter import network_from_tables
 
-        return network_from_tables(self.dag, self.named_families, self.named_log_cpts,
-                                   self.categories)
+        return network_from_tables(self.dag, self.named_families, self.named_log_cpts, self.categories)
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)

@@ -62,7 +62,7 @@ def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLi
         The diagonal blocks (``j == p``) are meaningless.
     """
     blocks, offsets = cache.pair_blocks()
-    cards = cache.cardinalities[:cache.n_features]
+    cards = cache.cardinalities[: cache.n_features]
     owner = np.repeat(np.arange(cache.n_features), cards)  # feature of each row of blocks
     alpha = np.broadcast_to(np.asarray(alpha, dtype=float), cards.shape)
     beta = np.broadcast_to(np.asarray(beta, dtype=float), cards.shape)

@@ -163,8 +163,10 @@ class _StructureLayout:
         self.size = {}
         for v in graph:
             if v == class_node:
-                self.size[v] = (max(_text_inches(text[v], self.class_font, True) + 0.36, 0.8),
-                                self.class_font * 2.5 / 72)
+                self.size[v] = (
+                    max(_text_inches(text[v], self.class_font, True) + 0.36, 0.8),
+                    self.class_font * 2.5 / 72,
+                )
             else:
                 self.size[v] = (_text_inches(text[v], font) + 0.22, font * 2.1 / 72)
         self.arcs = list(graph.edges)
@@ -188,7 +190,7 @@ class _StructureLayout:
             gen = sorted(gen, key=order.__getitem__)
             k = max(1, int(math.ceil(sum(self.size[v][0] + _NODE_GAP for v in gen) / target)))
             per = int(math.ceil(len(gen) / k))
-            rows += [gen[i:i + per] for i in range(0, len(gen), per)]
+            rows += [gen[i : i + per] for i in range(0, len(gen), per)]
         row_of = {v: r for r, row in enumerate(rows) for v in row}
         node_of, row_slots = [], [[] for _ in rows]  # slots: the nodes, then one lane per arc and row passed
         slot = {}
@@ -222,10 +224,15 @@ class _StructureLayout:
         x = self._place_slots(row_slots, up, down, node_of, lane_gap, runs)
         self.rows = [[node_of[s] for s in row if node_of[s] is not None] for row in row_slots]
         self.pos = {node_of[s]: (x[s], 0.0) for row in row_slots for s in row if node_of[s] is not None}
-        self.lanes = {a: [(r, x[s]) for r, s in zip(range(row_of[node_of[ch[0]]] + 1, len(rows)), ch[1:-1])]
-                      for a, ch in chains.items()}
-        self._set_rows(spread=[max([abs(x[a] - x[b]) for a in upper for b in down.get(a, ())], default=0.0)
-                               for upper in row_slots[:-1]])
+        self.lanes = {
+            a: [(r, x[s]) for r, s in zip(range(row_of[node_of[ch[0]]] + 1, len(rows)), ch[1:-1])]
+            for a, ch in chains.items()
+        }
+        self._set_rows(
+            spread=[
+                max([abs(x[a] - x[b]) for a in upper for b in down.get(a, ())], default=0.0) for upper in row_slots[:-1]
+            ]
+        )
 
     def _place_slots(self, rows, up, down, node_of, lane_gap, runs) -> dict:
         """x of every slot, given the orders within rows.
@@ -261,15 +268,22 @@ class _StructureLayout:
                 weight = [(4.0 if node_of[s] is None else 1.0) if nbrs.get(s) else 0.05 for s in row]
                 x.update(zip(row, _pack(desired, weight, row_gaps[r])))
         lane = [v is None for v in node_of]
-        near = {s: [(t, 8.0 if lane[s] and lane[t] else 2.0 if lane[s] or lane[t] else 1.0)
-                    for t in up.get(s, []) + down.get(s, [])] for row in rows for s in row}
+        near = {
+            s: [
+                (t, 8.0 if lane[s] and lane[t] else 2.0 if lane[s] or lane[t] else 1.0)
+                for t in up.get(s, []) + down.get(s, [])
+            ]
+            for row in rows
+            for s in row
+        }
         order = list(range(len(rows))) + list(range(len(rows) - 2, 0, -1))
         for _ in range(30):
             for r in order:
                 row = rows[r]
                 weight = [sum(w for _, w in near[s]) or 0.05 for s in row]
-                desired = [sum(w * x[t] for t, w in near[s]) / total if near[s] else x[s]
-                           for s, total in zip(row, weight)]
+                desired = [
+                    sum(w * x[t] for t, w in near[s]) / total if near[s] else x[s] for s, total in zip(row, weight)
+                ]
                 x.update(zip(row, _pack(desired, weight, row_gaps[r])))
         self._straighten(rows, row_gaps, runs, x, passes=6)
         mid = (min(x.values()) + max(x.values())) / 2
@@ -310,8 +324,10 @@ class _StructureLayout:
         graph = self.graph
         placed = {v: (float(pos[v][0]), float(pos[v][1])) for v in graph if v in pos}
         heights = sorted({round(p[1], 6) for p in placed.values()}, reverse=True)
-        rows = [sorted((v for v in placed if round(placed[v][1], 6) == h), key=lambda v: (placed[v][0], str(v)))
-                for h in heights]
+        rows = [
+            sorted((v for v in placed if round(placed[v][1], 6) == h), key=lambda v: (placed[v][0], str(v)))
+            for h in heights
+        ]
         missing = sorted((v for v in graph if v not in placed), key=str)
         if missing:
             rows.append(missing)
@@ -355,8 +371,10 @@ class _StructureLayout:
                 step = need + min(1.3, max(0.5, 0.3 + 0.11 * spread[r - 1]))
             self.row_y.append(self.row_y[-1] - step)
         self.pos = {v: (self.pos[v][0], self.row_y[r]) for r, row in enumerate(self.rows) for v in row}
-        self.boxes = {v: (x - self.size[v][0] / 2, x + self.size[v][0] / 2,
-                          y - self.size[v][1] / 2, y + self.size[v][1] / 2) for v, (x, y) in self.pos.items()}
+        self.boxes = {
+            v: (x - self.size[v][0] / 2, x + self.size[v][0] / 2, y - self.size[v][1] / 2, y + self.size[v][1] / 2)
+            for v, (x, y) in self.pos.items()
+        }
         self.gaps = []  # per row: (centre, half width) of the gaps between boxes and past both ends
         for row in self.rows:
             spans = sorted(self.boxes[v][:2] for v in row)
@@ -422,8 +440,9 @@ class _StructureLayout:
         return min(xs), max(xs), min(ys), max(ys)
 
 
-def structure_layout(graph: nx.DiGraph, class_node: Hashable | None = None, *,
-                     font_size: float | None = None) -> dict[Hashable, tuple[float, float]]:
+def structure_layout(
+    graph: nx.DiGraph, class_node: Hashable | None = None, *, font_size: float | None = None
+) -> dict[Hashable, tuple[float, float]]:
     """Positions (in inches) of a layered drawing: the class on top, features by generation.
 
     Parameters
@@ -483,11 +502,12 @@ def model_class_information(obj: Any) -> dict:
     from .network import Network
 
     obj = obj[-1] if hasattr(obj, "steps") else obj
-    net = obj if isinstance(obj, Network) else \
-        obj.network_members()[0][1] if hasattr(obj, "network_members") else None
+    net = obj if isinstance(obj, Network) else obj.network_members()[0][1] if hasattr(obj, "network_members") else None
     if net is None or not net.has_class:
-        raise TypeError("rank='mi' needs a fitted bnclf estimator or a Network with a class node; "
-                        "for other graphs pass rank= a mapping feature -> score.")
+        raise TypeError(
+            "rank='mi' needs a fitted bnclf estimator or a Network with a class node; "
+            "for other graphs pass rank= a mapping feature -> score."
+        )
     feats = [v for v in net.nodes if v != net.class_index]
     index = [(v, s) for v in feats for s in range(len(net.states[v]))]
     codes = np.full((len(index), len(net.names)), -1, dtype=np.int64)
@@ -497,7 +517,7 @@ def model_class_information(obj: Any) -> dict:
     joint = np.exp(net.joint_log_likelihood(codes))
     out, row = {}, 0
     for v in feats:
-        table = joint[row:row + len(net.states[v])]
+        table = joint[row : row + len(net.states[v])]
         row += len(net.states[v])
         table = table / table.sum()
         outer = table.sum(axis=1, keepdims=True) * table.sum(axis=0, keepdims=True)
@@ -506,10 +526,15 @@ def model_class_information(obj: Any) -> dict:
     return out
 
 
-def select_nodes(graph: nx.DiGraph, class_node: Hashable | None = None, *,
-                 features: str | Iterable[Hashable] | None = None, markov_blanket_only: bool = False,
-                 max_features: int | None = None,
-                 rank: Mapping[Hashable, float] | None = None) -> tuple[nx.DiGraph, str]:
+def select_nodes(
+    graph: nx.DiGraph,
+    class_node: Hashable | None = None,
+    *,
+    features: str | Iterable[Hashable] | None = None,
+    markov_blanket_only: bool = False,
+    max_features: int | None = None,
+    rank: Mapping[Hashable, float] | None = None,
+) -> tuple[nx.DiGraph, str]:
     """The subgraph to draw and a note on what was left out (``""`` when nothing was).
 
     Parameters
@@ -538,8 +563,10 @@ def select_nodes(graph: nx.DiGraph, class_node: Hashable | None = None, *,
         wanted = [features] if isinstance(features, str) else list(features)
         unknown = [f for f in wanted if f not in graph]
         if unknown:
-            raise ValueError(f"features={unknown!r} are not nodes of the network; nodes are "
-                             f"{all_features[:10]}{' ...' if len(all_features) > 10 else ''}.")
+            raise ValueError(
+                f"features={unknown!r} are not nodes of the network; nodes are "
+                f"{all_features[:10]}{' ...' if len(all_features) > 10 else ''}."
+            )
         keep = [v for v in keep if v in set(wanted)]
     if markov_blanket_only:
         if class_node is None:
@@ -550,16 +577,16 @@ def select_nodes(graph: nx.DiGraph, class_node: Hashable | None = None, *,
         keep = [v for v in keep if v in blanket]
     if max_features is not None:
         if not isinstance(max_features, (int, np.integer)) or isinstance(max_features, bool) or max_features < 1:
-            raise ValueError(f"max_features={max_features!r} is not valid; give a number of "
-                             "features >= 1, or None for all.")
+            raise ValueError(
+                f"max_features={max_features!r} is not valid; give a number of features >= 1, or None for all."
+            )
         if rank is None:
             sub = graph.subgraph(keep)
-            keep = sorted(keep, key=lambda v: (-sub.degree(v), str(v)))[:int(max_features)]
+            keep = sorted(keep, key=lambda v: (-sub.degree(v), str(v)))[: int(max_features)]
         else:
-            keep = sorted(keep, key=lambda v: (-float(rank.get(v, -np.inf)), str(v)))[:int(max_features)]
+            keep = sorted(keep, key=lambda v: (-float(rank.get(v, -np.inf)), str(v)))[: int(max_features)]
     nodes = keep + ([class_node] if class_node is not None else [])
-    note = "" if len(keep) == len(all_features) else \
-        f"{len(keep)} of {len(all_features)} features shown"
+    note = "" if len(keep) == len(all_features) else f"{len(keep)} of {len(all_features)} features shown"
     return graph.subgraph(nodes).copy(), note
 
 
@@ -624,15 +651,18 @@ _ARC_STYLE = {  # colour, width, arrow size (points), line style, zorder
     "highlight": (CLASS_COLOR, 2.2, 13.0, "-", 2.4),
 }
 _ARC_LEGEND = {
-    "class": "class \u2192 feature", "feature": "feature \u2192 feature", "parent": "feature \u2192 class",
-    "faint": "arc outside the class families", "highlight": "highlighted arc",
+    "class": "class \u2192 feature",
+    "feature": "feature \u2192 feature",
+    "parent": "feature \u2192 class",
+    "faint": "arc outside the class families",
+    "highlight": "highlighted arc",
 }
 
 
 def _clip(name, limit: int) -> str:
     """``str(name)``, its end cut off with an ellipsis when longer than ``limit``."""
     text = str(name)
-    return text if len(text) <= limit else text[:limit - 1] + _ELLIPSIS
+    return text if len(text) <= limit else text[: limit - 1] + _ELLIPSIS
 
 
 def _wrap(text: str, width: float, size: float) -> list:
@@ -654,9 +684,20 @@ def _wrap(text: str, width: float, size: float) -> list:
     return lines
 
 
-def _structure_spec(obj, *, class_node=None, title=None, font_size=None, pos=None, highlight=(),
-                    features=None, markov_blanket_only=False, max_features=None, rank=None,
-                    legend=True) -> dict:
+def _structure_spec(
+    obj,
+    *,
+    class_node=None,
+    title=None,
+    font_size=None,
+    pos=None,
+    highlight=(),
+    features=None,
+    markov_blanket_only=False,
+    max_features=None,
+    rank=None,
+    legend=True,
+) -> dict:
     """Everything a drawing of one network needs, sized in inches, before anything is drawn."""
     graph, class_node = _graph_and_class(obj, class_node)
     scores = None
@@ -667,8 +708,14 @@ def _structure_spec(obj, *, class_node=None, title=None, font_size=None, pos=Non
             scores = model_class_information(obj)
     elif rank is not None:
         scores = dict(rank)
-    graph, note = select_nodes(graph, class_node, features=features, markov_blanket_only=markov_blanket_only,
-                               max_features=max_features, rank=scores)
+    graph, note = select_nodes(
+        graph,
+        class_node,
+        features=features,
+        markov_blanket_only=markov_blanket_only,
+        max_features=max_features,
+        rank=scores,
+    )
     if note and scores is not None and isinstance(rank, str):
         note += ", highest mutual information with the class"
     if note:
@@ -713,17 +760,30 @@ def _structure_spec(obj, *, class_node=None, title=None, font_size=None, pos=Non
         else:
             legend_rows.append([[(entry, w)], w])
     if width > _MAX_FIGURE[0] or y_hi - y_lo > _MAX_FIGURE[1]:
-        notes = [f"{graph.number_of_nodes() - (class_node is not None)} features, drawn smaller than full size; "
-                 "draw part of the network with max_features=, features= or markov_blanket_only=True."] + notes
+        notes = [
+            f"{graph.number_of_nodes() - (class_node is not None)} features, drawn smaller than full size; "
+            "draw part of the network with max_features=, features= or markov_blanket_only=True."
+        ] + notes
     note_lines = [line for n in notes for line in _wrap(n, width - 0.1, 7.5)]
     band = (0.25 + 0.24 * len(legend_rows) if legend_rows else 0.1) + 0.17 * len(note_lines)
     y_lo -= band
     title_lines = _wrap(title, max(width, 3.0), 12.0) if title else []
-    return {"layout": layout, "kinds": kinds, "outside": set(outside), "title": "\n".join(title_lines),
-            "title_lines": len(title_lines),
-            "legend_rows": [row for row, _ in legend_rows], "notes": note_lines,
-            "x_lo": x_lo, "x_hi": x_hi, "y_lo": y_lo, "y_hi": y_hi, "width": width, "height": y_hi - y_lo,
-            "legend_top": y_lo + band}
+    return {
+        "layout": layout,
+        "kinds": kinds,
+        "outside": set(outside),
+        "title": "\n".join(title_lines),
+        "title_lines": len(title_lines),
+        "legend_rows": [row for row, _ in legend_rows],
+        "notes": note_lines,
+        "x_lo": x_lo,
+        "x_hi": x_hi,
+        "y_lo": y_lo,
+        "y_hi": y_hi,
+        "width": width,
+        "height": y_hi - y_lo,
+        "legend_top": y_lo + band,
+    }
 
 
 def _render_structure(ax, spec, *, title_size=12.0, frame=None):
@@ -736,8 +796,9 @@ def _render_structure(ax, spec, *, title_size=12.0, frame=None):
     from matplotlib.path import Path
 
     layout, kinds, outside = spec["layout"], spec["kinds"], spec["outside"]
-    extra_w, extra_h = (0.0, 0.0) if frame is None else (max(0.0, frame[0] - spec["width"]),
-                                                         max(0.0, frame[1] - spec["height"]))
+    extra_w, extra_h = (
+        (0.0, 0.0) if frame is None else (max(0.0, frame[0] - spec["width"]), max(0.0, frame[1] - spec["height"]))
+    )
     ax.set_xlim(spec["x_lo"] - extra_w / 2, spec["x_hi"] + extra_w / 2)
     ax.set_ylim(spec["y_lo"] - extra_h, spec["y_hi"])
     ax.set_aspect("equal", adjustable="box")
@@ -746,8 +807,17 @@ def _render_structure(ax, spec, *, title_size=12.0, frame=None):
     ax.add_artist(scaler)
     for arc, (verts, codes) in layout.paths.items():
         color, lw, head, style, z = _ARC_STYLE[kinds[arc]]
-        patch = FancyArrowPatch(path=Path(verts, codes), arrowstyle="-|>", mutation_scale=head, lw=lw,
-                                color=color, linestyle=style, zorder=z, joinstyle="round", capstyle="butt")
+        patch = FancyArrowPatch(
+            path=Path(verts, codes),
+            arrowstyle="-|>",
+            mutation_scale=head,
+            lw=lw,
+            color=color,
+            linestyle=style,
+            zorder=z,
+            joinstyle="round",
+            capstyle="butt",
+        )
         patch.set_gid(f"arc:{kinds[arc]}")
         ax.add_patch(patch)
         scaler.add(patch, "set_linewidth", lw)
@@ -761,14 +831,30 @@ def _render_structure(ax, spec, *, title_size=12.0, frame=None):
             face, edge, lw, color = PALE_FILL, "#bbbbbb", 0.9, "#888888"
         else:
             face, edge, lw, color = FEATURE_COLOR, "#1f77b4", 0.9, "black"
-        box = FancyBboxPatch((x0, y0), x1 - x0, y1 - y0, boxstyle="round,pad=0,rounding_size=0.06",
-                             facecolor=face, edgecolor=edge, linewidth=lw, zorder=3)
+        box = FancyBboxPatch(
+            (x0, y0),
+            x1 - x0,
+            y1 - y0,
+            boxstyle="round,pad=0,rounding_size=0.06",
+            facecolor=face,
+            edgecolor=edge,
+            linewidth=lw,
+            zorder=3,
+        )
         box.set_gid("node")
         ax.add_patch(box)
         scaler.add(box, "set_linewidth", lw)
         size = layout.class_font if is_class else layout.font
-        label = ax.text(*layout.pos[v], layout.text[v].replace("$", r"\$"), ha="center", va="center", zorder=4,
-                        fontsize=size, color=color, fontweight="bold" if is_class else "normal")
+        label = ax.text(
+            *layout.pos[v],
+            layout.text[v].replace("$", r"\$"),
+            ha="center",
+            va="center",
+            zorder=4,
+            fontsize=size,
+            color=color,
+            fontweight="bold" if is_class else "normal",
+        )
         label.set_gid("node")
         scaler.add(label, "set_fontsize", size)
     y = spec["legend_top"] - 0.22
@@ -776,44 +862,86 @@ def _render_structure(ax, spec, *, title_size=12.0, frame=None):
         x = (spec["x_lo"] + spec["x_hi"]) / 2 - sum(w for _, w in row) / 2 + 0.15
         for (kind, text), w in row:
             if kind.startswith("node:"):
-                face, edge = {"node:class": (CLASS_COLOR, "black"), "node:feature": (FEATURE_COLOR, "#1f77b4"),
-                              "node:outside": (PALE_FILL, "#bbbbbb")}[kind]
-                sample = FancyBboxPatch((x + 0.1, y - 0.07), 0.3, 0.14, boxstyle="round,pad=0,rounding_size=0.04",
-                                        facecolor=face, edgecolor=edge, linewidth=0.9, zorder=3)
+                face, edge = {
+                    "node:class": (CLASS_COLOR, "black"),
+                    "node:feature": (FEATURE_COLOR, "#1f77b4"),
+                    "node:outside": (PALE_FILL, "#bbbbbb"),
+                }[kind]
+                sample = FancyBboxPatch(
+                    (x + 0.1, y - 0.07),
+                    0.3,
+                    0.14,
+                    boxstyle="round,pad=0,rounding_size=0.04",
+                    facecolor=face,
+                    edgecolor=edge,
+                    linewidth=0.9,
+                    zorder=3,
+                )
                 scaler.add(sample, "set_linewidth", 0.9)
             else:
                 color, lw, head, style, _ = _ARC_STYLE[kind]
-                sample = FancyArrowPatch((x, y), (x + 0.5, y), arrowstyle="-|>", mutation_scale=head, lw=lw,
-                                         color=color, linestyle=style, shrinkA=0, shrinkB=0, zorder=3)
+                sample = FancyArrowPatch(
+                    (x, y),
+                    (x + 0.5, y),
+                    arrowstyle="-|>",
+                    mutation_scale=head,
+                    lw=lw,
+                    color=color,
+                    linestyle=style,
+                    shrinkA=0,
+                    shrinkB=0,
+                    zorder=3,
+                )
                 scaler.add(sample, "set_linewidth", lw)
                 scaler.add(sample, "set_mutation_scale", head)
             ax.add_patch(sample)
-            scaler.add(ax.text(x + 0.58, y, text, ha="left", va="center", fontsize=8.0, color="#333333"),
-                       "set_fontsize", 8.0)
+            scaler.add(
+                ax.text(x + 0.58, y, text, ha="left", va="center", fontsize=8.0, color="#333333"), "set_fontsize", 8.0
+            )
             x += w
         y -= 0.24
     for i, line in enumerate(spec["notes"]):
         y_note = spec["y_lo"] + 0.05 + 0.17 * (len(spec["notes"]) - 1 - i)
-        scaler.add(ax.text(spec["x_lo"] + 0.1, y_note, line.replace("$", r"\$"), ha="left", va="bottom",
-                           fontsize=7.5, color="#333333"), "set_fontsize", 7.5)
+        scaler.add(
+            ax.text(
+                spec["x_lo"] + 0.1,
+                y_note,
+                line.replace("$", r"\$"),
+                ha="left",
+                va="bottom",
+                fontsize=7.5,
+                color="#333333",
+            ),
+            "set_fontsize",
+            7.5,
+        )
     box = ax.get_position()
     fig = ax.figure
-    s = min(box.width * fig.get_figwidth() / (spec["width"] + extra_w),
-            box.height * fig.get_figheight() / (spec["height"] + extra_h))
+    s = min(
+        box.width * fig.get_figwidth() / (spec["width"] + extra_w),
+        box.height * fig.get_figheight() / (spec["height"] + extra_h),
+    )
     scaler.apply(s)
     if spec["title"]:  # a fixed size, so that a layout engine (tight_layout, constrained) makes room for it
         ax.set_title(spec["title"].replace("$", r"\$"), fontsize=title_size * min(1.0, s))
     return ax
 
 
-def draw_structure(obj: BaseEstimator | Network | nx.DiGraph | DiscreteBayesianNetwork,
-                   ax: Axes | None = None, *, class_node: Hashable | None = None, title: str | None = None,
-                   font_size: float | None = None, pos: Mapping[Hashable, tuple[float, float]] | None = None,
-                   highlight: Iterable[tuple[Hashable, Hashable]] = (),
-                   features: str | Iterable[Hashable] | None = None, markov_blanket_only: bool = False,
-                   max_features: int | None = None,
-                   rank: Literal["degree", "mi"] | Mapping[Hashable, float] = "degree",
-                   legend: bool = True) -> Axes | np.ndarray:
+def draw_structure(
+    obj: BaseEstimator | Network | nx.DiGraph | DiscreteBayesianNetwork,
+    ax: Axes | None = None,
+    *,
+    class_node: Hashable | None = None,
+    title: str | None = None,
+    font_size: float | None = None,
+    pos: Mapping[Hashable, tuple[float, float]] | None = None,
+    highlight: Iterable[tuple[Hashable, Hashable]] = (),
+    features: str | Iterable[Hashable] | None = None,
+    markov_blanket_only: bool = False,
+    max_features: int | None = None,
+    rank: Literal["degree", "mi"] | Mapping[Hashable, float] = "degree",
+    legend: bool = True,
+) -> Axes | np.ndarray:
     """Draw a Bayesian network classifier's structure.
 
     Parameters
@@ -887,12 +1015,24 @@ def draw_structure(obj: BaseEstimator | Network | nx.DiGraph | DiscreteBayesianN
     obj = obj[-1] if hasattr(obj, "steps") else obj
     if hasattr(obj, "network_members") and len(obj.network_members()) > 1:
         if features is not None or markov_blanket_only or max_features is not None:
-            raise ValueError("features=, markov_blanket_only= and max_features= select nodes of "
-                             "one network; draw a member (obj.networks_[i]) to use them.")
+            raise ValueError(
+                "features=, markov_blanket_only= and max_features= select nodes of "
+                "one network; draw a member (obj.networks_[i]) to use them."
+            )
         return draw_members(obj, title=title, font_size=font_size)
-    spec = _structure_spec(obj, class_node=class_node, title=title, font_size=font_size, pos=pos,
-                           highlight=highlight, features=features, markov_blanket_only=markov_blanket_only,
-                           max_features=max_features, rank=rank, legend=legend)
+    spec = _structure_spec(
+        obj,
+        class_node=class_node,
+        title=title,
+        font_size=font_size,
+        pos=pos,
+        highlight=highlight,
+        features=features,
+        markov_blanket_only=markov_blanket_only,
+        max_features=max_features,
+        rank=rank,
+        legend=legend,
+    )
     if ax is None:
         axes = _panel_figure([spec], ncols=1)
         ax = axes[0, 0]
@@ -911,23 +1051,36 @@ def _panel_figure(specs, *, ncols, suptitle=None):
     nrows = int(math.ceil(len(specs) / ncols))
     w = max(spec["width"] for spec in specs)
     h = max(spec["height"] for spec in specs)
-    title_band = 0.15 + 0.22 * max(spec["title_lines"] for spec in specs) if any(
-        spec["title_lines"] for spec in specs) else 0.1
+    title_band = (
+        0.15 + 0.22 * max(spec["title_lines"] for spec in specs) if any(spec["title_lines"] for spec in specs) else 0.1
+    )
     side, gap, bottom = 0.2, 0.4, 0.15
     top = 0.2 + 0.25 * (suptitle.count("\n") + 1) if suptitle else 0.0
     fig_w = ncols * w + (ncols - 1) * gap + 2 * side
     fig_h = nrows * (h + title_band) + top + bottom
     shrink = min(1.0, _MAX_FIGURE[0] / fig_w, _MAX_FIGURE[1] / fig_h)
     fig, axes = plt.subplots(nrows, ncols, figsize=(fig_w * shrink, fig_h * shrink), squeeze=False)
-    fig.subplots_adjust(left=side / fig_w, right=1 - side / fig_w, bottom=bottom / fig_h,
-                        top=1 - (top + title_band) / fig_h, wspace=gap / w, hspace=title_band / h)
+    fig.subplots_adjust(
+        left=side / fig_w,
+        right=1 - side / fig_w,
+        bottom=bottom / fig_h,
+        top=1 - (top + title_band) / fig_h,
+        wspace=gap / w,
+        hspace=title_band / h,
+    )
     if suptitle:
         fig.suptitle(suptitle, fontsize=13 * shrink, y=1 - 0.1 / fig_h, va="top")
     return axes
 
 
-def draw_members(est: BaseEstimator, *, members: Sequence[int] | None = None, ncols: int | None = None,
-                 title: str | None = None, font_size: float | None = None) -> np.ndarray:
+def draw_members(
+    est: BaseEstimator,
+    *,
+    members: Sequence[int] | None = None,
+    ncols: int | None = None,
+    title: str | None = None,
+    font_size: float | None = None,
+) -> np.ndarray:
     """Draw every network of an ensemble or a multinet, one panel per member.
 
     Parameters
@@ -972,13 +1125,19 @@ def draw_members(est: BaseEstimator, *, members: Sequence[int] | None = None, nc
     frame = (max(spec["width"] for spec in specs), max(spec["height"] for spec in specs))
     for ax, spec in zip(axes.flat, specs):
         _render_structure(ax, spec, frame=frame)
-    for ax in list(axes.flat)[len(picked):]:
+    for ax in list(axes.flat)[len(picked) :]:
         ax.set_axis_off()
     return axes
 
 
-def draw_explanation(explanation: Explanation, *, parts: Sequence[str] | None = None, ncols: int | None = None,
-                     title: str | None = None, font_size: float | None = None) -> np.ndarray:
+def draw_explanation(
+    explanation: Explanation,
+    *,
+    parts: Sequence[str] | None = None,
+    ncols: int | None = None,
+    title: str | None = None,
+    font_size: float | None = None,
+) -> np.ndarray:
     """Draw the networks an instance-specific classifier built for one row, side by side.
 
     Parameters
@@ -1020,13 +1179,13 @@ def draw_explanation(explanation: Explanation, *, parts: Sequence[str] | None = 
     specs = []
     for name, net in zip(chosen, nets):
         graph, _ = _graph_and_class(net)
-        new = [(u, v) for u, v in graph.edges if net.class_name not in (u, v)
-               and frozenset((u, v)) not in base_arcs]
+        new = [(u, v) for u, v in graph.edges if net.class_name not in (u, v) and frozenset((u, v)) not in base_arcs]
         post = explanation.posteriors.get(name) or {}
         answer = max(post, key=post.get) if post else None
         label = name if answer is None else f"{name}\n{answer}: {post[answer]:.3f}"
-        specs.append(_structure_spec(net, title=_clip(label, 80), font_size=font_size, pos=layout,
-                                     highlight=new, legend=False))
+        specs.append(
+            _structure_spec(net, title=_clip(label, 80), font_size=font_size, pos=layout, highlight=new, legend=False)
+        )
     if title is None:
         title = f"prediction: {explanation.prediction}"
         if "omega" in explanation.details:
@@ -1035,7 +1194,7 @@ def draw_explanation(explanation: Explanation, *, parts: Sequence[str] | None = 
     frame = (max(spec["width"] for spec in specs), max(spec["height"] for spec in specs))
     for ax, spec in zip(axes.flat, specs):
         _render_structure(ax, spec, frame=frame)
-    for ax in list(axes.flat)[len(nets):]:
+    for ax in list(axes.flat)[len(nets) :]:
         ax.set_axis_off()
     return axes
 
@@ -1046,8 +1205,9 @@ def _short(name, limit=14) -> str:
     return text.replace("$", r"\$")  # a literal dollar, not matplotlib mathtext
 
 
-def save_structure_png(obj: BaseEstimator | Network | nx.DiGraph | DiscreteBayesianNetwork, path: _PathT,
-                       **kwargs: Any) -> _PathT:
+def save_structure_png(
+    obj: BaseEstimator | Network | nx.DiGraph | DiscreteBayesianNetwork, path: _PathT, **kwargs: Any
+) -> _PathT:
     """Draw ``obj`` with :func:`draw_structure` and save it as a PNG; returns the path.
 
     Parameters
@@ -1076,14 +1236,16 @@ def save_structure_png(obj: BaseEstimator | Network | nx.DiGraph | DiscreteBayes
 
 
 @overload
-def draw_search_trace(obj: BaseEstimator | pd.DataFrame, ax: None = None, *,
-                      title: str | None = None) -> np.ndarray: ...
+def draw_search_trace(
+    obj: BaseEstimator | pd.DataFrame, ax: None = None, *, title: str | None = None
+) -> np.ndarray: ...
 @overload
 def draw_search_trace(obj: BaseEstimator | pd.DataFrame, ax: Axes, *, title: str | None = None) -> Axes: ...
 
 
-def draw_search_trace(obj: BaseEstimator | pd.DataFrame, ax: Axes | None = None, *,
-                      title: str | None = None) -> Axes | np.ndarray:
+def draw_search_trace(
+    obj: BaseEstimator | pd.DataFrame, ax: Axes | None = None, *, title: str | None = None
+) -> Axes | np.ndarray:
     """Plot a structure search: the score after every accepted move.
 
     Parameters
@@ -1103,25 +1265,29 @@ def draw_search_trace(obj: BaseEstimator | pd.DataFrame, ax: Axes | None = None,
 
     trace = getattr(obj, "search_trace_", obj)
     if not hasattr(trace, "columns") or "score" not in trace.columns:
-        raise TypeError("draw_search_trace needs a fitted RMCVClassifier or HillClimbClassifier "
-                        "(or its search_trace_ DataFrame).")
+        raise TypeError(
+            "draw_search_trace needs a fitted RMCVClassifier or HillClimbClassifier (or its search_trace_ DataFrame)."
+        )
     axes = None
     if ax is None:
-        _, axes = plt.subplots(2, 1, figsize=(7.5, 6), sharex=True,
-                               gridspec_kw={"height_ratios": [2, 1]})
+        _, axes = plt.subplots(2, 1, figsize=(7.5, 6), sharex=True, gridspec_kw={"height_ratios": [2, 1]})
         ax = axes[0]
     ax.plot(trace["iteration"], trace["score"], color="#555555", lw=1.2, zorder=1)
-    styles = {"start": ("o", "black"), "add": ("^", "#2ca02c"), "delete": ("v", "#d62728"),
-              "reverse": ("s", "#1f77b4")}
+    styles = {"start": ("o", "black"), "add": ("^", "#2ca02c"), "delete": ("v", "#d62728"), "reverse": ("s", "#1f77b4")}
     for kind, (marker, color) in styles.items():
         part = trace[trace["move"] == kind]
         if len(part):
-            ax.scatter(part["iteration"], part["score"], marker=marker, color=color, s=36,
-                       zorder=2, label=kind)
+            ax.scatter(part["iteration"], part["score"], marker=marker, color=color, s=36, zorder=2, label=kind)
     if len(trace) <= 16:
         for _, row in trace.iloc[1:].iterrows():
-            ax.annotate(str(row["arc"]), (row["iteration"], row["score"]), fontsize=7,
-                        xytext=(4, 4), textcoords="offset points", rotation=20)
+            ax.annotate(
+                str(row["arc"]),
+                (row["iteration"], row["score"]),
+                fontsize=7,
+                xytext=(4, 4),
+                textcoords="offset points",
+                rotation=20,
+            )
     ax.set_ylabel("score")
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.grid(alpha=0.3)
@@ -1131,10 +1297,8 @@ def draw_search_trace(obj: BaseEstimator | pd.DataFrame, ax: Axes | None = None,
         ax.set_xlabel("accepted moves")
         return ax
     steps = trace.iloc[1:]
-    axes[1].bar(steps["iteration"] - 0.2, steps["n_candidates"], width=0.4, color="#cccccc",
-                label="neighbours")
-    axes[1].bar(steps["iteration"] + 0.2, steps["n_scored"], width=0.4, color="#1f77b4",
-                label="scored")
+    axes[1].bar(steps["iteration"] - 0.2, steps["n_candidates"], width=0.4, color="#cccccc", label="neighbours")
+    axes[1].bar(steps["iteration"] + 0.2, steps["n_scored"], width=0.4, color="#1f77b4", label="scored")
     axes[1].set_xlabel("accepted moves")
     axes[1].set_ylabel("moves")
     axes[1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
@@ -1164,8 +1328,9 @@ def _text_inches(text: str, size: float, bold: bool = False) -> float:
     from matplotlib.textpath import TextPath
 
     try:
-        path = TextPath((0, 0), text.replace("$", r"\$"), size=size,
-                        prop=FontProperties(weight="bold" if bold else "normal"))
+        path = TextPath(
+            (0, 0), text.replace("$", r"\$"), size=size, prop=FontProperties(weight="bold" if bold else "normal")
+        )
         return float(path.get_extents().width) / 72.0
     except Exception:  # an exotic glyph: a generous estimate
         return 0.62 * size * len(text) / 72.0
@@ -1173,7 +1338,7 @@ def _text_inches(text: str, size: float, bold: bool = False) -> float:
 
 def _middle_cut(text: str, limit: int, tail: int) -> str:
     tail = min(tail, limit - 2)
-    return text[: limit - 1 - tail] + _ELLIPSIS + text[len(text) - tail:]
+    return text[: limit - 1 - tail] + _ELLIPSIS + text[len(text) - tail :]
 
 
 def _abbreviate(names, limit: int = _LABEL_LIMIT):
@@ -1221,8 +1386,10 @@ def _abbreviate(names, limit: int = _LABEL_LIMIT):
         drop.append(i)
     if drop:
         label.update({n: without(n, drop) for n in long})
-        notes.append(f"{_ELLIPSIS} in long feature names stands for what most of them have there: "
-                     + ", ".join(shared[i] for i in sorted(drop)))
+        notes.append(
+            f"{_ELLIPSIS} in long feature names stands for what most of them have there: "
+            + ", ".join(shared[i] for i in sorted(drop))
+        )
     cut = []
     for n in long:
         if len(label[n]) > limit:
@@ -1245,8 +1412,10 @@ def _abbreviate(names, limit: int = _LABEL_LIMIT):
                 cut.append(n)
     if cut:
         shown = cut[:12]
-        notes.append("; ".join(f"{label[n]} = {text[n]}" for n in shown)
-                     + (f"; and {len(cut) - len(shown)} more" if len(cut) > len(shown) else ""))
+        notes.append(
+            "; ".join(f"{label[n]} = {text[n]}" for n in shown)
+            + (f"; and {len(cut) - len(shown)} more" if len(cut) > len(shown) else "")
+        )
     return label, notes
 
 
@@ -1255,22 +1424,35 @@ def _multilabel_parts(model) -> dict:
     model = model[-1] if hasattr(model, "steps") else model
     if not hasattr(model, "bridge_parents_"):
         hint = " (not fitted: call fit(X, Y) first)" if hasattr(model, "feature_selection") else ""
-        raise TypeError(f"draw_multilabel needs a fitted MultilabelBNClassifier or MultilabelBNEnsemble; "
-                        f"got {type(model).__name__}{hint}. Draw single-label classifiers with draw_structure.")
+        raise TypeError(
+            f"draw_multilabel needs a fitted MultilabelBNClassifier or MultilabelBNEnsemble; "
+            f"got {type(model).__name__}{hint}. Draw single-label classifiers with draw_structure."
+        )
     labels = list(model.label_names_)
     label_set = set(labels)
     if hasattr(model, "networks_"):
-        members = [(net.title or f"root: {labels[r]}", labels[r] if r < len(labels) else None,
-                    [(u, v) for u, v in net.dag.edges if u in label_set and v in label_set])
-                   for r, net in enumerate(model.networks_)]
+        members = [
+            (
+                net.title or f"root: {labels[r]}",
+                labels[r] if r < len(labels) else None,
+                [(u, v) for u, v in net.dag.edges if u in label_set and v in label_set],
+            )
+            for r, net in enumerate(model.networks_)
+        ]
         kind = "BN ensemble"
     else:
-        members = [(None, model.root_,
-                    [(u, v) for u, v in model.network_.dag.edges if u in label_set and v in label_set])]
+        members = [
+            (None, model.root_, [(u, v) for u, v in model.network_.dag.edges if u in label_set and v in label_set])
+        ]
         kind = "mFAN" if getattr(model, "class_graph", "nb") == "fan" else "mNB"
-    return {"labels": labels, "features": list(model.selected_features_),
-            "bridge": {f: tuple(p) for f, p in model.bridge_parents_.items()},
-            "members": members, "kind": kind, "treewidth": int(model.treewidth_)}
+    return {
+        "labels": labels,
+        "features": list(model.selected_features_),
+        "bridge": {f: tuple(p) for f, p in model.bridge_parents_.items()},
+        "members": members,
+        "kind": kind,
+        "treewidth": int(model.treewidth_),
+    }
 
 
 def _pick_multilabel_features(parts: dict, features, max_features):
@@ -1282,15 +1464,18 @@ def _pick_multilabel_features(parts: dict, features, max_features):
         wanted = list(features)
         unknown = [f for f in wanted if f not in parts["bridge"]]
         if unknown:
-            raise ValueError(f"features={unknown!r} are not selected features of the model; selected are "
-                             f"{selected[:10]}{' ...' if len(selected) > 10 else ''} (selected_features_).")
+            raise ValueError(
+                f"features={unknown!r} are not selected features of the model; selected are "
+                f"{selected[:10]}{' ...' if len(selected) > 10 else ''} (selected_features_)."
+            )
         keep = [f for f in keep if f in set(wanted)]
     if max_features is not None:
         if not isinstance(max_features, (int, np.integer)) or isinstance(max_features, bool) or max_features < 1:
-            raise ValueError(f"max_features={max_features!r} is not valid; give a number of features >= 1, "
-                             "or None for all.")
+            raise ValueError(
+                f"max_features={max_features!r} is not valid; give a number of features >= 1, or None for all."
+            )
         rank = {f: i for i, f in enumerate(selected)}
-        keep = sorted(keep, key=lambda f: (-len(parts["bridge"][f]), rank[f]))[:int(max_features)]
+        keep = sorted(keep, key=lambda f: (-len(parts["bridge"][f]), rank[f]))[: int(max_features)]
         keep = sorted(keep, key=rank.__getitem__)
     note = "" if len(keep) == len(selected) else f"{len(keep)} of {len(selected)} features shown"
     return keep, note
@@ -1301,7 +1486,7 @@ def _bezier_points(p0, p1, rads, t):
     d = p1 - p0
     ctrl = (p0 + p1) / 2 + rads[:, None] * np.array([d[1], -d[0]])[None, :]
     t = t[None, :, None]
-    return (1 - t) ** 2 * p0 + 2 * t * (1 - t) * ctrl[:, None, :] + t ** 2 * p1
+    return (1 - t) ** 2 * p0 + 2 * t * (1 - t) * ctrl[:, None, :] + t**2 * p1
 
 
 class _MultilabelLayout:
@@ -1322,10 +1507,12 @@ class _MultilabelLayout:
         self.class_font = 11.0 if n_l <= 8 else 10.0 if n_l <= 16 else 8.0
         self.feature_font = 9.0 if n_f <= 20 else 8.0 if n_f <= 50 else 7.0
         self.text = {**{c: class_text[c] for c in labels}, **{f: feature_text[f] for f in feats}}
-        self.size = {c: (_text_inches(class_text[c], self.class_font, True) + 0.22,
-                         self.class_font * 2.1 / 72) for c in labels}
-        self.size.update({f: (_text_inches(feature_text[f], self.feature_font) + 0.16,
-                              self.feature_font * 2.0 / 72) for f in feats})
+        self.size = {
+            c: (_text_inches(class_text[c], self.class_font, True) + 0.22, self.class_font * 2.1 / 72) for c in labels
+        }
+        self.size.update(
+            {f: (_text_inches(feature_text[f], self.feature_font) + 0.16, self.feature_font * 2.0 / 72) for f in feats}
+        )
         self.pos, self.rows = {}, []
         class_step = max(self.size[c][0] for c in labels) + 0.3
         width = class_step * (n_l - 1)
@@ -1344,8 +1531,11 @@ class _MultilabelLayout:
 
             def key(f):
                 pa = bridge[f]
-                return (0, float(np.mean([xs[c] for c in pa])), tuple(index[c] for c in pa), rank[f]) \
-                    if pa else (1, 0.0, (), rank[f])
+                return (
+                    (0, float(np.mean([xs[c] for c in pa])), tuple(index[c] for c in pa), rank[f])
+                    if pa
+                    else (1, 0.0, (), rank[f])
+                )
 
             fh = max(self.size[f][1] for f in feats)
             row_gap = fh + 0.5
@@ -1357,8 +1547,10 @@ class _MultilabelLayout:
                 self.rows[row].append(f)
         for i, c in enumerate(labels):
             self.pos[c] = ((i - (n_l - 1) / 2) * class_step, 0.0)
-        self.boxes = {v: (x - self.size[v][0] / 2, x + self.size[v][0] / 2,
-                          y - self.size[v][1] / 2, y + self.size[v][1] / 2) for v, (x, y) in self.pos.items()}
+        self.boxes = {
+            v: (x - self.size[v][0] / 2, x + self.size[v][0] / 2, y - self.size[v][1] / 2, y + self.size[v][1] / 2)
+            for v, (x, y) in self.pos.items()
+        }
         self.bridge_paths = {}
         self.reach = [min(b[0] for b in self.boxes.values()), max(b[1] for b in self.boxes.values())]
         if self.rows:
@@ -1476,12 +1668,16 @@ def _class_order(labels, edges, root) -> list:
     forest.add_edges_from((u, v) for u, v in edges if root not in (u, v))
     walk = []
     for start in sorted((c for c in forest if forest.in_degree(c) == 0), key=rank.__getitem__):
-        walk += [c for c in nx.dfs_preorder_nodes(forest, start, sort_neighbors=lambda ns: sorted(ns, key=rank.get))
-                 if c not in walk]
+        walk += [
+            c
+            for c in nx.dfs_preorder_nodes(forest, start, sort_neighbors=lambda ns: sorted(ns, key=rank.get))
+            if c not in walk
+        ]
     walk += [c for c in labels if c != root and c not in walk]  # a cycle cannot occur; kept for safety
     middle = len(walk) / 2
-    best = min(range(len(walk) + 1),
-               key=lambda i: (_arc_crossings(walk[:i] + [root] + walk[i:], edges), abs(i - middle)))
+    best = min(
+        range(len(walk) + 1), key=lambda i: (_arc_crossings(walk[:i] + [root] + walk[i:], edges), abs(i - middle))
+    )
     tree_order = walk[:best] + [root] + walk[best:]
     return tree_order if _arc_crossings(tree_order, edges) < _arc_crossings(labels, edges) else list(labels)
 
@@ -1511,12 +1707,15 @@ def _panel_geometry(layout, class_edges, *, label_only, moral, notes, legend=Tru
     below = max([0.5 * abs(r) * abs(p1[0] - p0[0]) + 0.12 for *_, p0, p1, r in dashed], default=0.0)
     handles = [Line2D([], [], color=CLASS_ARC_COLOR, lw=3.0, label="class subgraph arc")]
     if label_only:
-        handles.append(Line2D([], [], color=MORAL_COLOR, lw=1.4, ls="--",
-                              label="classes that share features (how many, if > 1)"))
+        handles.append(
+            Line2D([], [], color=MORAL_COLOR, lw=1.4, ls="--", label="classes that share features (how many, if > 1)")
+        )
     else:
         handles.append(Line2D([], [], color=BRIDGE_COLOR, lw=1.2, label="bridge arc (class \u2192 feature)"))
-    handles += [Patch(facecolor=CLASS_COLOR, edgecolor="black", label="root class"),
-                Patch(facecolor=LABEL_FILL, edgecolor=CLASS_COLOR, label="class")]
+    handles += [
+        Patch(facecolor=CLASS_COLOR, edgecolor="black", label="root class"),
+        Patch(facecolor=LABEL_FILL, edgecolor=CLASS_COLOR, label="class"),
+    ]
     if any(layout.bridge[f] for f in feats):
         handles.append(Patch(facecolor=FEATURE_COLOR, edgecolor="#1f77b4", label="feature"))
     if any(not layout.bridge[f] for f in feats):
@@ -1547,9 +1746,22 @@ def _panel_geometry(layout, class_edges, *, label_only, moral, notes, legend=Tru
     band = 0.1 + 0.25 * legend_rows + 0.17 * len(wrapped)
     y_hi = row_h + above + 0.15
     y_lo = min(min(layout.boxes[v][2] for v in nodes), -row_h - below) - 0.25 - band
-    return {"arcs": arcs, "dashed": dashed, "moral": moral, "feats": feats, "handles": handles, "ncol": ncol,
-            "legend_rows": legend_rows, "notes": wrapped, "x_lo": x_lo, "x_hi": x_hi, "y_lo": y_lo,
-            "y_hi": y_hi, "width": width, "height": y_hi - y_lo}
+    return {
+        "arcs": arcs,
+        "dashed": dashed,
+        "moral": moral,
+        "feats": feats,
+        "handles": handles,
+        "ncol": ncol,
+        "legend_rows": legend_rows,
+        "notes": wrapped,
+        "x_lo": x_lo,
+        "x_hi": x_hi,
+        "y_lo": y_lo,
+        "y_hi": y_hi,
+        "width": width,
+        "height": y_hi - y_lo,
+    }
 
 
 def _draw_multilabel_panel(ax, layout, geom, root, *, title):
@@ -1575,62 +1787,153 @@ def _draw_multilabel_panel(ax, layout, geom, root, *, title):
             face, edge, lw = FEATURE_COLOR, "#1f77b4", 0.8
         else:
             face, edge, lw = PALE_FILL, "#bbbbbb", 0.8
-        patch = FancyBboxPatch((x0, y0), x1 - x0, y1 - y0, boxstyle="round,pad=0,rounding_size=0.06",
-                               facecolor=face, edgecolor=edge, linewidth=lw * s, zorder=3)
+        patch = FancyBboxPatch(
+            (x0, y0),
+            x1 - x0,
+            y1 - y0,
+            boxstyle="round,pad=0,rounding_size=0.06",
+            facecolor=face,
+            edgecolor=edge,
+            linewidth=lw * s,
+            zorder=3,
+        )
         ax.add_patch(patch)
         patches[v] = patch
         pale = not is_class and not layout.bridge[v]
-        ax.text(*layout.pos[v], layout.text[v].replace("$", r"\$"), ha="center", va="center", zorder=4,
-                fontsize=(layout.class_font if is_class else layout.feature_font) * s,
-                fontweight="bold" if is_class else "normal",
-                color="white" if v == root else "#999999" if pale else "black")
+        ax.text(
+            *layout.pos[v],
+            layout.text[v].replace("$", r"\$"),
+            ha="center",
+            va="center",
+            zorder=4,
+            fontsize=(layout.class_font if is_class else layout.feature_font) * s,
+            fontweight="bold" if is_class else "normal",
+            color="white" if v == root else "#999999" if pale else "black",
+        )
     for f in feats:
         for c in layout.bridge[f]:
             verts, codes = layout.bridge_paths[(c, f)]
-            ax.add_patch(FancyArrowPatch(path=Path(verts, codes), arrowstyle="-|>", mutation_scale=7 * s,
-                                         lw=0.75 * s, color=BRIDGE_COLOR, alpha=0.8, zorder=1))
+            ax.add_patch(
+                FancyArrowPatch(
+                    path=Path(verts, codes),
+                    arrowstyle="-|>",
+                    mutation_scale=7 * s,
+                    lw=0.75 * s,
+                    color=BRIDGE_COLOR,
+                    alpha=0.8,
+                    zorder=1,
+                )
+            )
     for a, b, p0, p1, rad in geom["dashed"]:
         k = geom["moral"][(a, b)]
-        ax.add_patch(FancyArrowPatch(p0, p1, connectionstyle=f"arc3,rad={rad:.4f}", arrowstyle="-",
-                                     lw=(1.0 + 0.35 * math.log2(k)) * s, linestyle="--", color=MORAL_COLOR,
-                                     shrinkA=0, shrinkB=0, zorder=1))
+        ax.add_patch(
+            FancyArrowPatch(
+                p0,
+                p1,
+                connectionstyle=f"arc3,rad={rad:.4f}",
+                arrowstyle="-",
+                lw=(1.0 + 0.35 * math.log2(k)) * s,
+                linestyle="--",
+                color=MORAL_COLOR,
+                shrinkA=0,
+                shrinkB=0,
+                zorder=1,
+            )
+        )
         if k == 1:
             continue
         mid = _bezier_points(np.array(p0), np.array(p1), np.array([rad]), np.array([0.5]))[0, 0]
-        ax.text(*mid, str(k), ha="center", va="center", fontsize=7.5 * s, color="#333333", zorder=4,
-                bbox={"boxstyle": "round,pad=0.12", "facecolor": "white", "edgecolor": "none"})
+        ax.text(
+            *mid,
+            str(k),
+            ha="center",
+            va="center",
+            fontsize=7.5 * s,
+            color="#333333",
+            zorder=4,
+            bbox={"boxstyle": "round,pad=0.12", "facecolor": "white", "edgecolor": "none"},
+        )
     for _, _, p0, p1, rad in geom["arcs"]:
-        ax.add_patch(FancyArrowPatch(p0, p1, connectionstyle=f"arc3,rad={rad:.4f}", arrowstyle="-|>",
-                                     mutation_scale=(14 if len(labels) <= 8 else 11) * s, lw=2.6 * s,
-                                     color=CLASS_ARC_COLOR, shrinkA=0, shrinkB=0, zorder=2))
+        ax.add_patch(
+            FancyArrowPatch(
+                p0,
+                p1,
+                connectionstyle=f"arc3,rad={rad:.4f}",
+                arrowstyle="-|>",
+                mutation_scale=(14 if len(labels) <= 8 else 11) * s,
+                lw=2.6 * s,
+                color=CLASS_ARC_COLOR,
+                shrinkA=0,
+                shrinkB=0,
+                zorder=2,
+            )
+        )
     notes = geom["notes"]
     y_notes = geom["y_lo"] + 0.05
     legend_top = y_notes + 0.17 * len(notes) + 0.25 * geom["legend_rows"] + 0.05
     if geom["handles"]:
-        ax.legend(handles=geom["handles"], loc="upper center", ncol=geom["ncol"], fontsize=8 * s,
-                  bbox_to_anchor=(0.5 * (geom["x_lo"] + geom["x_hi"]), legend_top), bbox_transform=ax.transData,
-                  frameon=False, handlelength=2.2, columnspacing=1.2, borderaxespad=0, borderpad=0)
+        ax.legend(
+            handles=geom["handles"],
+            loc="upper center",
+            ncol=geom["ncol"],
+            fontsize=8 * s,
+            bbox_to_anchor=(0.5 * (geom["x_lo"] + geom["x_hi"]), legend_top),
+            bbox_transform=ax.transData,
+            frameon=False,
+            handlelength=2.2,
+            columnspacing=1.2,
+            borderaxespad=0,
+            borderpad=0,
+        )
     for i, line in enumerate(notes):
-        ax.text(geom["x_lo"] + 0.1, y_notes + 0.17 * (len(notes) - 1 - i), line, ha="left", va="bottom",
-                fontsize=7.5 * s, color="#333333")
+        ax.text(
+            geom["x_lo"] + 0.1,
+            y_notes + 0.17 * (len(notes) - 1 - i),
+            line,
+            ha="left",
+            va="bottom",
+            fontsize=7.5 * s,
+            color="#333333",
+        )
     if title:
         ax.set_title(title, fontsize=12 * s)
     return ax
 
 
 @overload
-def draw_multilabel(model: BaseEstimator, ax: None = None, *, features: str | Iterable[Hashable] | None = ...,
-                    max_features: int | None = ..., label_only: bool = ..., title: str | None = ...,
-                    figsize: tuple[float, float] | None = ...) -> Figure: ...
+def draw_multilabel(
+    model: BaseEstimator,
+    ax: None = None,
+    *,
+    features: str | Iterable[Hashable] | None = ...,
+    max_features: int | None = ...,
+    label_only: bool = ...,
+    title: str | None = ...,
+    figsize: tuple[float, float] | None = ...,
+) -> Figure: ...
 @overload
-def draw_multilabel(model: BaseEstimator, ax: Axes, *, features: str | Iterable[Hashable] | None = ...,
-                    max_features: int | None = ..., label_only: bool = ..., title: str | None = ...,
-                    figsize: tuple[float, float] | None = ...) -> Figure | SubFigure: ...
+def draw_multilabel(
+    model: BaseEstimator,
+    ax: Axes,
+    *,
+    features: str | Iterable[Hashable] | None = ...,
+    max_features: int | None = ...,
+    label_only: bool = ...,
+    title: str | None = ...,
+    figsize: tuple[float, float] | None = ...,
+) -> Figure | SubFigure: ...
 
 
-def draw_multilabel(model: BaseEstimator, ax: Axes | None = None, *, features: str | Iterable[Hashable] | None = None,
-                    max_features: int | None = None, label_only: bool = False, title: str | None = None,
-                    figsize: tuple[float, float] | None = None) -> Figure | SubFigure:
+def draw_multilabel(
+    model: BaseEstimator,
+    ax: Axes | None = None,
+    *,
+    features: str | Iterable[Hashable] | None = None,
+    max_features: int | None = None,
+    label_only: bool = False,
+    title: str | None = None,
+    figsize: tuple[float, float] | None = None,
+) -> Figure | SubFigure:
     """Draw a multilabel Bayesian network (mNB, mFAN): class subgraph, bridge and features.
 
     Parameters
@@ -1692,8 +1995,10 @@ def draw_multilabel(model: BaseEstimator, ax: Axes | None = None, *, features: s
     feats, note = _pick_multilabel_features(parts, features, max_features)
     labels, bridge, members = parts["labels"], parts["bridge"], parts["members"]
     if len(members) > 1 and ax is not None:
-        raise ValueError("A MultilabelBNEnsemble is drawn one panel per member in a figure of its own; "
-                         "omit ax= (or draw one member's network with draw_structure).")
+        raise ValueError(
+            "A MultilabelBNEnsemble is drawn one panel per member in a figure of its own; "
+            "omit ax= (or draw one member's network with draw_structure)."
+        )
     class_text, class_notes = _abbreviate(labels)
     feature_text, feature_notes = _abbreviate(feats)
     notes = [n.replace("feature names", "class names") for n in class_notes]
@@ -1701,27 +2006,40 @@ def draw_multilabel(model: BaseEstimator, ax: Axes | None = None, *, features: s
         notes += feature_notes
     moral = _moral_pairs(labels, bridge, feats)
     row = _class_order(labels, members[0][2], members[0][1]) if len(members) == 1 else labels
-    layout = _MultilabelLayout(row, feats, bridge, class_text=class_text, feature_text=feature_text,
-                               label_only=label_only)
+    layout = _MultilabelLayout(
+        row, feats, bridge, class_text=class_text, feature_text=feature_text, label_only=label_only
+    )
     kind, tw, n_sel = parts["kind"], parts["treewidth"], len(parts["features"])
     single = len(members) == 1
     if label_only:
-        default = (f"{kind} class subgraph" + (f" (root: {members[0][1]})" if single else "")
-                   + f", treewidth {tw}\ndashed: pairs of classes that are parents of a common feature"
-                   + (f" (among the {note})" if note else ""))
+        default = (
+            f"{kind} class subgraph"
+            + (f" (root: {members[0][1]})" if single else "")
+            + f", treewidth {tw}\ndashed: pairs of classes that are parents of a common feature"
+            + (f" (among the {note})" if note else "")
+        )
     elif single:
         default = f"{kind}, root: {members[0][1]}, {n_sel} selected features, treewidth {tw}"
         default += f"\n({note})" if note else ""
     else:
-        default = (f"{kind}: {len(members)} members (logarithmic pooling), {n_sel} selected features, "
-                   f"treewidth {tw}" + (f"\n({note})" if note else ""))
+        default = f"{kind}: {len(members)} members (logarithmic pooling), {n_sel} selected features, treewidth {tw}" + (
+            f"\n({note})" if note else ""
+        )
     title = _short(default if title is None else title, 300)
     picked = members[:4]
     if len(members) > len(picked):
         notes = notes + [f"First {len(picked)} of {len(members)} members shown."]
-    geoms = [_panel_geometry(layout, edges, label_only=label_only, moral=moral,
-                             notes=notes if i == len(picked) - 1 else [], legend=i == len(picked) - 1)
-             for i, (_, _, edges) in enumerate(picked)]
+    geoms = [
+        _panel_geometry(
+            layout,
+            edges,
+            label_only=label_only,
+            moral=moral,
+            notes=notes if i == len(picked) - 1 else [],
+            legend=i == len(picked) - 1,
+        )
+        for i, (_, _, edges) in enumerate(picked)
+    ]
     if ax is not None:
         _draw_multilabel_panel(ax, layout, geoms[0], members[0][1], title=title)
         return ax.figure
@@ -1739,8 +2057,9 @@ def draw_multilabel(model: BaseEstimator, ax: Axes | None = None, *, features: s
         y -= panel_top * scale
         w, h = geom["width"] * scale, geom["height"] * scale
         ax_i = fig.add_axes([(fw - w) / 2 / fw, (y - h) / fh, w / fw, h / fh])
-        _draw_multilabel_panel(ax_i, layout, geom, root,
-                               title=title if single else _short(member_title or f"root: {root}", 80))
+        _draw_multilabel_panel(
+            ax_i, layout, geom, root, title=title if single else _short(member_title or f"root: {root}", 80)
+        )
         y -= h
     if not single and title:
         fig.suptitle(title, fontsize=12.5 * scale, y=1 - 0.12 * scale / fh, va="top")

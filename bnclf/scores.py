@@ -69,8 +69,9 @@ SCORES = {
 }
 
 
-def local_score(cache: CountCache, child: int, parents: Iterable[int] = (), score: str = "bic",
-                ess: float = 10.0) -> float:
+def local_score(
+    cache: CountCache, child: int, parents: Iterable[int] = (), score: str = "bic", ess: float = 10.0
+) -> float:
     """The local score of the family ``child <- parents`` (variable indices; the class is
     ``cache.class_index``) from the cache's count table.
 

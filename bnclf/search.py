@@ -39,8 +39,16 @@ from .scores import SCORES
 from .stats import CountCache, comparable, m_estimate
 
 __all__ = [
-    "Move", "DagState", "hill_climb", "SearchResult", "DecomposableScore", "ClassScore",
-    "FamilyContributions", "dag_score_from_scratch", "enumerate_dags", "first_best",
+    "Move",
+    "DagState",
+    "hill_climb",
+    "SearchResult",
+    "DecomposableScore",
+    "ClassScore",
+    "FamilyContributions",
+    "dag_score_from_scratch",
+    "enumerate_dags",
+    "first_best",
 ]
 
 ADD, DELETE, REVERSE = "add", "delete", "reverse"
@@ -117,8 +125,9 @@ class DagState:
         other.reach = self.reach.copy()
         return other
 
-    def legal_moves(self, *, max_parents: int | None = None, reversals: bool = True,
-                    allowed: np.ndarray | None = None) -> list[Move]:
+    def legal_moves(
+        self, *, max_parents: int | None = None, reversals: bool = True, allowed: np.ndarray | None = None
+    ) -> list[Move]:
         """Every single-arc change that keeps a DAG, in a fixed order.
 
         Parameters
@@ -211,11 +220,20 @@ class SearchResult:
     start."""
 
 
-def hill_climb(score: DecomposableScore | ClassScore, state: DagState, *, max_parents: int | None = None,
-               reversals: bool = True, allowed: np.ndarray | None = None, class_index: int | None = None,
-               class_moves_only: bool = False, max_iter: int | None = None,
-               random_state: int | np.random.RandomState | None = None, progress: bool = False,
-               description: str = "hill climbing") -> SearchResult:
+def hill_climb(
+    score: DecomposableScore | ClassScore,
+    state: DagState,
+    *,
+    max_parents: int | None = None,
+    reversals: bool = True,
+    allowed: np.ndarray | None = None,
+    class_index: int | None = None,
+    class_moves_only: bool = False,
+    max_iter: int | None = None,
+    random_state: int | np.random.RandomState | None = None,
+    progress: bool = False,
+    description: str = "hill climbing",
+) -> SearchResult:
     """Greedy hill climbing: take the best neighbour while it strictly improves the score.
 
     Parameters
@@ -260,8 +278,7 @@ def hill_climb(score: DecomposableScore | ClassScore, state: DagState, *, max_pa
     sign = 1.0 if score.greater_is_better else -1.0
     started = time.perf_counter()
     current = score.start(state)
-    trace = [dict(iteration=0, move="start", u=-1, v=-1, score=float(current), n_candidates=0,
-                  n_scored=0, seconds=0.0)]
+    trace = [dict(iteration=0, move="start", u=-1, v=-1, score=float(current), n_candidates=0, n_scored=0, seconds=0.0)]
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -273,8 +290,7 @@ def hill_climb(score: DecomposableScore | ClassScore, state: DagState, *, max_pa
             renewed = score.new_step(state, rng)
             if renewed is not None:
                 current = renewed
-            moves = state.legal_moves(max_parents=max_parents, reversals=reversals,
-                                      allowed=allowed)
+            moves = state.legal_moves(max_parents=max_parents, reversals=reversals, allowed=allowed)
             if class_moves_only:
                 parents = state.parents
                 moves = [m for m in moves if m.touches(parents, class_index)]
@@ -293,17 +309,25 @@ def hill_climb(score: DecomposableScore | ClassScore, state: DagState, *, max_pa
             state.apply(move)
             current = float(values[pick])
             n_moves += 1
-            trace.append(dict(iteration=n_moves, move=move.kind, u=move.u, v=move.v,
-                              score=current, n_candidates=len(moves), n_scored=int(n_scored),
-                              seconds=time.perf_counter() - started))
+            trace.append(
+                dict(
+                    iteration=n_moves,
+                    move=move.kind,
+                    u=move.u,
+                    v=move.v,
+                    score=current,
+                    n_candidates=len(moves),
+                    n_scored=int(n_scored),
+                    seconds=time.perf_counter() - started,
+                )
+            )
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(score=f"{current:.5g}")
     finally:
         if bar is not None:
             bar.close()
-    return SearchResult(state=state, score=float(current), n_iter=n_iter, n_moves=n_moves,
-                        trace=trace)
+    return SearchResult(state=state, score=float(current), n_iter=n_iter, n_moves=n_moves, trace=trace)
 
 
 # ----------------------------------------------------------------------------- scores
@@ -322,8 +346,7 @@ class DecomposableScore:
 
     def __init__(self, cache: CountCache, score: str = "mdl", ess: float = 1.0) -> None:
         if score not in SCORES:
-            raise ValueError(f"score={score!r} is not a decomposable score; choose one of "
-                             f"{sorted(SCORES)}.")
+            raise ValueError(f"score={score!r} is not a decomposable score; choose one of {sorted(SCORES)}.")
         self.cache = cache
         self.name = score
         self.ess = float(ess)
@@ -355,8 +378,7 @@ class DecomposableScore:
 
     def evaluate(self, state: DagState, moves: list[Move]) -> tuple[np.ndarray, int]:
         parents = state.parents
-        new = [(c, pa) for m in moves for c, pa in m.changes(parents)
-               if (c, pa) not in self._memo]
+        new = [(c, pa) for m in moves for c, pa in m.changes(parents) if (c, pa) not in self._memo]
         if new:  # count every new family in one pass over the rows
             self.cache.counts_many([(c, *sorted(pa)) for c, pa in new])
         values = np.empty(len(moves))
@@ -410,8 +432,15 @@ class FamilyContributions:
     fold as an extra axis; the training table of fold ``k`` is their difference.
     """
 
-    def __init__(self, codes: ArrayLike, cardinalities: ArrayLike, folds: ArrayLike | None = None, *,
-                 m: float = 0.0, budget_bytes: int = 1 << 30) -> None:
+    def __init__(
+        self,
+        codes: ArrayLike,
+        cardinalities: ArrayLike,
+        folds: ArrayLike | None = None,
+        *,
+        m: float = 0.0,
+        budget_bytes: int = 1 << 30,
+    ) -> None:
         self.codes = np.ascontiguousarray(codes, dtype=np.int64)
         if (self.codes < 0).any():
             raise ValueError("FamilyContributions needs complete codes (no unknown values).")
@@ -450,8 +479,7 @@ class FamilyContributions:
     def family(self, child: int, parents: Collection[int]) -> tuple:
         """CPT axis order: the child, feature parents ascending, the class last."""
         c = self.class_index
-        return (int(child), *sorted(int(p) for p in parents if p != c),
-                *((c,) if c in parents else ()))
+        return (int(child), *sorted(int(p) for p in parents if p != c), *((c,) if c in parents else ()))
 
     def get(self, child: int, parents: Collection[int]) -> np.ndarray:
         """Entries ``(n_classes, n_eval)``; see the class docstring."""
@@ -488,8 +516,7 @@ class FamilyContributions:
         if self.resubstitution:
             train = np.bincount(flat, minlength=size).astype(float)[:, None]
         else:
-            held = np.bincount(flat[self.eval_rows] * k + self.fold,
-                               minlength=size * k).reshape(size, k)
+            held = np.bincount(flat[self.eval_rows] * k + self.fold, minlength=size * k).reshape(size, k)
             full = held.sum(axis=1) if self._all_evaluated else np.bincount(flat, minlength=size)
             train = (full[:, None] - held).astype(float)
         train = train.reshape(shape[0], -1)  # child by (parent configuration, fold)
@@ -554,8 +581,13 @@ class ClassScore:
     is impossible go to class 0).
     """
 
-    def __init__(self, contributions: FamilyContributions, kind: str = "zero_one", *,
-                 redraw: Callable[[np.random.RandomState], FamilyContributions] | None = None) -> None:
+    def __init__(
+        self,
+        contributions: FamilyContributions,
+        kind: str = "zero_one",
+        *,
+        redraw: Callable[[np.random.RandomState], FamilyContributions] | None = None,
+    ) -> None:
         if kind not in ("zero_one", "cll", "cmdl"):
             raise ValueError(f"kind={kind!r}: choose 'zero_one', 'cll' or 'cmdl'.")
         self.contributions = contributions
@@ -598,8 +630,7 @@ class ClassScore:
         log_joint = np.where(sums < impossible, -np.inf, sums)
         rows = np.arange(self.contributions.n_eval)
         with np.errstate(invalid="ignore"):
-            cll = (log_joint[:, self.contributions.y, rows]
-                   - logsumexp(log_joint, axis=1)).sum(axis=-1)
+            cll = (log_joint[:, self.contributions.y, rows] - logsumexp(log_joint, axis=1)).sum(axis=-1)
         if self.kind == "cll":
             return cll
         return 0.5 * dim * self._log_n - cll
@@ -636,8 +667,9 @@ class ClassScore:
                 finite += self.contributions.get(child, new)
 
     def _dim_delta(self, move: Move, parents) -> float:
-        return sum(self.dimension(child, new) - self.dimension(child, parents[child])
-                   for child, new in move.changes(parents))
+        return sum(
+            self.dimension(child, new) - self.dimension(child, parents[child]) for child, new in move.changes(parents)
+        )
 
     def evaluate(self, state: DagState, moves: list[Move]) -> tuple[np.ndarray, int]:
         parents = state.parents
@@ -698,8 +730,9 @@ class ClassScore:
         self.current = float(self._value(self._finite[None], np.array([self._dim]))[0])
 
 
-def dag_score_from_scratch(parents: Sequence[Collection[int]], contributions: FamilyContributions,
-                           kind: str = "zero_one") -> float:
+def dag_score_from_scratch(
+    parents: Sequence[Collection[int]], contributions: FamilyContributions, kind: str = "zero_one"
+) -> float:
     """The :class:`ClassScore` of a DAG given by its parent sets, summed afresh.
 
     For tests and the all-DAG enumeration: no running sums, no move deltas.

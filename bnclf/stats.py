@@ -45,8 +45,7 @@ def memory_budget() -> int:
         try:
             return int(float(text.rstrip("KMG")) * scale)
         except ValueError:
-            raise ValueError(f"BNCLF_MEMORY_BUDGET={text!r} is not a size; give bytes, e.g. "
-                             "8G or 500M.") from None
+            raise ValueError(f"BNCLF_MEMORY_BUDGET={text!r} is not a size; give bytes, e.g. 8G or 500M.") from None
     try:
         return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")) // 4
     except (AttributeError, ValueError, OSError):
@@ -94,8 +93,7 @@ class CountCache:
         self._parts: list[CountCache] = []  # set by merge(): tables are sums over the parts
 
     # -- counting ------------------------------------------------------------
-    def check_size(self, family: Iterable[int], cells: float | None = None,
-                   what: str = "the count table of") -> None:
+    def check_size(self, family: Iterable[int], cells: float | None = None, what: str = "the count table of") -> None:
         """Raise :class:`TableTooLargeError` if ``family``'s table (or ``cells`` float64
         cells) would not fit the memory budget, naming the columns and the fix."""
         family = [int(v) for v in family]
@@ -104,8 +102,7 @@ class CountCache:
         need, budget = 8.0 * cells, memory_budget()
         if need <= budget:
             return
-        columns = ", ".join(f"{self.names[v]!r} ({int(self.cardinalities[v])} values)"
-                            for v in family)
+        columns = ", ".join(f"{self.names[v]!r} ({int(self.cardinalities[v])} values)" for v in family)
         raise TableTooLargeError(
             f"{what} {columns} would have {cells:,.0f} cells ({_size(need)}), over the "
             f"memory budget of {_size(budget)}. Lower k or max_parents, merge rare "
@@ -181,8 +178,7 @@ class CountCache:
                 counts = np.bincount(flat.ravel(), minlength=int(sizes[part].sum()))
                 counts = counts.astype(np.float64)
                 for key, base, shape, n_cells in zip(keys[part], bases, shapes[part], sizes[part]):
-                    self._tables[tuple(int(v) for v in key)] = \
-                        counts[base:base + n_cells].reshape(tuple(shape))
+                    self._tables[tuple(int(v) for v in key)] = counts[base : base + n_cells].reshape(tuple(shape))
 
     def pair_blocks(self) -> tuple[np.ndarray, np.ndarray]:
         """Counts of every pair of feature values within each class, in one array.
@@ -201,9 +197,11 @@ class CountCache:
         d, c = self.n_features, self.class_index
         cards = self.cardinalities[:d]
         width = float(cards.sum())
-        self.check_size([int(np.argmax(cards))], cells=width * width * self.n_classes,
-                        what=f"the all-pairs count array of the {d} features ({int(width)} "
-                             "values in all; the largest column:")
+        self.check_size(
+            [int(np.argmax(cards))],
+            cells=width * width * self.n_classes,
+            what=f"the all-pairs count array of the {d} features ({int(width)} values in all; the largest column:",
+        )
         offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
         if self._parts:
             blocks = sum(part.pair_blocks()[0] for part in self._parts)
@@ -232,7 +230,7 @@ class CountCache:
         thousands of values makes it quadratically large, while the pair tables
         themselves grow only linearly; then pairs are counted family by family.
         """
-        width = int(self.cardinalities[:self.n_features].sum())
+        width = int(self.cardinalities[: self.n_features].sum())
         return width * width * self.n_classes <= _PAIR_BLOCK_CELLS
 
     def count_all_pairs(self) -> None:
@@ -249,7 +247,7 @@ class CountCache:
         blocks, offsets = self.pair_blocks()
         cards = self.cardinalities[:d]
         for i, j in todo:
-            block = blocks[offsets[i]:offsets[i] + cards[i], offsets[j]:offsets[j] + cards[j]]
+            block = blocks[offsets[i] : offsets[i] + cards[i], offsets[j] : offsets[j] + cards[j]]
             self._tables[(i, j, c)] = np.ascontiguousarray(block)
 
     def _count(self, family: tuple) -> np.ndarray:
@@ -333,8 +331,7 @@ class CountCache:
         if self._pair_terms_direct():
             terms, class_totals = self.pair_information_terms()
             with np.errstate(divide="ignore", invalid="ignore"):
-                out = np.where(class_totals > 0,
-                               terms / (class_totals * math.log(2.0)), 0.0)
+                out = np.where(class_totals > 0, terms / (class_totals * math.log(2.0)), 0.0)
             out = np.maximum(np.moveaxis(out, -1, 0), 0.0)
             for label in out:
                 np.fill_diagonal(label, 0.0)
@@ -399,12 +396,15 @@ class CountCache:
                     with contextlib.nullcontext() if large else single_threaded_blas():
                         joint[label] += onehot[:, lo:hi].T @ onehot[:, lo:]
                 return joint
+
         class_totals = np.add.reduceat(by_feature, offsets, axis=1)  # N_c: (C, d, d)
         terms = np.zeros((n_classes, d, d))
         widest = int(np.argmax(cards))  # the largest temporary: one feature's value pairs
-        self.check_size([widest], cells=float(n_classes) * float(cards[widest]) * width,
-                        what=f"the all-pairs counts of the {d} features ({width} values in "
-                             "all), per value of the largest column,")
+        self.check_size(
+            [widest],
+            cells=float(n_classes) * float(cards[widest]) * width,
+            what=f"the all-pairs counts of the {d} features ({width} values in all), per value of the largest column,",
+        )
         per_feature = width * n_classes * max(1, int(cards.max()))
         group = max(1, (1 << 22) // max(1, per_feature))
         for start in range(0, d, group):
@@ -418,8 +418,8 @@ class CountCache:
             with np.errstate(divide="ignore", invalid="ignore"):
                 cell = np.where(joint > 0, joint * np.log(joint * n_c / (n_a * n_b)), 0.0)
             terms[:, start:stop, start:] = np.add.reduceat(
-                np.add.reduceat(cell, offsets[start:] - lo, axis=2),
-                offsets[start:stop] - lo, axis=1)
+                np.add.reduceat(cell, offsets[start:] - lo, axis=2), offsets[start:stop] - lo, axis=1
+            )
         upper = np.triu(np.ones((d, d), dtype=bool), 1)
         terms = np.where(upper, terms, 0.0)
         terms = terms + terms.transpose(0, 2, 1)
@@ -435,7 +435,7 @@ class CountCache:
         for label in range(self.n_classes):
             rows = np.flatnonzero(y == label)
             for start in range(0, rows.size, step):
-                part = rows[start:start + step]
+                part = rows[start : start + step]
                 onehot = np.zeros((part.size, width), dtype=np.float32)
                 known = np.zeros((part.size, d), dtype=np.float32)
                 for i in range(d):
@@ -511,8 +511,14 @@ class ChunkedCountCache(CountCache):
     family (the number of rows).
     """
 
-    def __init__(self, cardinalities: ArrayLike, n_samples: int, tables: dict | None = None,
-                 pair_blocks: np.ndarray | None = None, has_unknown: ArrayLike | None = None) -> None:
+    def __init__(
+        self,
+        cardinalities: ArrayLike,
+        n_samples: int,
+        tables: dict | None = None,
+        pair_blocks: np.ndarray | None = None,
+        has_unknown: ArrayLike | None = None,
+    ) -> None:
         self.cardinalities = np.asarray(cardinalities, dtype=np.int64).copy()
         self.n_features = len(self.cardinalities) - 1
         self.class_index = self.n_features
@@ -520,8 +526,11 @@ class ChunkedCountCache(CountCache):
         self.n_samples = int(n_samples)
         self._columns = None
         self._parts = []
-        self._has_unknown = (np.zeros(len(self.cardinalities), dtype=bool) if has_unknown is None
-                             else np.asarray(has_unknown, dtype=bool).copy())
+        self._has_unknown = (
+            np.zeros(len(self.cardinalities), dtype=bool)
+            if has_unknown is None
+            else np.asarray(has_unknown, dtype=bool).copy()
+        )
         self.names = [f"x{j}" for j in range(self.n_features)] + ["class"]
         self._tables = {}
         for family, table in (tables or {}).items():
@@ -529,22 +538,27 @@ class ChunkedCountCache(CountCache):
             key = tuple(sorted(family))
             table = np.asarray(table, dtype=np.float64)
             if table.shape != tuple(int(self.cardinalities[v]) for v in family):
-                raise ValueError(f"the table of {family} has shape {table.shape}, not the "
-                                 f"cardinalities {[int(self.cardinalities[v]) for v in family]}.")
-            self._tables[key] = table if key == family else \
-                np.ascontiguousarray(table.transpose([family.index(v) for v in key]))
+                raise ValueError(
+                    f"the table of {family} has shape {table.shape}, not the "
+                    f"cardinalities {[int(self.cardinalities[v]) for v in family]}."
+                )
+            self._tables[key] = (
+                table if key == family else np.ascontiguousarray(table.transpose([family.index(v) for v in key]))
+            )
         self._pair_terms = None
         self._pair_blocks = None
         if pair_blocks is not None:
-            width = int(self.cardinalities[:self.n_features].sum())
+            width = int(self.cardinalities[: self.n_features].sum())
             if np.shape(pair_blocks) != (width, width, self.n_classes):
-                raise ValueError(f"pair_blocks has shape {np.shape(pair_blocks)}, not "
-                                 f"{(width, width, self.n_classes)}.")
+                raise ValueError(
+                    f"pair_blocks has shape {np.shape(pair_blocks)}, not {(width, width, self.n_classes)}."
+                )
             self._pair_blocks = (np.asarray(pair_blocks, dtype=np.float64), self._offsets())
 
     @classmethod
-    def from_cache(cls, cache: CountCache, families: Iterable[Sequence[int]] = (), *,
-                   pairs: bool = False) -> ChunkedCountCache:
+    def from_cache(
+        cls, cache: CountCache, families: Iterable[Sequence[int]] = (), *, pairs: bool = False
+    ) -> ChunkedCountCache:
         """The tables of ``families`` (and, with ``pairs``, of every ``(i, j, class)``
         pair: the pair blocks, or the pair tables when the blocks are too large) counted
         on ``cache``, without its rows."""
@@ -566,28 +580,32 @@ class ChunkedCountCache(CountCache):
             raise ValueError(
                 "Cannot add count tables with different cardinalities "
                 f"({self.cardinalities.tolist()} and {other.cardinalities.tolist()}); encode "
-                "every chunk with the same categories.")
+                "every chunk with the same categories."
+            )
 
     def __add__(self, other: ChunkedCountCache) -> ChunkedCountCache:
         """The tables of the rows of both caches (disjoint rows): every table summed."""
         if not isinstance(other, ChunkedCountCache):
             return NotImplemented
         self._check_same_variables(other)
-        if set(self._tables) != set(other._tables) or \
-                (self._pair_blocks is None) != (other._pair_blocks is None):
-            raise ValueError("Cannot add count caches that hold different tables; count the "
-                             "same families on every chunk.")
+        if set(self._tables) != set(other._tables) or (self._pair_blocks is None) != (other._pair_blocks is None):
+            raise ValueError(
+                "Cannot add count caches that hold different tables; count the same families on every chunk."
+            )
         tables = {key: table + other._tables[key] for key, table in self._tables.items()}
         blocks = None if self._pair_blocks is None else self._pair_blocks[0] + other._pair_blocks[0]
-        return ChunkedCountCache(self.cardinalities, self.n_samples + other.n_samples, tables, blocks,
-                                 self._has_unknown | other._has_unknown)
+        return ChunkedCountCache(
+            self.cardinalities, self.n_samples + other.n_samples, tables, blocks, self._has_unknown | other._has_unknown
+        )
 
     def add_tables(self, other: ChunkedCountCache) -> None:
         """Take the tables of ``other``, counted on the same rows in another pass."""
         self._check_same_variables(other)
         if other.n_samples != self.n_samples:
-            raise ValueError(f"the added tables count {other.n_samples} rows, these {self.n_samples}; "
-                             "another pass must count the same rows.")
+            raise ValueError(
+                f"the added tables count {other.n_samples} rows, these {self.n_samples}; "
+                "another pass must count the same rows."
+            )
         for key, table in other._tables.items():
             self._tables.setdefault(key, table)
         if self._pair_blocks is None and other._pair_blocks is not None:
@@ -613,8 +631,9 @@ class ChunkedCountCache(CountCache):
             offsets = self._offsets()
             width = np.concatenate([offsets[i] + keep[i] for i in range(self.n_features)])
             blocks = self._pair_blocks[0][np.ix_(width, width, keep[self.class_index])]
-        return ChunkedCountCache(cards, self.n_samples, tables, blocks,
-                                 self._has_unknown if has_unknown is None else has_unknown)
+        return ChunkedCountCache(
+            cards, self.n_samples, tables, blocks, self._has_unknown if has_unknown is None else has_unknown
+        )
 
     @property
     def families(self) -> list[tuple[int, ...]]:
@@ -623,7 +642,7 @@ class ChunkedCountCache(CountCache):
 
     # -- the CountCache interface ----------------------------------------------------------
     def _offsets(self) -> np.ndarray:
-        cards = self.cardinalities[:self.n_features]
+        cards = self.cardinalities[: self.n_features]
         return np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
 
     def _source(self, key: tuple):
@@ -636,7 +655,8 @@ class ChunkedCountCache(CountCache):
             i, j = key[0], key[1]
             offsets, cards = blocks[1], self.cardinalities
             return lambda: np.ascontiguousarray(
-                blocks[0][offsets[i]:offsets[i] + cards[i], offsets[j]:offsets[j] + cards[j]])
+                blocks[0][offsets[i] : offsets[i] + cards[i], offsets[j] : offsets[j] + cards[j]]
+            )
         wanted = set(key)
         supersets = [k for k in self._tables if wanted < set(k)]
         if blocks is not None and len(key) < 3:
@@ -644,8 +664,7 @@ class ChunkedCountCache(CountCache):
             if len(rest) == 2:
                 supersets.append((*rest, c))
             elif len(rest) == 1:
-                supersets += [tuple(sorted((rest[0], j))) + (c,) for j in range(self.n_features)
-                              if j != rest[0]][:1]
+                supersets += [tuple(sorted((rest[0], j))) + (c,) for j in range(self.n_features) if j != rest[0]][:1]
         supersets = [k for k in supersets if not self._has_unknown[list(set(k) - wanted)].any()]
         if not supersets:
             return None
@@ -685,13 +704,16 @@ class ChunkedCountCache(CountCache):
             return self._pair_blocks
         d, c = self.n_features, self.class_index
         if not self._pair_tables_held():
-            raise MissingCountsError([(i, j, c) for i in range(d) for j in range(i + 1, d)
-                                      if (i, j, c) not in self._tables], self.names)
+            raise MissingCountsError(
+                [(i, j, c) for i in range(d) for j in range(i + 1, d) if (i, j, c) not in self._tables], self.names
+            )
         cards = self.cardinalities[:d]
         width = int(cards.sum())
-        self.check_size([int(np.argmax(cards))], cells=float(width) * width * self.n_classes,
-                        what=f"the all-pairs count array of the {d} features ({width} values in "
-                             "all; the largest column:")
+        self.check_size(
+            [int(np.argmax(cards))],
+            cells=float(width) * width * self.n_classes,
+            what=f"the all-pairs count array of the {d} features ({width} values in all; the largest column:",
+        )
         offsets = self._offsets()
         blocks = np.zeros((width, width, self.n_classes))
         for i in range(d):
@@ -707,7 +729,7 @@ class ChunkedCountCache(CountCache):
     def _pair_terms_direct(self) -> bool:
         if self._pair_blocks is not None:
             return True
-        width = float(self.cardinalities[:self.n_features].sum())
+        width = float(self.cardinalities[: self.n_features].sum())
         return self._pair_tables_held() and 8.0 * width * width * self.n_classes <= memory_budget()
 
 
@@ -884,6 +906,4 @@ def bdeu_score(counts: ArrayLike, ess: float = 1.0) -> float:
     q = n.shape[1]
     a_j, a_jk = ess / q, ess / (q * r)
     n_j = n.sum(axis=0)
-    return float(
-        np.sum(gammaln(a_j) - gammaln(a_j + n_j)) + np.sum(gammaln(a_jk + n) - gammaln(a_jk))
-    )
+    return float(np.sum(gammaln(a_j) - gammaln(a_j + n_j)) + np.sum(gammaln(a_jk + n) - gammaln(a_jk)))

@@ -20,16 +20,16 @@ def _with_class_parent(parents: dict[int, list[int]], cache: CountCache) -> nx.D
     c = cache.class_index
     graph = nx.DiGraph()
     graph.add_nodes_from(range(cache.n_features + 1))
-    graph.add_edges_from([(c, i) for i in range(cache.n_features)]
-                         + [(int(p), i) for i, ps in parents.items() for p in ps])
+    graph.add_edges_from(
+        [(c, i) for i in range(cache.n_features)] + [(int(p), i) for i, ps in parents.items() for p in ps]
+    )
     return graph
 
 
 def graph_families(graph: nx.DiGraph, class_index: int) -> list[tuple[int, ...]]:
     """Families ``(child, *parents)`` of every node, parents by index with the class last."""
     return [
-        (node, *sorted(graph.predecessors(node), key=lambda p: (p == class_index, p)))
-        for node in sorted(graph.nodes)
+        (node, *sorted(graph.predecessors(node), key=lambda p: (p == class_index, p))) for node in sorted(graph.nodes)
     ]
 
 
@@ -47,8 +47,9 @@ def learn_nb(cache: CountCache) -> nx.DiGraph:
     return _with_class_parent({}, cache)
 
 
-def maximum_spanning_arborescence(weights: np.ndarray, roots: np.ndarray | int,
-                                  active: np.ndarray | None = None) -> np.ndarray:
+def maximum_spanning_arborescence(
+    weights: np.ndarray, roots: np.ndarray | int, active: np.ndarray | None = None
+) -> np.ndarray:
     """Prim's maximum spanning tree, oriented away from the root, for a batch of graphs.
 
     Parameters
@@ -162,7 +163,6 @@ def learn_kdb(cache: CountCache, *, k: int = 2) -> nx.DiGraph:
     return _with_class_parent(parents, cache)
 
 
-
 def learn_spode(cache: CountCache, parent: int) -> nx.DiGraph:
     """Super-parent one-dependence estimator: the class and ``parent`` are parents of every
     other feature; ``parent`` has the class as its only parent (Webb et al. 2005)."""
@@ -191,8 +191,7 @@ def learn_atan(cache: CountCache) -> list[nx.DiGraph]:
         return [learn_nb(cache)]
     cmi = comparable(cache.cmi_matrix())
     parents = maximum_spanning_arborescence(np.broadcast_to(cmi, (d, d, d)), np.arange(d))
-    return [_with_class_parent({i: [p] for i, p in enumerate(row) if p >= 0}, cache)
-            for row in parents]
+    return [_with_class_parent({i: [p] for i, p in enumerate(row) if p >= 0}, cache) for row in parents]
 
 
 def _feature_graph(parents: dict[int, list[int]], d: int) -> nx.DiGraph:
@@ -228,8 +227,9 @@ def learn_chow_liu_multinet(cache: CountCache, *, root: int | None = None) -> li
     return [_feature_graph({i: [p] for i, p in enumerate(row) if p >= 0}, d) for row in parents]
 
 
-def learn_etan_submodel(cache: CountCache, label: int, *, k: int = 2,
-                        scores: dict[tuple[int, tuple[int, ...]], np.ndarray] | None = None) -> nx.DiGraph:
+def learn_etan_submodel(
+    cache: CountCache, label: int, *, k: int = 2, scores: dict[tuple[int, tuple[int, ...]], np.ndarray] | None = None
+) -> nx.DiGraph:
     """One ETAN sub-model: a k-dependence network over the features for class ``label``.
 
     Start from the pair with the largest ``I(Xi; Xj | y)``; then repeatedly add

@@ -55,8 +55,8 @@ root_doc = "index"
 templates_path = ["_templates"]
 exclude_patterns = [
     "_build",
-    "_gallery_src",          # staged copy of examples/ that sphinx-gallery reads
-    "gallery_header.rst",    # copied into _gallery_src as the gallery's header
+    "_gallery_src",  # staged copy of examples/ that sphinx-gallery reads
+    "gallery_header.rst",  # copied into _gallery_src as the gallery's header
     "auto_examples/example_outputs",  # what the examples write (PNG, BIF, JSON, text)
     "**.ipynb_checkpoints",
 ]
@@ -120,9 +120,13 @@ def public_names(module):
     """The public names of a module: ``__all__``, or the classes and functions it defines."""
     if hasattr(module, "__all__"):
         return list(module.__all__)
-    return [name for name, value in vars(module).items()
-            if not name.startswith("_") and (inspect.isclass(value) or inspect.isfunction(value))
-            and getattr(value, "__module__", None) == module.__name__]
+    return [
+        name
+        for name, value in vars(module).items()
+        if not name.startswith("_")
+        and (inspect.isclass(value) or inspect.isfunction(value))
+        and getattr(value, "__module__", None) == module.__name__
+    ]
 
 
 def kind_of(value):
@@ -144,10 +148,14 @@ def api_layout():
     the name of the module ``bnclf.evaluation.compare``). The other modules list it under
     "Also exported here", linked to that page.
     """
-    submodules = {package: [f"{package}.{info.name}" for info in
-                            pkgutil.iter_modules(importlib.import_module(package).__path__)
-                            if not info.name.startswith("_")]
-                  for package in SUBPACKAGES}
+    submodules = {
+        package: [
+            f"{package}.{info.name}"
+            for info in pkgutil.iter_modules(importlib.import_module(package).__path__)
+            if not info.name.startswith("_")
+        ]
+        for package in SUBPACKAGES
+    }
     pages = []  # every documented module, in page order
     for name in PUBLIC_MODULES:
         pages.append(name)
@@ -168,8 +176,14 @@ def api_layout():
     layout = {}
     for modname in pages:
         module = importlib.import_module(modname)
-        entry = {"classes": [], "exceptions": [], "functions": [], "data": [], "elsewhere": [],
-                 "submodules": submodules.get(modname, [])}
+        entry = {
+            "classes": [],
+            "exceptions": [],
+            "functions": [],
+            "data": [],
+            "elsewhere": [],
+            "submodules": submodules.get(modname, []),
+        }
         for name in public_names(module):
             value = getattr(module, name)
             key = id(value) if kind_of(value) != "data" else (name, id(value))

@@ -52,7 +52,7 @@ def _titled(source):
         title = first
     title = title.rstrip(".")
     new_doc = "\n\n".join([f"{title}\n{'=' * len(title)}"] + rest) + "\n"
-    return source[:match.start(2)] + quote + new_doc + quote + source[match.end():]
+    return source[: match.start(2)] + quote + new_doc + quote + source[match.end() :]
 
 
 def stage_examples(examples, staged, header):
@@ -100,9 +100,10 @@ def written_images(block, block_vars, gallery_conf):
     """Image scraper: the images the block wrote into the output folder, oldest first."""
     out = _output_folder(block_vars)
     shown = block_vars.setdefault("bnclf_shown", set())
-    new = sorted((path for path in out.rglob("*")
-                  if path.suffix.lower() in IMAGE_SUFFIXES and path not in shown),
-                 key=lambda path: (path.stat().st_mtime_ns, path.name))
+    new = sorted(
+        (path for path in out.rglob("*") if path.suffix.lower() in IMAGE_SUFFIXES and path not in shown),
+        key=lambda path: (path.stat().st_mtime_ns, path.name),
+    )
     names = []
     for path, image_path in zip(new, block_vars["image_path_iterator"]):
         image_path = Path(image_path).with_suffix(path.suffix.lower())

@@ -34,18 +34,19 @@ def main(out="."):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     X, y = load_dataset("heart-c")
-    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=1 / 3, stratify=y,
-                                                        random_state=0)
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=1 / 3, stratify=y, random_state=0)
     models = {}
     for spec in SPECS:
         model = make_pipeline(MDLDiscretizer(), make_classifier(spec)).fit(X_train, y_train)
         models[spec] = model
         print(f"{spec:10s} accuracy {model.score(X_test, y_test):.3f}")
-    for spec, name, members in (("bmccl", "bmccl", None), ("etan(k=2)", "etan", None),
-                                ("watan", "watan", [0, 1, 2, 3])):
+    for spec, name, members in (
+        ("bmccl", "bmccl", None),
+        ("etan(k=2)", "etan", None),
+        ("watan", "watan", [0, 1, 2, 3]),
+    ):
         est = models[spec][-1]
-        axes = draw_members(est, members=members, ncols=2,
-                            title=f"{type(est).__name__} on heart-c")
+        axes = draw_members(est, members=members, ncols=2, title=f"{type(est).__name__} on heart-c")
         fig = axes.flat[0].figure
         fig.tight_layout()
         fig.savefig(out / f"{name}_heart-c.png", dpi=100)

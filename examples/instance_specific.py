@@ -35,8 +35,7 @@ def main(out="."):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     X, y = load_dataset("soybean")  # 683 rows, 35 nominal attributes, 19 diseases
-    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=1 / 3, stratify=y,
-                                                        random_state=0)
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=1 / 3, stratify=y, random_state=0)
     models = {}
     for spec in SPECS:
         models[spec] = make_classifier(spec).fit(X_train, y_train)
@@ -44,14 +43,15 @@ def main(out="."):
 
     ltan = models["ltan"]
     diag = ltan.diagnose(X_test, y_test)
-    print(f"LTAN: {diag['n_reconsidered']} of {len(X_test)} rows reconsidered "
-          f"(LLP {diag['llp']:.1f}%), r-bar {diag['r_bar']:.2f}, CP {diag['cp']:.1f}%, "
-          f"LP {diag['lp']:.1f}%, kappa {diag['kappa']:.3f}")
+    print(
+        f"LTAN: {diag['n_reconsidered']} of {len(X_test)} rows reconsidered "
+        f"(LLP {diag['llp']:.1f}%), r-bar {diag['r_bar']:.2f}, CP {diag['cp']:.1f}%, "
+        f"LP {diag['lp']:.1f}%, kappa {diag['kappa']:.3f}"
+    )
 
     # a reconsidered row whose answer the framework changed (else any reconsidered row)
     parts = ltan.local_structures(X_test)
-    changed = parts["reconsidered"] & (parts["generalist_proba"].argmax(1)
-                                       != ltan.predict_proba(X_test).argmax(1))
+    changed = parts["reconsidered"] & (parts["generalist_proba"].argmax(1) != ltan.predict_proba(X_test).argmax(1))
     rows = np.flatnonzero(changed) if changed.any() else np.flatnonzero(parts["reconsidered"])
     row = X_test.iloc[[rows[0]]]
     explanation = ltan.explain(row)

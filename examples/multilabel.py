@@ -27,8 +27,10 @@ def main(out="."):
     cut = int(0.8 * len(X))
     model = MultilabelBNClassifier(class_graph="nb").fit(X.iloc[:cut], Y.iloc[:cut])
     test_X, test_Y = X.iloc[cut:], Y.iloc[cut:].to_numpy()
-    print(f"root: {model.root_}; selected features: {len(model.selected_features_)} of {X.shape[1]}; "
-          f"treewidth: {model.treewidth_}")
+    print(
+        f"root: {model.root_}; selected features: {len(model.selected_features_)} of {X.shape[1]}; "
+        f"treewidth: {model.treewidth_}"
+    )
     print("class subgraph:", sorted((u, v) for u, v in model.dag_.edges if v in model.label_names_))
     sizes = np.bincount([len(p) for p in model.bridge_parents_.values()])
     print("features by number of class parents:", dict(enumerate(sizes.tolist())))
@@ -37,21 +39,26 @@ def main(out="."):
     model.set_params(allow_empty=True)
     plain = model.predict(test_X)
     model.set_params(allow_empty=False)
-    print(f"global accuracy {np.mean((pred == test_Y).all(axis=1)):.3f} "
-          f"(empty allowed: {np.mean((plain == test_Y).all(axis=1)):.3f}, "
-          f"{int((~plain.any(axis=1)).sum())} empty answers); "
-          f"Hamming accuracy {np.mean(pred == test_Y):.3f}")
+    print(
+        f"global accuracy {np.mean((pred == test_Y).all(axis=1)):.3f} "
+        f"(empty allowed: {np.mean((plain == test_Y).all(axis=1)):.3f}, "
+        f"{int((~plain.any(axis=1)).sum())} empty answers); "
+        f"Hamming accuracy {np.mean(pred == test_Y):.3f}"
+    )
 
     rows = test_X.iloc[:3]
     print("\njoint MAP of all six labels:\n", model.map_query(rows).to_string())
     print("\nmarginal probabilities of relevance:\n", model.marginal_query(rows).round(3).to_string())
     happy = "happy-pleased"
-    print(f"\nMAP of the other labels given {happy}=1:\n",
-          model.map_query(rows, given={happy: 1}).to_string())
-    print(f"\nP(relaxing-calm = 1 | x, {happy} = 1):\n",
-          model.marginal_query(rows, labels=["relaxing-calm"], given={happy: 1}).round(3).to_string())
-    print("\nMAP of two labels with the other four summed out:\n",
-          model.map_query(rows, labels=["quiet-still", "sad-lonely"]).to_string())
+    print(f"\nMAP of the other labels given {happy}=1:\n", model.map_query(rows, given={happy: 1}).to_string())
+    print(
+        f"\nP(relaxing-calm = 1 | x, {happy} = 1):\n",
+        model.marginal_query(rows, labels=["relaxing-calm"], given={happy: 1}).round(3).to_string(),
+    )
+    print(
+        "\nMAP of two labels with the other four summed out:\n",
+        model.map_query(rows, labels=["quiet-still", "sad-lonely"]).to_string(),
+    )
 
     # the same conditional marginal from pgmpy's exact inference on the exported network
     from bnclf.pgmpy_adapter import variable_elimination

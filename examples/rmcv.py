@@ -31,23 +31,32 @@ from bnclf.datasets import load_dataset  # noqa: E402
 from bnclf.io import write_network  # noqa: E402
 from bnclf.plot import draw_search_trace, draw_structure  # noqa: E402
 
-SPECS = ["nb", "tan", "rmcv(random_state=0)", "rmcv(start=empty, random_state=0)",
-         "hc(criterion=mdl)", "hc(criterion=k2, start=empty)", "bnc-mdl", "bnc-2p"]
+SPECS = [
+    "nb",
+    "tan",
+    "rmcv(random_state=0)",
+    "rmcv(start=empty, random_state=0)",
+    "hc(criterion=mdl)",
+    "hc(criterion=k2, start=empty)",
+    "bnc-mdl",
+    "bnc-2p",
+]
 
 
 def main(out="."):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     X, y = load_dataset("heart-c")
-    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=1 / 3, stratify=y,
-                                                        random_state=0)
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=1 / 3, stratify=y, random_state=0)
     models = {}
     for spec in SPECS:
         model = make_pipeline(MDLDiscretizer(), make_classifier(spec)).fit(X_train, y_train)
         models[spec] = model
         blanket = getattr(model[-1], "markov_blanket_", X.columns)
-        print(f"{spec:<36s} accuracy {model.score(X_test, y_test):.3f}   "
-              f"Markov blanket {len(blanket)} of {X.shape[1]} features")
+        print(
+            f"{spec:<36s} accuracy {model.score(X_test, y_test):.3f}   "
+            f"Markov blanket {len(blanket)} of {X.shape[1]} features"
+        )
     rmcv = models["rmcv(start=empty, random_state=0)"][-1]
     ax = draw_structure(rmcv, title="RMCV from the empty graph, heart-c")
     ax.figure.savefig(out / "rmcv_heart-c.png", dpi=110, bbox_inches="tight")

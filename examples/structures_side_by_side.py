@@ -27,8 +27,7 @@ def main(out="."):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     X, y = load_dataset("heart-c")
-    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=1 / 3, stratify=y,
-                                                        random_state=0)
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=1 / 3, stratify=y, random_state=0)
     fig, axes = plt.subplots(1, 3, figsize=(21, 7))
     for ax, clf in zip(axes, [NaiveBayesClassifier(), TANClassifier(), KDBClassifier(k=2)]):
         model = make_pipeline(MDLDiscretizer(), clf).fit(X_train, y_train)

@@ -134,7 +134,7 @@ def log_of_powers(cells) -> LogOf:
     for cells ``(a_t, b_t, n_t)`` of positive integers."""
     num = den = 1
     for a, b, n in cells:
-        num, den = num * a ** n, den * b ** n
+        num, den = num * a**n, den * b**n
     return LogOf(num, den)
 
 
@@ -223,7 +223,7 @@ class RowCounts:
         self.n_ic = {i: class_counts(y, l, masks[i]).tolist() for i in self.known}
         self.n_ijc = {}
         for a, i in enumerate(self.known):
-            for j in self.known[a + 1:]:
+            for j in self.known[a + 1 :]:
                 both = class_counts(y, l, masks[i] & masks[j]).tolist()
                 self.n_ijc[i, j] = self.n_ijc[j, i] = both
 
@@ -341,8 +341,12 @@ def label_mi_terms(X, y, r, l) -> dict:
                 n_a = table.sum(axis=1).tolist()
                 n_b = table.sum(axis=0).tolist()
                 table = table.tolist()
-                cells = [(table[a][b] * n_c, n_a[a] * n_b[b], table[a][b])
-                         for a in range(r[i]) for b in range(r[j]) if table[a][b] > 0]
+                cells = [
+                    (table[a][b] * n_c, n_a[a] * n_b[b], table[a][b])
+                    for a in range(r[i])
+                    for b in range(r[j])
+                    if table[a][b] > 0
+                ]
                 terms[c, i, j] = terms[c, j, i] = log_of_powers(cells)
     return terms
 
@@ -355,8 +359,7 @@ def local_mi(cnt: RowCounts, i) -> LogOf:
     ``= (1/N) log2 prod_c (N(x_i,c) N / (N(x_i) N(c))) ** N(x_i,c)`` (cells with N(x_i,c) = 0
     contribute nothing). Bits: ``.bits(N)``."""
     n, n_i, n_ic, n_c = cnt.n, cnt.n_i[i], cnt.n_ic[i], cnt.n_c
-    return log_of_powers((n_ic[c] * n, n_i * n_c[c], n_ic[c])
-                         for c in range(len(n_c)) if n_ic[c] > 0)
+    return log_of_powers((n_ic[c] * n, n_i * n_c[c], n_ic[c]) for c in range(len(n_c)) if n_ic[c] > 0)
 
 
 def conditional_local_mi(cnt: RowCounts, i, j) -> LogOf:
@@ -364,8 +367,7 @@ def conditional_local_mi(cnt: RowCounts, i, j) -> LogOf:
     ``= (1/N) log2 prod_c (N_ijc N_c / (N_ic N_jc)) ** N_ijc`` (empirical; classes with
     N_ijc = 0 contribute nothing). Bits: ``.bits(N)``."""
     n_c, n_ijc, n_ic, n_jc = cnt.n_c, cnt.n_ijc[i, j], cnt.n_ic[i], cnt.n_ic[j]
-    return log_of_powers((n_ijc[c] * n_c[c], n_ic[c] * n_jc[c], n_ijc[c])
-                         for c in range(len(n_c)) if n_ijc[c] > 0)
+    return log_of_powers((n_ijc[c] * n_c[c], n_ic[c] * n_jc[c], n_ijc[c]) for c in range(len(n_c)) if n_ijc[c] > 0)
 
 
 def cpmi(cnt: RowCounts, r, i, j, c, m=1.0) -> LogOf:
@@ -382,8 +384,7 @@ def cpmi(cnt: RowCounts, r, i, j, c, m=1.0) -> LogOf:
     p, q = as_ratio(m)
     ri, rj = int(r[i]), int(r[j])
     n_c, n_ic, n_jc, n_ijc = cnt.n_c[c], cnt.n_ic[i][c], cnt.n_ic[j][c], cnt.n_ijc[i, j][c]
-    return LogOf((q * ri * rj * n_ijc + p) * (q * n_c + p),
-                 (q * ri * n_ic + p) * (q * rj * n_jc + p))
+    return LogOf((q * ri * rj * n_ijc + p) * (q * n_c + p), (q * ri * n_ic + p) * (q * rj * n_jc + p))
 
 
 def pointwise_y_mi(cnt: RowCounts, r, l, i, label, m=1.0, smoothing="m-estimate") -> LogOf:
@@ -489,7 +490,7 @@ def symmetric_scores(known, score) -> dict[int, dict[int, LogOf]]:
     (every pairwise measure used here is symmetric in i and j)."""
     out = {i: {} for i in known}
     for a, i in enumerate(known):
-        for j in known[a + 1:]:
+        for j in known[a + 1 :]:
             out[i][j] = out[j][i] = score(i, j)
     return out
 
@@ -505,7 +506,7 @@ def kdb_parents(x, k, rank_score, parent_score, keep=lambda i, j: True) -> np.nd
     """
     parents = np.full((len(x), k), UNKNOWN, dtype=np.int64)
     order = rank_attributes(known_attributes(x), rank_score)
-    for p, i in enumerate(order[:len(order) if k else 0]):
+    for p, i in enumerate(order[: len(order) if k else 0]):
         candidates = [j for j in order[:p] if keep(i, j)]
         parents[i] = padded(choose_parents(candidates, parent_score[i], k), k)
     return parents
@@ -590,8 +591,7 @@ def as_parent_lists(tree) -> list[list[int]]:
     return [[int(p)] if p != UNKNOWN else [] for p in tree]
 
 
-def ltan_reference(X, y, r, l, x, generalist_proba, delta=0.1, m=1.0,
-                   mi_terms=None, class_mi=None) -> dict:
+def ltan_reference(X, y, r, l, x, generalist_proba, delta=0.1, m=1.0, mi_terms=None, class_mi=None) -> dict:
     """LTAN (Sun, Wang & Sun 2017, Algorithm 4) for one test row.
 
     Parameters
@@ -632,8 +632,7 @@ def ltan_reference(X, y, r, l, x, generalist_proba, delta=0.1, m=1.0,
     # refined generalist TAN-IE: one tree, class parent of all, normalized over omega
     refined = refined_tree(x, omega, mi_terms, class_mi)
     out["refined_parents"] = refined
-    out["refined_proba"] = normalize_log(
-        joint_log(X, y, r, l, x, as_parent_lists(refined), m), labels)
+    out["refined_proba"] = normalize_log(joint_log(X, y, r, l, x, as_parent_lists(refined), m), labels)
 
     # experts IBMC-CL: one tree per label c in omega; s_c is the class-c term of its joint
     cnt = RowCounts(X, y, l, x)
@@ -702,8 +701,11 @@ def ltan_diagnostics(results, generalist_probas, y_true=None) -> dict:
     out["lp"] = lost / len(R) * 100 if R else float("nan")
     # the refined / expert posteriors are 0 outside omega and > 0 inside it, so their
     # argmax (lowest index on ties) is the argmax over omega
-    out["kappa"] = cohen_kappa([argmax_lowest(results[q]["refined_proba"]) for q in R],
-                               [argmax_lowest(results[q]["expert_proba"]) for q in R], l)
+    out["kappa"] = cohen_kappa(
+        [argmax_lowest(results[q]["refined_proba"]) for q in R],
+        [argmax_lowest(results[q]["expert_proba"]) for q in R],
+        l,
+    )
     return out
 
 
@@ -733,8 +735,7 @@ def target_kdb_reference(X, y, r, l, x, k, kdb_proba, m=1.0, smoothing="m-estima
     memo = {}
     for label in range(l):
         ymi = {i: pointwise_y_mi(cnt, r, l, i, label, m, smoothing) for i in cnt.known}
-        ycmi = symmetric_scores(
-            cnt.known, lambda i, j: pointwise_y_cmi(cnt, r, l, i, j, label, m, smoothing))
+        ycmi = symmetric_scores(cnt.known, lambda i, j: pointwise_y_cmi(cnt, r, l, i, j, label, m, smoothing))
         parents[label] = kdb_parents(x, k, ymi, ycmi, keep=lambda i, j: ycmi[i][j] > ZERO)
         micro[label] = normalize_log(joint_log(X, y, r, l, x, parents[label], m, memo))
     kdb_e = micro.sum(axis=0) / l

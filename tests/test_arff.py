@@ -23,9 +23,7 @@ def _expected_dense():
         {
             "width": [1.5, np.nan, 2.25, -0.5, 3.0],
             "count": [3.0, 4.0, np.nan, 7.0, 0.0],
-            "colour": pd.Categorical(
-                ["red", "green", None, "blue", "blue"], categories=["red", "green", "blue"]
-            ),
+            "colour": pd.Categorical(["red", "green", None, "blue", "blue"], categories=["red", "green", "blue"]),
             "note": np.array(["hello", "two words", np.nan, "x", "it's"], dtype=object),
             "label": pd.Categorical(["yes", "no", "yes", None, "no"], categories=["yes", "no"]),
         }
@@ -88,10 +86,7 @@ def test_weka_example_files():
 
 
 def test_date_attributes_are_read_as_text():
-    text = (
-        "@relation d\n@attribute when date 'yyyy-MM-dd'\n@attribute v numeric\n"
-        "@data\n'2001-04-03',1\n?,2\n"
-    )
+    text = "@relation d\n@attribute when date 'yyyy-MM-dd'\n@attribute v numeric\n@data\n'2001-04-03',1\n?,2\n"
     df = read_arff(io.StringIO(text))
     assert df["when"].tolist()[0] == "2001-04-03"
     assert pd.isna(df["when"].iloc[1])
@@ -177,8 +172,10 @@ def test_write_to_text_buffer_and_type_errors():
 def test_weka_range_notation_is_read():
     import io
 
-    text = ("@relation r\n@attribute x integer [0,10]\n@attribute 'y y' REAL [0.0, 1.5]\n"
-            "@attribute z numeric (1, 2)\n@attribute c {a,b}\n@data\n1,0.5,1,a\n3,1.2,2,b\n")
+    text = (
+        "@relation r\n@attribute x integer [0,10]\n@attribute 'y y' REAL [0.0, 1.5]\n"
+        "@attribute z numeric (1, 2)\n@attribute c {a,b}\n@data\n1,0.5,1,a\n3,1.2,2,b\n"
+    )
     df = read_arff(io.StringIO(text))
     assert list(df.columns) == ["x", "y y", "z", "c"]
     assert df["x"].tolist() == [1.0, 3.0] and df["y y"].tolist() == [0.5, 1.2]

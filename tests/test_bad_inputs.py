@@ -35,83 +35,134 @@ def _missing_at_predict():
 
 # (id, callable, exception type, patterns that must all appear in the message)
 API_CASES = [
-    ("continuous column", lambda: TANClassifier().fit(X.assign(c=np.linspace(0, 1, 6)), Y),
-     ValueError, ["'c'", "continuous", "MDLDiscretizer"]),
-    ("NaN labels", lambda: TANClassifier().fit(X, [0, np.nan, 1, 0, 1, 0]),
-     ValueError, ["missing labels", "drop those rows"]),
+    (
+        "continuous column",
+        lambda: TANClassifier().fit(X.assign(c=np.linspace(0, 1, 6)), Y),
+        ValueError,
+        ["'c'", "continuous", "MDLDiscretizer"],
+    ),
+    (
+        "NaN labels",
+        lambda: TANClassifier().fit(X, [0, np.nan, 1, 0, 1, 0]),
+        ValueError,
+        ["missing labels", "drop those rows"],
+    ),
     ("one class", lambda: TANClassifier().fit(X, [1] * 6), ValueError, ["only one class"]),
     ("y is None", lambda: TANClassifier().fit(X, None), ValueError, ["y", "fit(X, y)"]),
     ("y two columns", lambda: TANClassifier().fit(X, np.zeros((6, 2))), ValueError, ["1-D"]),
     ("no rows", lambda: TANClassifier().fit(X.iloc[:0], []), ValueError, ["0 samples"]),
     ("rows differ", lambda: TANClassifier().fit(X, Y[:5]), ValueError, ["6 rows", "5"]),
-    ("no features", lambda: TANClassifier().fit(pd.DataFrame(index=range(6)), Y),
-     ValueError, ["0 feature"]),
-    ("duplicate names", lambda: TANClassifier().fit(
-        pd.DataFrame([["x", "y"]] * 6, columns=["a", "a"]), Y), ValueError, ["'a'", "unique"]),
-    ("empty column", lambda: TANClassifier().fit(X.assign(c=np.nan), Y),
-     ValueError, ["'c'", "no observed values", "drop it"]),
-    ("1-D X", lambda: TANClassifier().fit(np.array(list("abab")), [0, 1, 0, 1]),
-     ValueError, ["2-D", "reshape"]),
-    ("missing='error'", lambda: TANClassifier(missing="error").fit(X.assign(a=["x", None] * 3), Y),
-     ValueError, ["'a'", "missing='category'", "impute"]),
-    ("missing option", lambda: TANClassifier(missing="drop").fit(X, Y),
-     ValueError, ["missing='drop'", "category"]),
-    ("handle_unknown option", lambda: TANClassifier(handle_unknown="skip").fit(X, Y),
-     ValueError, ["handle_unknown='skip'", "marginalize"]),
+    ("no features", lambda: TANClassifier().fit(pd.DataFrame(index=range(6)), Y), ValueError, ["0 feature"]),
+    (
+        "duplicate names",
+        lambda: TANClassifier().fit(pd.DataFrame([["x", "y"]] * 6, columns=["a", "a"]), Y),
+        ValueError,
+        ["'a'", "unique"],
+    ),
+    (
+        "empty column",
+        lambda: TANClassifier().fit(X.assign(c=np.nan), Y),
+        ValueError,
+        ["'c'", "no observed values", "drop it"],
+    ),
+    ("1-D X", lambda: TANClassifier().fit(np.array(list("abab")), [0, 1, 0, 1]), ValueError, ["2-D", "reshape"]),
+    (
+        "missing='error'",
+        lambda: TANClassifier(missing="error").fit(X.assign(a=["x", None] * 3), Y),
+        ValueError,
+        ["'a'", "missing='category'", "impute"],
+    ),
+    ("missing option", lambda: TANClassifier(missing="drop").fit(X, Y), ValueError, ["missing='drop'", "category"]),
+    (
+        "handle_unknown option",
+        lambda: TANClassifier(handle_unknown="skip").fit(X, Y),
+        ValueError,
+        ["handle_unknown='skip'", "marginalize"],
+    ),
     ("m negative", lambda: TANClassifier(m=-1).fit(X, Y), ValueError, ["m=-1", ">= 0"]),
     ("m infinite", lambda: TANClassifier(m=float("inf")).fit(X, Y), ValueError, ["m=inf", "finite"]),
     ("m text", lambda: TANClassifier(m="1").fit(X, Y), ValueError, ["m='1'", "number"]),
     ("k negative", lambda: KDBClassifier(k=-1).fit(X, Y), ValueError, ["k=-1", "integer >= 0"]),
     ("k fractional", lambda: KDBClassifier(k=1.5).fit(X, Y), ValueError, ["k=1.5", "integer"]),
     ("k boolean", lambda: KDBClassifier(k=True).fit(X, Y), ValueError, ["k=True", "integer"]),
-    ("TAN root", lambda: TANClassifier(root="zz").fit(X, Y),
-     ValueError, ["root='zz'", "feature name", "None"]),
-    ("AODE frequency limit", lambda: AODEClassifier(frequency_limit=-1).fit(X, Y),
-     ValueError, ["frequency_limit=-1", ">= 0"]),
-    ("AODE smoothing", lambda: AODEClassifier(smoothing="x").fit(X, Y),
-     ValueError, ["smoothing='x'", "m-estimate", "weka"]),
+    ("TAN root", lambda: TANClassifier(root="zz").fit(X, Y), ValueError, ["root='zz'", "feature name", "None"]),
+    (
+        "AODE frequency limit",
+        lambda: AODEClassifier(frequency_limit=-1).fit(X, Y),
+        ValueError,
+        ["frequency_limit=-1", ">= 0"],
+    ),
+    (
+        "AODE smoothing",
+        lambda: AODEClassifier(smoothing="x").fit(X, Y),
+        ValueError,
+        ["smoothing='x'", "m-estimate", "weka"],
+    ),
     ("ETAN k", lambda: ETANClassifier(k=0).fit(X, Y), ValueError, ["k=0", ">= 1"]),
     ("LTAN delta", lambda: LTANClassifier(delta=0).fit(X, Y), ValueError, ["delta=0", "0 < delta"]),
-    ("TargetKDB smoothing", lambda: TargetKDBClassifier(smoothing="laplace").fit(X, Y),
-     ValueError, ["smoothing='laplace'", "pseudo-instance"]),
+    (
+        "TargetKDB smoothing",
+        lambda: TargetKDBClassifier(smoothing="laplace").fit(X, Y),
+        ValueError,
+        ["smoothing='laplace'", "pseudo-instance"],
+    ),
     ("predict before fit", lambda: TANClassifier().predict(X), Exception, ["not fitted", "fit"]),
-    ("too few columns", lambda: fitted().predict(X[["a"]]),
-     ValueError, ["1 features", "expecting 2"]),
-    ("renamed columns", lambda: fitted().predict(X.rename(columns={"a": "z"})),
-     ValueError, ["missing ['a']", "unexpected ['z']", "feature_names_in_"]),
-    ("unseen value, handle_unknown='error'",
-     lambda: fitted(TANClassifier(handle_unknown="error")).predict(X.assign(a="w")),
-     ValueError, ["'a'", "never seen", "handle_unknown='marginalize'"]),
-    ("missing value, handle_unknown='error'", _missing_at_predict,
-     ValueError, ["'a'", "missing", "handle_unknown='marginalize'"]),
+    ("too few columns", lambda: fitted().predict(X[["a"]]), ValueError, ["1 features", "expecting 2"]),
+    (
+        "renamed columns",
+        lambda: fitted().predict(X.rename(columns={"a": "z"})),
+        ValueError,
+        ["missing ['a']", "unexpected ['z']", "feature_names_in_"],
+    ),
+    (
+        "unseen value, handle_unknown='error'",
+        lambda: fitted(TANClassifier(handle_unknown="error")).predict(X.assign(a="w")),
+        ValueError,
+        ["'a'", "never seen", "handle_unknown='marginalize'"],
+    ),
+    (
+        "missing value, handle_unknown='error'",
+        _missing_at_predict,
+        ValueError,
+        ["'a'", "missing", "handle_unknown='marginalize'"],
+    ),
     ("unknown classifier", lambda: make_classifier("forest"), ValueError, ["'forest'", "choose one of"]),
-    ("import path spec", lambda: make_classifier("os.system"),
-     ValueError, ["import path", "register_classifier"]),
+    ("import path spec", lambda: make_classifier("os.system"), ValueError, ["import path", "register_classifier"]),
     ("unknown parameter", lambda: make_classifier("kdb(j=1)"), ValueError, ["['j']", "valid parameters"]),
-    ("non-literal value", lambda: make_classifier("kdb(k=[foo])"),
-     ValueError, ["'k'", "literal", "kdb(k=2)"]),
-    ("word for a number", lambda: make_classifier("kdb(k=foo)"),
-     ValueError, ["k='foo'", "integer"]),
+    ("non-literal value", lambda: make_classifier("kdb(k=[foo])"), ValueError, ["'k'", "literal", "kdb(k=2)"]),
+    ("word for a number", lambda: make_classifier("kdb(k=foo)"), ValueError, ["k='foo'", "integer"]),
     ("unparsable spec", lambda: make_classifier("kdb(("), ValueError, ["cannot parse", "kdb(("]),
-    ("quantile bins", lambda: QuantileDiscretizer(n_bins=1).fit(pd.DataFrame({"v": np.arange(6.)})),
-     ValueError, ["n_bins", ">= 2"]),
-    ("discretizer column absent", lambda: MDLDiscretizer(columns=["z"]).fit(
-        pd.DataFrame({"v": np.arange(6.)}), Y), ValueError, ["['z']", "columns ['v']"]),
-    ("discretizer column text", lambda: MDLDiscretizer(columns=["a"]).fit(X, Y),
-     ValueError, ["'a'", "non-numeric"]),
-    ("MDL without y", lambda: MDLDiscretizer().fit(pd.DataFrame({"v": np.arange(6.)})),
-     ValueError, ["y", "QuantileDiscretizer"]),
-    ("LKDB has no global network", lambda: fitted(LKDBClassifier()).to_pgmpy(),
-     ValueError, ["per test instance", "explain(row)"]),
-    ("explain two rows", lambda: fitted(LKDBClassifier()).explain(X.iloc[:2]),
-     ValueError, ["one row", "iloc"]),
-    ("diagnose label count", lambda: fitted(LTANClassifier()).diagnose(X, Y[:3]),
-     ValueError, ["3 labels", "6 rows"]),
+    (
+        "quantile bins",
+        lambda: QuantileDiscretizer(n_bins=1).fit(pd.DataFrame({"v": np.arange(6.0)})),
+        ValueError,
+        ["n_bins", ">= 2"],
+    ),
+    (
+        "discretizer column absent",
+        lambda: MDLDiscretizer(columns=["z"]).fit(pd.DataFrame({"v": np.arange(6.0)}), Y),
+        ValueError,
+        ["['z']", "columns ['v']"],
+    ),
+    ("discretizer column text", lambda: MDLDiscretizer(columns=["a"]).fit(X, Y), ValueError, ["'a'", "non-numeric"]),
+    (
+        "MDL without y",
+        lambda: MDLDiscretizer().fit(pd.DataFrame({"v": np.arange(6.0)})),
+        ValueError,
+        ["y", "QuantileDiscretizer"],
+    ),
+    (
+        "LKDB has no global network",
+        lambda: fitted(LKDBClassifier()).to_pgmpy(),
+        ValueError,
+        ["per test instance", "explain(row)"],
+    ),
+    ("explain two rows", lambda: fitted(LKDBClassifier()).explain(X.iloc[:2]), ValueError, ["one row", "iloc"]),
+    ("diagnose label count", lambda: fitted(LTANClassifier()).diagnose(X, Y[:3]), ValueError, ["3 labels", "6 rows"]),
 ]
 
 
-@pytest.mark.parametrize("call, exc, patterns", [c[1:] for c in API_CASES],
-                         ids=[c[0] for c in API_CASES])
+@pytest.mark.parametrize("call, exc, patterns", [c[1:] for c in API_CASES], ids=[c[0] for c in API_CASES])
 def test_api_bad_input(call, exc, patterns):
     with pytest.raises(exc) as info:
         call()
@@ -128,8 +179,7 @@ def files(tmp_path_factory):
     Xi, yi = load_dataset("iris")
     Xi.assign(**{"class": yi}).to_csv(d / "iris.csv", index=False)
     Xi.iloc[:, :2].to_csv(d / "two_columns.csv", index=False)
-    (d / "headerless.csv").write_text("5.1,3.5,1.4,0.2,setosa\n4.9,3.0,1.4,0.2,setosa\n"
-                                      "6.2,2.9,4.3,1.3,versicolor\n")
+    (d / "headerless.csv").write_text("5.1,3.5,1.4,0.2,setosa\n4.9,3.0,1.4,0.2,setosa\n6.2,2.9,4.3,1.3,versicolor\n")
     (d / "garbage.bnclf").write_bytes(b"\x00not a model")
     (d / "empty.bnclf").write_bytes(b"")
     assert main(["fit", str(d / "iris.csv"), "--model", "tan", "-o", str(d / "tan.bnclf")]) is None
@@ -138,35 +188,40 @@ def files(tmp_path_factory):
 
 CLI_CASES = [
     ("fit: no such file", ["fit", "{d}/nope.csv"], ["no such file"]),
-    ("fit: class not a column", ["fit", "{d}/iris.csv", "--class", "kind"],
-     ["'kind'", "columns are"]),
+    ("fit: class not a column", ["fit", "{d}/iris.csv", "--class", "kind"], ["'kind'", "columns are"]),
     ("fit: unknown model", ["fit", "{d}/iris.csv", "--model", "forest"], ["'forest'", "choose one of"]),
     ("fit: bad parameter", ["fit", "{d}/iris.csv", "--model", "kdb(k=-1)"], ["k=-1"]),
-    ("fit: code in a spec", ["fit", "{d}/iris.csv", "--model", "subprocess.getoutput(cmd='id')"],
-     ["import path"]),
+    ("fit: code in a spec", ["fit", "{d}/iris.csv", "--model", "subprocess.getoutput(cmd='id')"], ["import path"]),
     ("fit: headerless file", ["fit", "{d}/headerless.csv"], ["looks like data", "--no-header"]),
-    ("fit: names count", ["fit", "{d}/headerless.csv", "--no-header", "--names", "a,b"],
-     ["--names gives 2 names"]),
-    ("predict: garbage model", ["predict", "{d}/garbage.bnclf", "{d}/iris.csv"],
-     ["garbage.bnclf", "not a safe bnclf model file", "bnclf fit"]),
-    ("predict: empty model", ["predict", "{d}/empty.bnclf", "{d}/iris.csv"],
-     ["empty.bnclf", "not a safe bnclf model file"]),
-    ("predict: missing columns", ["predict", "{d}/tan.bnclf", "{d}/two_columns.csv"],
-     ["lacks the model's columns", "'petallength'", "fitted on"]),
-    ("predict: --id not a column", ["predict", "{d}/tan.bnclf", "{d}/iris.csv", "--id", "rid"],
-     ["--id 'rid'"]),
-    ("evaluate: empty --models", ["evaluate", "{d}/iris.csv", "--models", ""],
-     ["--models is empty"]),
-    ("explain: not instance-specific", ["explain", "{d}/tan.bnclf", "{d}/iris.csv"],
-     ["instance-specific", "bnclf plot"]),
+    ("fit: names count", ["fit", "{d}/headerless.csv", "--no-header", "--names", "a,b"], ["--names gives 2 names"]),
+    (
+        "predict: garbage model",
+        ["predict", "{d}/garbage.bnclf", "{d}/iris.csv"],
+        ["garbage.bnclf", "not a safe bnclf model file", "bnclf fit"],
+    ),
+    (
+        "predict: empty model",
+        ["predict", "{d}/empty.bnclf", "{d}/iris.csv"],
+        ["empty.bnclf", "not a safe bnclf model file"],
+    ),
+    (
+        "predict: missing columns",
+        ["predict", "{d}/tan.bnclf", "{d}/two_columns.csv"],
+        ["lacks the model's columns", "'petallength'", "fitted on"],
+    ),
+    ("predict: --id not a column", ["predict", "{d}/tan.bnclf", "{d}/iris.csv", "--id", "rid"], ["--id 'rid'"]),
+    ("evaluate: empty --models", ["evaluate", "{d}/iris.csv", "--models", ""], ["--models is empty"]),
+    (
+        "explain: not instance-specific",
+        ["explain", "{d}/tan.bnclf", "{d}/iris.csv"],
+        ["instance-specific", "bnclf plot"],
+    ),
     ("show: no such node", ["show", "{d}/tan.bnclf", "--cpt", "colour"], ["'colour'", "nodes"]),
-    ("export: unknown suffix", ["export", "{d}/tan.bnclf", "-o", "{d}/tan.txt"],
-     ["Cannot tell the format", "fmt="]),
+    ("export: unknown suffix", ["export", "{d}/tan.bnclf", "-o", "{d}/tan.txt"], ["Cannot tell the format", "fmt="]),
 ]
 
 
-@pytest.mark.parametrize("argv, patterns", [c[1:] for c in CLI_CASES],
-                         ids=[c[0] for c in CLI_CASES])
+@pytest.mark.parametrize("argv, patterns", [c[1:] for c in CLI_CASES], ids=[c[0] for c in CLI_CASES])
 def test_cli_bad_input_is_one_error_line(argv, patterns, files, capsys):
     argv = [a.replace("{d}", str(files)) for a in argv]
     assert main(argv) == 2
@@ -191,17 +246,23 @@ def test_tables_too_large_for_memory_name_the_columns_and_the_fix(monkeypatch):
     monkeypatch.setenv("BNCLF_MEMORY_BUDGET", "1M")
     rng = np.random.default_rng(0)
     n = 400
-    X = pd.DataFrame({"id": np.arange(n).astype(str), "a": rng.integers(0, 3, n).astype(str),
-                      "b": rng.integers(0, 3, n).astype(str)})
+    X = pd.DataFrame(
+        {"id": np.arange(n).astype(str), "a": rng.integers(0, 3, n).astype(str), "b": rng.integers(0, 3, n).astype(str)}
+    )
     y = rng.integers(0, 2, n)
     with pytest.warns(IdLikeColumnWarning, match="'id'.*identifier.*drop it"):
-        with pytest.raises(TableTooLargeError, match=r"'id' \(400 values\).*memory budget of "
-                                                     r"1\.0 MiB.*drop identifier columns"):
+        with pytest.raises(
+            TableTooLargeError,
+            match=r"'id' \(400 values\).*memory budget of "
+            r"1\.0 MiB.*drop identifier columns",
+        ):
             TANClassifier().fit(X, y)
-    wide = pd.DataFrame(rng.integers(0, 12, size=(300, 8)).astype(str),
-                        columns=[f"f{i}" for i in range(8)])
-    with pytest.raises(TableTooLargeError, match=r"count table of 'f\d+' \(12 values\).*"
-                                                 r"'class' \(2 values\).*Lower k"):
+    wide = pd.DataFrame(rng.integers(0, 12, size=(300, 8)).astype(str), columns=[f"f{i}" for i in range(8)])
+    with pytest.raises(
+        TableTooLargeError,
+        match=r"count table of 'f\d+' \(12 values\).*"
+        r"'class' \(2 values\).*Lower k",
+    ):
         KDBClassifier(k=5).fit(wide, rng.integers(0, 2, 300))
     KDBClassifier(k=2).fit(wide, rng.integers(0, 2, 300))  # within the budget
     monkeypatch.setenv("BNCLF_MEMORY_BUDGET", "lots")

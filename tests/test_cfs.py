@@ -90,8 +90,9 @@ def test_su_matrix_blocks_give_the_same_matrix():
     whole = symmetric_uncertainty_matrix(codes, cards)
     # column blocks only, then column blocks with one-hot rows built block by block
     for cells in (200, 30):
-        np.testing.assert_allclose(symmetric_uncertainty_matrix(codes, cards, max_block_cells=cells), whole,
-                                   rtol=0, atol=1e-13)
+        np.testing.assert_allclose(
+            symmetric_uncertainty_matrix(codes, cards, max_block_cells=cells), whole, rtol=0, atol=1e-13
+        )
 
 
 def test_su_with_target_equals_crosstab_entropies():
@@ -104,8 +105,9 @@ def test_su_with_target_equals_crosstab_entropies():
     expected = [reference_su(codes[:, j], target) for j in range(len(cards))]
     np.testing.assert_allclose(su_t, expected, rtol=0, atol=1e-12)
     assert su_t[4] == 0
-    np.testing.assert_allclose(symmetric_uncertainty_with(codes, cards, target, 5, max_block_cells=40), su_t,
-                               rtol=0, atol=1e-13)
+    np.testing.assert_allclose(
+        symmetric_uncertainty_with(codes, cards, target, 5, max_block_cells=40), su_t, rtol=0, atol=1e-13
+    )
     assert np.all(symmetric_uncertainty_with(codes, cards, np.zeros(200, int), 1) == 0)
 
 
@@ -116,12 +118,15 @@ def test_exactly_independent_columns_have_zero_su():
     assert symmetric_uncertainty_with(a[:, None], [2], b, 2)[0] == 0.0
 
 
-@pytest.mark.parametrize("codes, cards, message", [
-    (np.array([[0, -1]]), [2, 2], "negative code"),
-    (np.array([[0, 2]]), [2, 2], "cardinality 2"),
-    (np.array([[0, 1]]), [2], "one entry per column"),
-    (np.array([[0.5, 1.0]]), [2, 2], "integer codes"),
-])
+@pytest.mark.parametrize(
+    "codes, cards, message",
+    [
+        (np.array([[0, -1]]), [2, 2], "negative code"),
+        (np.array([[0, 2]]), [2, 2], "cardinality 2"),
+        (np.array([[0, 1]]), [2], "one entry per column"),
+        (np.array([[0.5, 1.0]]), [2, 2], "integer codes"),
+    ],
+)
 def test_bad_codes_are_refused(codes, cards, message):
     with pytest.raises(ValueError, match=message):
         symmetric_uncertainty_matrix(codes, cards)
@@ -158,8 +163,14 @@ def test_and_example_merits_and_selection():
     # adding the copy: merit({A, B, A'}) = 3s / sqrt(3 + 2 * 1) = 3s / sqrt(5) = 0.461137 (worse);
     # adding the noise: merit({A, B, N}) = 2s / sqrt(3) = 0.396883 (worse);
     # merit({A, A'}) = 2s / sqrt(4) = s (no gain over {A}).
-    for subset, value in [((0,), s), ((0, 1), math.sqrt(2) * s), ((0, 1, 2), 3 * s / math.sqrt(5)),
-                          ((0, 1, 3), 2 * s / math.sqrt(3)), ((0, 2), s), ((1, 2), math.sqrt(2) * s)]:
+    for subset, value in [
+        ((0,), s),
+        ((0, 1), math.sqrt(2) * s),
+        ((0, 1, 2), 3 * s / math.sqrt(5)),
+        ((0, 1, 3), 2 * s / math.sqrt(3)),
+        ((0, 2), s),
+        ((1, 2), math.sqrt(2) * s),
+    ]:
         assert cfs_merit(subset, su, su_t) == pytest.approx(value, abs=1e-12)
         assert reference_merit(subset, su, su_t) == pytest.approx(value, abs=1e-12)
     # {1, 2} (B with the copy of A) ties with {0, 1}: the lower-index feature A was added first.
@@ -223,8 +234,10 @@ def test_locally_predictive_rule():
     for (i, j), v in {(0, 1): 0.4, (0, 2): 0.15, (0, 3): 0.05, (1, 2): 0.3, (1, 3): 0.3, (2, 3): 0.2}.items():
         su[i, j] = su[j, i] = v
     su_t = np.array([0.5, 0.3, 0.2, 0.1])
-    best = max(itertools.chain.from_iterable(itertools.combinations(range(4), k) for k in range(5)),
-               key=lambda s: reference_merit(s, su, su_t))
+    best = max(
+        itertools.chain.from_iterable(itertools.combinations(range(4), k) for k in range(5)),
+        key=lambda s: reference_merit(s, su, su_t),
+    )
     assert best == (0,)
     kw = {"su": su, "su_target": su_t}
     for weka in (False, True):
@@ -316,8 +329,10 @@ def test_edge_cases():
 # ---------------------------------------------------------------------------
 # 4. Weka 3.6 (CfsSubsetEval + BestFirst, run now)
 
-needs_weka = pytest.mark.skipif(shutil.which("java") is None or not os.path.exists(WEKA_JAR),
-                                reason="Weka 3.6 (/usr/share/java/weka.jar) and java are needed")
+needs_weka = pytest.mark.skipif(
+    shutil.which("java") is None or not os.path.exists(WEKA_JAR),
+    reason="Weka 3.6 (/usr/share/java/weka.jar) and java are needed",
+)
 
 
 def codes_of(X: pd.DataFrame, y: pd.Series):
@@ -343,8 +358,9 @@ def synthetic_frame(seed=9, n=400, d=60) -> pd.DataFrame:
         if j % 4 == 2:
             base = cols[int(rng.integers(0, len(cols)))] % r
         cols.append(np.where(noise, rng.integers(0, r, n), base))
-    frame = pd.DataFrame({f"a{j}": pd.Categorical.from_codes(c, [f"v{v}" for v in range(c.max() + 1)])
-                          for j, c in enumerate(cols)})
+    frame = pd.DataFrame(
+        {f"a{j}": pd.Categorical.from_codes(c, [f"v{v}" for v in range(c.max() + 1)]) for j, c in enumerate(cols)}
+    )
     frame["class"] = pd.Categorical.from_codes(y, ["c0", "c1", "c2"])
     return frame
 
@@ -372,8 +388,19 @@ def weka_runs(tmp_path_factory):
 
     procs = {}
     for name, local in WEKA_CASES:
-        args = ["java", "-cp", WEKA_JAR, "weka.attributeSelection.CfsSubsetEval", "-M",
-                "-s", "weka.attributeSelection.BestFirst -D 1 -N 5", "-i", str(data[name][0]), "-c", "last"]
+        args = [
+            "java",
+            "-cp",
+            WEKA_JAR,
+            "weka.attributeSelection.CfsSubsetEval",
+            "-M",
+            "-s",
+            "weka.attributeSelection.BestFirst -D 1 -N 5",
+            "-i",
+            str(data[name][0]),
+            "-c",
+            "last",
+        ]
         if not local:
             args.append("-L")  # Weka 3.6: -L = do NOT add locally predictive attributes
         procs[name, local] = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -395,8 +422,12 @@ def test_selection_equals_weka(weka_runs, name, local):
     su = symmetric_uncertainty_matrix(codes, cards)
     su_t = symmetric_uncertainty_with(codes, cards, target, n_target)
     weka = selections[name, local]
-    assert cfs_select(codes, cards, target, n_target, su=su, su_target=su_t, locally_predictive=local,
-                      weka_compatible=True) == weka
+    assert (
+        cfs_select(
+            codes, cards, target, n_target, su=su, su_target=su_t, locally_predictive=local, weka_compatible=True
+        )
+        == weka
+    )
     ours = cfs_select(codes, cards, target, n_target, su=su, su_target=su_t, locally_predictive=local)
     if (name, local) == ("synthetic", True):
         # The plain rule adds a57 as locally predictive: its SU with one selected attribute is

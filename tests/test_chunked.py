@@ -71,7 +71,7 @@ def assert_same_model(a, b):
 
 
 def chunks_of(X, y, size):
-    return [(X.iloc[i:i + size], y.iloc[i:i + size]) for i in range(0, len(X), size)]
+    return [(X.iloc[i : i + size], y.iloc[i : i + size]) for i in range(0, len(X), size)]
 
 
 # -- fit_chunks ------------------------------------------------------------------------------
@@ -117,10 +117,10 @@ def test_undeclared_columns_are_collected_in_a_first_pass(soybean):
 
     def chunks():
         for i in range(0, len(X), 97):
-            yield X.iloc[i:i + 97], y.iloc[i:i + 97]
+            yield X.iloc[i : i + 97], y.iloc[i : i + 97]
 
     assert_same_model(a, TANClassifier().fit_chunks(chunks))
-    arrays = [(X.to_numpy()[i:i + 200], y.to_numpy()[i:i + 200]) for i in range(0, len(X), 200)]
+    arrays = [(X.to_numpy()[i : i + 200], y.to_numpy()[i : i + 200]) for i in range(0, len(X), 200)]
     a = KDBClassifier(k=2).fit(X.to_numpy(), y.to_numpy())
     b = KDBClassifier(k=2).fit_chunks(arrays)
     assert_same_model(a, b)
@@ -130,33 +130,34 @@ def test_undeclared_columns_are_collected_in_a_first_pass(soybean):
 def test_declared_categories_and_classes_allow_one_pass_over_an_iterator(soybean):
     X, y = soybean
     a = TANClassifier().fit(X, y)
-    b = TANClassifier().fit_chunks((X.iloc[i:i + 100], y.iloc[i:i + 100]) for i in range(0, len(X), 100))
+    b = TANClassifier().fit_chunks((X.iloc[i : i + 100], y.iloc[i : i + 100]) for i in range(0, len(X), 100))
     assert_same_model(a, b)
     # categories= and classes= declare object columns and labels
     Xo, yo = X.astype(object), y.astype(str)
     categories = {name: list(X[name].cat.categories) for name in X.columns}
     classes = list(y.cat.categories) + ["never-seen"]  # a declared class with no rows is dropped
     b = NaiveBayesClassifier().fit_chunks(
-        ((Xo.iloc[i:i + 100], yo.iloc[i:i + 100]) for i in range(0, len(X), 100)),
-        categories=categories, classes=classes)
+        ((Xo.iloc[i : i + 100], yo.iloc[i : i + 100]) for i in range(0, len(X), 100)),
+        categories=categories,
+        classes=classes,
+    )
     assert_same_model(NaiveBayesClassifier().fit(X, yo), b)
 
 
 def test_an_iterator_that_needs_another_pass_is_refused(soybean):
     X, y = soybean
     with pytest.raises(ValueError, match="second pass"):
-        KDBClassifier(k=2).fit_chunks((X.iloc[i:i + 100], y.iloc[i:i + 100]) for i in range(0, len(X), 100))
+        KDBClassifier(k=2).fit_chunks((X.iloc[i : i + 100], y.iloc[i : i + 100]) for i in range(0, len(X), 100))
     Xo = X.astype(object)
     with pytest.raises(ValueError, match=r"can be read once.*'date'.*Pass a list"):
-        TANClassifier().fit_chunks((Xo.iloc[i:i + 100], y.iloc[i:i + 100]) for i in range(0, len(X), 100))
+        TANClassifier().fit_chunks((Xo.iloc[i : i + 100], y.iloc[i : i + 100]) for i in range(0, len(X), 100))
 
 
 def test_unseen_category_in_a_chunk_names_the_column_and_the_fix(soybean):
     X, y = soybean
     # the first chunk declares the categories of 'date' without 'july'
     first = X.iloc[:300].copy()
-    first["date"] = first["date"].astype(pd.CategoricalDtype(
-        [c for c in X["date"].cat.categories if c != "july"]))
+    first["date"] = first["date"].astype(pd.CategoricalDtype([c for c in X["date"].cat.categories if c != "july"]))
     rest = X.iloc[300:]
     assert (rest["date"] == "july").any()
     with pytest.raises(UnseenCategoryError, match=r"column 'date' has values \['july'\] in chunk 1") as info:
@@ -202,8 +203,10 @@ def test_chunked_count_cache_sums_parts_and_names_missing_tables(soybean):
     d = data.n_features
     whole = CountCache(data)
     families = [(d,)] + [(j, d) for j in range(d)] + [(0, 1, 2, d)]
-    parts = [ChunkedCountCache.from_cache(CountCache(data.subset(rows)), families, pairs=True)
-             for rows in np.array_split(np.arange(data.n_samples), 3)]
+    parts = [
+        ChunkedCountCache.from_cache(CountCache(data.subset(rows)), families, pairs=True)
+        for rows in np.array_split(np.arange(data.n_samples), 3)
+    ]
     total = parts[0] + parts[1] + parts[2]
     assert total.n_samples == data.n_samples
     for family in families + [(3, 1, d), (5,), (4, 7)]:
@@ -262,8 +265,10 @@ def test_dask_input_errors(dd, soybean):
 def test_local_cluster_fit_equals_in_memory_fit(dd, soybean):
     distributed = pytest.importorskip("distributed")
     X, y = soybean
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        distributed.Client(cluster),
+    ):
         frame = dd.from_pandas(X.assign(label=y), npartitions=4)
         features = frame.drop(columns="label")
         b = KDBClassifier(k=2).fit(features, frame["label"])
@@ -278,8 +283,10 @@ def test_local_cluster_of_processes_fit_equals_in_memory_fit(dd, kr):
     """Workers in their own processes (the tables travel pickled): about 15 s to start."""
     distributed = pytest.importorskip("distributed")
     X, y = kr
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster),
+    ):
         frame = dd.from_pandas(X.assign(label=y), npartitions=4)
         features = frame.drop(columns="label")
         b = TANClassifier().fit(features, frame["label"])
@@ -331,8 +338,7 @@ def test_partial_fit_errors(soybean):
         model.partial_fit(Xo.iloc[50:], y.iloc[50:])
     assert "CategoricalDtype" in str(info.value) and "categories={" in str(info.value)
     declared = {name: list(X[name].cat.categories) for name in X.columns}
-    model = NaiveBayesClassifier().partial_fit(Xo.iloc[:50], y.iloc[:50], classes=y.cat.categories,
-                                               categories=declared)
+    model = NaiveBayesClassifier().partial_fit(Xo.iloc[:50], y.iloc[:50], classes=y.cat.categories, categories=declared)
     model.partial_fit(Xo.iloc[50:], y.iloc[50:])
     assert model.categories_ == NaiveBayesClassifier().fit(X, y).categories_
 
@@ -348,8 +354,9 @@ def test_refit_parameters_keeps_the_structure_and_adds_counts(kr):
         # the CPTs of that structure counted on all rows
         whole = make().fit(X, y)
         codes = whole._encoder.transform(X, training=True)
-        data = DiscreteData(codes, whole._encoder.cardinalities_,
-                            pd.Index(whole.classes_).get_indexer(y.astype(object)), 2)
+        data = DiscreteData(
+            codes, whole._encoder.cardinalities_, pd.Index(whole.classes_).get_indexer(y.astype(object)), 2
+        )
         from bnclf.params import m_estimated_log_cpts
 
         expected = m_estimated_log_cpts(CountCache(data), structure, 1.0)
@@ -359,8 +366,11 @@ def test_refit_parameters_keeps_the_structure_and_adds_counts(kr):
         expected = m_estimated_log_cpts(CountCache(data_later), structure, 1.0)
         assert all(np.array_equal(p, q) for p, q in zip(expected, replaced.network_.log_cpts))
         # from chunks, read once: the families are known
-        chunked = make().fit(X.iloc[first], y.iloc[first]).refit_parameters(
-            ((X.iloc[i:i + 400], y.iloc[i:i + 400]) for i in range(1500, len(X), 400)))
+        chunked = (
+            make()
+            .fit(X.iloc[first], y.iloc[first])
+            .refit_parameters(((X.iloc[i : i + 400], y.iloc[i : i + 400]) for i in range(1500, len(X), 400)))
+        )
         assert all(np.array_equal(p, q) for p, q in zip(replaced.network_.log_cpts, chunked.network_.log_cpts))
 
 

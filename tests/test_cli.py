@@ -53,8 +53,10 @@ def test_errors_name_the_problem(heart_csv, tmp_path, capsys):
         (["fit", str(heart_csv), "--class", "nope"], "target column 'nope' is not a column"),
         (["fit", str(heart_csv), "--model", "svm"], "Unknown classifier 'svm'"),
         (["fit", str(tmp_path / "missing.csv")], "no such file"),
-        (["fit", str(heart_csv), "--class", "num", "--discretize", "none",
-          "-o", str(tmp_path / "x.bnclf")], "looks continuous"),
+        (
+            ["fit", str(heart_csv), "--class", "num", "--discretize", "none", "-o", str(tmp_path / "x.bnclf")],
+            "looks continuous",
+        ),
         (["fit", str(heart_csv), "--class", "num", "--model", "kdb(k=-1)"], "k=-1 is not valid"),
         (["export", str(tmp_path / "none.bnclf"), "-o", "x.bif"], "no such model file"),
     ]
@@ -73,8 +75,7 @@ def test_help_everywhere(command, capsys):
 
 
 def test_models_with_several_parameters_and_an_empty_list(heart_csv, capsys):
-    main(["evaluate", str(heart_csv), "--class", "num", "--folds", "3",
-          "--models", "kdb(k=1, m=5),nb"])
+    main(["evaluate", str(heart_csv), "--class", "num", "--folds", "3", "--models", "kdb(k=1, m=5),nb"])
     out = capsys.readouterr().out
     assert "kdb(k=1, m=5)" in out and "\nnb " in out
     assert main(["evaluate", str(heart_csv), "--class", "num", "--models", ""]) == 2
@@ -156,8 +157,23 @@ def test_evaluate_reports_metrics_confusion_and_writes_predictions(tmp_path, cap
     X, y = load_dataset("iris")
     X.assign(**{"class": y}).to_csv(tmp_path / "iris.csv", index=False)
     out = tmp_path / "oof.csv"
-    assert main(["evaluate", str(tmp_path / "iris.csv"), "--models", "nb,tan", "--folds", "5",
-                 "--predictions", str(out), "-o", str(tmp_path / "table.csv")]) is None
+    assert (
+        main(
+            [
+                "evaluate",
+                str(tmp_path / "iris.csv"),
+                "--models",
+                "nb,tan",
+                "--folds",
+                "5",
+                "--predictions",
+                str(out),
+                "-o",
+                str(tmp_path / "table.csv"),
+            ]
+        )
+        is None
+    )
     text = capsys.readouterr().out
     assert "log loss" in text and "auc" in text
     assert text.count("out-of-fold confusion matrix") == 2 and "precision" in text
@@ -171,8 +187,7 @@ def test_evaluate_reports_metrics_confusion_and_writes_predictions(tmp_path, cap
         row = table[table["model"] == spec].iloc[0]
         # the table's means are fold means; with equal folds they equal the pooled values
         assert row["accuracy"] == pytest.approx(accuracy_score(part["y_true"], part["y_pred"]))
-        assert row["log_loss"] == pytest.approx(
-            log_loss(part["y_true"], proba, labels=sorted(y.unique())), rel=1e-9)
+        assert row["log_loss"] == pytest.approx(log_loss(part["y_true"], proba, labels=sorted(y.unique())), rel=1e-9)
 
 
 def test_predict_carries_an_identifier_column(tmp_path, capsys):
@@ -182,8 +197,7 @@ def test_predict_carries_an_identifier_column(tmp_path, capsys):
     main(["fit", str(tmp_path / "iris.csv"), "--model", "nb", "-o", model])
     X.assign(rid=np.arange(1000, 1150)).to_csv(tmp_path / "rows.csv", index=False)
     out = tmp_path / "pred.csv"
-    assert main(["predict", model, str(tmp_path / "rows.csv"), "--id", "rid",
-                 "-o", str(out)]) is None
+    assert main(["predict", model, str(tmp_path / "rows.csv"), "--id", "rid", "-o", str(out)]) is None
     pred = pd.read_csv(out)
     assert list(pred.columns[:2]) == ["rid", "prediction"]
     assert pred["rid"].tolist() == list(range(1000, 1150))
@@ -195,25 +209,69 @@ def test_predict_carries_an_identifier_column(tmp_path, capsys):
 def test_headerless_files_are_refused_with_the_fix_and_read_with_options(tmp_path, capsys):
     from bnclf.datasets import read_csv_table
 
-    rows = ("39, State-gov, 77516, Bachelors, <=50K\n50, Self-emp, 83311, Bachelors, <=50K\n"
-            "38, Private, 215646, HS-grad, >50K\n53, Private, 234721, 11th, >50K\n")
+    rows = (
+        "39, State-gov, 77516, Bachelors, <=50K\n50, Self-emp, 83311, Bachelors, <=50K\n"
+        "38, Private, 215646, HS-grad, >50K\n53, Private, 234721, 11th, >50K\n"
+    )
     (tmp_path / "adult.data").write_text(rows)
     with pytest.raises(ValueError, match="looks like data.*--no-header"):
         read_csv_table(tmp_path / "adult.data")
     frame = read_csv_table(tmp_path / "adult.data", header=False)
     assert list(frame.columns) == ["x1", "x2", "x3", "x4", "class"] and len(frame) == 4
     assert frame["x2"].tolist()[0] == "State-gov"  # no leading space
-    assert main(["fit", str(tmp_path / "adult.data"), "-o", str(tmp_path / "m.bnclf"),
-                 "--model", "nb"]) == 2
+    assert main(["fit", str(tmp_path / "adult.data"), "-o", str(tmp_path / "m.bnclf"), "--model", "nb"]) == 2
     assert "--no-header" in capsys.readouterr().err
     (tmp_path / "semi.csv").write_text(rows.replace(", ", ";"))
     names = "age,work,fnlwgt,edu,income"
-    assert main(["fit", str(tmp_path / "semi.csv"), "--no-header", "--sep", ";", "--names",
-                 names, "--model", "nb", "-o", str(tmp_path / "m.bnclf")]) is None
+    assert (
+        main(
+            [
+                "fit",
+                str(tmp_path / "semi.csv"),
+                "--no-header",
+                "--sep",
+                ";",
+                "--names",
+                names,
+                "--model",
+                "nb",
+                "-o",
+                str(tmp_path / "m.bnclf"),
+            ]
+        )
+        is None
+    )
     capsys.readouterr()
-    assert main(["predict", str(tmp_path / "m.bnclf"), str(tmp_path / "semi.csv"),
-                 "--no-header", "--sep", ";", "--names", names]) is None
+    assert (
+        main(
+            [
+                "predict",
+                str(tmp_path / "m.bnclf"),
+                str(tmp_path / "semi.csv"),
+                "--no-header",
+                "--sep",
+                ";",
+                "--names",
+                names,
+            ]
+        )
+        is None
+    )
     assert capsys.readouterr().out.splitlines()[0] == "prediction"
-    assert main(["fit", str(tmp_path / "semi.csv"), "--no-header", "--sep", ";", "--names",
-                 "a,b", "-o", str(tmp_path / "m.bnclf")]) == 2
+    assert (
+        main(
+            [
+                "fit",
+                str(tmp_path / "semi.csv"),
+                "--no-header",
+                "--sep",
+                ";",
+                "--names",
+                "a,b",
+                "-o",
+                str(tmp_path / "m.bnclf"),
+            ]
+        )
+        == 2
+    )
     assert "--names gives 2 names" in capsys.readouterr().err

@@ -8,16 +8,23 @@ from bnclf.data import UNKNOWN, FeatureEncoder, as_frame, encode_target
 
 
 def test_dtypes_are_encoded_once_with_their_labels():
-    X = pd.DataFrame({
-        "obj": ["b", "a", "b", None],
-        "cat": pd.Categorical(["lo", "hi", "lo", "hi"], categories=["lo", "mid", "hi"]),
-        "int": [3, 1, 2, 3],
-        "bool": [True, False, True, True],
-        "intfloat": [1.0, 2.0, np.nan, 1.0],
-    })
+    X = pd.DataFrame(
+        {
+            "obj": ["b", "a", "b", None],
+            "cat": pd.Categorical(["lo", "hi", "lo", "hi"], categories=["lo", "mid", "hi"]),
+            "int": [3, 1, 2, 3],
+            "bool": [True, False, True, True],
+            "intfloat": [1.0, 2.0, np.nan, 1.0],
+        }
+    )
     enc = FeatureEncoder().fit(X)
-    assert enc.categories_ == [["a", "b", "<missing>"], ["lo", "mid", "hi"], [1, 2, 3],
-                               [False, True], [1.0, 2.0, "<missing>"]]
+    assert enc.categories_ == [
+        ["a", "b", "<missing>"],
+        ["lo", "mid", "hi"],
+        [1, 2, 3],
+        [False, True],
+        [1.0, 2.0, "<missing>"],
+    ]
     codes = enc.transform(X, training=True)
     assert codes.tolist() == [[1, 0, 2, 1, 0], [0, 2, 0, 0, 1], [1, 0, 1, 1, 2], [2, 2, 2, 1, 0]]
     assert enc.cardinalities_.tolist() == [3, 3, 3, 2, 3]
@@ -66,8 +73,10 @@ def test_csv_integer_categories_keep_their_values_with_missing_cells(tmp_path):
     from bnclf.datasets import load_table
 
     path = tmp_path / "t.csv"
-    path.write_text("code,size,label\n1,10.5,a\n2,?,b\n3,11.25,a\n?,9.0,b\n4,15,a\n"
-                    + "".join(f"{i % 4 + 1},{i}.5,b\n" for i in range(12)))
+    path.write_text(
+        "code,size,label\n1,10.5,a\n2,?,b\n3,11.25,a\n?,9.0,b\n4,15,a\n"
+        + "".join(f"{i % 4 + 1},{i}.5,b\n" for i in range(12))
+    )
     X, y = load_table(path)
     assert str(X["code"].dtype) == "Int64" and X["code"].isna().sum() == 1
     assert X["size"].dtype == float
@@ -90,8 +99,7 @@ def test_predict_time_type_mismatch_is_matched_by_text():
     # the other way round: integers at fit, strings (or integral floats) at predict
     model = NaiveBayesClassifier().fit(as_ints, y)
     np.testing.assert_allclose(model.predict_proba(X), model.predict_proba(as_ints))
-    np.testing.assert_allclose(model.predict_proba(as_ints.assign(a=as_ints["a"] * 1.0)),
-                               model.predict_proba(as_ints))
+    np.testing.assert_allclose(model.predict_proba(as_ints.assign(a=as_ints["a"] * 1.0)), model.predict_proba(as_ints))
     # mostly unseen values: summed out, with a warning naming the column
     with pytest.warns(UnseenValuesWarning, match="column 'a'.*never seen"):
         model.predict_proba(X.assign(a="7"))
@@ -110,8 +118,7 @@ def test_text_matching_refuses_ambiguous_states():
     # 1 and '1' are both states: the text '1' names two of them, so nothing is matched
     column = pd.Series([np.float32(1.0), "2"], dtype=object)
     col = np.array([-1, -1])
-    np.testing.assert_array_equal(
-        encoder._match_by_text(0, column, col, np.array([True, True])), [-1, -1])
+    np.testing.assert_array_equal(encoder._match_by_text(0, column, col, np.array([True, True])), [-1, -1])
 
 
 def test_one_integer_column_rule_in_python_and_on_the_command_line(tmp_path):
@@ -126,9 +133,13 @@ def test_one_integer_column_rule_in_python_and_on_the_command_line(tmp_path):
 
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 300)
-    X = pd.DataFrame({"amount": rng.integers(0, 60, 300) + 40 * y,   # a quantity
-                      "grade": rng.integers(1, 4, 300),               # 3 integer categories
-                      "colour": rng.choice(["r", "g"], 300)})
+    X = pd.DataFrame(
+        {
+            "amount": rng.integers(0, 60, 300) + 40 * y,  # a quantity
+            "grade": rng.integers(1, 4, 300),  # 3 integer categories
+            "colour": rng.choice(["r", "g"], 300),
+        }
+    )
     with pytest.warns(ManyValuedIntegerWarning, match="column 'amount'.*discretize"):
         TANClassifier().fit(X, y)
     with warnings.catch_warnings():
@@ -152,25 +163,31 @@ def test_small_inputs_encode_as_large_ones():
 
     rng = np.random.default_rng(3)
     n = 300
-    train = pd.DataFrame({
-        "s": rng.choice(["a", "b", "c", None], n),
-        "i": rng.integers(0, 4, n),
-        "c": pd.Categorical(rng.choice(["x", "y"], n), categories=["y", "x", "z"]),
-        "t": rng.choice(["0", "1"], n),
-        "b": rng.choice([True, False], n),
-    })
-    test = pd.DataFrame({
-        "s": ["a", None, "never", "c"], "i": [3, 7, 0, 1],
-        "c": pd.Categorical(["x", "z", None, "y"]), "t": [0, 1, 1, 0],
-        "b": [True, False, True, True],
-    })
+    train = pd.DataFrame(
+        {
+            "s": rng.choice(["a", "b", "c", None], n),
+            "i": rng.integers(0, 4, n),
+            "c": pd.Categorical(rng.choice(["x", "y"], n), categories=["y", "x", "z"]),
+            "t": rng.choice(["0", "1"], n),
+            "b": rng.choice([True, False], n),
+        }
+    )
+    test = pd.DataFrame(
+        {
+            "s": ["a", None, "never", "c"],
+            "i": [3, 7, 0, 1],
+            "c": pd.Categorical(["x", "z", None, "y"]),
+            "t": [0, 1, 1, 0],
+            "b": [True, False, True, True],
+        }
+    )
     for handle in ("marginalize",):
         enc = FeatureEncoder(handle_unknown=handle).fit(train)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             small = enc.transform(test)
             big = pd.concat([test] * (_SMALL_ROWS // len(test) + 1), ignore_index=True)
-            large = enc.transform(big)[:len(test)]
+            large = enc.transform(big)[: len(test)]
         np.testing.assert_array_equal(small, large)
         assert small[2, 0] == -1 and small[1, 1] == -1  # unseen values are unknown
         assert small[1, 0] == enc._missing_code[0]  # missing takes its state
@@ -191,7 +208,7 @@ def _reference_codes(enc, frame, training=False):
     states (python equality), the missing state or -1 for a missing value, -1 if unseen."""
     out = np.empty(frame.shape, dtype=np.int64)
     for j, name in enumerate(enc.feature_names_):
-        labels = enc.categories_[j][:len(enc._observed[j])]
+        labels = enc.categories_[j][: len(enc._observed[j])]
         position = {label: k for k, label in enumerate(labels)}
         for i, value in enumerate(frame[name].astype(object)):
             if pd.isna(value):
@@ -214,17 +231,19 @@ def test_codes_of_every_column_kind_equal_the_definition(n):
     from bnclf.data import FeatureEncoder
 
     rng = np.random.default_rng(n)
-    train = pd.DataFrame({
-        "cat": pd.Categorical(rng.choice(["x", "y", None], n), categories=["y", "x", "z"]),
-        "obj": pd.Series(rng.choice(["a", "b", "c", None], n), dtype=object),
-        "str": pd.Series(rng.choice(["p", "q"], n), dtype="string"),
-        "int": rng.integers(-3, 5, n),
-        "wide": rng.choice([0, 10 ** 9, -(10 ** 9)], n),
-        "uint": rng.integers(0, 3, n).astype(np.uint8),
-        "nullable": pd.array(rng.choice([1, 2, None], n), dtype="Int64"),
-        "bool": rng.choice([True, False], n),
-        "float": rng.choice([1.0, 2.0, np.nan], n),
-    })
+    train = pd.DataFrame(
+        {
+            "cat": pd.Categorical(rng.choice(["x", "y", None], n), categories=["y", "x", "z"]),
+            "obj": pd.Series(rng.choice(["a", "b", "c", None], n), dtype=object),
+            "str": pd.Series(rng.choice(["p", "q"], n), dtype="string"),
+            "int": rng.integers(-3, 5, n),
+            "wide": rng.choice([0, 10**9, -(10**9)], n),
+            "uint": rng.integers(0, 3, n).astype(np.uint8),
+            "nullable": pd.array(rng.choice([1, 2, None], n), dtype="Int64"),
+            "bool": rng.choice([True, False], n),
+            "float": rng.choice([1.0, 2.0, np.nan], n),
+        }
+    )
     for missing in ("category", "ignore"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -233,17 +252,19 @@ def test_codes_of_every_column_kind_equal_the_definition(n):
             np.testing.assert_array_equal(codes, _reference_codes(enc, train))
             np.testing.assert_array_equal(enc.transform(train, training=True), codes)
             np.testing.assert_array_equal(enc.transform(train.copy()), codes)  # a fresh frame
-            test = pd.DataFrame({
-                "cat": pd.Categorical(rng.choice(["x", "z", "y", None], n), categories=["z", "y", "x", "w"]),
-                "obj": pd.Series(rng.choice(["a", "c", "new", None], n), dtype=object),
-                "str": pd.Series(rng.choice(["p", "q", None], n), dtype="string"),
-                "int": rng.integers(-6, 9, n),  # values outside the training range
-                "wide": rng.choice([0, 10 ** 9, 7], n),
-                "uint": rng.integers(0, 5, n).astype(np.uint8),
-                "nullable": pd.array(rng.choice([1, 3, None], n), dtype="Int64"),
-                "bool": rng.choice([True, False], n),
-                "float": rng.choice([1.0, 2.0, 5.0, np.nan], n),
-            })
+            test = pd.DataFrame(
+                {
+                    "cat": pd.Categorical(rng.choice(["x", "z", "y", None], n), categories=["z", "y", "x", "w"]),
+                    "obj": pd.Series(rng.choice(["a", "c", "new", None], n), dtype=object),
+                    "str": pd.Series(rng.choice(["p", "q", None], n), dtype="string"),
+                    "int": rng.integers(-6, 9, n),  # values outside the training range
+                    "wide": rng.choice([0, 10**9, 7], n),
+                    "uint": rng.integers(0, 5, n).astype(np.uint8),
+                    "nullable": pd.array(rng.choice([1, 3, None], n), dtype="Int64"),
+                    "bool": rng.choice([True, False], n),
+                    "float": rng.choice([1.0, 2.0, 5.0, np.nan], n),
+                }
+            )
             np.testing.assert_array_equal(enc.transform(test), _reference_codes(enc, test))
             np.testing.assert_array_equal(enc.transform(test.iloc[:1]), _reference_codes(enc, test.iloc[:1]))
 

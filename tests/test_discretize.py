@@ -153,9 +153,7 @@ def _weka_reference(x, y):
         kt = sum(v > 0 for v in prior)
         kl = sum(v > 0 for v in best_counts[0])
         kr = sum(v > 0 for v in best_counts[1])
-        delta = math.log(3**kt - 2, 2) - (
-            kt * prior_e - kr * entropy(best_counts[1]) - kl * entropy(best_counts[0])
-        )
+        delta = math.log(3**kt - 2, 2) - (kt * prior_e - kr * entropy(best_counts[1]) - kl * entropy(best_counts[0]))
         if not prior_e - best_e > (math.log(n - 1) / math.log(2) + delta) / n:
             return []
         cut = (xs[best] + xs[best + 1]) / 2.0
@@ -166,9 +164,7 @@ def _weka_reference(x, y):
 
 @settings(max_examples=60, deadline=None, database=None)
 @given(
-    data=st.lists(
-        st.tuples(st.integers(0, 12), st.integers(0, 2), st.booleans()), min_size=2, max_size=60
-    ),
+    data=st.lists(st.tuples(st.integers(0, 12), st.integers(0, 2), st.booleans()), min_size=2, max_size=60),
     shift=st.integers(0, 2),
 )
 def test_vectorized_search_equals_row_by_row_transcription(data, shift):
@@ -221,9 +217,7 @@ def test_fitted_on_training_rows_only():
     X = pd.DataFrame({"v": [1.0, 2.0, 3.0, 10.0, 11.0, 12.0]})
     y = [0, 0, 0, 1, 1, 1]
     disc = MDLDiscretizer().fit(X, y)
-    new = pd.DataFrame(
-        {"v": [-1e9, 6.5, 6.5000001, 1e9, np.inf, -np.inf, np.nan]}, index=list("abcdefg")
-    )
+    new = pd.DataFrame({"v": [-1e9, 6.5, 6.5000001, 1e9, np.inf, -np.inf, np.nan]}, index=list("abcdefg"))
     out = disc.transform(new)
     assert out.index.tolist() == list("abcdefg")
     assert out["v"].cat.codes.tolist() == [0, 0, 1, 1, 1, 0, -1]
@@ -335,9 +329,7 @@ def test_quantile_edges_equal_numpy_quartiles(iris):
     X, _ = iris
     disc = QuantileDiscretizer().fit(X)
     for column in X.columns:
-        np.testing.assert_array_equal(
-            disc.cut_points_[column], np.unique(np.quantile(X[column], [0.25, 0.5, 0.75]))
-        )
+        np.testing.assert_array_equal(disc.cut_points_[column], np.unique(np.quantile(X[column], [0.25, 0.5, 0.75])))
     out = disc.transform(X)
     counts = out["sepallength"].value_counts(sort=False).to_numpy()
     assert counts.sum() == 150 and counts.min() >= 30
@@ -438,7 +430,9 @@ def test_random_datasets_equal_live_weka(tmp_path):
     subprocess.run(["javac", "-cp", _WEKA_JAR, "CutPoints.java"], cwd=tmp_path, check=True)
     result = subprocess.run(
         ["java", "-cp", f"{_WEKA_JAR}:{tmp_path}", "CutPoints", *paths],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     fitted = {}
     lines = result.stdout.splitlines()

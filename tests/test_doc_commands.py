@@ -57,8 +57,7 @@ def test_documented_command_runs(page, command, folder, monkeypatch):
     monkeypatch.chdir(folder)
     argv = shlex.split(command)[1:]
     try:
-        status = main(argv + (["--no-progress"] if argv[0] in ("evaluate", "compare") and "--help" not in argv
-                              else []))
+        status = main(argv + (["--no-progress"] if argv[0] in ("evaluate", "compare") and "--help" not in argv else []))
     except SystemExit as exc:  # --help
         status = exc.code
     assert status in (None, 0), f"{page}: {command} exited with {status}"

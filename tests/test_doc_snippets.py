@@ -29,5 +29,4 @@ def test_page_snippets_run(page, tmp_path, monkeypatch):
         try:
             exec(compile(code, f"{page} (python block {number + 1})", "exec"), namespace)
         except Exception as exc:  # name the page and block
-            raise AssertionError(f"{page}, python block {number + 1}: "
-                                 f"{type(exc).__name__}: {exc}") from exc
+            raise AssertionError(f"{page}, python block {number + 1}: {type(exc).__name__}: {exc}") from exc

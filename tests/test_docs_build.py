@@ -24,18 +24,51 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 # written by a build into docs/ (git-ignored), not copied
 GENERATED = ("_build", "_gallery_src", "auto_examples", "generated", "__pycache__")
-PAGES = ["getting-started", "estimators", "ensembles", "instance_specific", "rmcv", "multilabel",
-         "discretization", "evaluation", "scaling", "reproduction", "performance", "architecture"]
-MODULES = ["bnclf", "bnclf.models", "bnclf.data", "bnclf.arff", "bnclf.discretize", "bnclf.stats",
-           "bnclf.structure", "bnclf.params", "bnclf.network", "bnclf.inference", "bnclf.search",
-           "bnclf.cfs", "bnclf.multilabel_structure", "bnclf.label_inference", "bnclf.io",
-           "bnclf.modelfile", "bnclf.plot", "bnclf.pgmpy_adapter", "bnclf.datasets", "bnclf.evaluation",
-           "bnclf.chunked"]
+PAGES = [
+    "getting-started",
+    "estimators",
+    "ensembles",
+    "instance_specific",
+    "rmcv",
+    "multilabel",
+    "discretization",
+    "evaluation",
+    "scaling",
+    "reproduction",
+    "performance",
+    "architecture",
+]
+MODULES = [
+    "bnclf",
+    "bnclf.models",
+    "bnclf.data",
+    "bnclf.arff",
+    "bnclf.discretize",
+    "bnclf.stats",
+    "bnclf.structure",
+    "bnclf.params",
+    "bnclf.network",
+    "bnclf.inference",
+    "bnclf.search",
+    "bnclf.cfs",
+    "bnclf.multilabel_structure",
+    "bnclf.label_inference",
+    "bnclf.io",
+    "bnclf.modelfile",
+    "bnclf.plot",
+    "bnclf.pgmpy_adapter",
+    "bnclf.datasets",
+    "bnclf.evaluation",
+    "bnclf.chunked",
+]
 
 
 def _snapshot(folder):
-    return {str(p): p.stat().st_mtime_ns for p in folder.rglob("*")
-            if not any(part in GENERATED for part in p.relative_to(folder).parts)}
+    return {
+        str(p): p.stat().st_mtime_ns
+        for p in folder.rglob("*")
+        if not any(part in GENERATED for part in p.relative_to(folder).parts)
+    }
 
 
 @pytest.fixture(scope="module")
@@ -51,9 +84,26 @@ def site(tmp_path_factory):
         shutil.copytree(ROOT / "benchmarks", work / "benchmarks")
     before = _snapshot(DOCS) | _snapshot(ROOT / "examples")
     env = dict(os.environ, MPLBACKEND="Agg")
-    result = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
-                             str(work / "docs"), str(work / "html")],
-                            cwd=work, env=env, capture_output=True, text=True, timeout=900, check=False)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-b",
+            "html",
+            str(work / "docs"),
+            str(work / "html"),
+        ],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     assert result.returncode == 0, f"sphinx-build failed:\n{result.stderr[-20000:]}"
     assert _snapshot(DOCS) | _snapshot(ROOT / "examples") == before, "the build wrote into the repository"
     return work / "html"
@@ -74,14 +124,18 @@ def _inventory(html):
 def _public(module):
     if hasattr(module, "__all__"):
         return list(module.__all__)
-    return [name for name, value in vars(module).items()
-            if not name.startswith("_") and (inspect.isclass(value) or inspect.isfunction(value))
-            and getattr(value, "__module__", None) == module.__name__]
+    return [
+        name
+        for name, value in vars(module).items()
+        if not name.startswith("_")
+        and (inspect.isclass(value) or inspect.isfunction(value))
+        and getattr(value, "__module__", None) == module.__name__
+    ]
 
 
 def test_index_links_the_pages_in_order(site):
     index = (site / "index.html").read_text(encoding="utf-8")
-    main = index[index.index("<main"):]
+    main = index[index.index("<main") :]
     positions = [main.find(f'href="{page}.html"') for page in PAGES]
     assert all(p >= 0 for p in positions), dict(zip(PAGES, positions))
     assert positions == sorted(positions)
@@ -94,8 +148,10 @@ def test_index_links_the_pages_in_order(site):
 def test_every_public_name_has_a_page(site):
     inventory = _inventory(site)
     names = {name for name, _ in inventory}
-    modules = MODULES + [f"bnclf.evaluation.{info.name}" for info in
-                         pkgutil.iter_modules(importlib.import_module("bnclf.evaluation").__path__)]
+    modules = MODULES + [
+        f"bnclf.evaluation.{info.name}"
+        for info in pkgutil.iter_modules(importlib.import_module("bnclf.evaluation").__path__)
+    ]
     for modname in modules:
         assert (modname, "py:module") in inventory, modname
     exported = {}  # object -> every public name it has
@@ -109,8 +165,12 @@ def test_every_public_name_has_a_page(site):
 
 def test_estimator_page(site):
     page = (site / "api" / "generated" / "bnclf.MultilabelBNClassifier.html").read_text(encoding="utf-8")
-    for section in ("Parameters", "Attributes", 'id="bnclf.MultilabelBNClassifier.fit"',
-                    'id="bnclf.MultilabelBNClassifier.map_query"'):
+    for section in (
+        "Parameters",
+        "Attributes",
+        'id="bnclf.MultilabelBNClassifier.fit"',
+        'id="bnclf.MultilabelBNClassifier.map_query"',
+    ):
         assert section in page, section
     assert "get_params" not in page  # scikit-learn's inherited members are not repeated
 

@@ -18,8 +18,7 @@ from bnclf.inference import log_posterior
 from bnclf.pgmpy_adapter import variable_elimination
 from bnclf.stats import mutual_information
 
-ENSEMBLES = [AODEClassifier(), WAODEClassifier(), AODEClassifier(smoothing="weka"),
-             ATANClassifier(), WATANClassifier()]
+ENSEMBLES = [AODEClassifier(), WAODEClassifier(), AODEClassifier(smoothing="weka"), ATANClassifier(), WATANClassifier()]
 IDS = ["aode", "waode", "aode-weka", "atan", "watan"]
 
 
@@ -31,7 +30,7 @@ def small(krkp):
 
 def rows_with_unknowns(X, start, n, seed=0):
     rng = np.random.default_rng(seed)
-    test = X.iloc[start:start + n].astype(object).copy()
+    test = X.iloc[start : start + n].astype(object).copy()
     for r in range(1, n):
         j = rng.choice(X.shape[1], size=1 + r % 3, replace=False)
         test.iat[r, j[0]] = np.nan
@@ -45,8 +44,7 @@ def test_members_equal_pgmpy_and_the_ensemble_is_their_weighted_combination(est,
     X, y = small
     est = clone(est).fit(X.iloc[:2000], y.iloc[:2000])
     test = rows_with_unknowns(X, 2000, 6)
-    evidence = [observed(test.iloc[r].where(test.iloc[r] != "never-seen", np.nan))
-                for r in range(len(test))]
+    evidence = [observed(test.iloc[r].where(test.iloc[r] != "never-seen", np.nan)) for r in range(len(test))]
     members = est.member_joint_log_proba(test)
     weights = est.member_weights(test)
     models = est.to_pgmpy()
@@ -56,8 +54,7 @@ def test_members_equal_pgmpy_and_the_ensemble_is_their_weighted_combination(est,
         infer = variable_elimination(model)
         for r, ev in enumerate(evidence):
             ref_post = posterior(model, est.class_name_, est.classes_, ev, infer)
-            np.testing.assert_allclose(np.exp(log_posterior(members[r:r + 1, m]))[0], ref_post,
-                                       atol=1e-9)
+            np.testing.assert_allclose(np.exp(log_posterior(members[r : r + 1, m]))[0], ref_post, atol=1e-9)
             if est._combine == "joint":
                 if weights[r, m] > 0 or m == 0:
                     ref_joint = log_joint_per_class(model, est.class_name_, est.classes_, ev, infer)
@@ -84,8 +81,9 @@ def test_atan_members_are_the_tans_rooted_at_each_feature(small):
 def test_atan_with_one_root_feature_is_tan(small):
     X, y = small
     X1 = X.iloc[:, :1]
-    np.testing.assert_allclose(ATANClassifier().fit(X1, y).predict_proba(X1),
-                               TANClassifier().fit(X1, y).predict_proba(X1), atol=1e-12)
+    np.testing.assert_allclose(
+        ATANClassifier().fit(X1, y).predict_proba(X1), TANClassifier().fit(X1, y).predict_proba(X1), atol=1e-12
+    )
 
 
 def test_watan_and_waode_weights_are_the_class_mutual_information(small):
@@ -145,16 +143,29 @@ def test_unseen_super_parent_value_does_not_qualify(small):
     assert w[2] == 0 and w[-1] == 0 and np.isclose(w.sum(), 1)
 
 
-@pytest.mark.parametrize("spec,cls", [("aode", AODEClassifier), ("waode", WAODEClassifier),
-                                      ("atan", ATANClassifier), ("watan", WATANClassifier),
-                                      ("aode(frequency_limit=5, smoothing='weka')", AODEClassifier)])
+@pytest.mark.parametrize(
+    "spec,cls",
+    [
+        ("aode", AODEClassifier),
+        ("waode", WAODEClassifier),
+        ("atan", ATANClassifier),
+        ("watan", WATANClassifier),
+        ("aode(frequency_limit=5, smoothing='weka')", AODEClassifier),
+    ],
+)
 def test_registry_names(spec, cls):
     assert isinstance(make_classifier(spec), cls)
 
 
-@pytest.mark.parametrize("params,match", [
-    ({"frequency_limit": -1}, "frequency_limit"), ({"frequency_limit": 1.5}, "frequency_limit"),
-    ({"smoothing": "laplace"}, "smoothing.*weka"), ({"m": -1}, "m=-1")])
+@pytest.mark.parametrize(
+    "params,match",
+    [
+        ({"frequency_limit": -1}, "frequency_limit"),
+        ({"frequency_limit": 1.5}, "frequency_limit"),
+        ({"smoothing": "laplace"}, "smoothing.*weka"),
+        ({"m": -1}, "m=-1"),
+    ],
+)
 def test_bad_parameters_name_themselves(params, match, small):
     X, y = small
     with pytest.raises(ValueError, match=match):
@@ -177,8 +188,7 @@ def test_aode_tensor_kernel_equals_the_member_networks(small):
         codes = est._encoder.transform(X.iloc[:300])
         np.testing.assert_allclose(est._spodes(codes), est._stacked(codes), atol=1e-10)
         for m, net in enumerate(est.networks_):
-            np.testing.assert_allclose(est._spodes(codes)[:, m], net.joint_log_likelihood(codes),
-                                       atol=1e-10)
+            np.testing.assert_allclose(est._spodes(codes)[:, m], net.joint_log_likelihood(codes), atol=1e-10)
 
 
 def test_aode_tensor_kernel_sums_out_unknown_children_and_super_parents(small):
@@ -196,8 +206,7 @@ def test_aode_tensor_kernel_sums_out_unknown_children_and_super_parents(small):
 def test_frequency_limit_zero_lets_a_never_seen_declared_value_qualify():
     rng = np.random.default_rng(0)
     cats = ["a", "b", "c", "rare"]  # "rare" is declared but absent from training
-    X = pd.DataFrame({f"f{i}": pd.Categorical(rng.choice(cats[:3], 200), categories=cats)
-                      for i in range(3)})
+    X = pd.DataFrame({f"f{i}": pd.Categorical(rng.choice(cats[:3], 200), categories=cats) for i in range(3)})
     y = rng.integers(0, 2, 200)
     test = X.iloc[:1].copy()
     test.iloc[0, 0] = "rare"
@@ -213,11 +222,12 @@ def test_wide_features_use_per_family_tables_with_the_same_result(small, monkeyp
 
     X, y = small
     test = rows_with_unknowns(X, 2000, 12)
-    dense = [est.fit(X, y).predict_proba(test)
-             for est in (AODEClassifier(), WAODEClassifier(smoothing="weka"), ATANClassifier())]
+    dense = [
+        est.fit(X, y).predict_proba(test)
+        for est in (AODEClassifier(), WAODEClassifier(smoothing="weka"), ATANClassifier())
+    ]
     monkeypatch.setattr(stats, "_PAIR_BLOCK_CELLS", 0)
-    for est, expected in zip((AODEClassifier(), WAODEClassifier(smoothing="weka"),
-                              ATANClassifier()), dense):
+    for est, expected in zip((AODEClassifier(), WAODEClassifier(smoothing="weka"), ATANClassifier()), dense):
         est.fit(X, y)
         assert getattr(est, "_spodes", None) is None
         np.testing.assert_allclose(est.predict_proba(test), expected, atol=1e-12)

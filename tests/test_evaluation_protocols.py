@@ -39,8 +39,9 @@ def data():
     n = 103
     y = np.array(["a"] * 60 + ["b"] * 31 + ["c"] * 12)
     shift = pd.Series(y).map({"a": 0.0, "b": 1.0, "c": 2.0}).to_numpy()
-    X = pd.DataFrame({"u": rng.normal(shift, 1.0), "v": rng.normal(-shift, 1.0)},
-                     index=np.arange(n) * 10 + 7)  # labels differ from positions
+    X = pd.DataFrame(
+        {"u": rng.normal(shift, 1.0), "v": rng.normal(-shift, 1.0)}, index=np.arange(n) * 10 + 7
+    )  # labels differ from positions
     return X, y
 
 
@@ -48,8 +49,9 @@ def test_discretizer_fitted_only_on_training_folds(data):
     X, y = data
     SpyTransformer.fitted_on.clear()
     SpyTransformer.applied_to.clear()
-    cvp = cross_validate_predictions(GaussianNB(), X, y, n_splits=5, n_repeats=2,
-                                     discretizer=SpyTransformer(), random_state=3)
+    cvp = cross_validate_predictions(
+        GaussianNB(), X, y, n_splits=5, n_repeats=2, discretizer=SpyTransformer(), random_state=3
+    )
     splits = make_cv_splits(y, n_splits=5, n_repeats=2, random_state=3)
     assert len(SpyTransformer.fitted_on) == len(splits) == 10
     labels = X.index.to_numpy()
@@ -132,8 +134,18 @@ def test_fold_scores(data):
     cvp = cross_validate_predictions(GaussianNB(), X, y, n_splits=5, n_repeats=2, random_state=0)
     fs = cvp.fold_scores()
     assert len(fs) == 10
-    assert set(fs.columns) >= {"repeat", "fold", "zero_one_loss", "accuracy", "log_loss", "auc",
-                               "n_train", "n_test", "fit_time", "predict_time"}
+    assert set(fs.columns) >= {
+        "repeat",
+        "fold",
+        "zero_one_loss",
+        "accuracy",
+        "log_loss",
+        "auc",
+        "n_train",
+        "n_test",
+        "fit_time",
+        "predict_time",
+    }
     oof = cvp.oof(0)
     sel = oof["fold"] == 2
     expected = m.zero_one_loss(oof.loc[sel, "y_true"], oof.loc[sel, "y_pred"])
@@ -158,8 +170,7 @@ def test_bias_variance_from_repeats(data):
 def test_parallel_equals_serial(data):
     X, y = data
     a = cross_validate_predictions(GaussianNB(), X, y, n_splits=4, random_state=0, n_jobs=1)
-    b = cross_validate_predictions(GaussianNB(), X, y, n_splits=4, random_state=0, n_jobs=2,
-                                   progress=True)
+    b = cross_validate_predictions(GaussianNB(), X, y, n_splits=4, random_state=0, n_jobs=2, progress=True)
     pd.testing.assert_frame_equal(a.predictions, b.predictions)
     assert np.allclose(a.proba, b.proba)
 
@@ -227,20 +238,26 @@ def test_shared_fold_coding_gives_the_models_of_the_raw_columns():
     rng = np.random.default_rng(5)
     n = 240
     y = rng.choice(["p", "q", "r"], n)
-    X = pd.DataFrame({
-        "s": pd.Series(rng.choice(["b", "a", "c", None], n), dtype=object),
-        "i": rng.integers(0, 4, n),
-        "t": rng.choice([True, False], n),
-        "many": rng.integers(0, 40, n),
-    })
+    X = pd.DataFrame(
+        {
+            "s": pd.Series(rng.choice(["b", "a", "c", None], n), dtype=object),
+            "i": rng.integers(0, 4, n),
+            "t": rng.choice([True, False], n),
+            "many": rng.integers(0, 40, n),
+        }
+    )
     X.loc[X.index[-5:], "s"] = "only-in-test"
     train, test = np.arange(n - 40), np.arange(n - 40, n)
     X_tr, X_te = shared_categories(X.iloc[train], X.iloc[test])
     assert isinstance(X_tr["s"].dtype, pd.CategoricalDtype) and "only-in-test" in X_te["s"].cat.categories
     assert X_tr["many"].dtype == X["many"].dtype  # a quantity: left as it is
     assert X_te["s"].isna().sum() == X["s"].iloc[test].isna().sum()  # unseen is not missing
-    for make in (NaiveBayesClassifier, TANClassifier, lambda: KDBClassifier(k=2),
-                 lambda: NaiveBayesClassifier(missing="ignore")):
+    for make in (
+        NaiveBayesClassifier,
+        TANClassifier,
+        lambda: KDBClassifier(k=2),
+        lambda: NaiveBayesClassifier(missing="ignore"),
+    ):
         with pytest.warns(UserWarning, match="many"):
             raw = make().fit(X.iloc[train], y[train])
         with pytest.warns(UserWarning, match="many"):
@@ -256,8 +273,7 @@ def test_predictions_match_direct_fit_bnclf():
 
     X, y = load_dataset("soybean")
     y = np.asarray(y)
-    cvp = cross_validate_predictions(TANClassifier(), X.astype(object), y, n_splits=3, random_state=2,
-                                     discretizer=None)
+    cvp = cross_validate_predictions(TANClassifier(), X.astype(object), y, n_splits=3, random_state=2, discretizer=None)
     for s in make_cv_splits(y, n_splits=3, random_state=2):
         model = TANClassifier().fit(X.astype(object).iloc[s.train], y[s.train])
         got = cvp.predictions.set_index("row").loc[s.test]

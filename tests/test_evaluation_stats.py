@@ -24,6 +24,7 @@ def table4():
 
 # --- agreement with scipy.stats --------------------------------------------------------
 
+
 def _random_scores(seed, n=15, k=5, ties=False):
     rng = np.random.default_rng(seed)
     x = rng.random((n, k))
@@ -70,6 +71,7 @@ def test_sign_test_equals_binomtest(wins, losses):
 
 # --- seed 000 (Sun, Wang, Sun 2017), Section 4.2 ------------------------------------------
 
+
 def test_nemenyi_cd_seed000():
     # 7 classifiers, 40 datasets, alpha = 0.05: CD = 1.4245 (q_0.05 = 2.949)
     assert st.nemenyi_q(7, 0.05) == 2.949
@@ -87,11 +89,17 @@ def test_nemenyi_q_exact():
 def test_average_ranks_table4(table4):
     ranks = st.average_ranks(table4)
     # the values quoted for seed 000 (three decimals, halves rounded up) ...
-    quoted = {"LTAN": "2.425", "NB": "5.5", "TAN": "4.438", "KDB": "4.7", "AODE": "3.488",
-              "WATAN": "4.275", "AKDB": "3.175"}
+    quoted = {
+        "LTAN": "2.425",
+        "NB": "5.5",
+        "TAN": "4.438",
+        "KDB": "4.7",
+        "AODE": "3.488",
+        "WATAN": "4.275",
+        "AKDB": "3.175",
+    }
     # ... and the exact averages (rank sums over 40 datasets are multiples of 1/2)
-    exact = {"LTAN": 2.425, "NB": 5.5, "TAN": 4.4375, "KDB": 4.7, "AODE": 3.4875,
-             "WATAN": 4.275, "AKDB": 3.175}
+    exact = {"LTAN": 2.425, "NB": 5.5, "TAN": 4.4375, "KDB": 4.7, "AODE": 3.4875, "WATAN": 4.275, "AKDB": 3.175}
     for name, value in exact.items():
         assert ranks[name] == pytest.approx(value, abs=1e-12), name
         rounded = Decimal(repr(float(ranks[name]))).quantize(Decimal("0.001"), ROUND_HALF_UP)
@@ -113,14 +121,26 @@ def test_win_draw_loss_reproduces_table5(table4):
     # Seed 000, Table 5 (row classifier against column classifier)
     table5 = {
         ("TAN", "NB"): "26/3/11",
-        ("KDB", "NB"): "26/4/10", ("KDB", "TAN"): "7/22/11",
-        ("AODE", "NB"): "28/7/5", ("AODE", "TAN"): "21/4/15", ("AODE", "KDB"): "20/8/12",
-        ("WATAN", "NB"): "28/1/11", ("WATAN", "TAN"): "5/33/2", ("WATAN", "KDB"): "13/20/7",
+        ("KDB", "NB"): "26/4/10",
+        ("KDB", "TAN"): "7/22/11",
+        ("AODE", "NB"): "28/7/5",
+        ("AODE", "TAN"): "21/4/15",
+        ("AODE", "KDB"): "20/8/12",
+        ("WATAN", "NB"): "28/1/11",
+        ("WATAN", "TAN"): "5/33/2",
+        ("WATAN", "KDB"): "13/20/7",
         ("WATAN", "AODE"): "13/7/20",
-        ("AKDB", "NB"): "27/7/6", ("AKDB", "TAN"): "21/9/10", ("AKDB", "KDB"): "20/15/5",
-        ("AKDB", "AODE"): "16/8/16", ("AKDB", "WATAN"): "22/10/8",
-        ("LTAN", "NB"): "30/6/4", ("LTAN", "TAN"): "27/9/4", ("LTAN", "KDB"): "26/9/5",
-        ("LTAN", "AODE"): "22/6/12", ("LTAN", "WATAN"): "25/11/4", ("LTAN", "AKDB"): "18/15/7",
+        ("AKDB", "NB"): "27/7/6",
+        ("AKDB", "TAN"): "21/9/10",
+        ("AKDB", "KDB"): "20/15/5",
+        ("AKDB", "AODE"): "16/8/16",
+        ("AKDB", "WATAN"): "22/10/8",
+        ("LTAN", "NB"): "30/6/4",
+        ("LTAN", "TAN"): "27/9/4",
+        ("LTAN", "KDB"): "26/9/5",
+        ("LTAN", "AODE"): "22/6/12",
+        ("LTAN", "WATAN"): "25/11/4",
+        ("LTAN", "AKDB"): "18/15/7",
     }
     records, pvalues = st.win_draw_loss_table(table4)
     for (row, col), expected in table5.items():
@@ -136,18 +156,34 @@ def test_ltan_vs_tan_marks(table4):
     for name, row in table4.iterrows():
         r = st.win_draw_loss([row["LTAN"]], [row["TAN"]])
         mark = df.loc[name, "ltan_vs_tan"]
-        expected = (1, 0, 0) if mark == "improvement" else (0, 0, 1) if mark == "degradation" \
-            else (0, 1, 0)
+        expected = (1, 0, 0) if mark == "improvement" else (0, 0, 1) if mark == "degradation" else (0, 1, 0)
         assert (r.wins, r.draws, r.losses) == expected, name
 
 
 # --- seed 001 (Kelner, Lerner 2012), Table 8(a) ----------------------------------------------
 
+
 def test_bonferroni_dunn_seed001_table8a():
-    ranks = {"RMCV": 2.591, "BNC-MDL": 4.659, "MDL (NBC)": 4.932, "NBC": 5.000, "TAN": 5.091,
-             "MDL (empty)": 5.341, "K2 (empty)": 5.364, "K2 (NBC)": 5.386, "BNC-2P": 6.636}
-    expected = {"BNC-MDL": 0.0981, "MDL (NBC)": 0.0367, "NBC": 0.0282, "TAN": 0.0197,
-                "MDL (empty)": 0.0069, "K2 (empty)": 0.0063, "K2 (NBC)": 0.0057}
+    ranks = {
+        "RMCV": 2.591,
+        "BNC-MDL": 4.659,
+        "MDL (NBC)": 4.932,
+        "NBC": 5.000,
+        "TAN": 5.091,
+        "MDL (empty)": 5.341,
+        "K2 (empty)": 5.364,
+        "K2 (NBC)": 5.386,
+        "BNC-2P": 6.636,
+    }
+    expected = {
+        "BNC-MDL": 0.0981,
+        "MDL (NBC)": 0.0367,
+        "NBC": 0.0282,
+        "TAN": 0.0197,
+        "MDL (empty)": 0.0069,
+        "K2 (empty)": 0.0063,
+        "K2 (NBC)": 0.0057,
+    }
     res = st.bonferroni_dunn_from_ranks(ranks, "RMCV", n_datasets=22)
     for name, p in expected.items():
         assert round(res.loc[name, "pvalue_adjusted"], 4) == p, name
@@ -173,6 +209,7 @@ def test_bonferroni_dunn_cd():
 
 
 # --- hand examples ------------------------------------------------------------------------
+
 
 def test_win_draw_loss_hand_example():
     a = [0.10, 0.20, 0.30, 0.00, 0.50, 0.95]
@@ -231,13 +268,14 @@ def test_nemenyi_test_pvalues():
 
 # --- Bayesian tests -------------------------------------------------------------------------
 
+
 def test_bayesian_signed_rank_single_difference():
     # z = (0, 0.5) with prior weight 0.5 at 0: theta_rope = w0^2, theta_right = 1 - w0^2,
     # w0 ~ Beta(0.5, 1), so P(right is largest) = P(w0 < 1/sqrt 2) = (1/sqrt 2)^0.5
     res = st.bayesian_signed_rank([0.5], [0.0], rope=0.01, n_samples=50_000, random_state=0)
-    assert res.p_right == pytest.approx(2 ** -0.25, abs=0.01)
+    assert res.p_right == pytest.approx(2**-0.25, abs=0.01)
     assert res.p_left == 0.0
-    assert res.p_rope == pytest.approx(1 - 2 ** -0.25, abs=0.01)
+    assert res.p_rope == pytest.approx(1 - 2**-0.25, abs=0.01)
 
 
 def test_bayesian_signed_rank_behaviour():
@@ -247,8 +285,7 @@ def test_bayesian_signed_rank_behaviour():
     assert better.p_right > 0.95
     swapped = st.bayesian_signed_rank(b, b + 0.05, rope=0.01, n_samples=5000, random_state=1)
     assert swapped.p_left == pytest.approx(better.p_right)
-    equal = st.bayesian_signed_rank(b + rng.normal(0, 0.001, 20), b, rope=0.01,
-                                    n_samples=5000, random_state=1)
+    equal = st.bayesian_signed_rank(b + rng.normal(0, 0.001, 20), b, rope=0.01, n_samples=5000, random_state=1)
     assert equal.p_rope > 0.95
     total = better.p_left + better.p_rope + better.p_right
     assert total == pytest.approx(1.0)

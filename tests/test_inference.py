@@ -73,8 +73,7 @@ STRATEGIES = {  # module constants that select how unknowns are summed out
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10_000), class_parents=st.integers(0, 3),
-       strategy=st.sampled_from(sorted(STRATEGIES)))
+@given(seed=st.integers(0, 10_000), class_parents=st.integers(0, 3), strategy=st.sampled_from(sorted(STRATEGIES)))
 def test_kernel_equals_brute_force_on_random_dags_with_class_parents(seed, class_parents, strategy):
     """Every strategy: one batched elimination plan, each pattern's own unknowns, and
     enumeration of the components of unknowns (with the large ones eliminated)."""
@@ -97,8 +96,9 @@ def check_random_dag(seed, class_parents):
     kernel = NetworkKernel(families, tables, d)
     codes = np.array([[rng.integers(cards[v]) for v in range(d)] for _ in range(16)])
     codes[rng.random(codes.shape) < 0.4] = -1
-    np.testing.assert_allclose(kernel.joint_log_likelihood(codes),
-                               brute_force_jll(families, tables, cards, codes, d), atol=1e-9)
+    np.testing.assert_allclose(
+        kernel.joint_log_likelihood(codes), brute_force_jll(families, tables, cards, codes, d), atol=1e-9
+    )
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -137,8 +137,9 @@ def test_barren_unknowns_need_no_elimination_and_are_exact():
     kernel = NetworkKernel(families, tables, 5)
     codes = np.array([[rng.integers(c) for c in cards[:5]] for _ in range(8)])
     codes[:, 4] = -1  # the last feature has no children: barren
-    np.testing.assert_allclose(kernel.joint_log_likelihood(codes),
-                               brute_force_jll(families, tables, cards, codes, 5), atol=1e-12)
+    np.testing.assert_allclose(
+        kernel.joint_log_likelihood(codes), brute_force_jll(families, tables, cards, codes, 5), atol=1e-12
+    )
     assert kernel._elimination is None  # answered by gathers only
 
 
@@ -190,8 +191,9 @@ def test_class_free_network_gives_log_likelihood():
 
 def test_log_weighted_sum_and_posterior():
     values = np.log(np.array([[[0.2, 0.1], [0.4, 0.3]]]))
-    np.testing.assert_allclose(np.exp(log_weighted_sum(values, np.array([0.25, 0.75]))),
-                               [[0.25 * 0.2 + 0.75 * 0.4, 0.25 * 0.1 + 0.75 * 0.3]])
+    np.testing.assert_allclose(
+        np.exp(log_weighted_sum(values, np.array([0.25, 0.75]))), [[0.25 * 0.2 + 0.75 * 0.4, 0.25 * 0.1 + 0.75 * 0.3]]
+    )
     zero_weight_neg_inf = np.array([[[-np.inf, -np.inf], [0.0, 0.0]]])
     np.testing.assert_allclose(log_weighted_sum(zero_weight_neg_inf, np.array([0.0, 1.0])), [[0, 0]])
     np.testing.assert_allclose(np.exp(log_posterior(np.array([[-np.inf, -np.inf]]))), [[0.5, 0.5]])
@@ -241,8 +243,16 @@ def test_predictions_in_row_chunks_equal_one_pass(monkeypatch):
     X, y = load_dataset("soybean")  # has missing values
     X_new = X.copy()
     X_new.iloc[::7, 3] = None  # and a column whose training had no missing value
-    models = [make().fit(X, y) for make in (NaiveBayesClassifier, TANClassifier, lambda: KDBClassifier(k=2),
-                                            AODEClassifier, ChowLiuMultinetClassifier)]
+    models = [
+        make().fit(X, y)
+        for make in (
+            NaiveBayesClassifier,
+            TANClassifier,
+            lambda: KDBClassifier(k=2),
+            AODEClassifier,
+            ChowLiuMultinetClassifier,
+        )
+    ]
     methods = ("predict", "predict_proba", "predict_log_proba", "predict_joint_log_proba")
     whole = [[getattr(m, name)(X_new) for name in methods] for m in models]
     monkeypatch.setattr(base, "_PREDICT_ROWS", 50)
@@ -263,8 +273,7 @@ def test_components_of_unknowns_on_a_wide_kdb_equal_elimination():
     rng = np.random.default_rng(7)
     d, r, n_classes = 14, 5, 10
     cards = [r] * d + [n_classes]
-    families = [(d,)] + [(v, *sorted(rng.choice(v, size=min(2, v), replace=False).tolist()), d)
-                         for v in range(d)]
+    families = [(d,)] + [(v, *sorted(rng.choice(v, size=min(2, v), replace=False).tolist()), d) for v in range(d)]
     tables = []
     for f in families:
         shape = tuple(cards[v] for v in f)

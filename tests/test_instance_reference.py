@@ -122,8 +122,9 @@ def load_case(name) -> Case:
     lib_q = np.where(Xq == ref.UNKNOWN, np.nan, Xq).astype(float)
     lib_q[unseen_at] = UNSEEN
     l = len(classes)
-    return Case(name, X, y, r, l, Xq, lib_q, yq,
-                ref.label_mi_terms(X, y, r, l), ref.mutual_information_with_class(X, y, r, l))
+    return Case(
+        name, X, y, r, l, Xq, lib_q, yq, ref.label_mi_terms(X, y, r, l), ref.mutual_information_with_class(X, y, r, l)
+    )
 
 
 CASES = ["iris", "soybean", "glass"]
@@ -152,21 +153,27 @@ class Mismatches:
         if ours.shape != expected.shape or not np.array_equal(ours, expected):
             same_shape = ours.shape == expected.shape
             where = np.argwhere(ours != expected).tolist() if same_shape else "shape"
-            self.items.append(f"row {q}: {what} differ at {where}:\n  library   {ours.tolist()}\n"
-                              f"  reference {expected.tolist()}")
+            self.items.append(
+                f"row {q}: {what} differ at {where}:\n  library   {ours.tolist()}\n  reference {expected.tolist()}"
+            )
 
     def close(self, q, ours, expected, what):
         gap = np.max(np.abs(np.asarray(ours, dtype=float) - np.asarray(expected, dtype=float)))
         if not gap <= ATOL:
-            self.items.append(f"row {q}: {what} differ by {gap:.3g}:\n"
-                              f"  library   {np.round(ours, 6).tolist()}\n"
-                              f"  reference {np.round(expected, 6).tolist()}")
+            self.items.append(
+                f"row {q}: {what} differ by {gap:.3g}:\n"
+                f"  library   {np.round(ours, 6).tolist()}\n"
+                f"  reference {np.round(expected, 6).tolist()}"
+            )
 
     def check(self):
         if self.items:
             rows = len({item.split(":")[0] for item in self.items})
-            pytest.fail(f"{self.case.name}: {len(self.items)} differences in {rows} of "
-                        f"{len(self.case.Xq)} rows\n" + "\n".join(self.items[:25]), pytrace=False)
+            pytest.fail(
+                f"{self.case.name}: {len(self.items)} differences in {rows} of "
+                f"{len(self.case.Xq)} rows\n" + "\n".join(self.items[:25]),
+                pytrace=False,
+            )
 
 
 def _tan_feature_parents(model, d):
@@ -216,10 +223,7 @@ def test_encode_maps_sorted_training_values_and_unknowns():
 
 
 def test_prim_ties_and_strict_updates():
-    w = [[0, 2, 2, 0],
-         [2, 0, 0, 2],
-         [2, 0, 0, 5],
-         [0, 2, 5, 0]]
+    w = [[0, 2, 2, 0], [2, 0, 0, 2], [2, 0, 0, 5], [0, 2, 5, 0]]
     # from 0: best = (., 2, 2, 0); tie between 1 and 2 -> 1 (lower index); then
     # w[1][3] = 2 > 0 -> 3 from 1; then 2 (best 2); w[2][3] = 5 > 2 -> 3 from 2
     assert ref.prim_tree([0, 1, 2, 3], w, 0) == {0: -1, 1: 0, 2: 0, 3: 2}
@@ -247,9 +251,9 @@ def test_kappa_of_eqs_25_to_27():
 
 
 def test_logof_compares_the_rationals_exactly():
-    a = ref.LogOf(2 ** 200 * 3, 2 ** 200 * 7)  # 3/7, unreduced
+    a = ref.LogOf(2**200 * 3, 2**200 * 7)  # 3/7, unreduced
     assert a == ref.LogOf(3, 7) and not a < ref.LogOf(3, 7) and not a > ref.LogOf(3, 7)
-    big = 10 ** 40
+    big = 10**40
     assert ref.LogOf(big + 1, big) > ref.LogOf(big, big)  # 1e-40 apart: decided exactly
     assert ref.LogOf(big, big) == ref.ZERO
     assert ref.LogOf(1, 2) < ref.ZERO < ref.LogOf(3, 2)
@@ -265,20 +269,26 @@ def test_exact_measures_equal_the_textbook_formulas():
     n = len(y)
     p_c = np.bincount(y, minlength=l) / n
     for i in range(X.shape[1]):  # I(X_i; C)
-        p_ac = np.array([[np.sum((X[:, i] == a) & (y == c)) / n for c in range(l)]
-                         for a in range(r[i])])
+        p_ac = np.array([[np.sum((X[:, i] == a) & (y == c)) / n for c in range(l)] for a in range(r[i])])
         p_a = p_ac.sum(axis=1)
-        expected = sum(p_ac[a, c] * math.log2(p_ac[a, c] / (p_a[a] * p_c[c]))
-                       for a in range(r[i]) for c in range(l) if p_ac[a, c] > 0)
+        expected = sum(
+            p_ac[a, c] * math.log2(p_ac[a, c] / (p_a[a] * p_c[c]))
+            for a in range(r[i])
+            for c in range(l)
+            if p_ac[a, c] > 0
+        )
         assert case.class_mi[i].bits(n) == pytest.approx(expected, abs=1e-12)
     for c in range(l):  # p(c) I(X_i; X_j | c)
         Xc = X[y == c]
         for i, j in [(1, 3), (3, 6), (5, 7)]:
-            joint = np.array([[np.mean((Xc[:, i] == a) & (Xc[:, j] == b)) for b in range(r[j])]
-                              for a in range(r[i])])
+            joint = np.array([[np.mean((Xc[:, i] == a) & (Xc[:, j] == b)) for b in range(r[j])] for a in range(r[i])])
             pa, pb = joint.sum(axis=1), joint.sum(axis=0)
-            mi = sum(joint[a, b] * math.log2(joint[a, b] / (pa[a] * pb[b]))
-                     for a in range(r[i]) for b in range(r[j]) if joint[a, b] > 0)
+            mi = sum(
+                joint[a, b] * math.log2(joint[a, b] / (pa[a] * pb[b]))
+                for a in range(r[i])
+                for b in range(r[j])
+                if joint[a, b] > 0
+            )
             assert case.mi_terms[c, i, j].bits(n) == pytest.approx(p_c[c] * mi, abs=1e-12)
     x = case.Xq[0]
     cnt = ref.RowCounts(X, y, l, x)
@@ -291,14 +301,14 @@ def test_exact_measures_equal_the_textbook_formulas():
             n_iy, n_i, n_y = np.sum(eq[i] & (y == label)), np.sum(eq[i]), np.sum(y == label)
             p_xy = (n_iy + M / (r[i] * l)) / (n + M)
             p_x = sum((np.sum(eq[i] & (y == c)) + M / (r[i] * l)) / (n + M) for c in range(l))
-            p_y = sum((np.sum((X[:, i] == a) & (y == label)) + M / (r[i] * l)) / (n + M)
-                      for a in range(r[i]))
+            p_y = sum((np.sum((X[:, i] == a) & (y == label)) + M / (r[i] * l)) / (n + M) for a in range(r[i]))
             assert ref.pointwise_y_mi(cnt, r, l, i, label, M).bits() == pytest.approx(
-                math.log2(p_xy / (p_x * p_y)), abs=1e-12)
-            pseudo = ((n_iy + 1 / l) / (n + 1)) / (
-                ((n_i + 1) / (n + 1)) * ((n_y + 1 / l) / (n + 1)))
+                math.log2(p_xy / (p_x * p_y)), abs=1e-12
+            )
+            pseudo = ((n_iy + 1 / l) / (n + 1)) / (((n_i + 1) / (n + 1)) * ((n_y + 1 / l) / (n + 1)))
             assert ref.pointwise_y_mi(cnt, r, l, i, label, M, "pseudo-instance").bits() == (
-                pytest.approx(math.log2(pseudo), abs=1e-12))
+                pytest.approx(math.log2(pseudo), abs=1e-12)
+            )
     for i in cnt.known:
         for j in cnt.known:
             if i >= j:
@@ -307,25 +317,28 @@ def test_exact_measures_equal_the_textbook_formulas():
             n_cls = np.bincount(y, minlength=l)
             p_i_c = [np.sum(eq[i] & (y == c)) / n_cls[c] for c in range(l)]
             p_j_c = [np.sum(eq[j] & (y == c)) / n_cls[c] for c in range(l)]
-            clmi = sum(n_ijc[c] / n * math.log2((n_ijc[c] / n_cls[c]) / (p_i_c[c] * p_j_c[c]))
-                       for c in range(l) if n_ijc[c])
+            clmi = sum(
+                n_ijc[c] / n * math.log2((n_ijc[c] / n_cls[c]) / (p_i_c[c] * p_j_c[c])) for c in range(l) if n_ijc[c]
+            )
             assert ref.conditional_local_mi(cnt, i, j).bits(n) == pytest.approx(clmi, abs=1e-12)
             for c in range(l):  # CPMI with P(x_i|c) and P(x_j|c) as sums of the joint
                 n_c = np.sum(y == c)
 
                 def p_joint(a, b):
-                    return (np.sum((X[:, i] == a) & (X[:, j] == b) & (y == c))
-                            + M / (r[i] * r[j])) / (n_c + M)
+                    return (np.sum((X[:, i] == a) & (X[:, j] == b) & (y == c)) + M / (r[i] * r[j])) / (n_c + M)
 
                 p_i = sum(p_joint(x[i], b) for b in range(r[j]))
                 p_j = sum(p_joint(a, x[j]) for a in range(r[i]))
                 assert ref.cpmi(cnt, r, i, j, c, M).bits() == pytest.approx(
-                    math.log2(p_joint(x[i], x[j]) / (p_i * p_j)), abs=1e-12)
+                    math.log2(p_joint(x[i], x[j]) / (p_i * p_j)), abs=1e-12
+                )
                 n_iy, n_jy = np.sum(eq[i] & (y == c)), np.sum(eq[j] & (y == c))
                 pseudo = ((n_ijc[c] + 1 / l) / (n_c + 1 / l)) / (
-                    (n_iy + 1 / l) / (n_c + 1 / l) * (n_jy + 1 / l) / (n_c + 1 / l))
+                    (n_iy + 1 / l) / (n_c + 1 / l) * (n_jy + 1 / l) / (n_c + 1 / l)
+                )
                 assert ref.pointwise_y_cmi(cnt, r, l, i, j, c, M, "pseudo-instance").bits() == (
-                    pytest.approx(math.log2(pseudo), abs=1e-12))
+                    pytest.approx(math.log2(pseudo), abs=1e-12)
+                )
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -370,8 +383,9 @@ def test_reference_tan_ie_with_every_label_is_tan(name):
     np.testing.assert_array_equal(tree, tan_parents, err_msg=f"{name}: TAN-IE vs TAN")
     uniform = np.full(case.l, 1 / case.l)  # a stated generalist keeping every label in Ω'
     for q in complete[:12]:
-        out = ref.ltan_reference(case.X, case.y, case.r, case.l, case.Xq[q], uniform, 0.1, M,
-                                 case.mi_terms, case.class_mi)
+        out = ref.ltan_reference(
+            case.X, case.y, case.r, case.l, case.Xq[q], uniform, 0.1, M, case.mi_terms, case.class_mi
+        )
         assert out["omega"].all() and out["reconsidered"]
         _assert_same(case, q, out["refined_parents"], tan_parents, "TAN-IE tree vs TAN dag_")
         _assert_proba(case, q, out["refined_proba"], tan_proba[q], "TAN-IE vs TAN posterior")
@@ -382,8 +396,7 @@ def test_reference_ltan_final_posterior_is_a_distribution(name):
     case = load_case(name)
     pg = TANClassifier(m=M).fit(case.X, case.y).predict_proba(case.lib_q)
     for q, x in enumerate(case.Xq):
-        out = ref.ltan_reference(case.X, case.y, case.r, case.l, x, pg[q], 0.5, M,
-                                 case.mi_terms, case.class_mi)
+        out = ref.ltan_reference(case.X, case.y, case.r, case.l, x, pg[q], 0.5, M, case.mi_terms, case.class_mi)
         assert out["proba"].sum() == pytest.approx(1.0, abs=1e-12)
         if not out["reconsidered"]:
             assert out["omega"].sum() == 1 and np.array_equal(out["proba"], pg[q])
@@ -405,8 +418,7 @@ def test_reference_target_kdb_with_k0_averages_naive_bayes_and_kdb(name):
     nb = NaiveBayesClassifier(m=M).fit(case.X, case.y).predict_proba(case.lib_q)
     kdb = KDBClassifier(k=1, m=M).fit(case.X, case.y).predict_proba(case.lib_q)
     for q in range(0, len(case.Xq), 5):
-        parents, micro, proba = ref.target_kdb_reference(
-            case.X, case.y, case.r, case.l, case.Xq[q], 0, kdb[q], M)
+        parents, micro, proba = ref.target_kdb_reference(case.X, case.y, case.r, case.l, case.Xq[q], 0, kdb[q], M)
         _assert_proba(case, q, micro, np.tile(nb[q], (case.l, 1)), "micro models with k=0")
         _assert_proba(case, q, proba, (nb[q] + kdb[q]) / 2, "final with k=0")
 
@@ -415,11 +427,22 @@ def test_reference_target_kdb_with_k0_averages_naive_bayes_and_kdb(name):
 
 
 # 3 binary attributes, 3 classes, 4 rows each (so P(c) = (4 + 1/3)/(12 + 1) = 1/3 for all)
-HAND_X = np.array([
-    [1, 0, 1], [1, 1, 1], [0, 1, 0], [1, 0, 0],  # class 0
-    [1, 0, 0], [0, 0, 1], [1, 0, 1], [0, 1, 0],  # class 1
-    [0, 1, 0], [0, 1, 1], [0, 0, 1], [0, 1, 0],  # class 2
-])
+HAND_X = np.array(
+    [
+        [1, 0, 1],
+        [1, 1, 1],
+        [0, 1, 0],
+        [1, 0, 0],  # class 0
+        [1, 0, 0],
+        [0, 0, 1],
+        [1, 0, 1],
+        [0, 1, 0],  # class 1
+        [0, 1, 0],
+        [0, 1, 1],
+        [0, 0, 1],
+        [0, 1, 0],  # class 2
+    ]
+)
 HAND_Y = np.repeat([0, 1, 2], 4)
 HAND_R = np.array([2, 2, 2])
 HAND_ROW = np.array([1, 0, 0])
@@ -431,8 +454,9 @@ def _mi_bits(table):
     n = sum(map(sum, table))
     rows = [sum(t) for t in table]
     cols = [sum(t[b] for t in table) for b in range(len(table[0]))]
-    return sum(t / n * math.log2(t * n / (rows[a] * cols[b]))
-               for a, row in enumerate(table) for b, t in enumerate(row) if t)
+    return sum(
+        t / n * math.log2(t * n / (rows[a] * cols[b])) for a, row in enumerate(table) for b, t in enumerate(row) if t
+    )
 
 
 def _hand_worked():
@@ -445,8 +469,7 @@ def _hand_worked():
     #   X0: a=0 -> (1, 2, 4), a=1 -> (3, 2, 0);  X1: (2, 3, 1), (2, 1, 3);  X2: (2, 2, 2) twice.
     # I(X2; C) = 0 (X2 is independent of C); I(X0; C) = 1.585 - 1.209 = 0.376 bits >
     # I(X1; C) = 1.585 - 1.459 = 0.126 bits, so the root is X0.
-    mi = [_mi_bits([[1, 2, 4], [3, 2, 0]]), _mi_bits([[2, 3, 1], [2, 1, 3]]),
-          _mi_bits([[2, 2, 2], [2, 2, 2]])]
+    mi = [_mi_bits([[1, 2, 4], [3, 2, 0]]), _mi_bits([[2, 3, 1], [2, 1, 3]]), _mi_bits([[2, 2, 2], [2, 2, 2]])]
     assert mi[0] > mi[1] > mi[2] == 0.0
     hand["class_mi"] = mi
 
@@ -459,8 +482,10 @@ def _hand_worked():
     # class 1 rows (1,0,0) (0,0,1) (1,0,1) (0,1,0): N(x0=1)=2, N(x1=0)=3, N(x2=0)=2,
     #   N(x0=1,x1=0)=2, N(x0=1,x2=0)=1, N(x1=0,x2=0)=1
     #   w01 = 9*5/(5*7) = 9/7, w02 = 5*5/(5*5) = 1, w12 = 5*5/(7*5) = 5/7
-    hand["cpmi_ratio"] = {0: {(0, 1): F(9, 7), (0, 2): F(5, 7), (1, 2): F(1)},
-                          1: {(0, 1): F(9, 7), (0, 2): F(1), (1, 2): F(5, 7)}}
+    hand["cpmi_ratio"] = {
+        0: {(0, 1): F(9, 7), (0, 2): F(5, 7), (1, 2): F(1)},
+        1: {(0, 1): F(9, 7), (0, 2): F(1), (1, 2): F(5, 7)},
+    }
     # Prim from X0.
     # Expert 0: best = {1: log2 9/7 > 0, 2: log2 5/7 < 0} -> X1 from X0; w12 = 0 > log2 5/7,
     #   so X2 from X1: the chain X0 -> X1 -> X2.
@@ -502,8 +527,9 @@ def _hand_worked():
     #   c0: 0.96 * (63/143 + 21/41)/2 = 0.457..., c1: 0.96 * (80/143 + 20/41)/2 = 0.502...
     # The experts prefer c0 (as TAN does), TAN-IE prefers c1 and wins the average:
     # LTAN changes TAN's answer, as in seed 000 Table 8.
-    hand["proba"] = [F(96, 100) * (hand["refined_proba"][c] + hand["expert_proba"][c]) / 2
-                     for c in (0, 1)] + [F(4, 100)]
+    hand["proba"] = [F(96, 100) * (hand["refined_proba"][c] + hand["expert_proba"][c]) / 2 for c in (0, 1)] + [
+        F(4, 100)
+    ]
     assert hand["proba"][1] > hand["proba"][0]
     return hand
 
@@ -512,8 +538,7 @@ def test_hand_worked_ltan_example_matches_the_reference():
     hand = _hand_worked()
     X, y, r, x = HAND_X, HAND_Y, HAND_R, HAND_ROW
     class_mi = ref.mutual_information_with_class(X, y, r, 3)
-    np.testing.assert_allclose([v.bits(len(y)) for v in class_mi], hand["class_mi"],
-                               rtol=0, atol=1e-14)
+    np.testing.assert_allclose([v.bits(len(y)) for v in class_mi], hand["class_mi"], rtol=0, atol=1e-14)
     cnt = ref.RowCounts(X, y, 3, x)
     for c, ratios in hand["cpmi_ratio"].items():
         for (i, j), ratio in ratios.items():
@@ -530,8 +555,7 @@ def test_hand_worked_ltan_example_matches_the_reference():
     np.testing.assert_array_equal(out["expert_parents"], hand["expert_parents"])
     np.testing.assert_array_equal(out["refined_parents"], hand["refined_parents"])
     for key in ("expert_proba", "refined_proba", "proba"):
-        np.testing.assert_allclose(out[key], [float(v) for v in hand[key]], rtol=0, atol=1e-15,
-                                   err_msg=key)
+        np.testing.assert_allclose(out[key], [float(v) for v in hand[key]], rtol=0, atol=1e-15, err_msg=key)
 
 
 def test_hand_worked_generalist_keeps_the_same_labels():
@@ -551,20 +575,16 @@ def test_hand_worked_example_in_the_library():
     np.testing.assert_array_equal(local["omega"][0], hand["omega"])
     assert bool(local["reconsidered"][0])
     np.testing.assert_array_equal(local["expert_parents"][0], hand["expert_parents"])
-    np.testing.assert_allclose(local["expert_proba"][0], [float(v) for v in hand["expert_proba"]],
-                               rtol=0, atol=ATOL)
-    np.testing.assert_allclose(local["refined_proba"][0],
-                               [float(v) for v in hand["refined_proba"]], rtol=0, atol=ATOL)
-    final = [pg[:2].sum() * float(hand["refined_proba"][c] + hand["expert_proba"][c]) / 2
-             for c in (0, 1)] + [pg[2]]
+    np.testing.assert_allclose(local["expert_proba"][0], [float(v) for v in hand["expert_proba"]], rtol=0, atol=ATOL)
+    np.testing.assert_allclose(local["refined_proba"][0], [float(v) for v in hand["refined_proba"]], rtol=0, atol=ATOL)
+    final = [pg[:2].sum() * float(hand["refined_proba"][c] + hand["expert_proba"][c]) / 2 for c in (0, 1)] + [pg[2]]
     np.testing.assert_allclose(model.predict_proba(row)[0], final, rtol=0, atol=ATOL)
 
 
 def test_hand_worked_tie_in_the_refined_tree_is_broken_by_the_rule():
     """R02 and R12 are equal (v/3): Prim's strict update must keep X2 under the root X0.
     A batched implementation whose sums round differently can get X1 -> X2 instead."""
-    local = LTANClassifier(delta=0.1, m=1.0).fit(HAND_X, HAND_Y).local_structures(
-        HAND_ROW[None].astype(float))
+    local = LTANClassifier(delta=0.1, m=1.0).fit(HAND_X, HAND_Y).local_structures(HAND_ROW[None].astype(float))
     np.testing.assert_array_equal(local["refined_parents"][0], [-1, 0, 0])
 
 
@@ -606,8 +626,10 @@ def test_akdb_matches_reference(name):
 
 def _ltan_reference_rows(case, delta):
     pg = TANClassifier(m=M).fit(case.X, case.y).predict_proba(case.lib_q)
-    rows = [ref.ltan_reference(case.X, case.y, case.r, case.l, x, pg[q], delta, M,
-                               case.mi_terms, case.class_mi) for q, x in enumerate(case.Xq)]
+    rows = [
+        ref.ltan_reference(case.X, case.y, case.r, case.l, x, pg[q], delta, M, case.mi_terms, case.class_mi)
+        for q, x in enumerate(case.Xq)
+    ]
     return pg, rows
 
 
@@ -642,13 +664,11 @@ def test_ltan_diagnostics_match_reference(delta):
     got = model.diagnose(case.lib_q, case.yq)
     np.testing.assert_array_equal(got["reconsidered"], expected["reconsidered"])
     for key in ("llp", "r_bar", "cp", "lp", "kappa"):
-        np.testing.assert_allclose(got[key], expected[key], rtol=0, atol=1e-12, equal_nan=True,
-                                   err_msg=key)
+        np.testing.assert_allclose(got[key], expected[key], rtol=0, atol=1e-12, equal_nan=True, err_msg=key)
     without_y = model.diagnose(case.lib_q)
     np.testing.assert_array_equal(without_y["reconsidered"], expected["reconsidered"])
     for key in ("llp", "r_bar"):
-        np.testing.assert_allclose(without_y[key], expected[key], rtol=0, atol=1e-12,
-                                   equal_nan=True, err_msg=key)
+        np.testing.assert_allclose(without_y[key], expected[key], rtol=0, atol=1e-12, equal_nan=True, err_msg=key)
 
 
 @pytest.mark.parametrize("smoothing", ["m-estimate", "pseudo-instance"])
@@ -665,8 +685,7 @@ def test_target_kdb_matches_reference(name, k, smoothing):
     kdb = KDBClassifier(k=k, m=M).fit(case.X, case.y).predict_proba(case.lib_q)
     diff = Mismatches(case)
     for q, x in enumerate(case.Xq):
-        parents, micro, final = ref.target_kdb_reference(
-            case.X, case.y, case.r, l, x, k, kdb[q], M, smoothing)
+        parents, micro, final = ref.target_kdb_reference(case.X, case.y, case.r, l, x, k, kdb[q], M, smoothing)
         for label in range(l):
             diff.same(q, local["parents"][q][label], parents[label], f"kdb_{label} parents")
             diff.close(q, local["micro_proba"][q][label], micro[label], f"kdb_{label} posterior")

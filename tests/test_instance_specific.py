@@ -65,15 +65,13 @@ def test_local_parameters_equal_m_estimated_cpts(m, missing):
     for family in [(3,), (1, 0), (4, 2, 0), (0, 1, 2, 3)]:
         child, parents = family[0], list(family[1:])
         rows = np.arange(len(codes))
-        got = local.entries(codes, rows, np.full(len(rows), child),
-                            np.array([parents + [-1]] * len(rows)))
+        got = local.entries(codes, rows, np.full(len(rows), child), np.array([parents + [-1]] * len(rows)))
         table = m_estimated_log_cpts(cache, [(child, *sorted(parents), c)], m)[0]
         sp = sorted(parents)
         want = table[(codes[:, child], *[codes[:, p] for p in sp])]
         np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
         labels = rng.integers(0, data.n_classes, len(rows))
-        one = local.entries(codes, rows, np.full(len(rows), child),
-                            np.array([parents + [-1]] * len(rows)), labels)
+        one = local.entries(codes, rows, np.full(len(rows), child), np.array([parents + [-1]] * len(rows)), labels)
         np.testing.assert_allclose(one, want[rows, labels], rtol=0, atol=1e-12)
 
 
@@ -85,8 +83,7 @@ def test_local_kdb_parents_with_global_scores_is_kdb(krkp):
     mi, cmi = cache.mi_with_class(), cache.cmi_matrix()
     d = X.shape[1]
     for k in (1, 2, 3):
-        parents = local_kdb_parents(np.tile(mi, (3, 1)), np.broadcast_to(cmi, (3, d, d)),
-                                    np.ones((3, d), bool), k)
+        parents = local_kdb_parents(np.tile(mi, (3, 1)), np.broadcast_to(cmi, (3, d, d)), np.ones((3, d), bool), k)
         graph = learn_kdb(cache, k=k)
         for i in range(d):
             want = sorted(p for p in graph.predecessors(i) if p != cache.class_index)
@@ -132,10 +129,17 @@ def known_evidence(row):
     return {k: v for k, v in observed(row).items() if v != UNSEEN}
 
 
-@pytest.mark.parametrize("est", [LKDBClassifier(k=1), LKDBClassifier(k=2), AKDBClassifier(k=1),
-                                 TargetKDBClassifier(k=2),
-                                 TargetKDBClassifier(k=1, smoothing="pseudo-instance")],
-                         ids=["lkdb1", "lkdb2", "akdb1", "target2", "target1-pseudo"])
+@pytest.mark.parametrize(
+    "est",
+    [
+        LKDBClassifier(k=1),
+        LKDBClassifier(k=2),
+        AKDBClassifier(k=1),
+        TargetKDBClassifier(k=2),
+        TargetKDBClassifier(k=1, smoothing="pseudo-instance"),
+    ],
+    ids=["lkdb1", "lkdb2", "akdb1", "target2", "target1-pseudo"],
+)
 def test_explained_networks_give_the_model_posterior_through_pgmpy(est, soybean):
     X, y = soybean
     X = X.iloc[:, :9]
@@ -149,8 +153,7 @@ def test_explained_networks_give_the_model_posterior_through_pgmpy(est, soybean)
         parts = {}
         for name, model in expl.to_pgmpy().items():
             parts[name] = posterior(model, est.class_name_, classes, evidence)
-            np.testing.assert_allclose(parts[name], list(expl.posteriors[name].values()),
-                                       rtol=0, atol=1e-9)
+            np.testing.assert_allclose(parts[name], list(expl.posteriors[name].values()), rtol=0, atol=1e-9)
         if isinstance(est, TargetKDBClassifier):
             micro = np.mean([parts[f"kdb_{c}"] for c in classes], axis=0)
             want = (micro + parts["KDB"]) / 2
@@ -183,8 +186,7 @@ def test_ltan_explained_networks_through_pgmpy(soybean):
         evidence = known_evidence(test.iloc[r])
         models = expl.to_pgmpy()
         gen = posterior(models["TAN (generalist)"], est.class_name_, classes, evidence)
-        refined = posterior(models["TAN-IE (refined generalist)"], est.class_name_, classes,
-                            evidence)
+        refined = posterior(models["TAN-IE (refined generalist)"], est.class_name_, classes, evidence)
         refined = np.where(keep, refined, 0) / refined[keep].sum()
         prior = np.exp(est._local.class_log_prior)
         scores = np.zeros(len(classes))
@@ -193,8 +195,7 @@ def test_ltan_explained_networks_through_pgmpy(soybean):
         expert = scores / scores.sum()
         want = np.where(keep, gen[keep].sum() * (refined + expert) / 2, gen)
         np.testing.assert_allclose(proba[r], want, rtol=0, atol=1e-9)
-        np.testing.assert_allclose(list(expl.posteriors["experts (IBMC-CL)"].values()),
-                                   expert[keep], rtol=0, atol=1e-9)
+        np.testing.assert_allclose(list(expl.posteriors["experts (IBMC-CL)"].values()), expert[keep], rtol=0, atol=1e-9)
 
 
 def test_tan_ie_with_all_labels_kept_is_tan(soybean):
@@ -206,8 +207,7 @@ def test_tan_ie_with_all_labels_kept_is_tan(soybean):
     full = parts["omega"].all(axis=1)
     assert full.sum() > 10
     names = list(X.columns)
-    want = [names.index(p[0]) if p[:-1] else -1
-            for p in (tan.families_[n] for n in names)]
+    want = [names.index(p[0]) if p[:-1] else -1 for p in (tan.families_[n] for n in names)]
     for r in np.flatnonzero(full):
         assert parts["refined_parents"][r].tolist() == want
     np.testing.assert_allclose(parts["generalist_proba"], tan.predict_proba(test), atol=1e-12)
@@ -226,8 +226,9 @@ def test_binary_problem_tan_ie_tree_is_tan_tree(krkp):
         assert parts["refined_parents"][r].tolist() == want
 
 
-@pytest.mark.parametrize("est", [LKDBClassifier(k=2), LTANClassifier(), TargetKDBClassifier()],
-                         ids=["lkdb", "ltan", "target"])
+@pytest.mark.parametrize(
+    "est", [LKDBClassifier(k=2), LTANClassifier(), TargetKDBClassifier()], ids=["lkdb", "ltan", "target"]
+)
 def test_chunked_batches_give_the_same_answers(est, soybean, monkeypatch):
     X, y = soybean
     est.fit(X.iloc[:500], y.iloc[:500])
@@ -261,8 +262,7 @@ def test_diagnostics_follow_the_equations(soybean):
     b = parts["expert_proba"][rec].argmax(1)
     assert diag["kappa"] == pytest.approx(cohen_kappa_score(a, b))
     # rows outside R are answered by the generalist
-    np.testing.assert_allclose(est.predict_proba(test)[~rec], parts["generalist_proba"][~rec],
-                               rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(est.predict_proba(test)[~rec], parts["generalist_proba"][~rec], rtol=1e-12, atol=1e-15)
     # the final label of a reconsidered row is in Omega'
     assert parts["omega"][np.arange(len(test)), est.predict_proba(test).argmax(1)].all()
     # a label the model never saw (a class missing from a training fold) is wrong for
@@ -363,8 +363,7 @@ def test_cli_explain(tmp_path, capsys):
     assert main(["fit", str(tmp_path / "iris.csv"), "--model", "akdb", "-o", model]) is None
     capsys.readouterr()
     png = tmp_path / "e.png"
-    assert main(["explain", model, str(tmp_path / "iris.csv"), "--row", "3",
-                 "--plot", str(png)]) is None
+    assert main(["explain", model, str(tmp_path / "iris.csv"), "--row", "3", "--plot", str(png)]) is None
     out = capsys.readouterr().out
     assert "[LKDB]" in out and "[KDB]" in out and png.exists()
     assert main(["explain", model, str(tmp_path / "iris.csv"), "--row", "999"]) == 2

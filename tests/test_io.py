@@ -15,15 +15,17 @@ from bnclf.pgmpy_adapter import tables_from_network
 def awkward_model():
     rng = np.random.default_rng(3)
     n = 400
-    X = pd.DataFrame({
-        "age group": rng.choice(["(-inf, 2.5]", "(2.5, inf)"], n),
-        "a-b,c": rng.choice(["<5", ">=5", "x-y"], n),
-        "größe": rng.choice(["klein", "groß", "sehr groß"], n),
-        7: rng.integers(0, 3, n),
-        "flag": rng.choice([True, False], n),
-        "ratio": rng.choice([0.5, 1.5], n).astype(object),
-        "table": rng.choice(["network", "variable"], n),
-    })
+    X = pd.DataFrame(
+        {
+            "age group": rng.choice(["(-inf, 2.5]", "(2.5, inf)"], n),
+            "a-b,c": rng.choice(["<5", ">=5", "x-y"], n),
+            "größe": rng.choice(["klein", "groß", "sehr groß"], n),
+            7: rng.integers(0, 3, n),
+            "flag": rng.choice([True, False], n),
+            "ratio": rng.choice([0.5, 1.5], n).astype(object),
+            "table": rng.choice(["network", "variable"], n),
+        }
+    )
     y = pd.Series(rng.choice(["yes", "no", "maybe"], n), name="probability")
     return KDBClassifier(k=2).fit(X, y)
 
@@ -82,8 +84,17 @@ def test_unknown_format_is_explained(awkward_model, tmp_path):
 def test_save_and_load_estimator(awkward_model, tmp_path):
     path = save_model(awkward_model, tmp_path / "m.bnclf")
     loaded = load_model(path)
-    X = pd.DataFrame({"age group": ["(2.5, inf)"], "a-b,c": ["<5"], "größe": ["groß"], 7: [1],
-                      "flag": [True], "ratio": [0.5], "table": ["network"]})
+    X = pd.DataFrame(
+        {
+            "age group": ["(2.5, inf)"],
+            "a-b,c": ["<5"],
+            "größe": ["groß"],
+            7: [1],
+            "flag": [True],
+            "ratio": [0.5],
+            "table": ["network"],
+        }
+    )
     np.testing.assert_array_equal(loaded.predict_proba(X), awkward_model.predict_proba(X))
     (tmp_path / "bad.bnclf").write_bytes(b"\x80\x04N.")
     with pytest.raises(ValueError, match="not a safe bnclf model file.*trusted=True"):
@@ -102,8 +113,7 @@ def test_labels_json_cannot_type_come_back_as_text(tmp_path):
     X = pd.DataFrame({"when": pd.to_datetime(["2020-01-01", "2021-06-30"] * 4)})
     est = TANClassifier().fit(X, list("01010011"))
     model = read_network(write_network(est, tmp_path / "t.bif"))
-    assert model.get_cpds("when").state_names["when"] == ["2020-01-01 00:00:00",
-                                                          "2021-06-30 00:00:00"]
+    assert model.get_cpds("when").state_names["when"] == ["2020-01-01 00:00:00", "2021-06-30 00:00:00"]
 
 
 def test_export_rejects_what_it_cannot_write(tmp_path, krkp):
@@ -148,8 +158,7 @@ def test_ensemble_and_multinet_write_one_file_per_member_and_read_back(tmp_path,
         assert bmc.class_name_ not in model.nodes
         _, tables, _ = tables_from_network(model)
         for child, table in net.named_log_cpts.items():
-            order = [0] + [1 + list(model.get_cpds(child).variables[1:]).index(p)
-                           for p in net.named_families[child]]
+            order = [0] + [1 + list(model.get_cpds(child).variables[1:]).index(p) for p in net.named_families[child]]
             np.testing.assert_allclose(np.transpose(tables[child], order), np.exp(table), atol=1e-9)
 
 
@@ -162,8 +171,9 @@ def test_aode_manifest_records_what_the_row_weights_need(tmp_path, krkp):
     back = read_networks(write_network(est, tmp_path / "aode.xmlbif"))
     assert back["frequency_limit"] == 3 and len(back["networks"]) == 5
     name = X.columns[0]
-    assert back["value_counts"][name] == [float(v) for v in X[name].value_counts()
-                                          .reindex(est.categories_[name]).fillna(0)]
+    assert back["value_counts"][name] == [
+        float(v) for v in X[name].value_counts().reindex(est.categories_[name]).fillna(0)
+    ]
 
 
 @pytest.mark.parametrize("suffix", [".bif", ".xmlbif"])

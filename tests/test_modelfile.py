@@ -14,8 +14,7 @@ from bnclf import MDLDiscretizer, QuantileDiscretizer, make_classifier
 from bnclf.io import load_model, save_model
 from bnclf.models.registry import CLASSIFIERS
 
-SPECS = sorted(CLASSIFIERS) + ["kdb(k=1, m=0)", "aode(smoothing='weka')", "targetkdb(k=1, "
-                                                                         "smoothing='pseudo-instance')"]
+SPECS = sorted(CLASSIFIERS) + ["kdb(k=1, m=0)", "aode(smoothing='weka')", "targetkdb(k=1, smoothing='pseudo-instance')"]
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -37,8 +36,14 @@ def test_every_classifier_round_trips(spec, soybean, tmp_path):
 def test_pipelines_and_label_types_round_trip(disc, tmp_path):
     rng = np.random.default_rng(0)
     y = rng.integers(0, 3, 200)
-    X = pd.DataFrame({"v": rng.normal(y, 1.0), "n": rng.integers(0, 3, 200),
-                      "b": rng.random(200) < 0.5, "s": rng.choice(["a", "b", None], 200)})
+    X = pd.DataFrame(
+        {
+            "v": rng.normal(y, 1.0),
+            "n": rng.integers(0, 3, 200),
+            "b": rng.random(200) < 0.5,
+            "s": rng.choice(["a", "b", None], 200),
+        }
+    )
     model = make_pipeline(disc, make_classifier("tan")).fit(X, y)
     back = load_model(save_model(model, tmp_path / "p.bnclf"))
     assert back[0].cut_points_.keys() == model[0].cut_points_.keys()
@@ -85,8 +90,7 @@ def _rewrite(path, out, edit_json=None, edit_arrays=None):
 
 def test_damaged_foreign_and_tampered_files_are_refused_by_name(soybean, tmp_path):
     X, y = soybean
-    path = save_model(make_classifier("tan").fit(X.iloc[:200, :5], y.iloc[:200]),
-                      tmp_path / "m.bnclf")
+    path = save_model(make_classifier("tan").fit(X.iloc[:200, :5], y.iloc[:200]), tmp_path / "m.bnclf")
     (tmp_path / "empty.bnclf").write_bytes(b"")
     (tmp_path / "cut.bnclf").write_bytes(path.read_bytes()[:300])
     with zipfile.ZipFile(tmp_path / "foreign.bnclf", "w") as archive:
@@ -110,8 +114,7 @@ def test_damaged_foreign_and_tampered_files_are_refused_by_name(soybean, tmp_pat
     _rewrite(path, tmp_path / "tampered.bnclf", edit_arrays=bump)
     _rewrite(path, tmp_path / "version.bnclf", edit_json=lambda m: m.update(format="bnclf-safe/99"))
     _rewrite(path, tmp_path / "class.bnclf", edit_json=code_class)
-    _rewrite(path, tmp_path / "codes.bnclf",
-             edit_arrays=lambda a: a.update(codes=a["codes"] + 100))
+    _rewrite(path, tmp_path / "codes.bnclf", edit_arrays=lambda a: a.update(codes=a["codes"] + 100))
     for name, message in cases.items():
         with pytest.raises(ValueError, match=message) as info:
             load_model(tmp_path / name)
@@ -122,8 +125,9 @@ def test_pickle_remains_for_trusted_use(soybean, tmp_path):
     X, y = soybean
     est = make_classifier("nb").fit(X.iloc[:100, :4], y.iloc[:100])
     path = save_model(est, tmp_path / "m.pkl", format="pickle")
-    np.testing.assert_allclose(load_model(path, trusted=True).predict_proba(X.iloc[:5, :4]),
-                               est.predict_proba(X.iloc[:5, :4]))
+    np.testing.assert_allclose(
+        load_model(path, trusted=True).predict_proba(X.iloc[:5, :4]), est.predict_proba(X.iloc[:5, :4])
+    )
     with pytest.raises(ValueError, match="format='zip' is not valid"):
         save_model(est, tmp_path / "x", format="zip")
 

@@ -50,7 +50,7 @@ def test_missing_and_unseen_values_are_marginalized_exactly(est, krkp):
         hide = rng.choice(X.shape[1], size=r % 6 + 1, replace=False)
         for j in hide[: len(hide) // 2 + 1]:
             test.iat[r, j] = np.nan
-        for j in hide[len(hide) // 2 + 1:]:
+        for j in hide[len(hide) // 2 + 1 :]:
             test.iat[r, j] = "never-seen"
     ours = est.predict_proba(test)
     for r in range(len(test)):
@@ -246,8 +246,10 @@ def test_many_unknown_features_are_summed_out_exactly():
         cols.append(np.where(rng.random(n) < 0.85, cols[-1], rng.integers(0, 2, n)))
     X = pd.DataFrame(np.column_stack(cols)).add_prefix("f")
     est = TANClassifier(root="f0").fit(X, y)
-    test = pd.DataFrame([[np.nan] * (d - 1) + [1], [1] + [np.nan] * (d - 1),
-                         [np.nan if j % 3 else 0 for j in range(d)]], columns=X.columns)
+    test = pd.DataFrame(
+        [[np.nan] * (d - 1) + [1], [1] + [np.nan] * (d - 1), [np.nan if j % 3 else 0 for j in range(d)]],
+        columns=X.columns,
+    )
     infer = variable_elimination(est.to_pgmpy())
     ours = est.predict_proba(test)
     for r in range(len(test)):
@@ -258,10 +260,10 @@ def test_all_missing_categorical_column_is_summed_out():
     X = pd.DataFrame({"a": pd.Categorical(list("xyxy")), "b": list("ppqq")})
     est = TANClassifier().fit(X, [0, 1, 1, 0])
     blank_a = pd.DataFrame({"a": pd.Series([np.nan], dtype="category"), "b": ["p"]})
-    np.testing.assert_allclose(est.predict_proba(blank_a), est.predict_proba(blank_a[["b"]].assign(
-        a=np.nan)[["a", "b"]]))
-    np.testing.assert_allclose(est.predict_proba(blank_a)[0],
-                               pgmpy_posterior(est, pd.Series({"b": "p"})))
+    np.testing.assert_allclose(
+        est.predict_proba(blank_a), est.predict_proba(blank_a[["b"]].assign(a=np.nan)[["a", "b"]])
+    )
+    np.testing.assert_allclose(est.predict_proba(blank_a)[0], pgmpy_posterior(est, pd.Series({"b": "p"})))
 
 
 def test_integer_column_names_are_matched_by_name(soybean):

@@ -15,8 +15,7 @@ from bnclf.datasets import (
     multilabel_dataset_path,
 )
 
-EMOTIONS_LABELS = ["amazed-suprised", "happy-pleased", "relaxing-calm", "quiet-still", "sad-lonely",
-                   "angry-aggresive"]
+EMOTIONS_LABELS = ["amazed-suprised", "happy-pleased", "relaxing-calm", "quiet-still", "sad-lonely", "angry-aggresive"]
 
 # Labels last (MULAN layout): two nominal {0,1} labels and a numeric 0/1 one.
 DENSE = """@relation toy
@@ -202,7 +201,8 @@ def test_sibling_xml_wins_over_a_disagreeing_meka_tag(tmp_path):
     assert list(Y.columns) == ["green", "blue"]
     path.write_text(DENSE.replace("@relation toy", "@relation 'toy: -C -3'"))
     (tmp_path / "toy.xml").write_text(
-        LABEL_XML.format("red", "green").replace("</labels>", '<label name="blue"/></labels>'))
+        LABEL_XML.format("red", "green").replace("</labels>", '<label name="blue"/></labels>')
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # they agree: no warning
         assert list(load_mulan(path)[1].columns) == ["red", "green", "blue"]

@@ -59,8 +59,10 @@ def brute_log_joint(model, X) -> np.ndarray:
     for member in members:
         part = np.zeros((len(codes), len(configs)))
         for family, table in zip(member.families, member.log_cpts):
+
             def state(v):
                 return configs[None, :, v - m] if v >= m else codes[:, v][:, None]
+
             idx = [np.broadcast_to(state(v), (len(codes), len(configs))) for v in family]
             child = family[0]
             if child < m:
@@ -143,16 +145,16 @@ def test_subset_and_conditional_queries_equal_brute_force(fitted, kind):
     for _ in range(6):
         chosen = list(rng.permutation(names))
         given = {chosen[0]: int(rng.integers(0, 2))}
-        labels = chosen[1:1 + int(rng.integers(1, len(names) - 1))]
+        labels = chosen[1 : 1 + int(rng.integers(1, len(names) - 1))]
         best, marg, scores = brute_answers(model, rows, labels=labels, given=given)
         got = model.map_query(rows, labels=labels, given=given).to_numpy()
         # ties cannot be told apart; compare the attained value
-        d = {tuple(k): i for i, k in enumerate(sorted({tuple(c) for c in itertools.product([0, 1],
-                                                                                          repeat=len(labels))}))}
+        d = {
+            tuple(k): i for i, k in enumerate(sorted({tuple(c) for c in itertools.product([0, 1], repeat=len(labels))}))
+        }
         attained = scores[np.arange(len(rows)), [d[tuple(r)] for r in got]]
         np.testing.assert_allclose(attained, scores.max(axis=1), atol=1e-9)
-        np.testing.assert_allclose(model.marginal_query(rows, labels=labels, given=given).to_numpy(),
-                                   marg, atol=1e-10)
+        np.testing.assert_allclose(model.marginal_query(rows, labels=labels, given=given).to_numpy(), marg, atol=1e-10)
 
 
 def test_missing_and_unseen_values_are_summed_out():
@@ -200,8 +202,10 @@ def test_pgmpy_variable_elimination_agrees(fitted):
         pg_map = infer.map_query(query[:3], evidence=pg_evidence, show_progress=False)
         # compare attained probabilities (ties): joint of the answer under pgmpy's marginal over query[:3]
         joint = infer.query(query[:3], evidence=pg_evidence, joint=True, show_progress=False)
+
         def prob(assignment):
             return joint.get_value(**{k: int(v) for k, v in assignment.items()})
+
         assert prob(dict(ours_map)) == pytest.approx(prob(pg_map), abs=1e-12)
 
 
@@ -252,8 +256,10 @@ def test_class_graph_equals_brute_force_over_feasible_fans(seed):
         best = None
         for root in range(5):
             if kind == "nb":
-                candidates = [[() if i == root else pa for i, pa in enumerate(choice)]
-                              for choice in itertools.product(*[[(), (root,)]] * 5)]
+                candidates = [
+                    [() if i == root else pa for i, pa in enumerate(choice)]
+                    for choice in itertools.product(*[[(), (root,)]] * 5)
+                ]
             else:
                 candidates = enumerate_fans(5, root)
             for parents in candidates:
@@ -277,8 +283,7 @@ def test_fitted_attributes_and_treewidth(fitted):
         assert set(dag.predecessors(feature)) == set(parents)
         assert all(p in model.label_names_ for p in parents)
     assert all(dag.out_degree(f) == 0 for f in model.selected_features_)
-    scopes = [tuple(model.label_names_.index(p) for p in (c, *dag.predecessors(c)))
-              for c in model.label_names_]
+    scopes = [tuple(model.label_names_.index(p) for p in (c, *dag.predecessors(c))) for c in model.label_names_]
     scopes += [tuple(model.label_names_.index(p) for p in pa) for pa in model.bridge_parents_.values()]
     assert model.treewidth_ == min_fill_order(scopes, range(5), [2] * 5)[1]
     assert models["ensemble"].treewidth_ == 5
@@ -340,8 +345,13 @@ def test_score_is_global_accuracy(fitted):
 def test_numeric_rows_encode_by_cut_points_like_the_discretizer():
     rng = np.random.default_rng(5)
     X = pd.DataFrame(rng.normal(size=(300, 6)), columns=[f"x{j}" for j in range(6)])
-    Y = pd.DataFrame({"a": (X.x0 + rng.normal(size=300) > 0).astype(int),
-                      "b": (X.x1 - X.x0 > 0).astype(int), "c": (X.x2 > 0.5).astype(int)})
+    Y = pd.DataFrame(
+        {
+            "a": (X.x0 + rng.normal(size=300) > 0).astype(int),
+            "b": (X.x1 - X.x0 > 0).astype(int),
+            "c": (X.x2 > 0.5).astype(int),
+        }
+    )
     model = MultilabelBNClassifier(feature_selection=None).fit(X, Y)
     test = pd.DataFrame(rng.normal(scale=3, size=(50, 6)), columns=X.columns)  # beyond the range too
     assert model._fast_plan() is not None

@@ -25,13 +25,20 @@ def files(tmp_path_factory):
     write_arff(table, folder / "declared" / "emo.arff", relation="emo")
     labels = "".join(f'<label name="{name}"></label>' for name in Y.columns)
     (folder / "declared" / "emo.xml").write_text(
-        f'<?xml version="1.0" encoding="utf-8"?><labels xmlns="http://mulan.sourceforge.net/labels">{labels}'
-        "</labels>", encoding="utf-8")
+        f'<?xml version="1.0" encoding="utf-8"?><labels xmlns="http://mulan.sourceforge.net/labels">{labels}</labels>',
+        encoding="utf-8",
+    )
     table.to_csv(folder / "emo.csv", index=False)
     rows = X.iloc[200:230].reset_index(drop=True)
     rows.assign(song=[f"s{i}" for i in range(30)]).to_csv(folder / "rows.csv", index=False)
-    return {"arff": folder / "emo.arff", "declared": folder / "declared" / "emo.arff",
-            "csv": folder / "emo.csv", "rows": folder / "rows.csv", "X": rows, "labels": list(Y.columns)}
+    return {
+        "arff": folder / "emo.arff",
+        "declared": folder / "declared" / "emo.arff",
+        "csv": folder / "emo.csv",
+        "rows": folder / "rows.csv",
+        "X": rows,
+        "labels": list(Y.columns),
+    }
 
 
 @pytest.fixture(scope="module")
@@ -63,17 +70,44 @@ def test_query_answers_equal_the_python_api(files, mnb_file, tmp_path):
     model = load_model(mnb_file)
     happy, sad, calm = "happy-pleased", "sad-lonely", "relaxing-calm"
     out = tmp_path / "q.csv"
-    main(["query", str(mnb_file), str(files["rows"]), "--map", "--given", f"{happy}=1", "--given", f"{sad}=0",
-          "-o", str(out)])
+    main(
+        [
+            "query",
+            str(mnb_file),
+            str(files["rows"]),
+            "--map",
+            "--given",
+            f"{happy}=1",
+            "--given",
+            f"{sad}=0",
+            "-o",
+            str(out),
+        ]
+    )
     answers = pd.read_csv(out)
     expected = model.map_query(files["X"], given={happy: 1, sad: 0})
     assert list(answers.columns) == list(expected.columns) and happy not in answers.columns
     np.testing.assert_array_equal(answers.to_numpy(), expected.to_numpy())
     main(["query", str(mnb_file), str(files["rows"]), "--map", "--labels", f"{calm},{sad}", "-o", str(out)])
-    np.testing.assert_array_equal(pd.read_csv(out).to_numpy(),
-                                  model.map_query(files["X"], labels=[calm, sad]).to_numpy())
-    main(["query", str(mnb_file), str(files["rows"]), "--marginal", "--labels", f"{calm},{happy}",
-          "--given", f"{sad}=1", "--id", "song", "-o", str(out)])
+    np.testing.assert_array_equal(
+        pd.read_csv(out).to_numpy(), model.map_query(files["X"], labels=[calm, sad]).to_numpy()
+    )
+    main(
+        [
+            "query",
+            str(mnb_file),
+            str(files["rows"]),
+            "--marginal",
+            "--labels",
+            f"{calm},{happy}",
+            "--given",
+            f"{sad}=1",
+            "--id",
+            "song",
+            "-o",
+            str(out),
+        ]
+    )
     answers = pd.read_csv(out)
     assert list(answers.columns) == ["song", f"P({calm})", f"P({happy})"]
     expected = model.marginal_query(files["X"], labels=[calm, happy], given={sad: 1})
@@ -100,8 +134,21 @@ def test_labels_by_name_by_xml_and_the_embedded_data(files, tmp_path, capsys):
 
 def test_evaluate_reports_both_accuracies(files, tmp_path, capsys):
     out = tmp_path / "r.csv"
-    main(["evaluate", str(files["arff"]), "--n-labels", "6", "--models", "mnb,br", "--folds", "3",
-          "--no-progress", "-o", str(out)])
+    main(
+        [
+            "evaluate",
+            str(files["arff"]),
+            "--n-labels",
+            "6",
+            "--models",
+            "mnb,br",
+            "--folds",
+            "3",
+            "--no-progress",
+            "-o",
+            str(out),
+        ]
+    )
     text = capsys.readouterr().out
     assert "global accuracy" in text and "Hamming accuracy" in text and "least relevant label" in text
     table = pd.read_csv(out)
@@ -112,9 +159,24 @@ def test_evaluate_reports_both_accuracies(files, tmp_path, capsys):
 
 
 def test_compare_ranks_multilabel_classifiers(files, tmp_path, capsys):
-    code = main(["compare", "--datasets", str(files["arff"]), str(files["declared"]), "--n-labels", "6",
-                 "--classifiers", "mnb(feature_selection=None)", "br", "--folds", "3", "--no-progress",
-                 "--out", str(tmp_path)])
+    code = main(
+        [
+            "compare",
+            "--datasets",
+            str(files["arff"]),
+            str(files["declared"]),
+            "--n-labels",
+            "6",
+            "--classifiers",
+            "mnb(feature_selection=None)",
+            "br",
+            "--folds",
+            "3",
+            "--no-progress",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     assert code == 0
     text = capsys.readouterr().out
     assert "## Multilabel scores" in text and "Hamming accuracy" in text and "Average ranks" in text

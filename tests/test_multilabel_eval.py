@@ -255,20 +255,24 @@ def test_cross_validate_on_emotions(emotions):
 
 def test_cross_validate_restores_allow_empty_and_names_a_failing_fold(small):
     X, Y = small
-    cv = multilabel_fold_scores(["mnb(feature_selection=None, allow_empty=True)"], X, Y, n_splits=3,
-                                   progress=False)
+    cv = multilabel_fold_scores(["mnb(feature_selection=None, allow_empty=True)"], X, Y, n_splits=3, progress=False)
     np.testing.assert_allclose(cv["global_accuracy"], cv["global_accuracy_empty_allowed"])
     with pytest.raises(RuntimeError, match="bad fold 0"):
-        multilabel_fold_scores({"bad": MultilabelBNClassifier(alpha=5.0, max_parents=2,
-                                                                 discretizer=None)}, X, Y, progress=False)
+        multilabel_fold_scores(
+            {"bad": MultilabelBNClassifier(alpha=5.0, max_parents=2, discretizer=None)}, X, Y, progress=False
+        )
     with pytest.raises(ValueError, match="repeat"):
         multilabel_fold_scores(["br", "br"], X, Y, progress=False)
 
 
 def test_compare_multilabel_feeds_the_comparison_tests(small, emotions):
     X, Y = small
-    results = compare_multilabel([("first", X.iloc[:120], Y.iloc[:120]), ("second", X.iloc[120:], Y.iloc[120:])],
-                                 ["mnb(feature_selection=None)", "br"], n_splits=3, progress=False)
+    results = compare_multilabel(
+        [("first", X.iloc[:120], Y.iloc[:120]), ("second", X.iloc[120:], Y.iloc[120:])],
+        ["mnb(feature_selection=None)", "br"],
+        n_splits=3,
+        progress=False,
+    )
     assert set(results["dataset"]) == {"first", "second"} and (results["repeat"] == 0).all()
     np.testing.assert_allclose(results["zero_one_loss"], 1 - results["global_accuracy"])
     np.testing.assert_allclose(results["hamming_loss"], 1 - results["hamming_accuracy"])

@@ -28,8 +28,9 @@ def prufer_trees(n):
         yield frozenset(frozenset(e) for e in nx.from_prufer_sequence(list(seq)).edges)
 
 
-@pytest.mark.parametrize("est", [ChowLiuMultinetClassifier(), ETANClassifier(k=2),
-                                 ETANClassifier(k=1)], ids=["bmccl", "etan2", "etan1"])
+@pytest.mark.parametrize(
+    "est", [ChowLiuMultinetClassifier(), ETANClassifier(k=2), ETANClassifier(k=1)], ids=["bmccl", "etan2", "etan1"]
+)
 def test_members_equal_pgmpy_likelihoods_and_combine_by_eq_11(est, krkp):
     X, y = krkp
     X = X.iloc[:, :7]
@@ -49,8 +50,7 @@ def test_members_equal_pgmpy_likelihoods_and_combine_by_eq_11(est, krkp):
             ref = log_evidence(models[label], observed(test.iloc[r]), infer)
             np.testing.assert_allclose(ours[r, c], ref, atol=1e-9)
     joint = prior * np.exp(ours)
-    np.testing.assert_allclose(est.predict_proba(test), joint / joint.sum(axis=1, keepdims=True),
-                               atol=1e-12)
+    np.testing.assert_allclose(est.predict_proba(test), joint / joint.sum(axis=1, keepdims=True), atol=1e-12)
     counts = y.iloc[:2000].value_counts().reindex(est.classes_).to_numpy()
     np.testing.assert_allclose(prior, (counts + 0.5) / (2000 + 1))
 
@@ -62,8 +62,10 @@ def test_bmccl_trees_are_the_maximum_spanning_trees_of_each_labels_mi(krkp):
     est = ChowLiuMultinetClassifier().fit(X, y)
     for label, net in est.network_members():
         rows = (y == label).to_numpy()
-        w = {frozenset((a, b)): mutual_info_score(X.iloc[rows, a], X.iloc[rows, b])
-             for a, b in itertools.combinations(range(len(cols)), 2)}
+        w = {
+            frozenset((a, b)): mutual_info_score(X.iloc[rows, a], X.iloc[rows, b])
+            for a, b in itertools.combinations(range(len(cols)), 2)
+        }
         best = max(prufer_trees(len(cols)), key=lambda t: sum(w[e] for e in t))
         ours = frozenset(frozenset((cols.index(u), cols.index(v))) for u, v in net.dag.edges)
         assert ours == best

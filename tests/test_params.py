@@ -19,9 +19,9 @@ def test_class_prior_and_feature_cpt_by_hand():
     prior, cpt = m_estimated_log_cpts(cache(), [(1,), (0, 1)], m=1.0)
     np.testing.assert_allclose(np.exp(prior), [(3 + 0.5) / 9, (5 + 0.5) / 9])
     # class 0 rows: x = 0, 0, 1; class 1 rows: x = 1, 1, 2, 0, 1
-    expected = np.array([[(2 + 1 / 3) / 4, (1 + 1 / 3) / 6],
-                         [(1 + 1 / 3) / 4, (3 + 1 / 3) / 6],
-                         [(0 + 1 / 3) / 4, (1 + 1 / 3) / 6]])
+    expected = np.array(
+        [[(2 + 1 / 3) / 4, (1 + 1 / 3) / 6], [(1 + 1 / 3) / 4, (3 + 1 / 3) / 6], [(0 + 1 / 3) / 4, (1 + 1 / 3) / 6]]
+    )
     np.testing.assert_allclose(np.exp(cpt), expected)
     np.testing.assert_allclose(np.exp(cpt).sum(axis=0), 1.0)
 
@@ -53,6 +53,7 @@ def test_all_pairs_cpts_equal_the_m_estimates_of_each_family(m):
         for p in range(4):
             if j != p:
                 expected = m_estimated_log_cpts(cache, [(j, p, 4)], m)[0]
-                np.testing.assert_array_equal(np.isneginf(tables[off[j]:off[j] + 3, off[p]:off[p] + 3]),
-                                              np.isneginf(expected))
-                np.testing.assert_allclose(tables[off[j]:off[j] + 3, off[p]:off[p] + 3], expected)
+                np.testing.assert_array_equal(
+                    np.isneginf(tables[off[j] : off[j] + 3, off[p] : off[p] + 3]), np.isneginf(expected)
+                )
+                np.testing.assert_allclose(tables[off[j] : off[j] + 3, off[p] : off[p] + 3], expected)

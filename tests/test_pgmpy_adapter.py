@@ -14,8 +14,12 @@ def two_parent_network():
     p_x = rng.dirichlet([1, 1, 1, 1], size=6).T.reshape(4, 3, 2)  # axes (x, a, c)
     names = ["a", "x", "c"]
     states = [["lo", "mid", "hi"], [0, 1, 2, 3], [True, False]]
-    return Network([(0,), (1, 0, 2), (2,)], [np.log(p_a), np.log(p_x), np.log(p_c)], names,
-                   states, class_index=2), p_a, p_x, p_c
+    return (
+        Network([(0,), (1, 0, 2), (2,)], [np.log(p_a), np.log(p_x), np.log(p_c)], names, states, class_index=2),
+        p_a,
+        p_x,
+        p_c,
+    )
 
 
 def test_cpd_layout_and_state_names():

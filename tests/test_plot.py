@@ -143,8 +143,7 @@ def test_cli_plot_options(tmp_path, capsys):
     model = str(tmp_path / "m.bnclf")
     main(["fit", str(tmp_path / "iris.csv"), "--model", "kdb(k=2)", "-o", model])
     png = tmp_path / "p.png"
-    assert main(["plot", model, "-o", str(png), "--max-features", "2",
-                 "--markov-blanket-only"]) is None
+    assert main(["plot", model, "-o", str(png), "--max-features", "2", "--markov-blanket-only"]) is None
     assert png.stat().st_size > 5000
     assert main(["plot", model, "-o", str(png), "--features", "nope"]) == 2
     assert "not nodes" in capsys.readouterr().err
@@ -185,8 +184,7 @@ def test_cli_plot_trace(tmp_path, capsys):
     X, y = load_dataset("iris")
     X.assign(**{"class": y}).to_csv(tmp_path / "iris.csv", index=False)
     model = str(tmp_path / "m.bnclf")
-    main(["fit", str(tmp_path / "iris.csv"), "--model", "rmcv(start=empty, random_state=1)",
-          "-o", model])
+    main(["fit", str(tmp_path / "iris.csv"), "--model", "rmcv(start=empty, random_state=1)", "-o", model])
     png = tmp_path / "trace.png"
     assert main(["plot", model, "--trace", "-o", str(png)]) is None
     assert png.stat().st_size > 5000
@@ -197,13 +195,17 @@ def test_cli_plot_trace(tmp_path, capsys):
 
 # -- readable drawings: routed arcs, distinct class arcs, labels that fit ---------------------
 
+
 def _node_labels(ax):
     return [t for t in ax.texts if t.get_gid() == "node"]
 
 
 def _arcs(ax, kind=None):
-    return [p for p in ax.patches if (p.get_gid() or "").startswith("arc:")
-            and (kind is None or p.get_gid() == f"arc:{kind}")]
+    return [
+        p
+        for p in ax.patches
+        if (p.get_gid() or "").startswith("arc:") and (kind is None or p.get_gid() == f"arc:{kind}")
+    ]
 
 
 def _drawn(ax):
@@ -226,8 +228,12 @@ def _drawn(ax):
 
 
 def _inside(points, bbox, margin):
-    return ((points[:, 0] > bbox.x0 + margin) & (points[:, 0] < bbox.x1 - margin)
-            & (points[:, 1] > bbox.y0 + margin) & (points[:, 1] < bbox.y1 - margin))
+    return (
+        (points[:, 0] > bbox.x0 + margin)
+        & (points[:, 0] < bbox.x1 - margin)
+        & (points[:, 1] > bbox.y0 + margin)
+        & (points[:, 1] < bbox.y1 - margin)
+    )
 
 
 def _near(point, bbox, tol=2.0):
@@ -240,12 +246,17 @@ def _routed_cases(krkp):
     X, y = krkp
     X = X.iloc[:, :14]
     tan = TANClassifier().fit(X, y)
-    parents = nx.DiGraph([("C", "a"), ("C", "b"), ("C", "c"), ("a", "b"), ("d", "C"), ("e", "C"), ("d", "c"),
-                          ("b", "c"), ("e", "f")])  # arcs into the class, a feature outside the blanket
+    parents = nx.DiGraph(
+        [("C", "a"), ("C", "b"), ("C", "c"), ("a", "b"), ("d", "C"), ("e", "C"), ("d", "c"), ("b", "c"), ("e", "f")]
+    )  # arcs into the class, a feature outside the blanket
     grid = {v: (i % 4, -(i // 4)) for i, v in enumerate(tan.dag_)}  # given positions: arcs up, down, sideways
-    return {"nb": (NaiveBayesClassifier().fit(X, y), {}), "tan": (tan, {}),
-            "kdb": (KDBClassifier(k=2).fit(X, y), {}), "class parents": (parents, {"class_node": "C"}),
-            "given positions": (tan, {"pos": grid})}
+    return {
+        "nb": (NaiveBayesClassifier().fit(X, y), {}),
+        "tan": (tan, {}),
+        "kdb": (KDBClassifier(k=2).fit(X, y), {}),
+        "class parents": (parents, {"class_node": "C"}),
+        "given positions": (tan, {"pos": grid}),
+    }
 
 
 @pytest.mark.parametrize("case", ["nb", "tan", "kdb", "class parents", "given positions"])
@@ -330,14 +341,19 @@ def test_model_class_information_is_the_data_mutual_information_for_naive_bayes(
     X = X.iloc[:, :10]
     for est in (NaiveBayesClassifier().fit(X, y), TANClassifier().fit(X, y)):
         mi = model_class_information(est)
-        np.testing.assert_allclose([mi[c] for c in X.columns], [mutual_info_score(X[c], y) for c in X.columns],
-                                   atol=3e-3)  # m-estimates, not frequencies
+        np.testing.assert_allclose(
+            [mi[c] for c in X.columns], [mutual_info_score(X[c], y) for c in X.columns], atol=3e-3
+        )  # m-estimates, not frequencies
 
 
 def test_long_names_are_not_clipped(tmp_path):
     rng = np.random.default_rng(1)
-    names = ["a_rather_long_name_24chr", "serum_cholesterol_level_in_mg_per_decilitre",
-             "maximum_heart_rate_achieved_during_the_exercise_test", "x"]
+    names = [
+        "a_rather_long_name_24chr",
+        "serum_cholesterol_level_in_mg_per_decilitre",
+        "maximum_heart_rate_achieved_during_the_exercise_test",
+        "x",
+    ]
     X = pd.DataFrame(rng.integers(0, 3, (300, 4)), columns=names)
     y = (X.iloc[:, 0] + rng.integers(0, 2, 300)) % 2
     est = TANClassifier().fit(X, y.rename("a_class_with_a_long_name_too"))

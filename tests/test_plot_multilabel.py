@@ -55,8 +55,12 @@ def model(request, data):
 
 def arrows(fig, color):
     rgb = np.array(to_rgb(color))
-    return [p for ax in fig.axes for p in ax.patches
-            if isinstance(p, FancyArrowPatch) and np.allclose(p.get_edgecolor()[:3], rgb)]
+    return [
+        p
+        for ax in fig.axes
+        for p in ax.patches
+        if isinstance(p, FancyArrowPatch) and np.allclose(p.get_edgecolor()[:3], rgb)
+    ]
 
 
 def class_edges(model, dag=None):
@@ -120,9 +124,15 @@ def test_root_is_highlighted_and_parentless_features_are_pale(model):
     fig = draw_multilabel(model)
     ax = fig.axes[0]
     by_text = boxes(fig)
-    face = {name: next(p for p in ax.patches if isinstance(p, FancyBboxPatch)
-                       and (p.get_x(), p.get_x() + p.get_width(), p.get_y(), p.get_y() + p.get_height()) == box
-                       ).get_facecolor()[:3] for name, box in by_text.items()}
+    face = {
+        name: next(
+            p
+            for p in ax.patches
+            if isinstance(p, FancyBboxPatch)
+            and (p.get_x(), p.get_x() + p.get_width(), p.get_y(), p.get_y() + p.get_height()) == box
+        ).get_facecolor()[:3]
+        for name, box in by_text.items()
+    }
     assert np.allclose(face[model.root_], to_rgb("#d62728"))
     assert all(not np.allclose(face[c], to_rgb("#d62728")) for c in model.label_names_ if c != model.root_)
     parentless = [f for f, p in model.bridge_parents_.items() if not p]
@@ -159,8 +169,9 @@ def test_features_and_max_features_restrict_the_drawing(model):
     assert "3 of 8 features shown" in fig.axes[0].get_title()
     plt.close(fig)
 
-    order = sorted(model.selected_features_,
-                   key=lambda f: (-len(model.bridge_parents_[f]), model.selected_features_.index(f)))
+    order = sorted(
+        model.selected_features_, key=lambda f: (-len(model.bridge_parents_[f]), model.selected_features_.index(f))
+    )
     fig = draw_multilabel(model, max_features=3)
     shown = set(texts(fig))
     assert shown & set(model.selected_features_) == set(order[:3])
@@ -220,8 +231,11 @@ def test_ensemble_draws_a_panel_per_member(data):
     fig = draw_multilabel(ens)
     assert len(fig.axes) == len(ens.networks_) == 4
     for ax, net, root in zip(fig.axes, ens.networks_, ens.label_names_):
-        blue = [p for p in ax.patches if isinstance(p, FancyArrowPatch)
-                and np.allclose(p.get_edgecolor()[:3], to_rgb(CLASS_ARC_COLOR))]
+        blue = [
+            p
+            for p in ax.patches
+            if isinstance(p, FancyArrowPatch) and np.allclose(p.get_edgecolor()[:3], to_rgb(CLASS_ARC_COLOR))
+        ]
         assert len(blue) == len(class_edges(ens, net.dag))
         assert root in ax.get_title()
     assert "BN ensemble" in fig.texts[0].get_text()

@@ -12,8 +12,13 @@ def test_parse_specs():
     assert parse_classifier_spec("aode(smoothing='weka')") == ("aode", {"smoothing": "weka"})
     assert parse_classifier_spec("hc(criterion=mdl)") == ("hc", {"criterion": "mdl"})
     assert parse_classifier_spec("bnc-2p(max_parents=3)") == ("bnc-2p", {"max_parents": 3})
-    for bad, match in [("kdb(3)", "by name"), ("kdb(k=[x])", "literal"), ("1+", "parse"),
-                       ("kdb(**a)", "kwargs"), ("kdb(k=__import__('os'))", "literal")]:
+    for bad, match in [
+        ("kdb(3)", "by name"),
+        ("kdb(k=[x])", "literal"),
+        ("1+", "parse"),
+        ("kdb(**a)", "kwargs"),
+        ("kdb(k=__import__('os'))", "literal"),
+    ]:
         with pytest.raises(ValueError, match=match):
             parse_classifier_spec(bad)
 
@@ -28,9 +33,11 @@ def test_every_short_name_builds_its_estimator():
 
 def test_specs_never_import_or_call_arbitrary_code(tmp_path):
     marker = tmp_path / "ran"
-    for spec in (f"os.system(command='touch {marker}')",
-                 f"subprocess.getoutput(cmd='touch {marker}')",
-                 "bnclf.TANClassifier"):
+    for spec in (
+        f"os.system(command='touch {marker}')",
+        f"subprocess.getoutput(cmd='touch {marker}')",
+        "bnclf.TANClassifier",
+    ):
         with pytest.raises(ValueError, match="import path"):
             make_classifier(spec)
     assert not marker.exists()

@@ -18,8 +18,7 @@ def data(soybean):
     X = X.iloc[:, :6]
     encoder = FeatureEncoder().fit(X)
     classes, codes = encode_target(y)
-    coded = DiscreteData(encoder.transform(X, training=True), encoder.cardinalities_, codes,
-                         len(classes))
+    coded = DiscreteData(encoder.transform(X, training=True), encoder.cardinalities_, codes, len(classes))
     frame = X.astype(object).fillna("<missing>").astype(str).assign(cls=y.astype(str))
     return CountCache(coded), frame
 
@@ -39,8 +38,7 @@ def test_local_scores_equal_pgmpy(score, pgmpy_name, data):
             ours = local_score(cache, child, parents, score)
             want = ref.local_score(names[child], [names[p] for p in parents])
             if score == "k2":  # pgmpy adds lnG(r) for each unseen parent configuration
-                table = cache.counts((child, *sorted(parents))).reshape(
-                    cache.cardinalities[child], -1)
+                table = cache.counts((child, *sorted(parents))).reshape(cache.cardinalities[child], -1)
                 unseen = int((table.sum(axis=0) == 0).sum())
                 want -= unseen * math.lgamma(cache.cardinalities[child])
             assert ours == pytest.approx(want, rel=1e-10, abs=1e-8), (child, parents)

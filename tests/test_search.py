@@ -39,10 +39,8 @@ from bnclf.stats import CountCache
 def coded(X, y):
     encoder = FeatureEncoder().fit(X)
     classes, codes = encode_target(y)
-    data = DiscreteData(encoder.transform(X, training=True), encoder.cardinalities_, codes,
-                        len(classes))
-    return data, np.column_stack([data.codes, data.y]), np.append(data.cardinalities,
-                                                                  len(classes))
+    data = DiscreteData(encoder.transform(X, training=True), encoder.cardinalities_, codes, len(classes))
+    return data, np.column_stack([data.codes, data.y]), np.append(data.cardinalities, len(classes))
 
 
 @pytest.fixture(scope="module")
@@ -129,10 +127,8 @@ def plain_error(codes, cards, folds, parents, m):
 
 
 @pytest.mark.parametrize("dataset", ["krkp_small", "soybean_small"])
-@pytest.mark.parametrize("start, all_folds, m", [("nb", True, 0.0), ("empty", True, 0.0),
-                                                 ("nb", False, 1.0)])
-def test_incremental_score_equals_recomputation_after_every_move(dataset, start, all_folds, m,
-                                                                 request):
+@pytest.mark.parametrize("start, all_folds, m", [("nb", True, 0.0), ("empty", True, 0.0), ("nb", False, 1.0)])
+def test_incremental_score_equals_recomputation_after_every_move(dataset, start, all_folds, m, request):
     _, codes, cards = request.getfixturevalue(dataset)
     d = codes.shape[1] - 1
     folds = _holdout_folds(codes[:, d], 4, 3, all_folds=all_folds)
@@ -145,8 +141,7 @@ def test_incremental_score_equals_recomputation_after_every_move(dataset, start,
         state.apply(Move(row["move"], row["u"], row["v"]))
         fresh = FamilyContributions(codes, cards, folds, m=m)  # no memo, no running sums
         assert dag_score_from_scratch(state.parents, fresh) == pytest.approx(row["score"], abs=0)
-        assert plain_error(codes, cards, folds, state.parents, m) == pytest.approx(row["score"],
-                                                                                   abs=1e-12)
+        assert plain_error(codes, cards, folds, state.parents, m) == pytest.approx(row["score"], abs=1e-12)
     # scores only drop, strictly
     scores = [row["score"] for row in result.trace]
     assert all(b < a for a, b in zip(scores, scores[1:]))
@@ -212,8 +207,7 @@ def test_rmcv_variants_and_fitted_attributes(krkp):
     X, y = X.iloc[rows, :15], y.iloc[rows]
     model = RMCVClassifier(random_state=0).fit(X, y)
     trace = model.search_trace_
-    assert list(trace.columns) == ["iteration", "move", "arc", "score", "n_candidates",
-                                   "n_scored", "seconds"]
+    assert list(trace.columns) == ["iteration", "move", "arc", "score", "n_candidates", "n_scored", "seconds"]
     assert model.n_moves_ == len(trace) - 1 and model.n_iter_ == model.n_moves_ + 1
     assert model.score_ == trace["score"].iloc[-1] < trace["score"].iloc[0]
     assert (trace["n_scored"].iloc[1:] <= trace["n_candidates"].iloc[1:]).all()
@@ -290,10 +284,8 @@ def soybean_frame(soybean):
     return X, y, frame
 
 
-@pytest.mark.parametrize("criterion, pgmpy_name, sign", [("mdl", "BIC", -1.0),
-                                                        ("bdeu", "BDeu", 1.0)])
-def test_decomposable_search_score_equals_pgmpy_structure_score(criterion, pgmpy_name, sign,
-                                                                soybean_frame):
+@pytest.mark.parametrize("criterion, pgmpy_name, sign", [("mdl", "BIC", -1.0), ("bdeu", "BDeu", 1.0)])
+def test_decomposable_search_score_equals_pgmpy_structure_score(criterion, pgmpy_name, sign, soybean_frame):
     X, y, frame = soybean_frame
     model = HillClimbClassifier(criterion=criterion, start="empty", ess=10.0).fit(X, y)
     assert model.n_moves_ >= 5
@@ -340,14 +332,12 @@ def test_cmdl_and_cll_searches_are_consistent_with_recomputation(soybean_small):
     d = codes.shape[1] - 1
     for kind, bound in (("cmdl", None), ("cll", 2)):
         table = FamilyContributions(codes, cards, None, m=0.0)
-        result = hill_climb(ClassScore(table, kind), DagState(d + 1), max_parents=bound,
-                            max_iter=8, random_state=0)
+        result = hill_climb(ClassScore(table, kind), DagState(d + 1), max_parents=bound, max_iter=8, random_state=0)
         state = DagState(d + 1)
         for row in result.trace[1:]:
             state.apply(Move(row["move"], row["u"], row["v"]))
             fresh = FamilyContributions(codes, cards, None, m=0.0)
-            assert dag_score_from_scratch(state.parents, fresh, kind) == pytest.approx(
-                row["score"], rel=1e-10)
+            assert dag_score_from_scratch(state.parents, fresh, kind) == pytest.approx(row["score"], rel=1e-10)
         if bound:
             assert max(len(p) for p in result.state.parents) <= bound
 
@@ -397,13 +387,17 @@ def test_rows_impossible_outside_the_class_families_use_the_class_families():
     jll = kernel.joint_log_likelihood(np.array([[0, 1], [1, 0]]))  # (x, v) impossible
     assert not np.isneginf(jll[0]).all()
     small = NetworkKernel(families, m_estimated_log_cpts(cache, families, 1e-9), 2)
-    np.testing.assert_allclose(np.exp(log_posterior(jll)), np.exp(log_posterior(
-        small.joint_log_likelihood(np.array([[0, 1], [1, 0]])))), atol=1e-6)
+    np.testing.assert_allclose(
+        np.exp(log_posterior(jll)),
+        np.exp(log_posterior(small.joint_log_likelihood(np.array([[0, 1], [1, 0]])))),
+        atol=1e-6,
+    )
 
 
 def test_first_best_takes_the_lowest_index_on_ties():
-    log_joint = np.array([[-1.0, -1.0 + 1e-12, -2.0], [-np.inf, -np.inf, -np.inf],
-                          [-3.0, -1.0, -1.0], [-np.inf, -5.0, -4.0]])
+    log_joint = np.array(
+        [[-1.0, -1.0 + 1e-12, -2.0], [-np.inf, -np.inf, -np.inf], [-3.0, -1.0, -1.0], [-np.inf, -5.0, -4.0]]
+    )
     np.testing.assert_array_equal(first_best(log_joint), [0, 0, 1, 2])
     np.testing.assert_array_equal(first_best(log_joint.T, axis=0), [0, 0, 1, 2])
     pairs = np.array([[-1.0, -1.0 + 1e-12], [-np.inf, -np.inf], [-np.inf, -3.0], [-1.0, -0.5]])

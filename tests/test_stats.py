@@ -69,8 +69,7 @@ def test_measures_agree_with_sklearn_on_real_data(krkp):
         assert np.array_equal(cache.counts((i, cache.class_index)), table)
     i, j = 3, 7
     ref = sum(
-        np.mean(yc == c) * mutual_info_score(codes[yc == c, i], codes[yc == c, j]) / math.log(2)
-        for c in range(2)
+        np.mean(yc == c) * mutual_info_score(codes[yc == c, i], codes[yc == c, j]) / math.log(2) for c in range(2)
     )
     assert cache.cmi_matrix()[i, j] == pytest.approx(ref, abs=1e-12)
 
@@ -203,6 +202,5 @@ def test_all_pair_cmi_at_once_equals_pair_by_pair(missing):
                 continue
             table = cache.counts((i, j, d))
             assert cmi[i, j] == pytest.approx(conditional_mutual_information(table), abs=1e-12)
-            np.testing.assert_allclose(per_label[:, i, j], label_conditional_mi(table),
-                                       atol=1e-12)
+            np.testing.assert_allclose(per_label[:, i, j], label_conditional_mi(table), atol=1e-12)
     assert cmi[1, 3] > 0.1

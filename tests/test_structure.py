@@ -36,8 +36,7 @@ def symmetric(d, weights):
 
 
 def feature_parents(graph, class_index):
-    return {v: sorted(p for p in graph.predecessors(v) if p != class_index)
-            for v in graph if v != class_index}
+    return {v: sorted(p for p in graph.predecessors(v) if p != class_index) for v in graph if v != class_index}
 
 
 def test_prim_hand_worked():
@@ -69,7 +68,7 @@ def test_learn_tan_hand_worked_with_default_root():
 def test_learn_kdb_hand_worked():
     # Ranking by MI: 1, 2, 3, 0.
     mi = [0.1, 0.5, 0.3, 0.2]
-    cmi = symmetric(4, {(0, 1): .4, (0, 2): .1, (0, 3): .3, (1, 2): .2, (1, 3): .05, (2, 3): .25})
+    cmi = symmetric(4, {(0, 1): 0.4, (0, 2): 0.1, (0, 3): 0.3, (1, 2): 0.2, (1, 3): 0.05, (2, 3): 0.25})
     cache = HandCache(mi, cmi)
     # k=2: X2 <- {1}; X3 <- {1, 2} (only two candidates); X0 <- the two best of
     # {1: .4, 2: .1, 3: .3} = {1, 3}
@@ -106,8 +105,7 @@ def test_tan_tree_is_the_brute_force_maximum_on_real_data(krkp):
     w = np.zeros((d, d))
     for i, j in itertools.combinations(range(d), 2):
         w[i, j] = w[j, i] = sum(
-            np.mean(yc == c) * mutual_info_score(codes[yc == c, i], codes[yc == c, j])
-            for c in range(len(classes))
+            np.mean(yc == c) * mutual_info_score(codes[yc == c, i], codes[yc == c, j]) for c in range(len(classes))
         ) / math.log(2)
     best = max(sum(w[u, v] for u, v in edges) for edges in prufer_trees(d))
     cache = CountCache(DiscreteData(codes, codes.max(axis=0) + 1, yc, len(classes)))

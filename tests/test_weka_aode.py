@@ -69,8 +69,7 @@ def test_live_weka_on_one_fold(tmp_path):
     train, test = fold_frames(X, y, split)
     write_arff(train, tmp_path / "tr.arff", relation="glass")
     write_arff(test, tmp_path / "te.arff", relation="glass")
-    for cls, est in ((AODE, AODEClassifier(smoothing="weka")),
-                     (WAODE, WAODEClassifier(smoothing="weka"))):
+    for cls, est in ((AODE, AODEClassifier(smoothing="weka")), (WAODE, WAODEClassifier(smoothing="weka"))):
         weka = run_weka(cls, tmp_path / "tr.arff", tmp_path / "te.arff", report_times=False)
         ours = est.fit(train.iloc[:, :-1], train.iloc[:, -1]).predict(test.iloc[:, :-1])
         assert np.mean(np.array(weka["predictions"]) == ours.astype(str)) >= 0.995

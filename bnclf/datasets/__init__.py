@@ -96,9 +96,7 @@ def list_multilabel_datasets() -> list[str]:
 
 def _multilabel_files(name: str) -> tuple[Traversable, Traversable]:
     if name not in _MULTILABEL_FILES:
-        raise ValueError(
-            f"Unknown embedded multilabel data set {name!r}; choose one of {list_multilabel_datasets()}."
-        )
+        raise ValueError(f"Unknown embedded multilabel data set {name!r}; choose one of {list_multilabel_datasets()}.")
     root = resources.files(__name__)
     arff_name, xml_name = _MULTILABEL_FILES[name]
     return root / arff_name, root / xml_name
@@ -142,8 +140,9 @@ def load_multilabel_dataset(name: str = "emotions") -> tuple[pd.DataFrame, pd.Da
 from ..data import MAX_INTEGER_CATEGORIES  # noqa: E402 - the one integer-column rule
 
 
-def read_csv_table(path: str | os.PathLike, *, header: bool = True, sep: str | None = None,
-                   names: Sequence[str] | None = None) -> pd.DataFrame:
+def read_csv_table(
+    path: str | os.PathLike, *, header: bool = True, sep: str | None = None, names: Sequence[str] | None = None
+) -> pd.DataFrame:
     """A delimited text file as a DataFrame: ``?`` read as missing, a UTF-8 byte-order
     mark kept out of the first column name.
 
@@ -163,13 +162,19 @@ def read_csv_table(path: str | os.PathLike, *, header: bool = True, sep: str | N
     import pandas as pd
 
     engine = "python" if sep is None else "c"
-    frame = pd.read_csv(path, sep=sep, engine=engine, na_values=["?"], encoding="utf-8-sig",
-                        header=0 if header else None, skipinitialspace=True)
+    frame = pd.read_csv(
+        path,
+        sep=sep,
+        engine=engine,
+        na_values=["?"],
+        encoding="utf-8-sig",
+        header=0 if header else None,
+        skipinitialspace=True,
+    )
     if names is not None:
         names = list(names)
         if len(names) != frame.shape[1]:
-            raise ValueError(f"--names gives {len(names)} names but {path} has "
-                             f"{frame.shape[1]} columns.")
+            raise ValueError(f"--names gives {len(names)} names but {path} has {frame.shape[1]} columns.")
         frame.columns = names
     elif not header:
         frame.columns = [f"x{i + 1}" for i in range(frame.shape[1] - 1)] + ["class"]
@@ -204,8 +209,14 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def load_table(path: str | os.PathLike, target: str | None = None, *, header: bool = True,
-               sep: str | None = None, names: Sequence[str] | None = None) -> tuple[pd.DataFrame, pd.Series]:
+def load_table(
+    path: str | os.PathLike,
+    target: str | None = None,
+    *,
+    header: bool = True,
+    sep: str | None = None,
+    names: Sequence[str] | None = None,
+) -> tuple[pd.DataFrame, pd.Series]:
     """Features and target of a CSV or ARFF file.
 
     Parameters
@@ -242,9 +253,7 @@ def load_table(path: str | os.PathLike, target: str | None = None, *, header: bo
     frame = read_csv_table(path, header=header, sep=sep, names=names)
     target = frame.columns[-1] if target is None else target
     if target not in frame.columns:
-        raise ValueError(
-            f"target column {target!r} is not a column of {path}; columns are {list(frame.columns)}"
-        )
+        raise ValueError(f"target column {target!r} is not a column of {path}; columns are {list(frame.columns)}")
     X = frame.drop(columns=[target])
     for column in X.columns:
         values = X[column]

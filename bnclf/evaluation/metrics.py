@@ -42,15 +42,13 @@ def _as_1d(a: ArrayLike, name: str) -> np.ndarray:
     return arr
 
 
-
 def _checked_classes(y_true: np.ndarray, proba: np.ndarray, classes: ArrayLike | None) -> np.ndarray:
     """``classes`` (default: the labels of y_true), checked against proba's shape."""
     classes = np.asarray(np.unique(y_true) if classes is None else classes)
     if proba.shape != (len(y_true), len(classes)):
-        raise ValueError(
-            f"proba has shape {proba.shape}, expected ({len(y_true)}, {len(classes)})"
-        )
+        raise ValueError(f"proba has shape {proba.shape}, expected ({len(y_true)}, {len(classes)})")
     return classes
+
 
 def _check_same_length(*arrays):
     lengths = {len(a) for a in arrays}
@@ -88,12 +86,9 @@ def _class_index(y_true, classes):
     classes = np.asarray(classes)
     lookup = {c: i for i, c in enumerate(classes.tolist())}
     try:
-        return np.fromiter((lookup[v] for v in np.asarray(y_true).tolist()), dtype=np.intp,
-                           count=len(y_true))
+        return np.fromiter((lookup[v] for v in np.asarray(y_true).tolist()), dtype=np.intp, count=len(y_true))
     except KeyError as exc:
-        raise ValueError(
-            f"label {exc.args[0]!r} in y_true is not among the classes {classes.tolist()}"
-        ) from None
+        raise ValueError(f"label {exc.args[0]!r} in y_true is not among the classes {classes.tolist()}") from None
 
 
 def log_loss(y_true: ArrayLike, proba: ArrayLike, classes: ArrayLike | None = None, *, eps: float = 1e-15) -> float:
@@ -186,8 +181,14 @@ def hand_till_auc(y_true: ArrayLike, proba: ArrayLike, classes: ArrayLike | None
     return total / n_pairs
 
 
-def roc_auc(y_true: ArrayLike, proba: ArrayLike, classes: ArrayLike | None = None, *, multi_class: str = "hand_till",
-            average: str = "macro") -> float:
+def roc_auc(
+    y_true: ArrayLike,
+    proba: ArrayLike,
+    classes: ArrayLike | None = None,
+    *,
+    multi_class: str = "hand_till",
+    average: str = "macro",
+) -> float:
     """Area under the ROC curve, binary or multi-class.
 
     Parameters
@@ -326,8 +327,13 @@ class KohaviWolpertResult:
     per_instance: pd.DataFrame
 
 
-def kohavi_wolpert(y_true: ArrayLike, predictions: ArrayLike, *, classes: ArrayLike | None = None,
-                   target_proba: ArrayLike | None = None) -> KohaviWolpertResult:
+def kohavi_wolpert(
+    y_true: ArrayLike,
+    predictions: ArrayLike,
+    *,
+    classes: ArrayLike | None = None,
+    target_proba: ArrayLike | None = None,
+) -> KohaviWolpertResult:
     """Kohavi–Wolpert bias–variance decomposition of the zero-one loss.
 
     For an instance x with target distribution ``P(Y | x)`` and the distribution
@@ -383,9 +389,7 @@ def kohavi_wolpert(y_true: ArrayLike, predictions: ArrayLike, *, classes: ArrayL
     if predictions.ndim == 1:
         predictions = predictions[None, :]
     if predictions.ndim != 2 or predictions.shape[1] != len(y_true):
-        raise ValueError(
-            f"predictions must have shape (n_trials, {len(y_true)}), got {predictions.shape}"
-        )
+        raise ValueError(f"predictions must have shape (n_trials, {len(y_true)}), got {predictions.shape}")
     if classes is None:
         classes = np.unique(np.concatenate([y_true, predictions.ravel()]))
     classes = np.asarray(classes)
@@ -403,8 +407,8 @@ def kohavi_wolpert(y_true: ArrayLike, predictions: ArrayLike, *, classes: ArrayL
         if p_y.shape != (n, n_classes):
             raise ValueError(f"target_proba must have shape {(n, n_classes)}, got {p_y.shape}")
     bias = 0.5 * np.sum((p_y - p_hat) ** 2, axis=1)
-    variance = 0.5 * (1.0 - np.sum(p_hat ** 2, axis=1))
-    noise = 0.5 * (1.0 - np.sum(p_y ** 2, axis=1))
+    variance = 0.5 * (1.0 - np.sum(p_hat**2, axis=1))
+    noise = 0.5 * (1.0 - np.sum(p_y**2, axis=1))
     loss = 1.0 - np.sum(p_y * p_hat, axis=1)
     per = pd.DataFrame({"loss": loss, "bias": bias, "variance": variance, "noise": noise})
     return KohaviWolpertResult(

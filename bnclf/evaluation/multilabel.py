@@ -51,9 +51,14 @@ __all__ = [
 ]
 
 #: Per-fold score columns of :func:`multilabel_fold_scores` (higher is better, but the rate).
-MULTILABEL_SCORES = ("global_accuracy", "hamming_accuracy", "empty_rate",
-                     "global_accuracy_empty_allowed", "hamming_accuracy_empty_allowed",
-                     "empty_rate_empty_allowed")
+MULTILABEL_SCORES = (
+    "global_accuracy",
+    "hamming_accuracy",
+    "empty_rate",
+    "global_accuracy_empty_allowed",
+    "hamming_accuracy_empty_allowed",
+    "empty_rate_empty_allowed",
+)
 
 
 def empty_rate(Y_pred: ArrayLike | pd.DataFrame) -> float:
@@ -82,9 +87,11 @@ def _label_matrix(Y):
     return as_label_matrix(Y)
 
 
-def least_relevant_label_folds(Y: ArrayLike | pd.DataFrame, n_splits: int = 5,
-                               random_state: int | np.random.RandomState | None = 0,
-                               ) -> list[tuple[np.ndarray, np.ndarray]]:
+def least_relevant_label_folds(
+    Y: ArrayLike | pd.DataFrame,
+    n_splits: int = 5,
+    random_state: int | np.random.RandomState | None = 0,
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """k-fold ``(train, test)`` positions stratified on the least relevant label.
 
     The least relevant label is the one with the fewest positives (the first
@@ -106,8 +113,7 @@ def least_relevant_label_folds(Y: ArrayLike | pd.DataFrame, n_splits: int = 5,
         Training and test row positions per fold (usable as ``cv=`` in scikit-learn).
     """
     labels, _ = _label_matrix(Y)
-    return [(s.train, s.test) for s in multilabel_cv_splits(labels, n_splits=n_splits,
-                                                            random_state=random_state)]
+    return [(s.train, s.test) for s in multilabel_cv_splits(labels, n_splits=n_splits, random_state=random_state)]
 
 
 def _resolve(estimators) -> list[tuple[str, object]]:
@@ -118,8 +124,10 @@ def _resolve(estimators) -> list[tuple[str, object]]:
     if isinstance(estimators, dict):
         items = [(str(name), make_multilabel_classifier(spec)) for name, spec in estimators.items()]
     else:
-        items = [(spec.strip() if isinstance(spec, str) else type(spec).__name__,
-                  make_multilabel_classifier(spec)) for spec in estimators]
+        items = [
+            (spec.strip() if isinstance(spec, str) else type(spec).__name__, make_multilabel_classifier(spec))
+            for spec in estimators
+        ]
     if not items:
         raise ValueError("no classifiers given")
     names = [name for name, _ in items]
@@ -140,11 +148,17 @@ def _run_fold(name, estimator, X, Y, fold, train, test):
         X_test = _take_rows(X, test)
         Y_pred = np.asarray(model.predict(X_test))
         t2 = time.perf_counter()
-        row = {"classifier": name, "fold": fold, "n_train": len(train), "n_test": len(test),
-               "global_accuracy": global_accuracy(Y_test, Y_pred),
-               "hamming_accuracy": hamming_accuracy(Y_test, Y_pred),
-               "empty_rate": empty_rate(Y_pred),
-               "fit_time": t1 - t0, "predict_time": t2 - t1}
+        row = {
+            "classifier": name,
+            "fold": fold,
+            "n_train": len(train),
+            "n_test": len(test),
+            "global_accuracy": global_accuracy(Y_test, Y_pred),
+            "hamming_accuracy": hamming_accuracy(Y_test, Y_pred),
+            "empty_rate": empty_rate(Y_pred),
+            "fit_time": t1 - t0,
+            "predict_time": t2 - t1,
+        }
         if "allow_empty" in model.get_params():
             kept = model.get_params()["allow_empty"]
             model.set_params(allow_empty=True)
@@ -152,9 +166,13 @@ def _run_fold(name, estimator, X, Y, fold, train, test):
                 allowed = np.asarray(model.predict(X_test))
             finally:
                 model.set_params(allow_empty=kept)
-            row.update({"global_accuracy_empty_allowed": global_accuracy(Y_test, allowed),
-                        "hamming_accuracy_empty_allowed": hamming_accuracy(Y_test, allowed),
-                        "empty_rate_empty_allowed": empty_rate(allowed)})
+            row.update(
+                {
+                    "global_accuracy_empty_allowed": global_accuracy(Y_test, allowed),
+                    "hamming_accuracy_empty_allowed": hamming_accuracy(Y_test, allowed),
+                    "empty_rate_empty_allowed": empty_rate(allowed),
+                }
+            )
         treewidth = getattr(model, "treewidth_", None)
         selected = getattr(model, "selected_features_", None)
         row["treewidth"] = np.nan if treewidth is None else int(treewidth)
@@ -164,16 +182,33 @@ def _run_fold(name, estimator, X, Y, fold, train, test):
     return row
 
 
-_COLUMNS = ["classifier", "fold", "n_train", "n_test", "global_accuracy", "hamming_accuracy", "empty_rate",
-            "global_accuracy_empty_allowed", "hamming_accuracy_empty_allowed", "empty_rate_empty_allowed",
-            "treewidth", "n_selected_features", "fit_time", "predict_time"]
+_COLUMNS = [
+    "classifier",
+    "fold",
+    "n_train",
+    "n_test",
+    "global_accuracy",
+    "hamming_accuracy",
+    "empty_rate",
+    "global_accuracy_empty_allowed",
+    "hamming_accuracy_empty_allowed",
+    "empty_rate_empty_allowed",
+    "treewidth",
+    "n_selected_features",
+    "fit_time",
+    "predict_time",
+]
 
 
-def multilabel_fold_scores(estimators: (str | BaseEstimator | Sequence[str | BaseEstimator]
-                                       | Mapping[str, str | BaseEstimator]),
-                           X: ArrayLike | pd.DataFrame, Y: ArrayLike | pd.DataFrame, n_splits: int = 5,
-                           random_state: int | np.random.RandomState | None = 0, progress: bool = True,
-                           n_jobs: int | None = 1) -> pd.DataFrame:
+def multilabel_fold_scores(
+    estimators: (str | BaseEstimator | Sequence[str | BaseEstimator] | Mapping[str, str | BaseEstimator]),
+    X: ArrayLike | pd.DataFrame,
+    Y: ArrayLike | pd.DataFrame,
+    n_splits: int = 5,
+    random_state: int | np.random.RandomState | None = 0,
+    progress: bool = True,
+    n_jobs: int | None = 1,
+) -> pd.DataFrame:
     """k-fold CV of multilabel classifiers on the same folds, stratified on the least relevant label.
 
     Parameters
@@ -219,12 +254,14 @@ def multilabel_fold_scores(estimators: (str | BaseEstimator | Sequence[str | Bas
     if len(Y) != n_rows:
         raise ValueError(f"X has {n_rows} rows but Y has {len(Y)}; they must match.")
     folds = least_relevant_label_folds(Y, n_splits=n_splits, random_state=random_state)
-    tasks = [(name, est, X, Y, f, train, test) for name, est in items
-             for f, (train, test) in enumerate(folds)]
+    tasks = [(name, est, X, Y, f, train, test) for name, est in items for f, (train, test) in enumerate(folds)]
     rows = _parallel_map(_run_fold, tasks, n_jobs=n_jobs, progress=progress, desc="multilabel CV")
     out = pd.DataFrame(rows).reindex(columns=_COLUMNS)
-    out.attrs["protocol"] = {"n_splits": int(n_splits), "random_state": random_state,
-                             "stratified_on": names[int(np.argmin(labels.sum(axis=0)))]}
+    out.attrs["protocol"] = {
+        "n_splits": int(n_splits),
+        "random_state": random_state,
+        "stratified_on": names[int(np.argmin(labels.sum(axis=0)))],
+    }
     return out
 
 
@@ -258,10 +295,14 @@ def summarize_multilabel(results: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def load_multilabel_spec(spec: str | os.PathLike | tuple[Any, Any, Any], *, labels: Sequence[str] | None = None,
-                         n_labels: int | None = None, xml: str | os.PathLike | None = None,
-                         csv_options: Mapping[str, Any] | None = None
-                         ) -> tuple[str, pd.DataFrame | np.ndarray, pd.DataFrame | np.ndarray]:
+def load_multilabel_spec(
+    spec: str | os.PathLike | tuple[Any, Any, Any],
+    *,
+    labels: Sequence[str] | None = None,
+    n_labels: int | None = None,
+    xml: str | os.PathLike | None = None,
+    csv_options: Mapping[str, Any] | None = None,
+) -> tuple[str, pd.DataFrame | np.ndarray, pd.DataFrame | np.ndarray]:
     """One multilabel data set as ``(name, X, Y)``.
 
     Parameters
@@ -302,8 +343,9 @@ def load_multilabel_spec(spec: str | os.PathLike | tuple[Any, Any, Any], *, labe
         from ..datasets import load_multilabel_dataset
 
         if labels is not None or n_labels is not None or xml is not None:
-            raise ValueError(f"{text!r} is an embedded data set; its labels are known (drop --labels, "
-                             "--n-labels and --xml).")
+            raise ValueError(
+                f"{text!r} is an embedded data set; its labels are known (drop --labels, --n-labels and --xml)."
+            )
         X, Y = load_multilabel_dataset(text)
         return text, X, Y
     stem = path.name
@@ -316,8 +358,10 @@ def load_multilabel_spec(spec: str | os.PathLike | tuple[Any, Any, Any], *, labe
         X, Y = load_mulan(path, labels, n_labels=n_labels, xml=xml)
         return stem, X, Y
     if xml is not None:
-        raise ValueError("an XML label file goes with a MULAN ARFF file; for a CSV file name the "
-                         "label columns (--labels) or count them (--n-labels).")
+        raise ValueError(
+            "an XML label file goes with a MULAN ARFF file; for a CSV file name the "
+            "label columns (--labels) or count them (--n-labels)."
+        )
     from ..datasets import read_csv_table
 
     frame = read_csv_table(path, **(csv_options or {}))
@@ -325,9 +369,13 @@ def load_multilabel_spec(spec: str | os.PathLike | tuple[Any, Any, Any], *, labe
     return stem, X, Y
 
 
-def split_label_columns(frame: pd.DataFrame, *, labels: Sequence[Hashable] | None = None,
-                        n_labels: int | None = None,
-                        source: str = "the data") -> tuple[pd.DataFrame, pd.DataFrame]:
+def split_label_columns(
+    frame: pd.DataFrame,
+    *,
+    labels: Sequence[Hashable] | None = None,
+    n_labels: int | None = None,
+    source: str = "the data",
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Split a table into features and 0/1 label columns, named or counted from the end.
 
     Parameters
@@ -350,8 +398,10 @@ def split_label_columns(frame: pd.DataFrame, *, labels: Sequence[Hashable] | Non
     if labels is not None and n_labels is not None:
         raise ValueError("give the label columns by name (--labels) or by count (--n-labels), not both.")
     if labels is None and n_labels is None:
-        raise ValueError(f"no labels given for {source}: name the label columns with --labels a,b,... "
-                         "or count the trailing label columns with --n-labels K.")
+        raise ValueError(
+            f"no labels given for {source}: name the label columns with --labels a,b,... "
+            "or count the trailing label columns with --n-labels K."
+        )
     if labels is not None:
         labels = list(labels)
         unknown = [c for c in labels if c not in frame.columns]
@@ -362,28 +412,34 @@ def split_label_columns(frame: pd.DataFrame, *, labels: Sequence[Hashable] | Non
             lowered = {c.lower(): c for c in columns}
             similar = [lowered[c] for c in difflib.get_close_matches(str(unknown[0]).lower(), list(lowered), n=3)]
             hint = f"similar columns: {similar}" if similar else f"its last columns are {columns[-6:]}"
-            raise ValueError(f"label {unknown[0]!r} is not a column of {source}; {hint} (names are "
-                             "case-sensitive).")
+            raise ValueError(f"label {unknown[0]!r} is not a column of {source}; {hint} (names are case-sensitive).")
         if len(set(labels)) != len(labels):
             raise ValueError(f"labels {labels} name a column twice.")
     else:
         if isinstance(n_labels, bool) or not 1 <= int(n_labels) < frame.shape[1]:
-            raise ValueError(f"--n-labels {n_labels} is not valid for {source}, which has {frame.shape[1]} "
-                             "columns; give 1 .. columns - 1.")
-        labels = list(frame.columns[-int(n_labels):])
+            raise ValueError(
+                f"--n-labels {n_labels} is not valid for {source}, which has {frame.shape[1]} "
+                "columns; give 1 .. columns - 1."
+            )
+        labels = list(frame.columns[-int(n_labels) :])
     codes, _ = as_label_matrix(frame[labels])
     X = frame.drop(columns=labels)
     Y = pd.DataFrame(codes.astype(np.int64), columns=labels, index=frame.index)
     return X, Y
 
 
-def compare_multilabel(datasets: str | tuple | Sequence[str | os.PathLike | tuple],
-                       classifiers: (str | BaseEstimator | Sequence[str | BaseEstimator]
-                                     | Mapping[str, str | BaseEstimator]), *,
-                       n_splits: int = 5, random_state: int | np.random.RandomState | None = 0,
-                       n_jobs: int | None = 1,
-                       progress: bool = True, labels: Sequence[str] | None = None, n_labels: int | None = None,
-                       keep_going: bool = False) -> pd.DataFrame:
+def compare_multilabel(
+    datasets: str | tuple | Sequence[str | os.PathLike | tuple],
+    classifiers: (str | BaseEstimator | Sequence[str | BaseEstimator] | Mapping[str, str | BaseEstimator]),
+    *,
+    n_splits: int = 5,
+    random_state: int | np.random.RandomState | None = 0,
+    n_jobs: int | None = 1,
+    progress: bool = True,
+    labels: Sequence[str] | None = None,
+    n_labels: int | None = None,
+    keep_going: bool = False,
+) -> pd.DataFrame:
     """:func:`multilabel_fold_scores` on several data sets, as one tidy frame.
 
     Parameters
@@ -427,13 +483,15 @@ def compare_multilabel(datasets: str | tuple | Sequence[str | os.PathLike | tupl
             else:
                 seen[name] = 1
             stage = "cv"
-            cv = multilabel_fold_scores(classifiers, X, Y, n_splits=n_splits, random_state=random_state,
-                                           progress=progress, n_jobs=n_jobs)
+            cv = multilabel_fold_scores(
+                classifiers, X, Y, n_splits=n_splits, random_state=random_state, progress=progress, n_jobs=n_jobs
+            )
         except Exception as exc:
             if not keep_going:
                 raise
-            failures.append({"dataset": name, "classifier": "", "stage": stage,
-                             "error": f"{type(exc).__name__}: {exc}"})
+            failures.append(
+                {"dataset": name, "classifier": "", "stage": stage, "error": f"{type(exc).__name__}: {exc}"}
+            )
             continue
         cv.insert(0, "repeat", 0)
         cv.insert(0, "dataset", name)
@@ -445,8 +503,12 @@ def compare_multilabel(datasets: str | tuple | Sequence[str | os.PathLike | tupl
     results["accuracy"] = results["global_accuracy"]
     results["zero_one_loss"] = 1 - results["global_accuracy"]
     results["hamming_loss"] = 1 - results["hamming_accuracy"]
-    results.attrs["protocol"] = {"n_splits": int(n_splits), "n_repeats": 1, "random_state": random_state,
-                                 "discretizer": "quantile (inside each model)"}
+    results.attrs["protocol"] = {
+        "n_splits": int(n_splits),
+        "n_repeats": 1,
+        "random_state": random_state,
+        "discretizer": "quantile (inside each model)",
+    }
     results.attrs["datasets"] = info
     results.attrs["failures"] = failures
     return results
@@ -462,18 +524,29 @@ def multilabel_report(results: pd.DataFrame) -> str:
     from .compare import _md_table
 
     summary = summarize_multilabel(results).reset_index(level="classifier")
-    columns = {"classifier": "classifier", "global_accuracy": "global accuracy",
-               "hamming_accuracy": "Hamming accuracy", "empty_rate": "empty",
-               "global_accuracy_empty_allowed": "global (empty allowed)",
-               "hamming_accuracy_empty_allowed": "Hamming (empty allowed)",
-               "empty_rate_empty_allowed": "empty (empty allowed)",
-               "treewidth": "treewidth", "n_selected_features": "features"}
+    columns = {
+        "classifier": "classifier",
+        "global_accuracy": "global accuracy",
+        "hamming_accuracy": "Hamming accuracy",
+        "empty_rate": "empty",
+        "global_accuracy_empty_allowed": "global (empty allowed)",
+        "hamming_accuracy_empty_allowed": "Hamming (empty allowed)",
+        "empty_rate_empty_allowed": "empty (empty allowed)",
+        "treewidth": "treewidth",
+        "n_selected_features": "features",
+    }
     table = summary[[c for c in columns if c in summary.columns]].rename(columns=columns)
-    return "\n".join([
-        "## Multilabel scores", "",
-        "Means over folds; folds stratified on each data set's least relevant label. The zero-one "
-        "loss above is one minus the global accuracy (exact match of the label set, the subset 0/1 "
-        "loss); the Hamming loss is one minus the Hamming accuracy. *empty*: rate of empty "
-        "predictions; *empty allowed*: the same fitted Bayesian networks with empty predictions "
-        "allowed (Corani et al. 2014, Table 5).", "",
-        _md_table(table, index_name="dataset"), ""])
+    return "\n".join(
+        [
+            "## Multilabel scores",
+            "",
+            "Means over folds; folds stratified on each data set's least relevant label. The zero-one "
+            "loss above is one minus the global accuracy (exact match of the label set, the subset 0/1 "
+            "loss); the Hamming loss is one minus the Hamming accuracy. *empty*: rate of empty "
+            "predictions; *empty allowed*: the same fitted Bayesian networks with empty predictions "
+            "allowed (Corani et al. 2014, Table 5).",
+            "",
+            _md_table(table, index_name="dataset"),
+            "",
+        ]
+    )

@@ -62,15 +62,21 @@ def nemenyi_cliques(avg_ranks: pd.Series, cd: float) -> list[list]:
             j += 1
         if j > i:
             groups.append((i, j))
-    maximal = [g for g in groups
-               if not any(o != g and o[0] <= g[0] and g[1] <= o[1] for o in groups)]
-    return [names[a:b + 1] for a, b in maximal]
+    maximal = [g for g in groups if not any(o != g and o[0] <= g[0] and g[1] <= o[1] for o in groups)]
+    return [names[a : b + 1] for a, b in maximal]
 
 
-def plot_critical_difference(avg_ranks: pd.Series | Mapping[Hashable, float], cd: float | None = None, *,
-                             control: Hashable | None = None, title: str | None = None, reverse: bool = True,
-                             ax: Axes | None = None, path: str | PathLike | None = None,
-                             width: float = 7.0) -> Figure:
+def plot_critical_difference(
+    avg_ranks: pd.Series | Mapping[Hashable, float],
+    cd: float | None = None,
+    *,
+    control: Hashable | None = None,
+    title: str | None = None,
+    reverse: bool = True,
+    ax: Axes | None = None,
+    path: str | PathLike | None = None,
+    width: float = 7.0,
+) -> Figure:
     """Critical-difference diagram (Demšar 2006).
 
     Classifiers are placed on a rank axis by average rank; thick bars join
@@ -157,16 +163,16 @@ def plot_critical_difference(avg_ranks: pd.Series | Mapping[Hashable, float], cd
     for gi, group in enumerate(cliques):
         y = clique_y0 - 0.16 * gi
         xa, xb = x_of(ranks[group[0]]), x_of(ranks[group[-1]])
-        ax.plot([min(xa, xb) - 0.006, max(xa, xb) + 0.006], [y, y], color="black", lw=3.5,
-                solid_capstyle="butt")
+        ax.plot([min(xa, xb) - 0.006, max(xa, xb) + 0.006], [y, y], color="black", lw=3.5, solid_capstyle="butt")
     label_y0 = clique_y0 - 0.16 * len(cliques) - 0.12
 
     # control interval (Bonferroni–Dunn)
     if control is not None and cd is not None:
         rc = ranks[control]
         xa, xb = x_of(max(lo, rc - cd)), x_of(min(hi, rc + cd))
-        ax.plot([min(xa, xb), max(xa, xb)], [axis_y - 0.1, axis_y - 0.1], color="tab:red",
-                lw=3.5, solid_capstyle="butt")
+        ax.plot(
+            [min(xa, xb), max(xa, xb)], [axis_y - 0.1, axis_y - 0.1], color="tab:red", lw=3.5, solid_capstyle="butt"
+        )
 
     # classifier labels: best half on the best side
     best = list(ranks.index[:n_left])
@@ -181,18 +187,30 @@ def plot_critical_difference(avg_ranks: pd.Series | Mapping[Hashable, float], cd
             ha = "left" if side > 0.5 else "right"
             tx = side + (0.008 if ha == "left" else -0.008)
             weight = "bold" if name == control else "normal"
-            ax.text(tx, y, f"{name} ({ranks[name]:.2f})" if ha == "left"
-                    else f"({ranks[name]:.2f}) {name}",
-                    ha=ha, va="center", fontsize=9, fontweight=weight)
+            ax.text(
+                tx,
+                y,
+                f"{name} ({ranks[name]:.2f})" if ha == "left" else f"({ranks[name]:.2f}) {name}",
+                ha=ha,
+                va="center",
+                fontsize=9,
+                fontweight=weight,
+            )
     bottom = label_y0 - 0.3 * (max(len(best), len(worst)) - 1) - 0.2
     ax.set_ylim(bottom, top + 0.05)
     return _finish(fig, path)
 
 
-def plot_paper_vs_ours(paper: ArrayLike | pd.Series, ours: ArrayLike | pd.Series, *,
-                       labels: Sequence[str] | None = None, metric: str = "zero-one loss",
-                       title: str | None = None, ax: Axes | None = None,
-                       path: str | PathLike | None = None) -> Figure:
+def plot_paper_vs_ours(
+    paper: ArrayLike | pd.Series,
+    ours: ArrayLike | pd.Series,
+    *,
+    labels: Sequence[str] | None = None,
+    metric: str = "zero-one loss",
+    title: str | None = None,
+    ax: Axes | None = None,
+    path: str | PathLike | None = None,
+) -> Figure:
     """Scatter of published values (x) against reproduced values (y).
 
     Points on the diagonal agree; the title gives the number of points, the
@@ -233,8 +251,7 @@ def plot_paper_vs_ours(paper: ArrayLike | pd.Series, ours: ArrayLike | pd.Series
     if labels is not None:
         for xi, yi, lab, good in zip(x, y, labels, ok):
             if good:
-                ax.annotate(str(lab), (xi, yi), textcoords="offset points", xytext=(3, 3),
-                            fontsize=7)
+                ax.annotate(str(lab), (xi, yi), textcoords="offset points", xytext=(3, 3), fontsize=7)
     ax.set_xlabel(f"paper ({metric})")
     ax.set_ylabel(f"ours ({metric})")
     ax.set_aspect("equal", adjustable="box")
@@ -249,9 +266,15 @@ def plot_paper_vs_ours(paper: ArrayLike | pd.Series, ours: ArrayLike | pd.Series
     return _finish(fig, path)
 
 
-def plot_dataset_bars(table: pd.DataFrame, errors: pd.DataFrame | None = None, *,
-                      metric: str = "zero-one loss", title: str | None = None, ax: Axes | None = None,
-                      path: str | PathLike | None = None) -> Figure:
+def plot_dataset_bars(
+    table: pd.DataFrame,
+    errors: pd.DataFrame | None = None,
+    *,
+    metric: str = "zero-one loss",
+    title: str | None = None,
+    ax: Axes | None = None,
+    path: str | PathLike | None = None,
+) -> Figure:
     """Grouped bar chart: one group per dataset (rows), one bar per classifier (columns).
 
     Parameters
@@ -274,9 +297,15 @@ def plot_dataset_bars(table: pd.DataFrame, errors: pd.DataFrame | None = None, *
     w = 0.8 / max(1, n_c)
     for j, col in enumerate(table.columns):
         err = None if errors is None else errors[col].reindex(table.index).to_numpy()
-        ax.bar(x - 0.4 + w * (j + 0.5), table[col].to_numpy(), width=w, label=str(col),
-               yerr=err, capsize=2 if err is not None else 0,
-               error_kw={"lw": 0.8})
+        ax.bar(
+            x - 0.4 + w * (j + 0.5),
+            table[col].to_numpy(),
+            width=w,
+            label=str(col),
+            yerr=err,
+            capsize=2 if err is not None else 0,
+            error_kw={"lw": 0.8},
+        )
     ax.set_xticks(x)
     ax.set_xticklabels([str(i) for i in table.index], rotation=45, ha="right", fontsize=8)
     ax.set_ylabel(metric)

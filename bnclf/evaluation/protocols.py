@@ -61,9 +61,15 @@ class Split(NamedTuple):
     test: np.ndarray
 
 
-def make_cv_splits(y: ArrayLike, *, n_splits: int = 10, n_repeats: int = 1,
-                   random_state: int | np.random.RandomState | None = 0,
-                   stratify: bool = True, shuffle: bool = True) -> list[Split]:
+def make_cv_splits(
+    y: ArrayLike,
+    *,
+    n_splits: int = 10,
+    n_repeats: int = 1,
+    random_state: int | np.random.RandomState | None = 0,
+    stratify: bool = True,
+    shuffle: bool = True,
+) -> list[Split]:
     """Stratified (repeated) k-fold splits.
 
     Repeat r shuffles with a generator drawn from ``random_state``, so the
@@ -126,8 +132,13 @@ def least_relevant_label(Y: ArrayLike | pd.DataFrame) -> int:
     return int(np.argmin((Y != 0).sum(axis=0)))
 
 
-def multilabel_cv_splits(Y: ArrayLike | pd.DataFrame, *, n_splits: int = 5, n_repeats: int = 1,
-                         random_state: int | np.random.RandomState | None = 0) -> list[Split]:
+def multilabel_cv_splits(
+    Y: ArrayLike | pd.DataFrame,
+    *,
+    n_splits: int = 5,
+    n_repeats: int = 1,
+    random_state: int | np.random.RandomState | None = 0,
+) -> list[Split]:
     """k-fold splits for multilabel data, stratified on the least relevant label.
 
     References
@@ -138,8 +149,7 @@ def multilabel_cv_splits(Y: ArrayLike | pd.DataFrame, *, n_splits: int = 5, n_re
     """
     Y = np.asarray(Y)
     j = least_relevant_label(Y)
-    return make_cv_splits(Y[:, j], n_splits=n_splits, n_repeats=n_repeats,
-                          random_state=random_state)
+    return make_cv_splits(Y[:, j], n_splits=n_splits, n_repeats=n_repeats, random_state=random_state)
 
 
 _DISCRETIZERS = {
@@ -148,8 +158,7 @@ _DISCRETIZERS = {
 }
 
 
-def resolve_discretizer(discretizer: str | BaseEstimator | None, *,
-                        n_bins: int | None = None) -> BaseEstimator | None:
+def resolve_discretizer(discretizer: str | BaseEstimator | None, *, n_bins: int | None = None) -> BaseEstimator | None:
     """Turn ``"mdl"``, ``"quantile"``, ``"none"``/None or a transformer into a transformer.
 
     The named discretizers are imported lazily from :mod:`bnclf.discretize`;
@@ -218,8 +227,9 @@ def _aligned(p, model_classes, classes) -> np.ndarray:
     return out
 
 
-def shared_categories(X_train: pd.DataFrame | np.ndarray, X_test: pd.DataFrame | np.ndarray
-                      ) -> tuple[pd.DataFrame | np.ndarray, pd.DataFrame | np.ndarray]:
+def shared_categories(
+    X_train: pd.DataFrame | np.ndarray, X_test: pd.DataFrame | np.ndarray
+) -> tuple[pd.DataFrame | np.ndarray, pd.DataFrame | np.ndarray]:
     """The training and test rows of one fold with their discrete columns made categorical
     once, so that every classifier of the fold codes them by the categories alone.
 
@@ -236,18 +246,23 @@ def shared_categories(X_train: pd.DataFrame | np.ndarray, X_test: pd.DataFrame |
     for name in X_train.columns:
         column = X_train[name]
         dtype = column.dtype
-        if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_float_dtype(dtype) or \
-                (pd.api.types.is_integer_dtype(dtype) and column.nunique() > MAX_INTEGER_CATEGORIES):
+        if (
+            isinstance(dtype, pd.CategoricalDtype)
+            or pd.api.types.is_float_dtype(dtype)
+            or (pd.api.types.is_integer_dtype(dtype) and column.nunique() > MAX_INTEGER_CATEGORIES)
+        ):
             continue  # left to the encoder (its checks and warnings included)
         labels = _sorted_labels(np.asarray(column.dropna().unique(), dtype=object))
-        extra = [v for v in _sorted_labels(np.asarray(X_test[name].dropna().unique(), dtype=object))
-                 if v not in set(labels)]
+        extra = [
+            v for v in _sorted_labels(np.asarray(X_test[name].dropna().unique(), dtype=object)) if v not in set(labels)
+        ]
         train[name] = pd.Categorical(column, categories=pd.Index(labels, dtype=object))
         test[name] = pd.Categorical(X_test[name], categories=pd.Index(labels + extra, dtype=object))
     if not train:
         return X_train, X_test
-    return X_train.assign(**train) if all(isinstance(k, str) for k in train) else _replace(X_train, train), \
-        X_test.assign(**test) if all(isinstance(k, str) for k in test) else _replace(X_test, test)
+    return X_train.assign(**train) if all(isinstance(k, str) for k in train) else _replace(
+        X_train, train
+    ), X_test.assign(**test) if all(isinstance(k, str) for k in test) else _replace(X_test, test)
 
 
 def _replace(frame, columns):
@@ -266,8 +281,7 @@ def _run_fold(estimator, X, y, split: Split, classes, discretizer, context=""):
     return _run_fold_shared([estimator], X, y, split, classes, discretizer, [context])[0]
 
 
-def _run_fold_shared(estimators, X, y, split: Split, classes, discretizer, contexts=(),
-                     keep_going=False):
+def _run_fold_shared(estimators, X, y, split: Split, classes, discretizer, contexts=(), keep_going=False):
     """Every estimator on one split, the discretizer fitted once and shared.
 
     The discretizer is fitted on the training rows once and applies to the training
@@ -311,15 +325,23 @@ def _run_fold_shared(estimators, X, y, split: Split, classes, discretizer, conte
             t2 = time.perf_counter()
         except Exception as exc:
             where = f"{context} " if context else ""
-            message = (f"{where}repeat {split.repeat} fold {split.fold}: "
-                       f"{type(exc).__name__}: {exc}")
+            message = f"{where}repeat {split.repeat} fold {split.fold}: {type(exc).__name__}: {exc}"
             if keep_going:
                 out.append({"error": message})
                 continue
             raise RuntimeError(message) from exc
-        out.append({"repeat": split.repeat, "fold": split.fold, "test": split.test,
-                    "y_pred": y_pred, "proba": proba, "n_train": len(split.train),
-                    "fit_time": fit_extra + t1 - t0, "predict_time": predict_extra + t2 - t1})
+        out.append(
+            {
+                "repeat": split.repeat,
+                "fold": split.fold,
+                "test": split.test,
+                "y_pred": y_pred,
+                "proba": proba,
+                "n_train": len(split.train),
+                "fit_time": fit_extra + t1 - t0,
+                "predict_time": predict_extra + t2 - t1,
+            }
+        )
     return out
 
 
@@ -400,8 +422,9 @@ class CVPredictions:
     def n_repeats(self) -> int:
         return int(self.folds["repeat"].nunique())
 
-    def fold_scores(self, metrics: str | Sequence[str] | dict[str, str | Callable[..., float]] = FOLD_METRICS
-                    ) -> pd.DataFrame:
+    def fold_scores(
+        self, metrics: str | Sequence[str] | dict[str, str | Callable[..., float]] = FOLD_METRICS
+    ) -> pd.DataFrame:
         """Metric values per (repeat, fold), with sizes and times.
 
         Parameters
@@ -461,13 +484,20 @@ class CVPredictions:
         return _m.kohavi_wolpert(y_true.to_numpy(), mat, classes=self.classes)
 
 
-def cross_validate_predictions(estimator: BaseEstimator, X: ArrayLike | pd.DataFrame, y: ArrayLike, *,
-                               n_splits: int = 10, n_repeats: int = 1,
-                               discretizer: str | BaseEstimator | None = None,
-                               random_state: int | np.random.RandomState | None = 0,
-                               splits: Sequence[Split] | None = None,
-                               n_jobs: int | None = 1, progress: bool = False,
-                               context: str = "") -> CVPredictions:
+def cross_validate_predictions(
+    estimator: BaseEstimator,
+    X: ArrayLike | pd.DataFrame,
+    y: ArrayLike,
+    *,
+    n_splits: int = 10,
+    n_repeats: int = 1,
+    discretizer: str | BaseEstimator | None = None,
+    random_state: int | np.random.RandomState | None = 0,
+    splits: Sequence[Split] | None = None,
+    n_jobs: int | None = 1,
+    progress: bool = False,
+    context: str = "",
+) -> CVPredictions:
     """Cross-validate an estimator and keep all test-fold predictions.
 
     Parameters
@@ -514,12 +544,10 @@ def cross_validate_predictions(estimator: BaseEstimator, X: ArrayLike | pd.DataF
     if _n_rows(X) != len(y_arr):
         raise ValueError(f"X has {_n_rows(X)} rows but y has {len(y_arr)}")
     if splits is None:
-        splits = make_cv_splits(y_arr, n_splits=n_splits, n_repeats=n_repeats,
-                                random_state=random_state)
+        splits = make_cv_splits(y_arr, n_splits=n_splits, n_repeats=n_repeats, random_state=random_state)
     classes = np.unique(y_arr)
     tasks = [(estimator, X, y_arr, s, classes, discretizer, context) for s in splits]
-    results = _parallel_map(_run_fold, tasks, n_jobs=n_jobs, progress=progress,
-                            desc=context or "folds")
+    results = _parallel_map(_run_fold, tasks, n_jobs=n_jobs, progress=progress, desc=context or "folds")
     return _collect(results, X, y_arr, classes)
 
 
@@ -528,18 +556,29 @@ def _collect(results, X, y_arr, classes) -> CVPredictions:
     parts, probas, folds = [], [], []
     for res in results:
         te = res["test"]
-        parts.append(pd.DataFrame({
-            "repeat": res["repeat"],
-            "fold": res["fold"],
-            "row": te,
-            "index": index[te],
-            "y_true": y_arr[te],
-            "y_pred": res["y_pred"],
-        }))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "repeat": res["repeat"],
+                    "fold": res["fold"],
+                    "row": te,
+                    "index": index[te],
+                    "y_true": y_arr[te],
+                    "y_pred": res["y_pred"],
+                }
+            )
+        )
         probas.append(res["proba"])
-        folds.append({"repeat": res["repeat"], "fold": res["fold"], "n_train": res["n_train"],
-                      "n_test": len(te), "fit_time": res["fit_time"],
-                      "predict_time": res["predict_time"]})
+        folds.append(
+            {
+                "repeat": res["repeat"],
+                "fold": res["fold"],
+                "n_train": res["n_train"],
+                "n_test": len(te),
+                "fit_time": res["fit_time"],
+                "predict_time": res["predict_time"],
+            }
+        )
     pred = pd.concat(parts, ignore_index=True)
     proba = np.vstack(probas) if probas else np.empty((0, len(classes)))
     order = np.lexsort((pred["row"].to_numpy(), pred["repeat"].to_numpy()))
@@ -581,10 +620,18 @@ class MultilabelCVPredictions:
         return self.folds[["global_accuracy", "hamming_accuracy"]].mean()
 
 
-def cross_validate_multilabel(estimator: BaseEstimator, X: ArrayLike | pd.DataFrame, Y: ArrayLike | pd.DataFrame, *,
-                              n_splits: int = 5, n_repeats: int = 1, discretizer: str | BaseEstimator | None = None,
-                              random_state: int | np.random.RandomState | None = 0, n_jobs: int | None = 1,
-                              progress: bool = False) -> MultilabelCVPredictions:
+def cross_validate_multilabel(
+    estimator: BaseEstimator,
+    X: ArrayLike | pd.DataFrame,
+    Y: ArrayLike | pd.DataFrame,
+    *,
+    n_splits: int = 5,
+    n_repeats: int = 1,
+    discretizer: str | BaseEstimator | None = None,
+    random_state: int | np.random.RandomState | None = 0,
+    n_jobs: int | None = 1,
+    progress: bool = False,
+) -> MultilabelCVPredictions:
     """k-fold CV of a multilabel classifier, stratified on the least relevant label.
 
     ``estimator.fit(X, Y)`` with ``Y`` of shape (n_samples, n_labels) and
@@ -592,22 +639,27 @@ def cross_validate_multilabel(estimator: BaseEstimator, X: ArrayLike | pd.DataFr
     accuracy are computed per fold (seed 002 uses 5 folds).
     """
     Y_arr = np.asarray(Y)
-    splits = multilabel_cv_splits(Y_arr, n_splits=n_splits, n_repeats=n_repeats,
-                                  random_state=random_state)
+    splits = multilabel_cv_splits(Y_arr, n_splits=n_splits, n_repeats=n_repeats, random_state=random_state)
     tasks = [(estimator, X, Y, s, discretizer) for s in splits]
-    results = _parallel_map(_run_multilabel_fold, tasks, n_jobs=n_jobs, progress=progress,
-                            desc="folds")
+    results = _parallel_map(_run_multilabel_fold, tasks, n_jobs=n_jobs, progress=progress, desc="folds")
     rows, yt, yp, folds = [], [], [], []
     for split, Y_pred, fit_t, pred_t in results:
         Y_te = Y_arr[split.test]
         rows.append(pd.DataFrame({"repeat": split.repeat, "fold": split.fold, "row": split.test}))
         yt.append(Y_te)
         yp.append(Y_pred)
-        folds.append({"repeat": split.repeat, "fold": split.fold, "n_train": len(split.train),
-                      "n_test": len(split.test),
-                      "global_accuracy": _m.global_accuracy(Y_te, Y_pred),
-                      "hamming_accuracy": _m.hamming_accuracy(Y_te, Y_pred),
-                      "fit_time": fit_t, "predict_time": pred_t})
-    return MultilabelCVPredictions(pd.concat(rows, ignore_index=True), np.vstack(yt),
-                                   np.vstack(yp), pd.DataFrame(folds))
-
+        folds.append(
+            {
+                "repeat": split.repeat,
+                "fold": split.fold,
+                "n_train": len(split.train),
+                "n_test": len(split.test),
+                "global_accuracy": _m.global_accuracy(Y_te, Y_pred),
+                "hamming_accuracy": _m.hamming_accuracy(Y_te, Y_pred),
+                "fit_time": fit_t,
+                "predict_time": pred_t,
+            }
+        )
+    return MultilabelCVPredictions(
+        pd.concat(rows, ignore_index=True), np.vstack(yt), np.vstack(yp), pd.DataFrame(folds)
+    )

@@ -75,9 +75,7 @@ def _as_score_frame(scores: pd.DataFrame | ArrayLike) -> pd.DataFrame:
     else:
         arr = np.asarray(scores, dtype=float)
         if arr.ndim != 2:
-            raise ValueError(
-                f"scores must be 2-D (n_datasets, n_classifiers), got shape {arr.shape}"
-            )
+            raise ValueError(f"scores must be 2-D (n_datasets, n_classifiers), got shape {arr.shape}")
         df = pd.DataFrame(arr, columns=[f"clf{j}" for j in range(arr.shape[1])])
     df = df.astype(float)
     if df.isna().any().any():
@@ -147,8 +145,9 @@ class FriedmanResult:
         return self.n_classifiers - 1
 
 
-def friedman_test(scores: pd.DataFrame | ArrayLike, *, lower_is_better: bool = True,
-                  tie_correction: bool = True) -> FriedmanResult:
+def friedman_test(
+    scores: pd.DataFrame | ArrayLike, *, lower_is_better: bool = True, tie_correction: bool = True
+) -> FriedmanResult:
     """Friedman test of equal average ranks, with the Iman–Davenport F.
 
     ``χ²_F = 12 / (N k (k + 1)) Σ_j R_j² - 3 N (k + 1)`` with ``R_j`` the rank
@@ -185,12 +184,12 @@ def friedman_test(scores: pd.DataFrame | ArrayLike, *, lower_is_better: bool = T
         raise ValueError("the Friedman test needs at least two datasets")
     ranks = rank_scores(df, lower_is_better=lower_is_better)
     rank_sums = ranks.sum(axis=0).to_numpy()
-    chi2 = 12.0 / (n * k * (k + 1)) * np.sum(rank_sums ** 2) - 3.0 * n * (k + 1)
+    chi2 = 12.0 / (n * k * (k + 1)) * np.sum(rank_sums**2) - 3.0 * n * (k + 1)
     if tie_correction:
         ties = 0.0
         for row in df.to_numpy():
             _, counts = np.unique(row, return_counts=True)
-            ties += np.sum(counts ** 3 - counts)
+            ties += np.sum(counts**3 - counts)
         denom = 1.0 - ties / (n * k * (k * k - 1))
         chi2 = chi2 / denom if denom > 0 else float("nan")
     p = float(stats.chi2.sf(chi2, k - 1))
@@ -234,8 +233,9 @@ def nemenyi_q(n_classifiers: int, alpha: float = 0.05, *, table: str = "demsar")
     return float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
 
 
-def nemenyi_critical_difference(n_classifiers: int, n_datasets: int, alpha: float = 0.05,
-                                *, table: str = "demsar") -> float:
+def nemenyi_critical_difference(
+    n_classifiers: int, n_datasets: int, alpha: float = 0.05, *, table: str = "demsar"
+) -> float:
     """Nemenyi critical difference of average ranks.
 
     ``CD = q_α sqrt(k (k + 1) / (6 N))`` (seed 000, Eq. 20). For 7 classifiers
@@ -281,8 +281,9 @@ def nemenyi_test(scores: pd.DataFrame | ArrayLike, *, lower_is_better: bool = Tr
     return pd.DataFrame(p, index=df.columns, columns=df.columns)
 
 
-def bonferroni_dunn_critical_difference(n_classifiers: int, n_datasets: int,
-                                        alpha: float = 0.05, *, table: str = "demsar") -> float:
+def bonferroni_dunn_critical_difference(
+    n_classifiers: int, n_datasets: int, alpha: float = 0.05, *, table: str = "demsar"
+) -> float:
     """Critical difference of the Bonferroni–Dunn test against a control.
 
     ``CD = q_α sqrt(k (k + 1) / (6 N))`` with ``q_α`` the normal quantile at
@@ -302,8 +303,9 @@ def bonferroni_dunn_critical_difference(n_classifiers: int, n_datasets: int,
     return q * np.sqrt(k * (k + 1) / (6.0 * n))
 
 
-def bonferroni_dunn_test(scores: pd.DataFrame | ArrayLike, control: Hashable, *, alpha: float = 0.05,
-                         lower_is_better: bool = True) -> pd.DataFrame:
+def bonferroni_dunn_test(
+    scores: pd.DataFrame | ArrayLike, control: Hashable, *, alpha: float = 0.05, lower_is_better: bool = True
+) -> pd.DataFrame:
     """Compare every classifier with a control classifier (Bonferroni–Dunn).
 
     ``z = (R_i - R_control) / sqrt(k (k + 1) / (6 N))``; the two-sided normal
@@ -341,8 +343,9 @@ def bonferroni_dunn_test(scores: pd.DataFrame | ArrayLike, control: Hashable, *,
     return bonferroni_dunn_from_ranks(ranks, control, df.shape[0], alpha)
 
 
-def bonferroni_dunn_from_ranks(ranks: pd.Series | Mapping[Hashable, float], control: Hashable, n_datasets: int,
-                               alpha: float = 0.05) -> pd.DataFrame:
+def bonferroni_dunn_from_ranks(
+    ranks: pd.Series | Mapping[Hashable, float], control: Hashable, n_datasets: int, alpha: float = 0.05
+) -> pd.DataFrame:
     """Bonferroni–Dunn test from average ranks (see :func:`bonferroni_dunn_test`)."""
     ranks = pd.Series(ranks, dtype=float)
     k = len(ranks)
@@ -352,14 +355,16 @@ def bonferroni_dunn_from_ranks(ranks: pd.Series | Mapping[Hashable, float], cont
     z = diff / se
     p = 2.0 * stats.norm.sf(np.abs(z))
     p_adj = np.minimum(1.0, p * (k - 1))
-    return pd.DataFrame({
-        "average_rank": others,
-        "rank_difference": diff,
-        "z": z,
-        "pvalue": p,
-        "pvalue_adjusted": p_adj,
-        "significant": p_adj < alpha,
-    })
+    return pd.DataFrame(
+        {
+            "average_rank": others,
+            "rank_difference": diff,
+            "z": z,
+            "pvalue": p,
+            "pvalue_adjusted": p_adj,
+            "significant": p_adj < alpha,
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -419,8 +424,9 @@ def sign_test(wins: int, losses: int, *, alternative: str = "greater") -> float:
     raise ValueError(f"alternative must be 'greater', 'less' or 'two-sided', got {alternative!r}")
 
 
-def win_draw_loss(a: ArrayLike, b: ArrayLike, *, threshold: float = 0.05, lower_is_better: bool = True,
-                  atol: float = 1e-12) -> WinDrawLoss:
+def win_draw_loss(
+    a: ArrayLike, b: ArrayLike, *, threshold: float = 0.05, lower_is_better: bool = True, atol: float = 1e-12
+) -> WinDrawLoss:
     """Win/draw/loss record of classifier ``a`` against ``b`` over datasets.
 
     On a dataset ``a`` wins when it improves on ``b``'s score by at least
@@ -473,8 +479,9 @@ def win_draw_loss(a: ArrayLike, b: ArrayLike, *, threshold: float = 0.05, lower_
     return WinDrawLoss(w, d, lo, sign_test(w, lo))
 
 
-def win_draw_loss_table(scores: pd.DataFrame | ArrayLike, *, threshold: float = 0.05, lower_is_better: bool = True
-                        ) -> tuple[pd.DataFrame, pd.DataFrame]:
+def win_draw_loss_table(
+    scores: pd.DataFrame | ArrayLike, *, threshold: float = 0.05, lower_is_better: bool = True
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """W/D/L of every classifier (rows) against every other (columns).
 
     Returns
@@ -492,15 +499,15 @@ def win_draw_loss_table(scores: pd.DataFrame | ArrayLike, *, threshold: float = 
         for j in names:
             if i == j:
                 continue
-            r = win_draw_loss(df[i].to_numpy(), df[j].to_numpy(), threshold=threshold,
-                              lower_is_better=lower_is_better)
+            r = win_draw_loss(df[i].to_numpy(), df[j].to_numpy(), threshold=threshold, lower_is_better=lower_is_better)
             rec.loc[i, j] = str(r)
             pv.loc[i, j] = r.pvalue
     return rec, pv
 
 
-def wilcoxon_signed_rank(a: ArrayLike, b: ArrayLike, *, alternative: str = "two-sided",
-                         zero_method: str = "wilcox", method: str = "auto") -> Any:
+def wilcoxon_signed_rank(
+    a: ArrayLike, b: ArrayLike, *, alternative: str = "two-sided", zero_method: str = "wilcox", method: str = "auto"
+) -> Any:
     """Wilcoxon signed-rank test on paired scores over datasets.
 
     A thin wrapper over :func:`scipy.stats.wilcoxon` on ``d = a - b``
@@ -548,9 +555,15 @@ def _corrected_difference(a, b, n_splits, n_train, n_test):
     return float(d.mean()), float(np.sqrt((1.0 / n + ratio) * d.var(ddof=1))), n
 
 
-def corrected_repeated_cv_ttest(a: ArrayLike, b: ArrayLike, *, n_train: float | None = None,
-                                n_test: float | None = None, n_splits: int | None = None,
-                                alternative: str = "two-sided") -> TTestResult:
+def corrected_repeated_cv_ttest(
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    n_train: float | None = None,
+    n_test: float | None = None,
+    n_splits: int | None = None,
+    alternative: str = "two-sided",
+) -> TTestResult:
     """Corrected repeated k-fold cross-validation paired t-test.
 
     With ``d_i = a_i - b_i`` the score differences on the ``n = r k`` folds of an
@@ -623,9 +636,15 @@ class BayesianResult:
     samples: np.ndarray = field(repr=False, default_factory=lambda: np.empty(0))
 
 
-def bayesian_signed_rank(a: ArrayLike, b: ArrayLike, *, rope: float = 0.01, prior: float = 0.5,
-                         n_samples: int = 50_000,
-                         random_state: int | np.random.RandomState | None = None) -> BayesianResult:
+def bayesian_signed_rank(
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    rope: float = 0.01,
+    prior: float = 0.5,
+    n_samples: int = 50_000,
+    random_state: int | np.random.RandomState | None = None,
+) -> BayesianResult:
     """Bayesian signed-rank test with a region of practical equivalence.
 
     The differences ``z_1..z_n = a - b`` (one per dataset) get a Dirichlet
@@ -681,18 +700,24 @@ def bayesian_signed_rank(a: ArrayLike, b: ArrayLike, *, rope: float = 0.01, prio
         w = rng.dirichlet(weights, min(chunk, n_samples - start))
         t_left = np.einsum("si,ij,sj->s", w, left, w)
         t_right = np.einsum("si,ij,sj->s", w, right, w)
-        theta[start:start + len(w), 0] = t_left
-        theta[start:start + len(w), 2] = t_right
-        theta[start:start + len(w), 1] = 1.0 - t_left - t_right
+        theta[start : start + len(w), 0] = t_left
+        theta[start : start + len(w), 2] = t_right
+        theta[start : start + len(w), 1] = 1.0 - t_left - t_right
     winners = np.isclose(theta, theta.max(axis=1, keepdims=True), rtol=0, atol=1e-12)
     share = winners / winners.sum(axis=1, keepdims=True)
     p = share.mean(axis=0)
     return BayesianResult(float(p[0]), float(p[1]), float(p[2]), theta)
 
 
-def bayesian_correlated_ttest(a: ArrayLike, b: ArrayLike, *, rope: float = 0.01, n_train: float | None = None,
-                              n_test: float | None = None, n_splits: int | None = None
-                              ) -> BayesianResult:
+def bayesian_correlated_ttest(
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    rope: float = 0.01,
+    n_train: float | None = None,
+    n_test: float | None = None,
+    n_splits: int | None = None,
+) -> BayesianResult:
     """Bayesian correlated t-test on the per-fold scores of one dataset.
 
     The posterior of the mean difference of ``a - b`` over the ``n`` folds of an
@@ -721,5 +746,4 @@ def bayesian_correlated_ttest(a: ArrayLike, b: ArrayLike, *, rope: float = 0.01,
         dist = stats.t(n - 1, loc=mean, scale=scale)
         p_left = float(dist.cdf(-rope))
         p_right = float(dist.sf(rope))
-    return BayesianResult(p_left, max(0.0, 1.0 - p_left - p_right), p_right,
-                          np.array([mean, scale]))
+    return BayesianResult(p_left, max(0.0, 1.0 - p_left - p_right), p_right, np.array([mean, scale]))

@@ -54,5 +54,11 @@ from .registry import (
     register_classifier,
 )
 
-__all__ += ["CLASSIFIERS", "MULTILABEL_CLASSIFIERS", "make_classifier", "make_multilabel_classifier",
-            "parse_classifier_spec", "register_classifier"]
+__all__ += [
+    "CLASSIFIERS",
+    "MULTILABEL_CLASSIFIERS",
+    "make_classifier",
+    "make_multilabel_classifier",
+    "parse_classifier_spec",
+    "register_classifier",
+]

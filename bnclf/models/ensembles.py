@@ -131,17 +131,28 @@ class AODEClassifier(EnsembleClassifier):
     estimators, Machine Learning 58. Sun, Wang & Sun (2017), Entropy 19, §2.2.
     """
 
-    def __init__(self, *, frequency_limit: int = 1, smoothing: str = "m-estimate", m: float = 1.0,
-                 missing: str = "category", handle_unknown: str = "marginalize") -> None:
+    def __init__(
+        self,
+        *,
+        frequency_limit: int = 1,
+        smoothing: str = "m-estimate",
+        m: float = 1.0,
+        missing: str = "category",
+        handle_unknown: str = "marginalize",
+    ) -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.frequency_limit = frequency_limit
         self.smoothing = smoothing
 
     def _check_params(self):
         super()._check_params()
-        check_integer("frequency_limit", self.frequency_limit, 0,
-                   "it is the minimum training count of a super-parent's value, an integer >= 0 "
-                   "(1 is the default, 0 lets every feature qualify).")
+        check_integer(
+            "frequency_limit",
+            self.frequency_limit,
+            0,
+            "it is the minimum training count of a super-parent's value, an integer >= 0 "
+            "(1 is the default, 0 lets every feature qualify).",
+        )
         if self.smoothing not in _SMOOTHING:
             raise ValueError(
                 f"smoothing={self.smoothing!r} is not valid; choose 'm-estimate' (the papers' "
@@ -171,16 +182,16 @@ class AODEClassifier(EnsembleClassifier):
                     tables.append(self._child_log_cpt(cache, family))
                 elif len(family) == 3:  # (j, p, C): a slice of the all-pairs table
                     j = family[0]
-                    tables.append(pair_tables[offsets[j]:offsets[j] + cards[j],
-                                              offsets[p]:offsets[p] + cards[p]])
+                    tables.append(pair_tables[offsets[j] : offsets[j] + cards[j], offsets[p] : offsets[p] + cards[p]])
                 else:
                     tables.append(self._small_log_cpt(cache, family, p))
             title = f"super-parent: {self.node_names_[p]}"
             networks.append(self._make_network(families, cache, tables, title=title))
         nb_families = graph_families(learn_nb(cache), c)
         nb_tables = [self._small_log_cpt(cache, f, None) for f in nb_families]
-        networks.append(self._make_network(nb_families, cache, nb_tables,
-                                           title="naive Bayes (no super-parent qualifies)"))
+        networks.append(
+            self._make_network(nb_families, cache, nb_tables, title="naive Bayes (no super-parent qualifies)")
+        )
         weights = self._parent_weights(cache)
         if not (weights > 0).any():  # e.g. no feature informs the class: plain average
             weights = np.ones(d)
@@ -191,10 +202,13 @@ class AODEClassifier(EnsembleClassifier):
             return
         by_child = [dict(zip((f[0] for f in net.families), net.log_cpts)) for net in networks]
         self._spodes = SuperParentKernel(
-            pair_tables, offsets, cards[:d],
+            pair_tables,
+            offsets,
+            cards[:d],
             spode_priors=[by_child[p][c] for p in range(d)],
             spode_parents=[by_child[p][p] for p in range(d)],
-            nb_tables=[by_child[d][c]] + [by_child[d][j] for j in range(d)])
+            nb_tables=[by_child[d][c]] + [by_child[d][j] for j in range(d)],
+        )
 
     def _member_kernel(self):
         return self._stacked if self._spodes is None else self._spodes
@@ -206,8 +220,7 @@ class AODEClassifier(EnsembleClassifier):
         alpha, beta = self._child_smoothing(r)
         denominator = counts.sum(axis=0, keepdims=True) + beta
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.where(denominator > 0, np.log(counts + alpha) - np.log(denominator),
-                            -np.log(r))
+            return np.where(denominator > 0, np.log(counts + alpha) - np.log(denominator), -np.log(r))
 
     def _child_smoothing(self, r):
         """``(alpha, beta)`` of ``P(x_j | x_p, c) = (N + alpha) / (N(x_p, c) + beta)`` for ``|X_j| = r``."""
@@ -217,7 +230,7 @@ class AODEClassifier(EnsembleClassifier):
 
     def _pair_log_cpts(self, cache):
         """``log P(x_j | x_p, c)`` of every SPODE child at once (see the class Notes)."""
-        r = cache.cardinalities[:cache.n_features].astype(float)
+        r = cache.cardinalities[: cache.n_features].astype(float)
         return child_given_pair_log_cpts(cache, *self._child_smoothing(r))
 
     def _small_log_cpt(self, cache, family, parent):
@@ -236,12 +249,13 @@ class AODEClassifier(EnsembleClassifier):
         """What a reader of the exported files needs to reproduce the per-row weights."""
         return {
             "frequency_limit": self._frequency_limit(),
-            "value_counts": {str(name): [float(v) for v in counts] for name, counts
-                             in zip(self.node_names_, self._value_counts)},
+            "value_counts": {
+                str(name): [float(v) for v in counts] for name, counts in zip(self.node_names_, self._value_counts)
+            },
             "row_weights": "a SPODE's weight is zero for a row whose super-parent value "
-                           "occurs fewer than frequency_limit times in training (value_counts); "
-                           "the weights of a row are renormalized; the last member (naive "
-                           "Bayes) has weight 1 when no SPODE qualifies",
+            "occurs fewer than frequency_limit times in training (value_counts); "
+            "the weights of a row are renormalized; the last member (naive "
+            "Bayes) has weight 1 when no SPODE qualifies",
         }
 
     def _row_weights(self, codes) -> np.ndarray:
@@ -311,8 +325,7 @@ class WAODEClassifier(AODEClassifier):
         if family[0] == cache.class_index:  # (N(c) + 1/|C|) / (N + 1)
             return np.log((counts + 1.0 / n_classes) / (counts.sum() + 1.0))
         r = counts.shape[0]  # (N(c, x_p) + 1/(|C||X_p|)) / (N(c) + 1/|C|)
-        return np.log((counts + 1.0 / (n_classes * r))
-                      / (counts.sum(axis=0, keepdims=True) + 1.0 / n_classes))
+        return np.log((counts + 1.0 / (n_classes * r)) / (counts.sum(axis=0, keepdims=True) + 1.0 / n_classes))
 
 
 class ATANClassifier(EnsembleClassifier):
@@ -352,8 +365,7 @@ class ATANClassifier(EnsembleClassifier):
     def _fit_network(self, data, cache):
         graphs = learn_atan(cache)
         networks = [
-            self._make_network(graph_families(g, cache.class_index), cache,
-                               title=f"root: {self.node_names_[r]}")
+            self._make_network(graph_families(g, cache.class_index), cache, title=f"root: {self.node_names_[r]}")
             for r, g in enumerate(graphs)
         ]
         self._set_members(networks, self._root_weights(cache)[: len(networks)])
@@ -368,4 +380,3 @@ class WATANClassifier(ATANClassifier):
 
     def _root_weights(self, cache) -> np.ndarray:
         return cache.mi_with_class()
-

@@ -76,8 +76,9 @@ class Explanation:
         out = {}
         for name, net in self.networks.items():
             fams = net.named_families
-            out[name] = {child: [p for p in ps if p != net.class_name]
-                         for child, ps in fams.items() if child != net.class_name}
+            out[name] = {
+                child: [p for p in ps if p != net.class_name] for child, ps in fams.items() if child != net.class_name
+            }
         return out
 
     def __str__(self) -> str:
@@ -87,8 +88,7 @@ class Explanation:
         for name, parents in self.parents().items():
             post = self.posteriors.get(name)
             best = max(post, key=post.get) if post else None
-            lines.append(f"[{name}]" + (f"  answers {best!r} "
-                                         f"({post[best]:.4f})" if post else ""))
+            lines.append(f"[{name}]" + (f"  answers {best!r} ({post[best]:.4f})" if post else ""))
             arcs = [f"{', '.join(map(str, ps))} -> {child}" for child, ps in parents.items() if ps]
             lines.append("  " + ("; ".join(arcs) if arcs else "no arcs among features"))
         return "\n".join(lines)
@@ -112,7 +112,7 @@ class InstanceSpecificClassifier(BayesNetClassifier):
 
     def _cells_per_row(self) -> int:
         """Cells of the largest per-row array a chunk builds (a few d x d score matrices)."""
-        return 4 * self.n_features_in_ ** 2
+        return 4 * self.n_features_in_**2
 
     def _chunks(self, codes):
         return row_chunks(len(codes), self._cells_per_row())
@@ -186,16 +186,18 @@ class InstanceSpecificClassifier(BayesNetClassifier):
         proba = dict(zip(labels, parts["proba"][0].tolist()))
         frame = X_row if isinstance(X_row, pd.DataFrame) else pd.DataFrame(X_row)
         row = dict(zip(self._encoder.feature_names_, frame.iloc[0].tolist()))
-        return Explanation(row, labels[int(np.argmax(parts["proba"][0]))], proba, networks,
-                           posteriors, details)
+        return Explanation(row, labels[int(np.argmax(parts["proba"][0]))], proba, networks, posteriors, details)
 
     def _labels(self):
         return [python_scalar(c) for c in self.classes_]
 
     def _posterior_dict(self, values, mask=None) -> dict:
         labels = self._labels()
-        return {lab: float(v) for lab, v, keep in
-                zip(labels, values, np.ones(len(labels), bool) if mask is None else mask) if keep}
+        return {
+            lab: float(v)
+            for lab, v, keep in zip(labels, values, np.ones(len(labels), bool) if mask is None else mask)
+            if keep
+        }
 
     def _row_network(self, parents, codes_row, title) -> Network:
         """The network of one row: feature ``i`` with parents ``parents[i]`` (-1 padded) and the class."""
@@ -210,11 +212,11 @@ class InstanceSpecificClassifier(BayesNetClassifier):
     def _expert_network(self, parents, label, title):
         """A class-free network (multinet member) with CPTs ``P(x_i | pa, c=label)``."""
         c = self._cache.class_index
-        families = [(i, *sorted(int(p) for p in np.atleast_1d(parents[i]) if p >= 0))
-                    for i in range(self.n_features_in_)]
+        families = [
+            (i, *sorted(int(p) for p in np.atleast_1d(parents[i]) if p >= 0)) for i in range(self.n_features_in_)
+        ]
         tables = m_estimated_log_cpts(self._cache, [f + (c,) for f in families], self.m)
-        return self._make_network(families, self._cache, [t[..., label] for t in tables],
-                                  title=title)
+        return self._make_network(families, self._cache, [t[..., label] for t in tables], title=title)
 
 
 # -- LKDB / AKDB ---------------------------------------------------------------------------
@@ -251,15 +253,17 @@ class LKDBClassifier(InstanceSpecificClassifier):
     and its reference [5] (Wang et al., local KDB and AKDB).
     """
 
-    def __init__(self, *, k: int = 1, m: float = 1.0, missing: str = "category",
-                 handle_unknown: str = "marginalize") -> None:
+    def __init__(
+        self, *, k: int = 1, m: float = 1.0, missing: str = "category", handle_unknown: str = "marginalize"
+    ) -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.k = k
 
     def _check_params(self):
         super()._check_params()
-        check_integer("k", self.k, 0, "k is the number of feature parents of each attribute, "
-                      "an integer >= 0 (1 is the default).")
+        check_integer(
+            "k", self.k, 0, "k is the number of feature parents of each attribute, an integer >= 0 (1 is the default)."
+        )
 
     def _fit_local(self, data, cache):
         self._lmi = comparable(self._tables.local_mi())
@@ -298,8 +302,7 @@ class AKDBClassifier(LKDBClassifier):
     def _fit_local(self, data, cache):
         super()._fit_local(data, cache)
         graph = learn_kdb(cache, k=int(self.k))
-        self.network_ = self._make_network(graph_families(graph, cache.class_index), cache,
-                                           title=f"KDB (k={self.k})")
+        self.network_ = self._make_network(graph_families(graph, cache.class_index), cache, title=f"KDB (k={self.k})")
 
     def _chunk(self, codes):
         out = super()._chunk(codes)
@@ -311,9 +314,11 @@ class AKDBClassifier(LKDBClassifier):
 
     def _explain_parts(self, codes, parts):
         net = self._row_network(parts["parents"][0], codes[0], "LKDB for this row")
-        return ({"KDB": self.network_, "LKDB": net},
-                {"KDB": self._posterior_dict(parts["kdb_proba"][0]),
-                 "LKDB": self._posterior_dict(parts["lkdb_proba"][0])}, {})
+        return (
+            {"KDB": self.network_, "LKDB": net},
+            {"KDB": self._posterior_dict(parts["kdb_proba"][0]), "LKDB": self._posterior_dict(parts["lkdb_proba"][0])},
+            {},
+        )
 
 
 # -- LTAN ------------------------------------------------------------------------------------
@@ -378,22 +383,23 @@ class LTANClassifier(InstanceSpecificClassifier):
     high-confidence labels, Entropy 19, 661.
     """
 
-    def __init__(self, *, delta: float = 0.1, m: float = 1.0, missing: str = "category",
-                 handle_unknown: str = "marginalize") -> None:
+    def __init__(
+        self, *, delta: float = 0.1, m: float = 1.0, missing: str = "category", handle_unknown: str = "marginalize"
+    ) -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.delta = delta
 
     def _check_params(self):
         super()._check_params()
-        if (not isinstance(self.delta, numbers.Real) or isinstance(self.delta, bool)
-                or not 0 < self.delta <= 1):
-            raise ValueError(f"delta={self.delta!r} is not valid; delta is the label filtering "
-                             "threshold, a number with 0 < delta <= 1 (0.1 is the default).")
+        if not isinstance(self.delta, numbers.Real) or isinstance(self.delta, bool) or not 0 < self.delta <= 1:
+            raise ValueError(
+                f"delta={self.delta!r} is not valid; delta is the label filtering "
+                "threshold, a number with 0 < delta <= 1 (0.1 is the default)."
+            )
 
     def _fit_local(self, data, cache):
         graph = learn_tan(cache)
-        self.network_ = self._make_network(graph_families(graph, cache.class_index), cache,
-                                           title="TAN (generalist)")
+        self.network_ = self._make_network(graph_families(graph, cache.class_index), cache, title="TAN (generalist)")
         self._mi = comparable(cache.mi_with_class())
         self._cmi = comparable(cache.cmi_matrix())
         self._rcmi_terms = self._tables.class_weighted_label_mi().reshape(cache.n_classes, -1)
@@ -405,11 +411,14 @@ class LTANClassifier(InstanceSpecificClassifier):
         omega = generalist / generalist.max(axis=1, keepdims=True) >= self.delta
         reconsidered = omega.sum(axis=1) > 1
         out = {
-            "proba": generalist.copy(), "generalist_proba": generalist, "omega": omega,
+            "proba": generalist.copy(),
+            "generalist_proba": generalist,
+            "omega": omega,
             "reconsidered": reconsidered,
             "refined_parents": np.full((n, d), -1, dtype=np.int64),
             "expert_parents": np.full((n, l, d), -1, dtype=np.int64),
-            "refined_proba": np.zeros((n, l)), "expert_proba": np.zeros((n, l)),
+            "refined_proba": np.zeros((n, l)),
+            "expert_proba": np.zeros((n, l)),
         }
         rows = np.flatnonzero(reconsidered)
         if rows.size == 0:
@@ -431,8 +440,9 @@ class LTANClassifier(InstanceSpecificClassifier):
             ix = idx[q]
             cpmi = self._cpmi[ix[:, :, None], ix[:, None, :], c[:, None, None]]
             expert_parents[part] = local_tree_parents(cpmi, roots[q], known[q])
-            scores[part] = self._local.joint_log(sub[q], expert_parents[part][:, None, :, None],
-                                                 labels=c[:, None])[:, 0]
+            scores[part] = self._local.joint_log(sub[q], expert_parents[part][:, None, :, None], labels=c[:, None])[
+                :, 0
+            ]
         logits = np.full((len(rows), l), -np.inf)
         logits[pr, pc] = scores
         expert = _softmax_over(logits, keep)
@@ -464,7 +474,9 @@ class LTANClassifier(InstanceSpecificClassifier):
         rec = parts["reconsidered"]
         n_rec = int(rec.sum())
         out = {
-            "reconsidered": rec, "n_reconsidered": n_rec, "omega": parts["omega"],
+            "reconsidered": rec,
+            "n_reconsidered": n_rec,
+            "omega": parts["omega"],
             "llp": 100.0 * n_rec / len(rec) if len(rec) else float("nan"),
             "r_bar": float(parts["omega"][rec].sum(axis=1).mean()) if n_rec else float("nan"),
         }
@@ -476,9 +488,11 @@ class LTANClassifier(InstanceSpecificClassifier):
         if n_rec:
             out["cp"] = 100.0 * np.sum(rec & (general != truth) & (final == truth)) / n_rec
             out["lp"] = 100.0 * np.sum(rec & (general == truth) & (final != truth)) / n_rec
-            out["kappa"] = cohen_kappa(np.argmax(parts["refined_proba"][rec], axis=1),
-                                       np.argmax(parts["expert_proba"][rec], axis=1),
-                                       len(self.classes_))
+            out["kappa"] = cohen_kappa(
+                np.argmax(parts["refined_proba"][rec], axis=1),
+                np.argmax(parts["expert_proba"][rec], axis=1),
+                len(self.classes_),
+            )
         else:
             out["cp"] = out["lp"] = out["kappa"] = float("nan")
         return out
@@ -500,18 +514,18 @@ class LTANClassifier(InstanceSpecificClassifier):
         labels = self._labels()
         networks = {"TAN (generalist)": self.network_}
         posteriors = {"TAN (generalist)": self._posterior_dict(parts["generalist_proba"][0])}
-        details = {"reconsidered": bool(parts["reconsidered"][0]),
-                   "omega": [lab for lab, k in zip(labels, keep) if k]}
+        details = {"reconsidered": bool(parts["reconsidered"][0]), "omega": [lab for lab, k in zip(labels, keep) if k]}
         if parts["reconsidered"][0]:
             networks["TAN-IE (refined generalist)"] = self._row_network(
-                parts["refined_parents"][0], codes[0], "TAN-IE (refined generalist)")
-            posteriors["TAN-IE (refined generalist)"] = self._posterior_dict(
-                parts["refined_proba"][0], keep)
+                parts["refined_parents"][0], codes[0], "TAN-IE (refined generalist)"
+            )
+            posteriors["TAN-IE (refined generalist)"] = self._posterior_dict(parts["refined_proba"][0], keep)
             expert = self._posterior_dict(parts["expert_proba"][0], keep)
             for c in np.flatnonzero(keep):
                 name = f"expert {labels[c]}"
-                networks[name] = self._expert_network(parts["expert_parents"][0, c], c,
-                                                      f"expert for class = {labels[c]}")
+                networks[name] = self._expert_network(
+                    parts["expert_parents"][0, c], c, f"expert for class = {labels[c]}"
+                )
                 posteriors[name] = {labels[c]: expert[labels[c]]}
             posteriors["experts (IBMC-CL)"] = expert
         return networks, posteriors, details
@@ -573,28 +587,38 @@ class TargetKDBClassifier(InstanceSpecificClassifier):
     from labeled and unlabeled data (KDB case), Entropy.
     """
 
-    def __init__(self, *, k: int = 2, smoothing: str = "m-estimate", m: float = 1.0,
-                 missing: str = "category", handle_unknown: str = "marginalize") -> None:
+    def __init__(
+        self,
+        *,
+        k: int = 2,
+        smoothing: str = "m-estimate",
+        m: float = 1.0,
+        missing: str = "category",
+        handle_unknown: str = "marginalize",
+    ) -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.k = k
         self.smoothing = smoothing
 
     def _check_params(self):
         super()._check_params()
-        check_integer("k", self.k, 0, "k is the number of feature parents of each attribute "
-                      "in a micro KDB, an integer >= 0 (2 is the default).")
+        check_integer(
+            "k",
+            self.k,
+            0,
+            "k is the number of feature parents of each attribute in a micro KDB, an integer >= 0 (2 is the default).",
+        )
         from ..data import check_option
 
         check_option("smoothing", self.smoothing, _TARGET_SMOOTHING)
 
     def _cells_per_row(self):
         # one d x d pointwise y-CMI matrix per label, and the (d x d x l) gather behind it
-        return 2 * self.n_features_in_ ** 2 * len(self.classes_)
+        return 2 * self.n_features_in_**2 * len(self.classes_)
 
     def _fit_local(self, data, cache):
         graph = learn_kdb(cache, k=int(self.k))
-        self.network_ = self._make_network(graph_families(graph, cache.class_index), cache,
-                                           title=f"KDB (k={self.k})")
+        self.network_ = self._make_network(graph_families(graph, cache.class_index), cache, title=f"KDB (k={self.k})")
         if self.smoothing == "pseudo-instance":
             ymi, ycmi = self._tables.pseudo_instance_measures()
         else:
@@ -613,8 +637,7 @@ class TargetKDBClassifier(InstanceSpecificClassifier):
         micro = np.exp(log_posterior(self._local.joint_log(codes, parents)))  # (n, l, l)
         kdb = np.exp(log_posterior(self.network_.joint_log_likelihood(codes)))
         kdb_e = micro.mean(axis=1)
-        return {"proba": (kdb_e + kdb) / 2, "parents": parents, "micro_proba": micro,
-                "kdb_proba": kdb}
+        return {"proba": (kdb_e + kdb) / 2, "parents": parents, "micro_proba": micro, "kdb_proba": kdb}
 
     def _explain_parts(self, codes, parts):
         labels = self._labels()
@@ -622,8 +645,7 @@ class TargetKDBClassifier(InstanceSpecificClassifier):
         posteriors = {"KDB": self._posterior_dict(parts["kdb_proba"][0])}
         for y, lab in enumerate(labels):
             name = f"kdb_{lab}"
-            networks[name] = self._row_network(parts["parents"][0, y], codes[0],
-                                               f"micro KDB for label {lab}")
+            networks[name] = self._row_network(parts["parents"][0, y], codes[0], f"micro KDB for label {lab}")
             posteriors[name] = self._posterior_dict(parts["micro_proba"][0, y])
         posteriors["kdb_e"] = self._posterior_dict(parts["micro_proba"][0].mean(axis=0))
         return networks, posteriors, {}

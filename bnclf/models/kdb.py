@@ -27,15 +27,20 @@ class KDBClassifier(BayesNetClassifier):
     Sun, Wang & Sun (2017), Entropy 19, Algorithm 2.
     """
 
-    def __init__(self, *, k: int = 2, m: float = 1.0, missing: str = "category",
-                 handle_unknown: str = "marginalize") -> None:
+    def __init__(
+        self, *, k: int = 2, m: float = 1.0, missing: str = "category", handle_unknown: str = "marginalize"
+    ) -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.k = k
 
     def _check_params(self):
         super()._check_params()
-        check_integer("k", self.k, 0, "k is the number of feature parents, an integer >= 0 "
-                      "(2 is the default, 0 gives naive Bayes).")
+        check_integer(
+            "k",
+            self.k,
+            0,
+            "k is the number of feature parents, an integer >= 0 (2 is the default, 0 gives naive Bayes).",
+        )
 
     def _learn_structure(self, cache):
         return learn_kdb(cache, k=int(self.k))

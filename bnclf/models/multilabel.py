@@ -60,8 +60,10 @@ def as_label_matrix(Y: ArrayLike | pd.DataFrame | spmatrix) -> tuple[np.ndarray,
     booleans, with no missing value.
     """
     if Y is None:
-        raise ValueError("A multilabel target Y is required: pass fit(X, Y) with Y a 0/1 indicator "
-                         "matrix or a DataFrame of label columns.")
+        raise ValueError(
+            "A multilabel target Y is required: pass fit(X, Y) with Y a 0/1 indicator "
+            "matrix or a DataFrame of label columns."
+        )
     if hasattr(Y, "toarray"):
         Y = Y.toarray()
     if isinstance(Y, pd.DataFrame):
@@ -82,14 +84,19 @@ def as_label_matrix(Y: ArrayLike | pd.DataFrame | spmatrix) -> tuple[np.ndarray,
     for i, name in enumerate(frame.columns):
         column = frame.iloc[:, i]
         if column.isna().any():
-            raise ValueError(f"Label column {name!r} has missing values; multilabel targets must be "
-                             "complete 0/1 indicators (drop or fill those rows).")
-        values = pd.to_numeric(column.astype(object).map(
-            lambda v: int(v) if isinstance(v, (bool, np.bool_)) else v), errors="coerce")
+            raise ValueError(
+                f"Label column {name!r} has missing values; multilabel targets must be "
+                "complete 0/1 indicators (drop or fill those rows)."
+            )
+        values = pd.to_numeric(
+            column.astype(object).map(lambda v: int(v) if isinstance(v, (bool, np.bool_)) else v), errors="coerce"
+        )
         if values.isna().any() or not values.isin([0, 1]).all():
             bad = sorted({str(v) for v in column[~values.isin([0, 1]) | values.isna()]})[:5]
-            raise ValueError(f"Label column {name!r} has values {bad}; labels must be 0/1 or booleans "
-                             "(binarize it, e.g. with sklearn.preprocessing.MultiLabelBinarizer).")
+            raise ValueError(
+                f"Label column {name!r} has values {bad}; labels must be 0/1 or booleans "
+                "(binarize it, e.g. with sklearn.preprocessing.MultiLabelBinarizer)."
+            )
         codes[:, i] = values.to_numpy(dtype=np.int8)
     return codes, names
 
@@ -97,13 +104,19 @@ def as_label_matrix(Y: ArrayLike | pd.DataFrame | spmatrix) -> tuple[np.ndarray,
 def check_discretizer(discretizer: object) -> None:
     """Raise unless ``discretizer`` is ``"quantile"``, None or a transformer with ``fit_transform``."""
     if not (discretizer is None or discretizer == "quantile" or hasattr(discretizer, "fit_transform")):
-        raise ValueError(f"discretizer={discretizer!r} is not valid; give 'quantile', None "
-                         "or a transformer with fit/transform (e.g. MDLDiscretizer()).")
+        raise ValueError(
+            f"discretizer={discretizer!r} is not valid; give 'quantile', None "
+            "or a transformer with fit/transform (e.g. MDLDiscretizer())."
+        )
 
 
-def encode_multilabel_training(estimator: BaseEstimator, X: ArrayLike | pd.DataFrame,
-                               Y: ArrayLike | pd.DataFrame | spmatrix, missing: str = "category",
-                               handle_unknown: str = "marginalize") -> tuple[np.ndarray, np.ndarray, list]:
+def encode_multilabel_training(
+    estimator: BaseEstimator,
+    X: ArrayLike | pd.DataFrame,
+    Y: ArrayLike | pd.DataFrame | spmatrix,
+    missing: str = "category",
+    handle_unknown: str = "marginalize",
+) -> tuple[np.ndarray, np.ndarray, list]:
     """Check ``X`` and ``Y``, fit the estimator's discretizer and encoder: ``(codes, labels, names)``.
 
     Sets ``estimator._discretizer`` (from its ``discretizer`` parameter:
@@ -121,8 +134,7 @@ def encode_multilabel_training(estimator: BaseEstimator, X: ArrayLike | pd.DataF
     if estimator.discretizer is not None:
         from ..discretize import QuantileDiscretizer
 
-        disc = (QuantileDiscretizer(n_bins=4) if estimator.discretizer == "quantile"
-                else clone(estimator.discretizer))
+        disc = QuantileDiscretizer(n_bins=4) if estimator.discretizer == "quantile" else clone(estimator.discretizer)
         frame = disc.fit_transform(frame)
         estimator._discretizer = disc
     encoder = FeatureEncoder(missing, handle_unknown)
@@ -150,8 +162,12 @@ def cfs_union(codes: ArrayLike, cardinalities: ArrayLike, labels: np.ndarray) ->
     for i in range(labels.shape[1]):
         target = np.asarray(labels[:, i], dtype=np.int64)
         su_target = symmetric_uncertainty_with(codes, cards, target, 2)
-        chosen.update(int(j) for j in cfs_select(codes, cards, target, 2, su=su, su_target=su_target,
-                                                 locally_predictive=True, weka_compatible=True))
+        chosen.update(
+            int(j)
+            for j in cfs_select(
+                codes, cards, target, 2, su=su, su_target=su_target, locally_predictive=True, weka_compatible=True
+            )
+        )
     return np.array(sorted(chosen), dtype=np.int64)
 
 
@@ -223,10 +239,18 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     _check_predict_frame = BayesNetClassifier._check_predict_frame
 
-    def __init__(self, class_graph: str = "nb", alpha: float = 5.0, max_parents: int | None = None,
-                 feature_selection: str | None = "cfs", query: str = "joint", allow_empty: bool = False,
-                 discretizer: str | BaseEstimator | None = "quantile", missing: str = "category",
-                 handle_unknown: str = "marginalize") -> None:
+    def __init__(
+        self,
+        class_graph: str = "nb",
+        alpha: float = 5.0,
+        max_parents: int | None = None,
+        feature_selection: str | None = "cfs",
+        query: str = "joint",
+        allow_empty: bool = False,
+        discretizer: str | BaseEstimator | None = "quantile",
+        missing: str = "category",
+        handle_unknown: str = "marginalize",
+    ) -> None:
         self.class_graph = class_graph
         self.alpha = alpha
         self.max_parents = max_parents
@@ -255,17 +279,28 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         check_option("missing", self.missing, MISSING_OPTIONS)
         check_option("handle_unknown", self.handle_unknown, UNKNOWN_OPTIONS)
         if self.missing == "ignore":
-            raise ValueError("missing='ignore' is not available for multilabel networks; use "
-                             "missing='category' (a missing value is a state of its own).")
-        if (not isinstance(self.alpha, numbers.Real) or isinstance(self.alpha, bool)
-                or not 0 < self.alpha < float("inf")):
-            raise ValueError(f"alpha={self.alpha!r} is not valid; alpha is the BDeu equivalent sample "
-                             "size, a finite number > 0 (the paper uses 5).")
-        if self.max_parents is not None and (not isinstance(self.max_parents, numbers.Integral)
-                                             or isinstance(self.max_parents, bool)
-                                             or self.max_parents < 0):
-            raise ValueError(f"max_parents={self.max_parents!r} is not valid; give an integer >= 0 "
-                             "(the largest set of class parents of a feature) or None for the default.")
+            raise ValueError(
+                "missing='ignore' is not available for multilabel networks; use "
+                "missing='category' (a missing value is a state of its own)."
+            )
+        if (
+            not isinstance(self.alpha, numbers.Real)
+            or isinstance(self.alpha, bool)
+            or not 0 < self.alpha < float("inf")
+        ):
+            raise ValueError(
+                f"alpha={self.alpha!r} is not valid; alpha is the BDeu equivalent sample "
+                "size, a finite number > 0 (the paper uses 5)."
+            )
+        if self.max_parents is not None and (
+            not isinstance(self.max_parents, numbers.Integral)
+            or isinstance(self.max_parents, bool)
+            or self.max_parents < 0
+        ):
+            raise ValueError(
+                f"max_parents={self.max_parents!r} is not valid; give an integer >= 0 "
+                "(the largest set of class parents of a feature) or None for the default."
+            )
         if not isinstance(self.allow_empty, (bool, np.bool_)):
             raise ValueError(f"allow_empty={self.allow_empty!r} is not valid; give True or False.")
         check_discretizer(self.discretizer)
@@ -291,8 +326,10 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         feature_names = [python_scalar(c) for c in self._encoder.feature_names_]
         clash = set(map(str, feature_names)) & set(map(str, names))
         if clash:
-            raise ValueError(f"Label names {sorted(clash)} are also feature names; rename the label "
-                             "columns (nodes of one network need distinct names).")
+            raise ValueError(
+                f"Label names {sorted(clash)} are also feature names; rename the label "
+                "columns (nodes of one network need distinct names)."
+            )
         self.label_names_ = list(names)
         self.classes_ = [np.array([0, 1]) for _ in names]
         self._fit_coded(codes, labels)
@@ -303,13 +340,18 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         self._training_data = (codes, labels)
         self.__dict__.pop("_fast_plan_", None)
         cards = np.asarray(self._encoder.cardinalities_, dtype=np.int64)
-        data = DiscreteData(np.hstack([codes, labels.astype(np.int64)]),
-                            np.append(cards, np.full(n, 2)), np.zeros(len(codes), dtype=np.int64), 1)
+        data = DiscreteData(
+            np.hstack([codes, labels.astype(np.int64)]),
+            np.append(cards, np.full(n, 2)),
+            np.zeros(len(codes), dtype=np.int64),
+            1,
+        )
         cache = CountCache(data)
         cache.names = [str(v) for v in list(self._encoder.feature_names_) + self.label_names_] + ["-"]
         selected = self._select_features(codes, cards, labels)
-        bridge = learn_bridge(codes[:, selected], cards[selected], labels, alpha=self.alpha,
-                              max_parents=self.max_parents)
+        bridge = learn_bridge(
+            codes[:, selected], cards[selected], labels, alpha=self.alpha, max_parents=self.max_parents
+        )
         parents = {int(j): tuple(sorted(p)) for j, p in zip(selected, bridge["parents"])}
         self.bridge_stats_ = {k: bridge[k] for k in ("scored", "pruned", "max_parents")}
         self._learn_class_part(labels)
@@ -345,11 +387,15 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def _build_networks(self, cache, m, n):
         families, tables = self._class_tables(cache, m, self._class_parents)
-        self._class_factors = [((f[0] - m, *[p - m for p in f[1:]]), t[None], 1.0)
-                               for f, t in zip(families, tables)]
-        self.network_ = Network(families + self._feature_families, tables + self._feature_cpts,
-                                self._names, self._states, None,
-                                title=f"{'mFAN' if self.class_graph == 'fan' else 'mNB'}, root: {self.root_}")
+        self._class_factors = [((f[0] - m, *[p - m for p in f[1:]]), t[None], 1.0) for f, t in zip(families, tables)]
+        self.network_ = Network(
+            families + self._feature_families,
+            tables + self._feature_cpts,
+            self._names,
+            self._states,
+            None,
+            title=f"{'mFAN' if self.class_graph == 'fan' else 'mNB'}, root: {self.root_}",
+        )
 
     # -- the fitted network ---------------------------------------------------------------
     @property
@@ -392,8 +438,7 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             used = sorted({f[0] for f in self._feature_families})
             if cuts is not None and all(names[j] in cuts for j in used):
                 bins = self._discretizer.bin_labels_
-                if all(list(self._encoder.categories_[j][:len(bins[names[j]])]) == list(bins[names[j]])
-                       for j in used):
+                if all(list(self._encoder.categories_[j][: len(bins[names[j]])]) == list(bins[names[j]]) for j in used):
                     plan = [(j, np.asarray(cuts[names[j]], dtype=float)) for j in used]
             self._fast_plan_ = plan
         return plan or None
@@ -431,8 +476,9 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         if not given:
             return {}
         if not isinstance(given, dict):
-            raise ValueError(f"given={given!r} is not valid; give a dict of label name -> 0 or 1, "
-                             "e.g. given={'happy': 1}.")
+            raise ValueError(
+                f"given={given!r} is not valid; give a dict of label name -> 0 or 1, e.g. given={{'happy': 1}}."
+            )
         out = {}
         for name, value in given.items():
             if name not in self.label_names_:
@@ -442,8 +488,12 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             out[self.label_names_.index(name)] = int(value)
         return out
 
-    def map_query(self, X: ArrayLike | pd.DataFrame, labels: Hashable | Sequence[Hashable] | None = None,
-                  given: dict[Hashable, int] | None = None) -> pd.DataFrame:
+    def map_query(
+        self,
+        X: ArrayLike | pd.DataFrame,
+        labels: Hashable | Sequence[Hashable] | None = None,
+        given: dict[Hashable, int] | None = None,
+    ) -> pd.DataFrame:
         """Most probable joint configuration of ``labels`` given the features (and ``given`` labels).
 
         Parameters
@@ -470,8 +520,11 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         which together cover every non-empty configuration.
         """
         given = self._given(given)
-        index = self._label_index(labels) if labels is not None else [
-            i for i in range(len(self.label_names_)) if i not in given]
+        index = (
+            self._label_index(labels)
+            if labels is not None
+            else [i for i in range(len(self.label_names_)) if i not in given]
+        )
         overlap = [self.label_names_[i] for i in index if i in given]
         if overlap:
             raise ValueError(f"Labels {overlap} are both queried and given; drop them from one.")
@@ -482,8 +535,12 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             states = self._kernel.nonempty_map(codes, index, given, states)
         return pd.DataFrame(states, columns=[self.label_names_[i] for i in index])
 
-    def marginal_query(self, X: ArrayLike | pd.DataFrame, labels: Hashable | Sequence[Hashable] | None = None,
-                       given: dict[Hashable, int] | None = None) -> pd.DataFrame:
+    def marginal_query(
+        self,
+        X: ArrayLike | pd.DataFrame,
+        labels: Hashable | Sequence[Hashable] | None = None,
+        given: dict[Hashable, int] | None = None,
+    ) -> pd.DataFrame:
         """Probability that each of ``labels`` is relevant, given the features (and ``given`` labels).
 
         Returns
@@ -519,8 +576,12 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
             states[np.flatnonzero(empty), probs[empty].argmax(axis=1)] = 1
         return states
 
-    def score(self, X: ArrayLike | pd.DataFrame, y: ArrayLike | pd.DataFrame | spmatrix,
-              sample_weight: ArrayLike | None = None) -> float:
+    def score(
+        self,
+        X: ArrayLike | pd.DataFrame,
+        y: ArrayLike | pd.DataFrame | spmatrix,
+        sample_weight: ArrayLike | None = None,
+    ) -> float:
         """Global accuracy (exact match of the whole label set)."""
         from sklearn.metrics import accuracy_score
 
@@ -560,10 +621,17 @@ class MultilabelBNEnsemble(MultilabelBNClassifier):
     the paper recommends.
     """
 
-    def __init__(self, alpha: float = 5.0, max_parents: int | None = None, feature_selection: str | None = "cfs",
-                 query: str = "joint", allow_empty: bool = False,
-                 discretizer: str | BaseEstimator | None = "quantile", missing: str = "category",
-                 handle_unknown: str = "marginalize") -> None:
+    def __init__(
+        self,
+        alpha: float = 5.0,
+        max_parents: int | None = None,
+        feature_selection: str | None = "cfs",
+        query: str = "joint",
+        allow_empty: bool = False,
+        discretizer: str | BaseEstimator | None = "quantile",
+        missing: str = "category",
+        handle_unknown: str = "marginalize",
+    ) -> None:
         self.alpha = alpha
         self.max_parents = max_parents
         self.feature_selection = feature_selection
@@ -580,10 +648,17 @@ class MultilabelBNEnsemble(MultilabelBNClassifier):
         members, factors = [], []
         for r in range(n):
             families, tables = self._class_tables(cache, m, naive_class_graph(n, r))
-            members.append(Network(families + self._feature_families, tables + self._feature_cpts,
-                                   self._names, self._states, None, title=f"root: {self.label_names_[r]}"))
-            factors += [((f[0] - m, *[p - m for p in f[1:]]), t[None], 1.0 / n)
-                        for f, t in zip(families, tables)]
+            members.append(
+                Network(
+                    families + self._feature_families,
+                    tables + self._feature_cpts,
+                    self._names,
+                    self._states,
+                    None,
+                    title=f"root: {self.label_names_[r]}",
+                )
+            )
+            factors += [((f[0] - m, *[p - m for p in f[1:]]), t[None], 1.0 / n) for f, t in zip(families, tables)]
         self.networks_ = members
         self._class_factors = factors
 
@@ -636,8 +711,14 @@ class LabelKernel:
     which sums it out exactly since it has no children.
     """
 
-    def __init__(self, feature_families: Sequence[Sequence[int]], feature_cpts: Sequence[np.ndarray],
-                 class_factors: Iterable[tuple[Sequence[int], np.ndarray, float]], m: int, n: int) -> None:
+    def __init__(
+        self,
+        feature_families: Sequence[Sequence[int]],
+        feature_cpts: Sequence[np.ndarray],
+        class_factors: Iterable[tuple[Sequence[int], np.ndarray, float]],
+        m: int,
+        n: int,
+    ) -> None:
         self.m, self.n = m, n
         self.class_factors = [(tuple(s), t * w) for s, t, w in class_factors]
         groups: dict[tuple, list] = {}
@@ -677,14 +758,14 @@ class LabelKernel:
     def _plan(self, summed, maximized, given):
         scopes = [tuple(v for v in s if v not in given) for s in self.scopes()]
         order, widest = min_fill_order(scopes, list(summed) + list(maximized), self.cards, first=set(summed))
-        need = 8.0 * 2 ** widest
+        need = 8.0 * 2**widest
         if need > memory_budget():
             raise TableTooLargeError(
-                f"This query needs a factor over {widest} classes ({2 ** widest:,} cells, {_size(need)} "
+                f"This query needs a factor over {widest} classes ({2**widest:,} cells, {_size(need)} "
                 f"per row), over the memory budget of {_size(memory_budget())}. Query fewer labels, give "
                 "some labels, lower max_parents, or use MultilabelBNClassifier instead of the ensemble."
             )
-        return order, 2 ** widest
+        return order, 2**widest
 
     def _tree_cells(self, order, given) -> int:
         """Cells per row of all the cliques of ``order`` (a calibration keeps them all)."""
@@ -704,16 +785,18 @@ class LabelKernel:
         for rows in row_chunks(len(codes), cells):
             n_rows = rows.stop - rows.start
             factors = reduce_evidence(self.factors(codes[rows]), given)
-            kept_scope, kept, argmax = eliminate(factors, self.cards, n_rows, summed=summed,
-                                                 maximized=maximized, order=order)
+            kept_scope, kept, argmax = eliminate(
+                factors, self.cards, n_rows, summed=summed, maximized=maximized, order=order
+            )
             yield rows, kept_scope, np.broadcast_to(kept, (n_rows,) + kept.shape[1:]), argmax
 
     def map(self, codes: np.ndarray, index: Sequence[int], given: Mapping[int, int]) -> np.ndarray:
         """``(n_rows, len(index))`` MAP states of the labels ``index`` (others summed out)."""
         return self.map_value(codes, index, given)[0]
 
-    def map_value(self, codes: np.ndarray, index: Sequence[int],
-                  given: Mapping[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    def map_value(
+        self, codes: np.ndarray, index: Sequence[int], given: Mapping[int, int]
+    ) -> tuple[np.ndarray, np.ndarray]:
         """MAP states of ``index`` and their log value ``max log P(c_index, given, x)`` (unnormalized)."""
         free = [i for i in range(self.n) if i not in given and i not in index]
         states = np.zeros((len(codes), len(index)), dtype=np.int64)
@@ -726,8 +809,9 @@ class LabelKernel:
             values[rows] = kept.reshape(-1)
         return states, values
 
-    def nonempty_map(self, codes: np.ndarray, index: Sequence[int], given: Mapping[int, int],
-                     states: np.ndarray) -> np.ndarray:
+    def nonempty_map(
+        self, codes: np.ndarray, index: Sequence[int], given: Mapping[int, int], states: np.ndarray
+    ) -> np.ndarray:
         """Replace all-zero MAP answers (with all-zero ``given``) by the best non-empty configuration.
 
         The best non-empty configuration has some label at 1, so its value is
@@ -752,8 +836,9 @@ class LabelKernel:
             order, _ = self._plan(free, [], given)
             for rows in row_chunks(len(sub), self._tree_cells(order, given)):
                 factors = reduce_evidence(self.factors(sub[rows]), given)
-                peaks = clique_tree_marginals(factors, self.cards, rows.stop - rows.start, index,
-                                              order=order, maximize=True)
+                peaks = clique_tree_marginals(
+                    factors, self.cards, rows.stop - rows.start, index, order=order, maximize=True
+                )
                 best_label[rows] = np.column_stack([peaks[i][:, 1] for i in index]).argmax(axis=1)
         for position, i in enumerate(index):
             rows = np.flatnonzero(best_label == position)

@@ -49,8 +49,10 @@ __all__ = [
 
 def _check_m(m):
     if not isinstance(m, numbers.Real) or isinstance(m, bool) or not 0 <= m < float("inf"):
-        raise ValueError(f"m={m!r} is not valid; m is the m-estimate weight of naive Bayes, a finite "
-                         "number >= 0 (1 is the default, 0 is maximum likelihood).")
+        raise ValueError(
+            f"m={m!r} is not valid; m is the m-estimate weight of naive Bayes, a finite "
+            "number >= 0 (1 is the default, 0 is maximum likelihood)."
+        )
 
 
 class CodesNaiveBayes(ClassifierMixin, BaseEstimator):
@@ -133,8 +135,7 @@ class CodesNaiveBayes(ClassifierMixin, BaseEstimator):
         codes = self._codes(X)
         target = np.asarray(y)
         if target.ndim != 1 or len(target) != len(codes):
-            raise ValueError(f"y has shape {target.shape}; expected one 0/1 value per row of X "
-                             f"({len(codes)} rows).")
+            raise ValueError(f"y has shape {target.shape}; expected one 0/1 value per row of X ({len(codes)} rows).")
         if not np.isin(target, (0, 1)).all():
             raise ValueError("y holds values other than 0 and 1; CodesNaiveBayes predicts one binary label.")
         target = target.astype(np.int64)
@@ -147,11 +148,11 @@ class CodesNaiveBayes(ClassifierMixin, BaseEstimator):
             raise ValueError(f"n_categories gives {len(given)} columns but X has {codes.shape[1]}.")
         cards = np.maximum(codes.max(axis=0) + 1, 1)
         if given:
-            over = np.flatnonzero(cards[:len(given)] > np.asarray(given))
+            over = np.flatnonzero(cards[: len(given)] > np.asarray(given))
             if len(over):
                 j = int(over[0])
                 raise ValueError(f"column {j} has code {cards[j] - 1} but n_categories[{j}]={given[j]}.")
-            cards[:len(given)] = given
+            cards[: len(given)] = given
         self.cardinalities_ = cards
         self.classes_ = np.array([0, 1])
         self.n_features_in_ = codes.shape[1]
@@ -174,8 +175,9 @@ class CodesNaiveBayes(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "cardinalities_")
         codes = self._codes(X)
         if codes.shape[1] != len(self.cardinalities_):
-            raise ValueError(f"X has {codes.shape[1]} columns, but CodesNaiveBayes is expecting "
-                             f"{len(self.cardinalities_)}.")
+            raise ValueError(
+                f"X has {codes.shape[1]} columns, but CodesNaiveBayes is expecting {len(self.cardinalities_)}."
+            )
         if self.nb_ is None:
             return np.tile(np.eye(2)[self._constant], (len(codes), 1))
         codes = np.where((codes >= 0) & (codes < self.cardinalities_), codes, UNKNOWN)  # no state: summed out
@@ -249,8 +251,12 @@ class _CodedMultilabel(MultiOutputMixin, ClassifierMixin, BaseEstimator):
     def _base(self) -> CodesNaiveBayes:
         return CodesNaiveBayes(m=self.m, n_categories=tuple(int(r) for r in self._encoder.cardinalities_))
 
-    def score(self, X: ArrayLike | pd.DataFrame, y: ArrayLike | pd.DataFrame | spmatrix,
-              sample_weight: ArrayLike | None = None) -> float:
+    def score(
+        self,
+        X: ArrayLike | pd.DataFrame,
+        y: ArrayLike | pd.DataFrame | spmatrix,
+        sample_weight: ArrayLike | None = None,
+    ) -> float:
         """Global accuracy (exact match of the whole label set)."""
         from sklearn.metrics import accuracy_score
 
@@ -321,8 +327,11 @@ class BinaryRelevanceNB(_CodedMultilabel):
     def network_members(self) -> list:
         """``(label name, Network)`` of every label's naive Bayes (a constant label has none)."""
         check_is_fitted(self, "estimator_")
-        return [(name, e.nb_.network_) for name, e in zip(self.label_names_, self.estimator_.estimators_)
-                if e.nb_ is not None]
+        return [
+            (name, e.nb_.network_)
+            for name, e in zip(self.label_names_, self.estimator_.estimators_)
+            if e.nb_ is not None
+        ]
 
 
 class EnsembleOfClassifierChains(_CodedMultilabel):
@@ -377,9 +386,16 @@ class EnsembleOfClassifierChains(_CodedMultilabel):
        off speed and accuracy in multilabel classification. PGM 2014.
     """
 
-    def __init__(self, n_chains: int = 20, m: float = 1.0, discretizer: str | BaseEstimator | None = "quantile",
-                 random_state: int | np.random.RandomState | None = 0, order: str | Sequence[int] = "random",
-                 max_samples: float | None = None, threshold: float = 0.5) -> None:
+    def __init__(
+        self,
+        n_chains: int = 20,
+        m: float = 1.0,
+        discretizer: str | BaseEstimator | None = "quantile",
+        random_state: int | np.random.RandomState | None = 0,
+        order: str | Sequence[int] = "random",
+        max_samples: float | None = None,
+        threshold: float = 0.5,
+    ) -> None:
         self.n_chains = n_chains
         self.m = m
         self.discretizer = discretizer
@@ -390,21 +406,28 @@ class EnsembleOfClassifierChains(_CodedMultilabel):
 
     def _check_params(self):
         super()._check_params()
-        if (not isinstance(self.n_chains, numbers.Integral) or isinstance(self.n_chains, bool)
-                or self.n_chains < 1):
+        if not isinstance(self.n_chains, numbers.Integral) or isinstance(self.n_chains, bool) or self.n_chains < 1:
             raise ValueError(f"n_chains={self.n_chains!r} is not valid; give an integer >= 1.")
-        if self.max_samples is not None and (not isinstance(self.max_samples, numbers.Real)
-                                             or isinstance(self.max_samples, bool)
-                                             or not 0 < self.max_samples <= 1):
-            raise ValueError(f"max_samples={self.max_samples!r} is not valid; give a fraction in (0, 1] "
-                             "or None (every row).")
-        if (not isinstance(self.threshold, numbers.Real) or isinstance(self.threshold, bool)
-                or not 0 <= self.threshold <= 1):
+        if self.max_samples is not None and (
+            not isinstance(self.max_samples, numbers.Real)
+            or isinstance(self.max_samples, bool)
+            or not 0 < self.max_samples <= 1
+        ):
+            raise ValueError(
+                f"max_samples={self.max_samples!r} is not valid; give a fraction in (0, 1] or None (every row)."
+            )
+        if (
+            not isinstance(self.threshold, numbers.Real)
+            or isinstance(self.threshold, bool)
+            or not 0 <= self.threshold <= 1
+        ):
             raise ValueError(f"threshold={self.threshold!r} is not valid; give a number in [0, 1].")
         if not (isinstance(self.order, str) and self.order == "random"):
             if isinstance(self.order, str) or not hasattr(self.order, "__len__"):
-                raise ValueError(f"order={self.order!r} is not valid; give 'random' or a permutation "
-                                 "of the label positions, e.g. [2, 0, 1].")
+                raise ValueError(
+                    f"order={self.order!r} is not valid; give 'random' or a permutation "
+                    "of the label positions, e.g. [2, 0, 1]."
+                )
 
     def _fit_coded(self, codes: np.ndarray, labels: np.ndarray):
         self._training_data = (codes, labels)
@@ -412,8 +435,10 @@ class EnsembleOfClassifierChains(_CodedMultilabel):
         if not isinstance(self.order, str):
             order = [int(i) for i in self.order]
             if sorted(order) != list(range(n_labels)):
-                raise ValueError(f"order={list(self.order)!r} is not a permutation of the {n_labels} "
-                                 f"label positions 0..{n_labels - 1}.")
+                raise ValueError(
+                    f"order={list(self.order)!r} is not a permutation of the {n_labels} "
+                    f"label positions 0..{n_labels - 1}."
+                )
         else:
             order = "random"
         seeds = self.__dict__.get("_replay_seeds")  # a safe model file replays the drawn seeds
@@ -454,8 +479,7 @@ class EnsembleOfClassifierChains(_CodedMultilabel):
         return out
 
 
-def binary_relevance(m: float = 1.0,
-                     discretizer: str | BaseEstimator | None = "quantile") -> BinaryRelevanceNB:
+def binary_relevance(m: float = 1.0, discretizer: str | BaseEstimator | None = "quantile") -> BinaryRelevanceNB:
     """Binary relevance of naive Bayes (registered as ``"br"``); see :class:`BinaryRelevanceNB`.
 
     Parameters
@@ -472,10 +496,13 @@ def binary_relevance(m: float = 1.0,
     return BinaryRelevanceNB(m=m, discretizer=discretizer)
 
 
-def ensemble_of_classifier_chains(n_chains: int = 20, m: float = 1.0,
-                                  discretizer: str | BaseEstimator | None = "quantile",
-                                  random_state: int | np.random.RandomState | None = 0,
-                                  **params: Any) -> EnsembleOfClassifierChains:
+def ensemble_of_classifier_chains(
+    n_chains: int = 20,
+    m: float = 1.0,
+    discretizer: str | BaseEstimator | None = "quantile",
+    random_state: int | np.random.RandomState | None = 0,
+    **params: Any,
+) -> EnsembleOfClassifierChains:
     """ECC of naive Bayes (registered as ``"ecc"``); see :class:`EnsembleOfClassifierChains`.
 
     Parameters
@@ -491,5 +518,6 @@ def ensemble_of_classifier_chains(n_chains: int = 20, m: float = 1.0,
     -------
     EnsembleOfClassifierChains
     """
-    return EnsembleOfClassifierChains(n_chains=n_chains, m=m, discretizer=discretizer,
-                                      random_state=random_state, **params)
+    return EnsembleOfClassifierChains(
+        n_chains=n_chains, m=m, discretizer=discretizer, random_state=random_state, **params
+    )

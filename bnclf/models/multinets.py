@@ -114,17 +114,22 @@ class ETANClassifier(MultinetClassifier):
     Extensive TAN (ETAN), Entropy 21 (2019) 721, Algorithms 2–3 and Figure 5.
     """
 
-    def __init__(self, *, k: int = 2, m: float = 1.0, missing: str = "category",
-                 handle_unknown: str = "marginalize") -> None:
+    def __init__(
+        self, *, k: int = 2, m: float = 1.0, missing: str = "category", handle_unknown: str = "marginalize"
+    ) -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.k = k
 
     def _check_params(self):
         super()._check_params()
-        check_integer("k", self.k, 1, "k is the number of attribute parents of each attribute "
-                      "in a sub-model, an integer >= 1 (2 is the default).")
+        check_integer(
+            "k",
+            self.k,
+            1,
+            "k is the number of attribute parents of each attribute "
+            "in a sub-model, an integer >= 1 (2 is the default).",
+        )
 
     def _learn_multinet(self, cache):
         scores = {}  # I(Xi; Pi | y) for every label, shared by the sub-models
-        return [learn_etan_submodel(cache, label, k=int(self.k), scores=scores)
-                for label in range(cache.n_classes)]
+        return [learn_etan_submodel(cache, label, k=int(self.k), scores=scores) for label in range(cache.n_classes)]

@@ -61,8 +61,7 @@ def make_multilabel_classifier(spec: str | BaseEstimator) -> BaseEstimator:
     name, params = parse_classifier_spec(spec)
     target = MULTILABEL_CLASSIFIERS.get(name.lower())
     if target is None:
-        raise ValueError(f"Unknown multilabel classifier {name!r}; choose one of "
-                         f"{sorted(MULTILABEL_CLASSIFIERS)}.")
+        raise ValueError(f"Unknown multilabel classifier {name!r}; choose one of {sorted(MULTILABEL_CLASSIFIERS)}.")
     if not callable(target):
         target = getattr(importlib.import_module(target[0]), target[1])
     template = target()
@@ -137,16 +136,13 @@ def parse_classifier_spec(spec: str) -> tuple[str, dict]:
     return name, params
 
 
-
-
 def _model_classes() -> dict:
     models = importlib.import_module("bnclf.models")
     return {
         attr.lower().removesuffix("classifier"): getattr(models, attr)
         for attr in dir(models)
         if attr.endswith("Classifier")
-        and attr not in ("BayesNetClassifier", "EnsembleClassifier", "MultinetClassifier",
-                         "InstanceSpecificClassifier")
+        and attr not in ("BayesNetClassifier", "EnsembleClassifier", "MultinetClassifier", "InstanceSpecificClassifier")
         and not attr.startswith("Multilabel")
     }
 
@@ -199,9 +195,7 @@ def make_classifier(spec: str | BaseEstimator) -> BaseEstimator:
     valid = sorted(template.get_params()) if hasattr(template, "get_params") else None
     unknown = sorted(set(params) - set(valid)) if valid is not None else []
     if unknown:
-        raise ValueError(
-            f"{cls.__name__} has no parameter {unknown}; valid parameters: {valid}."
-        )
+        raise ValueError(f"{cls.__name__} has no parameter {unknown}; valid parameters: {valid}.")
     try:
         estimator = cls(**params)
     except TypeError as exc:

@@ -33,16 +33,23 @@ class _SearchClassifier(BayesNetClassifier):
     def _check_search_params(self):
         check_option("start", self.start, STARTS)
         if self.max_parents is not None:
-            check_integer("max_parents", self.max_parents, 0,
-                          "max_parents is the most parents a node may have (the class counts), "
-                          "an integer >= 0, or None for no limit.")
+            check_integer(
+                "max_parents",
+                self.max_parents,
+                0,
+                "max_parents is the most parents a node may have (the class counts), "
+                "an integer >= 0, or None for no limit.",
+            )
             if self.start == "nb" and self.max_parents < 1:
-                raise ValueError(f"max_parents={self.max_parents} is below the naive Bayes start "
-                                 "(every feature has the class as parent); use start='empty' "
-                                 "or max_parents >= 1.")
+                raise ValueError(
+                    f"max_parents={self.max_parents} is below the naive Bayes start "
+                    "(every feature has the class as parent); use start='empty' "
+                    "or max_parents >= 1."
+                )
         if self.max_iter is not None:
-            check_integer("max_iter", self.max_iter, 0,
-                          "max_iter is the most accepted moves, an integer >= 0, or None.")
+            check_integer(
+                "max_iter", self.max_iter, 0, "max_iter is the most accepted moves, an integer >= 0, or None."
+            )
 
     def _search_rng(self) -> np.random.RandomState:
         """The generator of every random choice of one fit, from one seed drawn from
@@ -76,12 +83,8 @@ class _SearchClassifier(BayesNetClassifier):
         self.score_ = result.score
         names = self.node_names_
         trace = pd.DataFrame(result.trace)
-        trace["arc"] = [
-            "" if u < 0 else f"{names[u]} -> {names[v]}"
-            for u, v in zip(trace["u"], trace["v"])
-        ]
-        self.search_trace_ = trace[["iteration", "move", "arc", "score", "n_candidates",
-                                    "n_scored", "seconds"]]
+        trace["arc"] = ["" if u < 0 else f"{names[u]} -> {names[v]}" for u, v in zip(trace["u"], trace["v"])]
+        self.search_trace_ = trace[["iteration", "move", "arc", "score", "n_candidates", "n_scored", "seconds"]]
 
     @property
     def markov_blanket_(self) -> list:
@@ -105,8 +108,7 @@ def _holdout_folds(y: np.ndarray, n_splits: int, seed: int, *, all_folds: bool) 
     folds when no class has ``n_splits`` rows."""
     folds = np.full(len(y), -1, dtype=np.int64)
     stratified = np.bincount(y).max() >= n_splits
-    splitter = (StratifiedKFold if stratified else KFold)(n_splits=n_splits, shuffle=True,
-                                                          random_state=seed)
+    splitter = (StratifiedKFold if stratified else KFold)(n_splits=n_splits, shuffle=True, random_state=seed)
     with warnings.catch_warnings():  # classes with fewer rows than folds are expected
         warnings.simplefilter("ignore", UserWarning)
         for k, (_, held) in enumerate(splitter.split(np.zeros(len(y)), y)):
@@ -196,10 +198,20 @@ class RMCVClassifier(_SearchClassifier):
     minimization. International Journal of Approximate Reasoning 53, 248-272.
     """
 
-    def __init__(self, *, n_splits: int = 4, start: str = "nb", variant: str = "cv", m: float = 0.0,
-                 max_parents: int | None = None, max_iter: int | None = None,
-                 random_state: int | np.random.RandomState | None = None, progress: bool = False,
-                 missing: str = "category", handle_unknown: str = "marginalize") -> None:
+    def __init__(
+        self,
+        *,
+        n_splits: int = 4,
+        start: str = "nb",
+        variant: str = "cv",
+        m: float = 0.0,
+        max_parents: int | None = None,
+        max_iter: int | None = None,
+        random_state: int | np.random.RandomState | None = None,
+        progress: bool = False,
+        missing: str = "category",
+        handle_unknown: str = "marginalize",
+    ) -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.n_splits = n_splits
         self.start = start
@@ -211,9 +223,13 @@ class RMCVClassifier(_SearchClassifier):
 
     def _check_params(self):
         super()._check_params()
-        check_integer("n_splits", self.n_splits, 2,
-                      "n_splits is the number of validation folds K, an integer >= 2 (4 is the "
-                      "default; the RMHO variants hold out 1/K of the rows).")
+        check_integer(
+            "n_splits",
+            self.n_splits,
+            2,
+            "n_splits is the number of validation folds K, an integer >= 2 (4 is the "
+            "default; the RMHO variants hold out 1/K of the rows).",
+        )
         check_option("variant", self.variant, VARIANTS)
         self._check_search_params()
 
@@ -221,8 +237,10 @@ class RMCVClassifier(_SearchClassifier):
         codes = self._complete_codes(data)
         k = int(self.n_splits)
         if data.n_samples < k:
-            raise ValueError(f"RMCVClassifier needs at least n_splits={k} training rows to "
-                             f"form its validation folds; got {data.n_samples}. Lower n_splits.")
+            raise ValueError(
+                f"RMCVClassifier needs at least n_splits={k} training rows to "
+                f"form its validation folds; got {data.n_samples}. Lower n_splits."
+            )
         rng = self._search_rng()
         y = data.y
         cards = cache.cardinalities
@@ -237,14 +255,21 @@ class RMCVClassifier(_SearchClassifier):
         else:
             table = contributions(rng.randint(2**31 - 1), False)
             if self.variant == "holdout":
+
                 def redraw(step_rng):
                     return contributions(step_rng.randint(2**31 - 1), False)
+
         score = ClassScore(table, "zero_one", redraw=redraw)
         result = hill_climb(
-            score, self._start_state(data), max_parents=self.max_parents,
+            score,
+            self._start_state(data),
+            max_parents=self.max_parents,
             reversals=self.variant != "holdout-fixed-no-reversal",
-            class_index=cache.class_index, max_iter=self.max_iter, random_state=rng,
-            progress=bool(self.progress), description=f"{type(self).__name__} ({self.variant})",
+            class_index=cache.class_index,
+            max_iter=self.max_iter,
+            random_state=rng,
+            progress=bool(self.progress),
+            description=f"{type(self).__name__} ({self.variant})",
         )
         self._finish(result, data, cache)
 
@@ -299,10 +324,20 @@ class HillClimbClassifier(_SearchClassifier):
     Kelner, R. & Lerner, B. (2012). IJAR 53, 248-272, Table 4.
     """
 
-    def __init__(self, *, criterion: str = "mdl", start: str = "nb", max_parents: int | None = None,
-                 ess: float = 1.0, m: float = 0.0, max_iter: int | None = None,
-                 random_state: int | np.random.RandomState | None = None, progress: bool = False,
-                 missing: str = "category", handle_unknown: str = "marginalize") -> None:
+    def __init__(
+        self,
+        *,
+        criterion: str = "mdl",
+        start: str = "nb",
+        max_parents: int | None = None,
+        ess: float = 1.0,
+        m: float = 0.0,
+        max_iter: int | None = None,
+        random_state: int | np.random.RandomState | None = None,
+        progress: bool = False,
+        missing: str = "category",
+        handle_unknown: str = "marginalize",
+    ) -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.criterion = criterion
         self.start = start
@@ -315,23 +350,26 @@ class HillClimbClassifier(_SearchClassifier):
     def _check_params(self):
         super()._check_params()
         check_option("criterion", self.criterion, HILL_CLIMB_SCORES)
-        if not (isinstance(self.ess, (int, float)) and not isinstance(self.ess, bool)
-                and 0 < self.ess < float("inf")):
-            raise ValueError(f"ess={self.ess!r} is not valid; ess is BDeu's equivalent sample "
-                             "size, a finite number > 0.")
+        if not (isinstance(self.ess, (int, float)) and not isinstance(self.ess, bool) and 0 < self.ess < float("inf")):
+            raise ValueError(
+                f"ess={self.ess!r} is not valid; ess is BDeu's equivalent sample size, a finite number > 0."
+            )
         self._check_search_params()
 
     def _fit_network(self, data: DiscreteData, cache: CountCache):
         if self.criterion in ("cmdl", "cll"):
-            table = FamilyContributions(self._complete_codes(data), cache.cardinalities,
-                                        None, m=self.m)
+            table = FamilyContributions(self._complete_codes(data), cache.cardinalities, None, m=self.m)
             score = ClassScore(table, self.criterion)
         else:
             score = DecomposableScore(cache, self.criterion, ess=float(self.ess))
         result = hill_climb(
-            score, self._start_state(data), max_parents=self.max_parents,
-            class_index=cache.class_index, max_iter=self.max_iter,
-            random_state=self._search_rng(), progress=bool(self.progress),
+            score,
+            self._start_state(data),
+            max_parents=self.max_parents,
+            class_index=cache.class_index,
+            max_iter=self.max_iter,
+            random_state=self._search_rng(),
+            progress=bool(self.progress),
             description=f"{type(self).__name__} ({self.criterion})",
         )
         self._finish(result, data, cache)

@@ -37,8 +37,14 @@ class TANClassifier(BayesNetClassifier):
     Learning 29. Sun, Wang & Sun (2017), Entropy 19, Algorithm 1.
     """
 
-    def __init__(self, *, root: Hashable | None = None, m: float = 1.0, missing: str = "category",
-                 handle_unknown: str = "marginalize") -> None:
+    def __init__(
+        self,
+        *,
+        root: Hashable | None = None,
+        m: float = 1.0,
+        missing: str = "category",
+        handle_unknown: str = "marginalize",
+    ) -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.root = root
 
@@ -56,7 +62,9 @@ class TANClassifier(BayesNetClassifier):
                     f"root={self.root!r} is both a column name and a position; it is taken "
                     f"as the column named {self.root!r} (position {index}). Pass "
                     f"root={names[self.root]!r} for the column at position {self.root}.",
-                    UserWarning, stacklevel=3)
+                    UserWarning,
+                    stacklevel=3,
+                )
             return index
         if integral and 0 <= self.root < len(names):
             return int(self.root)
