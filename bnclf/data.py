@@ -17,10 +17,16 @@ Code conventions
 from __future__ import annotations
 
 import itertools
+from collections.abc import Collection, Hashable, Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:
+    from sklearn.base import BaseEstimator
 
 UNKNOWN = -1
 """Code of a feature value that inference sums out (missing or unseen)."""
@@ -62,8 +68,12 @@ class DiscreteData:
     def n_features(self) -> int:
         return self.codes.shape[1]
 
-    def subset(self, rows) -> "DiscreteData":
-        """Rows of this data set with the same cardinalities (a CV fold)."""
+    def subset(self, rows: ArrayLike | slice) -> DiscreteData:
+        """Rows of this data set with the same cardinalities (a CV fold).
+
+        ``rows`` indexes the rows as in numpy: integer positions, a boolean mask or a
+        slice.
+        """
         return DiscreteData(
             self.codes[rows],
             self.cardinalities,
@@ -72,7 +82,7 @@ class DiscreteData:
         )
 
 
-def python_scalar(v):
+def python_scalar(v: Any) -> Any:
     """Turn numpy scalars into plain Python values (for labels, JSON and pgmpy)."""
     return v.item() if isinstance(v, np.generic) else v
 
@@ -117,7 +127,9 @@ def _looks_continuous(column: pd.Series) -> bool:
     return bool(values.size) and not np.all(values == np.round(values))
 
 
-def as_frame(X, feature_names=None, *, infer_types: bool = False) -> pd.DataFrame:
+def as_frame(
+    X: ArrayLike | pd.DataFrame, feature_names: Iterable[Hashable] | None = None, *, infer_types: bool = False
+) -> pd.DataFrame:
     """Return ``X`` as a DataFrame without copying more than needed.
 
     Arrays get the names ``x0 .. x{d-1}`` unless ``feature_names`` is given.
@@ -154,7 +166,7 @@ def as_frame(X, feature_names=None, *, infer_types: bool = False) -> pd.DataFram
     return frame.infer_objects() if infer_types and array.dtype == object else frame
 
 
-def record_feature_names(estimator, X, frame: pd.DataFrame) -> None:
+def record_feature_names(estimator: BaseEstimator, X: ArrayLike | pd.DataFrame, frame: pd.DataFrame) -> None:
     """Set ``n_features_in_`` and, for a DataFrame with string column names,
     ``feature_names_in_`` (removing a stale one), as scikit-learn estimators do."""
     estimator.n_features_in_ = frame.shape[1]
@@ -164,7 +176,7 @@ def record_feature_names(estimator, X, frame: pd.DataFrame) -> None:
         del estimator.feature_names_in_
 
 
-def as_target_vector(y, n_rows: int | None = None, *, warn_column: bool = False) -> np.ndarray:
+def as_target_vector(y: ArrayLike, n_rows: int | None = None, *, warn_column: bool = False) -> np.ndarray:
     """``y`` as a 1-D array: a column vector is flattened (with scikit-learn's
     ``DataConversionWarning`` when ``warn_column``); other shapes, and a length
     other than ``n_rows``, are rejected with a message saying what came."""
@@ -215,11 +227,11 @@ class FeatureEncoder:
     columns use their sorted distinct values.
     """
 
-    def __init__(self, missing="category", handle_unknown="marginalize"):
+    def __init__(self, missing: str = "category", handle_unknown: str = "marginalize") -> None:
         self.missing = missing
         self.handle_unknown = handle_unknown
 
-    def fit(self, X: pd.DataFrame) -> "FeatureEncoder":
+    def fit(self, X: pd.DataFrame) -> FeatureEncoder:
         self._fit(X, keep_codes=False)
         return self
 
@@ -551,7 +563,7 @@ def _text(value) -> str:
     return str(value)
 
 
-def check_option(name, value, options):
+def check_option(name: str, value: Any, options: Collection[Any]) -> None:
     """Raise a ValueError naming ``name`` unless ``value`` is one of ``options``."""
     if value not in options:
         raise ValueError(f"{name}={value!r} is not valid; choose one of {list(options)}.")
@@ -564,7 +576,7 @@ def _unique_missing_label(labels) -> str:
     return label
 
 
-def encode_target(y):
+def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """Class labels and codes of a target vector, with the checks a classifier needs.
 
     Returns

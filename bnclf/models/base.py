@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
@@ -29,6 +29,10 @@ from ..network import Network
 from ..params import m_estimated_log_cpts
 from ..stats import CountCache
 from ..structure import graph_families
+
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+    from pgmpy.models import DiscreteBayesianNetwork
 
 
 class BayesNetClassifier(ClassifierMixin, BaseEstimator):
@@ -61,8 +65,9 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         Feature names, when ``fit`` got a DataFrame with string column names.
     dag_ : networkx.DiGraph
         The learned structure, nodes named by feature and class names.
-    class_name_ : str
-        Name of the class node in ``dag_``: the name of ``y`` if it has one, else
+    class_name_ : str or hashable
+        Name of the class node in ``dag_``: the name of ``y`` if it has one (a
+        ``Series`` name or a one-column ``DataFrame``'s column, not always a str), else
         ``"class"``.
     families_ : dict
         ``child -> tuple of parents`` in the axis order of its CPT (class last).
@@ -76,7 +81,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
     _network_kind = "single"
     """``"single"``, ``"ensemble"`` or ``"multinet"``: how the fitted networks combine."""
 
-    def __init__(self, *, m=1.0, missing="category", handle_unknown="marginalize"):
+    def __init__(self, *, m: float = 1.0, missing: str = "category", handle_unknown: str = "marginalize") -> None:
         self.m = m
         self.missing = missing
         self.handle_unknown = handle_unknown
@@ -100,7 +105,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         check_option("handle_unknown", self.handle_unknown, UNKNOWN_OPTIONS)
 
     # -- fitting -----------------------------------------------------------------
-    def fit(self, X, y=None):
+    def fit(self, X: ArrayLike | pd.DataFrame, y: ArrayLike | pd.DataFrame | None = None) -> BayesNetClassifier:
         """Learn structure and parameters from discrete features ``X`` and labels ``y``.
 
         Parameters
@@ -112,9 +117,10 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             counted partition by partition (see :meth:`fit_chunks` for the protocol and
             the supported learners); the model equals the in-memory fit on the computed
             DataFrame.
-        y : array-like of shape (n_samples,), or Dask Series
+        y : array-like of shape (n_samples,), one-column DataFrame, or Dask Series
             Class labels; a Dask Series with the partitions of ``X`` when ``X`` is a Dask
-            DataFrame.
+            DataFrame. Required: the default ``None`` (scikit-learn's signature) raises a
+            ValueError.
 
         Returns
         -------
@@ -380,7 +386,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         """``log P(c, x)`` for coded rows: array ``(n_samples, n_classes)``."""
         return self.network_.joint_log_likelihood(codes)
 
-    def predict_joint_log_proba(self, X) -> np.ndarray:
+    def predict_joint_log_proba(self, X: ArrayLike | pd.DataFrame) -> np.ndarray | dd.DataFrame:
         """Joint log-probabilities ``log P(c, x)`` (unnormalized log posteriors).
 
         A Dask DataFrame gives a lazy Dask DataFrame, one column per class (as for
@@ -390,7 +396,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             return _predict_dask(self, X, "predict_joint_log_proba")
         return self._predict_rows(X, _identity)
 
-    def predict_log_proba(self, X) -> np.ndarray:
+    def predict_log_proba(self, X: ArrayLike | pd.DataFrame) -> np.ndarray | dd.DataFrame:
         """Log posteriors ``log P(c | x)``, columns in the order of ``classes_``.
 
         A Dask DataFrame gives a lazy Dask DataFrame, one column per class.
@@ -399,7 +405,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             return _predict_dask(self, X, "predict_log_proba")
         return self._predict_rows(X, log_posterior)
 
-    def predict_proba(self, X) -> np.ndarray:
+    def predict_proba(self, X: ArrayLike | pd.DataFrame) -> np.ndarray | dd.DataFrame:
         """Posteriors ``P(c | x)``, columns in the order of ``classes_``.
 
         A Dask DataFrame gives a lazy Dask DataFrame with one column per class (named by
@@ -409,7 +415,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             return _predict_dask(self, X, "predict_proba")
         return self._predict_rows(X, _posterior)
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: ArrayLike | pd.DataFrame) -> np.ndarray | dd.Series:
         """Most probable class (the lowest class index on exact ties).
 
         A Dask DataFrame gives a lazy Dask Series (named ``class_name_``), computed
@@ -438,7 +444,9 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         return out
 
     # -- export -------------------------------------------------------------------------
-    def to_pgmpy(self):
+    def to_pgmpy(
+        self,
+    ) -> DiscreteBayesianNetwork | list[DiscreteBayesianNetwork] | dict[Hashable, DiscreteBayesianNetwork]:
         """The fitted model as pgmpy ``DiscreteBayesianNetwork`` object(s).
 
         One network for a single-DAG classifier; a list (member order, see
@@ -479,13 +487,13 @@ def _predict_dask(model, X, method):
     return _predict_dask(model, X, method)
 
 
-def check_integer(name, value, minimum, hint):
+def check_integer(name: str, value: Any, minimum: int, hint: str) -> None:
     """Raise a ValueError naming ``name`` unless ``value`` is an integer >= ``minimum``."""
     if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < minimum:
         raise ValueError(f"{name}={value!r} is not valid; {hint}")
 
 
-def _class_name(y, feature_names) -> str:
+def _class_name(y: Any, feature_names: Sequence[Hashable]) -> Hashable:
     name = getattr(y, "name", None)
     if isinstance(y, pd.DataFrame) and y.shape[1] == 1:
         name = y.columns[0]

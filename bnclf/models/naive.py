@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import pandas as pd
 from numpy.typing import ArrayLike
 
 from ..structure import learn_nb
@@ -33,8 +34,13 @@ class NaiveBayesClassifier(BayesNetClassifier):
     def _learn_structure(self, cache):
         return learn_nb(cache)
 
-    def partial_fit(self, X: Any, y: Any, classes: ArrayLike | None = None,
-                    categories: Mapping[Any, Any] | None = None) -> NaiveBayesClassifier:
+    def partial_fit(
+        self,
+        X: ArrayLike | pd.DataFrame,
+        y: ArrayLike | pd.DataFrame,
+        classes: ArrayLike | None = None,
+        categories: Mapping[Any, Any] | None = None,
+    ) -> NaiveBayesClassifier:
         """Add the counts of one chunk of rows and recompute the CPTs (incremental fit).
 
         The ``(x_j, class)`` and class count tables are kept and summed over the calls,
@@ -47,7 +53,7 @@ class NaiveBayesClassifier(BayesNetClassifier):
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
             One chunk of rows, with the columns of the first call.
-        y : array-like of shape (n_samples,)
+        y : array-like of shape (n_samples,) or one-column DataFrame
             Its class labels.
         classes : array-like, optional
             Every class label any chunk may have: required on the first call (as in
