@@ -114,8 +114,7 @@ def is_quantity(column: pd.Series) -> bool:
         return False
     if pd.api.types.is_float_dtype(column.dtype):
         return True
-    return bool(pd.api.types.is_integer_dtype(column.dtype)
-                and column.nunique() > MAX_INTEGER_CATEGORIES)
+    return bool(pd.api.types.is_integer_dtype(column.dtype) and column.nunique() > MAX_INTEGER_CATEGORIES)
 
 
 def _looks_continuous(column: pd.Series) -> bool:
@@ -143,14 +142,10 @@ def as_frame(
         return X
     if isinstance(X, pd.Series):
         raise ValueError(
-            "Expected a 2-D table of features, got a pandas Series; "
-            "use X.to_frame() for a single feature."
+            "Expected a 2-D table of features, got a pandas Series; use X.to_frame() for a single feature."
         )
     if hasattr(X, "toarray") and hasattr(X, "nnz"):
-        raise TypeError(
-            "Sparse matrices are not supported; pass a dense array or a DataFrame "
-            "(e.g. X.toarray())."
-        )
+        raise TypeError("Sparse matrices are not supported; pass a dense array or a DataFrame (e.g. X.toarray()).")
     array = np.asarray(X)
     if array.ndim != 2:
         raise ValueError(
@@ -268,8 +263,11 @@ class FeatureEncoder:
                     "categorical dtype if its values are categories."
                 )
             n_distinct = len(dense[0]) if dense is not None else None
-            if n_distinct is None and pd.api.types.is_integer_dtype(column.dtype) and \
-                    not pd.api.types.is_bool_dtype(column.dtype):
+            if (
+                n_distinct is None
+                and pd.api.types.is_integer_dtype(column.dtype)
+                and not pd.api.types.is_bool_dtype(column.dtype)
+            ):
                 n_distinct = column.nunique()
             if n_distinct is not None and n_distinct > MAX_INTEGER_CATEGORIES:
                 import warnings
@@ -281,7 +279,9 @@ class FeatureEncoder:
                     "QuantileDiscretizer bin such columns, e.g. make_pipeline(MDLDiscretizer(), "
                     "TANClassifier())); if its values are categories, cast it with "
                     ".astype('category') to keep them and silence this warning.",
-                    ManyValuedIntegerWarning, stacklevel=4)
+                    ManyValuedIntegerWarning,
+                    stacklevel=4,
+                )
             if isinstance(column.dtype, pd.CategoricalDtype):
                 own = column.array.codes
                 missing = own < 0
@@ -299,8 +299,7 @@ class FeatureEncoder:
                 col = None
                 if keep_codes:
                     position = {label: code for code, label in enumerate(labels)}
-                    rank = np.array([position[python_scalar(u)] for u in uniques] + [UNKNOWN],
-                                    dtype=np.int64)
+                    rank = np.array([position[python_scalar(u)] for u in uniques] + [UNKNOWN], dtype=np.int64)
                     col = rank[local]
             if not labels:
                 raise ValueError(f"column {name!r} has no observed values; drop it.")
@@ -311,7 +310,9 @@ class FeatureEncoder:
                     f"column {name!r} has a different value in every row ({len(labels)} "
                     "values), like an identifier: it tells nothing about the class of a new "
                     "row and makes its count tables as large as the data; drop it.",
-                    IdLikeColumnWarning, stacklevel=4)
+                    IdLikeColumnWarning,
+                    stacklevel=4,
+                )
             self._observed.append(pd.Index(labels, dtype=object))
             code = None
             if missing.any():
@@ -395,8 +396,9 @@ class FeatureEncoder:
             items = np.asarray(values, dtype=object)
             return np.fromiter(map(get, items, itertools.repeat(UNKNOWN, n)), dtype=np.int64, count=n)
         local, uniques = pd.factorize(values)  # one hash pass; a lookup per distinct value
-        lookup = np.fromiter((get(u, UNKNOWN) for u in np.asarray(uniques, dtype=object)),
-                             dtype=np.int64, count=len(uniques))
+        lookup = np.fromiter(
+            (get(u, UNKNOWN) for u in np.asarray(uniques, dtype=object)), dtype=np.int64, count=len(uniques)
+        )
         return np.append(lookup, UNKNOWN)[local]
 
     def _integer_table(self, j: int) -> tuple[int, np.ndarray] | None:
@@ -458,11 +460,9 @@ class FeatureEncoder:
         """``value -> code`` of every column's observed labels (built on first use)."""
         lookups = getattr(self, "_lookup_dicts", None)
         if lookups is None:
-            lookups = [{label: code for code, label in enumerate(labels)}
-                       for labels in self._observed]
+            lookups = [{label: code for code, label in enumerate(labels)} for labels in self._observed]
             self._lookup_dicts = lookups
         return lookups
-
 
     def _match_by_text(self, j, column, col, unseen) -> np.ndarray:
         """Codes for unseen values whose text names exactly one known state.
@@ -493,7 +493,10 @@ class FeatureEncoder:
                 f"were never seen in training (e.g. {examples}; known: "
                 f"{self.categories_[j][:5]}); they are summed out, so the model answers "
                 "without this column. Check that the column has the same type and coding as "
-                "in training.", UnseenValuesWarning, stacklevel=4)
+                "in training.",
+                UnseenValuesWarning,
+                stacklevel=4,
+            )
 
 
 def _column_arrays(frame: pd.DataFrame) -> list:

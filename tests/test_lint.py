@@ -1,5 +1,5 @@
-"""The code passes the linter configured in pyproject.toml (ruff: pyflakes, pycodestyle,
-import order, bugbear)."""
+"""The code passes the linter and the formatter configured in pyproject.toml (ruff:
+pyflakes, pycodestyle, import order, bugbear; ``ruff format`` at line length 120)."""
 
 import shutil
 import subprocess
@@ -9,17 +9,21 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+PATHS = ["bnclf", "tests", "benchmarks", "examples", "docs"]
+
+
+def _ruff(*args: str) -> subprocess.CompletedProcess:
+    pytest.importorskip("ruff")  # in the test extras; skipped only in a bare environment
+    exe = shutil.which("ruff")
+    cmd = [exe] if exe else [sys.executable, "-m", "ruff"]
+    return subprocess.run(cmd + list(args) + PATHS, cwd=ROOT, capture_output=True, text=True, check=False)
 
 
 def test_ruff_check_is_clean():
-    pytest.importorskip("ruff")  # in the test extras; skipped only in a bare environment
-    exe = shutil.which("ruff") or sys.executable
-    cmd = [exe, "check"] if exe != sys.executable else [exe, "-m", "ruff", "check"]
-    result = subprocess.run(
-        cmd + ["bnclf", "tests", "benchmarks", "examples", "docs"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    result = _ruff("check")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_is_applied():
+    result = _ruff("format", "--check")
+    assert result.returncode == 0, "run `ruff format " + " ".join(PATHS) + "`:\n" + result.stdout + result.stderr

@@ -183,7 +183,8 @@ def test_walk_reaches_the_public_api():
 def test_pending_names_only_the_files_left_to_others():
     for name in PENDING:
         assert any(name.startswith(module + ".") for module in PENDING_FILES), (
-            f"{name} is in PENDING but not in a pending file; annotate it instead")
+            f"{name} is in PENDING but not in a pending file; annotate it instead"
+        )
 
 
 def test_public_api_is_annotated():
@@ -202,8 +203,7 @@ def test_pending_entries_are_still_pending():
 
 def _checked_objects() -> list:
     objects = [fn for name, fn in FUNCTIONS.items() if fn.__module__ not in PENDING_FILES]
-    objects += [obj for obj in _public_objects()
-                if inspect.isclass(obj) and obj.__module__ not in PENDING_FILES]
+    objects += [obj for obj in _public_objects() if inspect.isclass(obj) and obj.__module__ not in PENDING_FILES]
     return objects
 
 

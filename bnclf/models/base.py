@@ -95,8 +95,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
     def _check_params(self):
-        if (not isinstance(self.m, numbers.Real) or isinstance(self.m, bool)
-                or not 0 <= self.m < float("inf")):
+        if not isinstance(self.m, numbers.Real) or isinstance(self.m, bool) or not 0 <= self.m < float("inf"):
             raise ValueError(
                 f"m={self.m!r} is not valid; m is the m-estimate weight, a finite number >= 0 "
                 "(1 is the default, 0 is maximum likelihood)."
@@ -146,9 +145,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("X has 0 samples; at least one training row is required.")
         classes, y_codes = encode_target(y)
         if len(y_codes) != frame.shape[0]:
-            raise ValueError(
-                f"X has {frame.shape[0]} rows but y has {len(y_codes)}; they must match."
-            )
+            raise ValueError(f"X has {frame.shape[0]} rows but y has {len(y_codes)}; they must match.")
         record_feature_names(self, X, frame)
         encoder = FeatureEncoder(self.missing, self.handle_unknown)
         codes = encoder.fit_transform(frame)
@@ -158,9 +155,13 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         self.class_name_ = _class_name(y, encoder.feature_names_)
         return self._fit_coded(data)
 
-    def fit_chunks(self, chunks: Iterable | Callable[[], Iterator], *,
-                   categories: Mapping[Any, Any] | None = None,
-                   classes: ArrayLike | None = None) -> BayesNetClassifier:
+    def fit_chunks(
+        self,
+        chunks: Iterable | Callable[[], Iterator],
+        *,
+        categories: Mapping[Any, Any] | None = None,
+        classes: ArrayLike | None = None,
+    ) -> BayesNetClassifier:
         """Learn from chunks of rows that are never all in memory at once.
 
         Each chunk is coded and counted on its own and the count tables are summed;
@@ -289,8 +290,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         """
         if log_cpts is None:
             log_cpts = m_estimated_log_cpts(cache, families, self.m)
-        return Network(families, log_cpts, self.node_names_, self._states(), cache.class_index,
-                       title=title)
+        return Network(families, log_cpts, self.node_names_, self._states(), cache.class_index, title=title)
 
     def _states(self) -> list:
         return self._encoder.categories_ + [[python_scalar(c) for c in self.classes_]]
@@ -436,11 +436,11 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             return finish(self._joint_log_likelihood(self._encoder.transform(frame)))
         out = None
         for start in range(0, n, _PREDICT_ROWS):
-            codes = self._encoder.transform(frame.iloc[start:start + _PREDICT_ROWS])
+            codes = self._encoder.transform(frame.iloc[start : start + _PREDICT_ROWS])
             part = finish(self._joint_log_likelihood(codes))
             if out is None:
                 out = np.empty((n,) + part.shape[1:], dtype=part.dtype)
-            out[start:start + part.shape[0]] = part
+            out[start : start + part.shape[0]] = part
         return out
 
     # -- export -------------------------------------------------------------------------
