@@ -9,6 +9,7 @@ BIF and XMLBIF.
 
 __version__ = "0.1.0"
 
+from .config import config_context, get_config, set_config  # noqa: E402
 from .discretize import MDLDiscretizer, QuantileDiscretizer  # noqa: E402
 from .models import (  # noqa: E402
     AKDBClassifier,
@@ -56,4 +57,7 @@ __all__ = [
     "make_classifier",
     "MDLDiscretizer",
     "QuantileDiscretizer",
+    "get_config",
+    "set_config",
+    "config_context",
 ]

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .config import config_context, memory_budget
 from .data import (
     DiscreteData,
     FeatureEncoder,
@@ -238,9 +239,13 @@ def _count_chunk(
     return ChunkedCountCache.from_cache(CountCache(data), families, pairs=pairs)
 
 
-def _count_partition(part: pd.DataFrame, enc: _Encoding, families, pairs: bool) -> ChunkedCountCache:
-    """:func:`_count_chunk` of a Dask partition carrying the class in column ``_Y``."""
-    return _count_chunk(part.drop(columns=[_Y]), part[_Y], enc, families, pairs)
+def _count_partition(
+    part: pd.DataFrame, enc: _Encoding, families, pairs: bool, budget: int | None = None
+) -> ChunkedCountCache:
+    """:func:`_count_chunk` of a Dask partition carrying the class in column ``_Y``, under the
+    memory budget ``budget`` (bytes) of the process that built the task graph."""
+    with config_context(memory_budget=budget):
+        return _count_chunk(part.drop(columns=[_Y]), part[_Y], enc, families, pairs)
 
 
 # -- sources of chunks ---------------------------------------------------------------------------
@@ -419,8 +424,9 @@ class _DaskFrame:
         dask = _import_dask()
         combined = self.X.assign(**{_Y: self.y})
         spec = dask.delayed(enc, pure=True)
+        budget = memory_budget()  # the workers check tables against this process's budget
         parts = [
-            dask.delayed(_count_partition, pure=True)(part, spec, list(families), pairs)
+            dask.delayed(_count_partition, pure=True)(part, spec, list(families), pairs, budget)
             for part in combined.to_delayed()
         ]
         while len(parts) > 1:  # a tree of sums: no worker holds more than two parts' tables

@@ -354,6 +354,6 @@ def check_width(widest: int, cardinalities: int | None, what: str) -> int:
         raise TableTooLargeError(
             f"{what} needs a factor over {widest} classes ({cells:,} cells, {_size(need)} per row), "
             f"over the memory budget of {_size(memory_budget())}. Lower max_parents, select fewer "
-            "features, query fewer labels, or raise BNCLF_MEMORY_BUDGET."
+            "features, query fewer labels, or raise the budget (bnclf.set_config(memory_budget=...))."
         )
     return cells

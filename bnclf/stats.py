@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 from collections.abc import Iterable, Sequence
 from typing import overload
 
@@ -24,6 +23,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import gammaln
 
+from .config import memory_budget
 from .data import DiscreteData
 from .inference import single_threaded_blas
 
@@ -33,23 +33,7 @@ _PAIR_BLOCK_CELLS = 2**24
 
 class TableTooLargeError(MemoryError):
     """A count table (or a temporary of the all-pairs counts) would exceed the memory
-    budget (:func:`memory_budget`); the message names the columns and the fix."""
-
-
-def memory_budget() -> int:
-    """Bytes one array may take: ``$BNCLF_MEMORY_BUDGET`` (bytes; ``K``, ``M``, ``G``
-    suffixes allowed), else a quarter of the physical memory, else 4 GiB."""
-    text = os.environ.get("BNCLF_MEMORY_BUDGET", "").strip().upper()
-    if text:
-        scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1], 1)
-        try:
-            return int(float(text.rstrip("KMG")) * scale)
-        except ValueError:
-            raise ValueError(f"BNCLF_MEMORY_BUDGET={text!r} is not a size; give bytes, e.g. 8G or 500M.") from None
-    try:
-        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")) // 4
-    except (AttributeError, ValueError, OSError):
-        return 4 << 30
+    budget (:func:`bnclf.config.memory_budget`); the message names the columns and the fix."""
 
 
 def _size(n_bytes: float) -> str:
@@ -107,7 +91,7 @@ class CountCache:
             f"{what} {columns} would have {cells:,.0f} cells ({_size(need)}), over the "
             f"memory budget of {_size(budget)}. Lower k or max_parents, merge rare "
             "categories, discretize many-valued columns, or drop identifier columns; "
-            "BNCLF_MEMORY_BUDGET raises the budget."
+            "bnclf.set_config(memory_budget=...) or $BNCLF_MEMORY_BUDGET raises the budget."
         )
 
     def counts(self, family: Iterable[int], *, memoize: bool = True) -> np.ndarray:

@@ -97,6 +97,7 @@ PUBLIC_MODULES = [
     "bnclf.arff",
     "bnclf.datasets",
     "bnclf.discretize",
+    "bnclf.config",
     "bnclf.stats",
     "bnclf.chunked",
     "bnclf.structure",

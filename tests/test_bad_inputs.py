@@ -266,5 +266,59 @@ def test_tables_too_large_for_memory_name_the_columns_and_the_fix(monkeypatch):
         KDBClassifier(k=5).fit(wide, rng.integers(0, 2, 300))
     KDBClassifier(k=2).fit(wide, rng.integers(0, 2, 300))  # within the budget
     monkeypatch.setenv("BNCLF_MEMORY_BUDGET", "lots")
-    with pytest.raises(ValueError, match="BNCLF_MEMORY_BUDGET='LOTS' is not a size"):
+    with pytest.raises(ValueError, match="BNCLF_MEMORY_BUDGET='lots' is not a size"):
         KDBClassifier(k=1).fit(wide, rng.integers(0, 2, 300))
+
+
+def test_the_memory_budget_is_a_setting_that_reaches_the_workers(monkeypatch):
+    import bnclf
+    from bnclf import KDBClassifier
+    from bnclf.config import memory_budget
+    from bnclf.evaluation.protocols import _parallel_map
+    from bnclf.stats import TableTooLargeError
+
+    monkeypatch.delenv("BNCLF_MEMORY_BUDGET", raising=False)
+    rng = np.random.default_rng(1)
+    wide = pd.DataFrame(rng.integers(0, 12, size=(300, 8)).astype(str), columns=[f"f{i}" for i in range(8)])
+    y = rng.integers(0, 2, 300)
+    with bnclf.config_context(memory_budget="1M"):
+        assert memory_budget() == 1 << 20
+        with pytest.raises(TableTooLargeError, match=r"memory budget of 1\.0 MiB.*set_config\(memory_budget="):
+            KDBClassifier(k=5).fit(wide, y)
+        # joblib's worker processes check against the budget of the process that started them
+        assert _parallel_map(memory_budget, [(), ()], n_jobs=2) == [1 << 20, 1 << 20]
+    assert bnclf.get_config()["memory_budget"] is None
+    KDBClassifier(k=5).fit(wide, y)  # the default budget (a quarter of the memory) holds it
+    monkeypatch.setenv("BNCLF_MEMORY_BUDGET", "2M")
+    assert memory_budget() == 2 << 20
+    with bnclf.config_context(memory_budget=3 << 20):  # the setting wins over the environment
+        assert memory_budget() == 3 << 20
+    for bad, pattern in [("lots", "memory_budget='lots' is not a size"), (0, "positive, finite"), (-1.0, "positive")]:
+        with pytest.raises(ValueError, match=pattern):
+            bnclf.set_config(memory_budget=bad)
+    with pytest.raises(TypeError, match="memory_budget=True is not a size"):
+        bnclf.set_config(memory_budget=True)
+    assert bnclf.get_config()["memory_budget"] is None
+
+
+def test_config_blocks_in_threads_do_not_leak():
+    from concurrent.futures import ThreadPoolExecutor
+
+    import bnclf
+    from bnclf.config import memory_budget
+
+    def in_a_block(k):
+        with bnclf.config_context(memory_budget=(k + 1) << 20):
+            for _ in range(200):
+                assert memory_budget() == (k + 1) << 20
+        return bnclf.get_config()["memory_budget"]
+
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(in_a_block, range(16))) == [None] * 16
+    assert bnclf.get_config()["memory_budget"] is None
+    with bnclf.config_context(memory_budget="4M"):
+        bnclf.set_config(memory_budget="5M")  # inside a block: the block's setting too
+        assert memory_budget() == 5 << 20
+    assert memory_budget() == 5 << 20  # and for the rest of the session
+    bnclf.set_config(memory_budget=None)
+    assert bnclf.get_config()["memory_budget"] is None

@@ -30,3 +30,27 @@ def test_page_snippets_run(page, tmp_path, monkeypatch):
             exec(compile(code, f"{page} (python block {number + 1})", "exec"), namespace)
         except Exception as exc:  # name the page and block
             raise AssertionError(f"{page}, python block {number + 1}: {type(exc).__name__}: {exc}") from exc
+
+
+def _modules_with_examples():
+    import importlib
+    import pkgutil
+
+    import bnclf
+
+    names = ["bnclf"] + [m.name for m in pkgutil.walk_packages(bnclf.__path__, "bnclf.")]
+    return [n for n in names if ">>> " in Path(importlib.import_module(n).__file__).read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("module", _modules_with_examples())
+def test_docstring_examples_run(module, tmp_path, monkeypatch):
+    """The ``>>>`` examples of the API reference (numpydoc Examples sections) are doctests."""
+    import doctest
+    import importlib
+
+    matplotlib.use("Agg")
+    monkeypatch.chdir(tmp_path)
+    result = doctest.testmod(
+        importlib.import_module(module), optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    )
+    assert result.failed == 0, f"{module}: {result.failed} of {result.attempted} examples failed (output above)"

@@ -349,6 +349,8 @@ def _parallel_map(func, tasks, *, n_jobs=1, progress=False, desc=None, total=Non
     """Run ``func(*task)`` for each task (in order), with joblib and tqdm."""
     from joblib import Parallel, delayed
 
+    from ..config import ConfiguredCall
+
     total = len(tasks) if total is None and hasattr(tasks, "__len__") else total
     bar = None
     if progress:
@@ -363,7 +365,8 @@ def _parallel_map(func, tasks, *, n_jobs=1, progress=False, desc=None, total=Non
                 if bar is not None:
                     bar.update(1)
         else:
-            gen = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(func)(*t) for t in tasks)
+            call = ConfiguredCall(func)  # the workers see this process's bnclf.set_config
+            gen = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(call)(*t) for t in tasks)
             for res in gen:
                 results.append(res)
                 if bar is not None:
