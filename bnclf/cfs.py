@@ -40,6 +40,8 @@ from collections.abc import Iterable
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .stats import xlogx
+
 __all__ = [
     "MAX_BLOCK_CELLS",
     "MIN_IMPROVEMENT",
@@ -106,14 +108,6 @@ def _check_target(target, n_target_values, n_rows: int) -> tuple[np.ndarray, int
 # symmetric uncertainty
 
 
-def _xlogx(c: np.ndarray) -> np.ndarray:
-    """``c * ln(c)`` elementwise with ``0 ln 0 = 0``."""
-    out = np.zeros(c.shape, dtype=np.float64)
-    np.log(c, out=out, where=c > 0)
-    out *= c
-    return out
-
-
 def _starts(cards: np.ndarray) -> np.ndarray:
     """Offset of each column's first indicator in the one-hot layout."""
     return np.concatenate(([0], np.cumsum(cards)[:-1])).astype(np.int64)
@@ -131,13 +125,13 @@ def _marginal_terms(codes: np.ndarray, cards: np.ndarray) -> np.ndarray:
     """``sum_a n_a ln n_a`` for every column (n_a: count of state a)."""
     starts = _starts(cards)
     counts = np.bincount((codes + starts).ravel(), minlength=int(cards.sum())).astype(np.float64)
-    return np.add.reduceat(_xlogx(counts), starts)
+    return np.add.reduceat(xlogx(counts), starts)
 
 
 def _su_from_terms(joint: np.ndarray, m_a: np.ndarray, m_b: np.ndarray, n_rows: int) -> np.ndarray:
     """SU from ``sum n ln n`` of the joint tables (``joint``, shape (a, b)) and of the
     marginals (``m_a``, ``m_b``), with ``N ln N`` from ``n_rows``."""
-    total = float(_xlogx(np.array([float(n_rows)]))[0])
+    total = float(xlogx(np.array([float(n_rows)]))[0])
     h_a = total - m_a  # N H(A)
     h_b = total - m_b
     info = joint - m_a[:, None] - m_b[None, :] + total  # N I(A; B)
@@ -221,13 +215,13 @@ def symmetric_uncertainty_matrix(
             for rows in _row_blocks(n_rows, width - lo, max_block_cells):
                 z = _one_hot(codes[rows, a:], starts[a:] - lo, width - lo)
                 counts += z[:, : mid - lo].T @ z
-        terms = np.add.reduceat(np.add.reduceat(_xlogx(counts), starts[a:b] - lo, axis=0), starts[a:] - lo, axis=1)
+        terms = np.add.reduceat(np.add.reduceat(xlogx(counts), starts[a:b] - lo, axis=0), starts[a:] - lo, axis=1)
         block = _su_from_terms(terms, marg[a:b], marg[a:], n_rows)
         su[a:b, a:] = block
         a = b
     upper = np.triu_indices(d, 1)
     su[upper[1], upper[0]] = su[upper]  # one value per pair: exactly symmetric
-    np.fill_diagonal(su, (marg < float(_xlogx(np.array([float(n_rows)]))[0])).astype(np.float64))
+    np.fill_diagonal(su, (marg < float(xlogx(np.array([float(n_rows)]))[0])).astype(np.float64))
     return su
 
 
@@ -274,7 +268,7 @@ def symmetric_uncertainty_with(
         z = _one_hot(codes[rows], starts, width)
         t = _one_hot(target[rows, None], np.zeros(1, dtype=np.int64), r_t)
         counts += z.T @ t
-    joint = np.add.reduceat(_xlogx(counts), starts, axis=0).sum(axis=1)
+    joint = np.add.reduceat(xlogx(counts), starts, axis=0).sum(axis=1)
     m_t = _marginal_terms(target[:, None], np.array([r_t]))
     return _su_from_terms(joint[:, None], _marginal_terms(codes, cards), m_t, n_rows)[:, 0]
 

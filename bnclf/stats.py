@@ -357,7 +357,6 @@ class CountCache:
         cards = self.cardinalities[:d]
         offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
         width = int(cards.sum())
-        owner = np.repeat(np.arange(d), cards)  # feature of every one-hot column
         # class-first arrays: by_feature[c, a, j] = N_ac within pair (value a's feature, j)
         if self._columns is None:  # merged or summed tables: no rows, the pair blocks
             blocks = np.moveaxis(self.pair_blocks()[0], -1, 0)
@@ -382,26 +381,25 @@ class CountCache:
                 return joint
 
         class_totals = np.add.reduceat(by_feature, offsets, axis=1)  # N_c: (C, d, d)
-        terms = np.zeros((n_classes, d, d))
         widest = int(np.argmax(cards))  # the largest temporary: one feature's value pairs
         self.check_size(
             [widest],
             cells=float(n_classes) * float(cards[widest]) * width,
             what=f"the all-pairs counts of the {d} features ({width} values in all), per value of the largest column,",
         )
+        # S = sum_ab xlogx(N_abc) - sum_a xlogx(N_ac) - sum_b xlogx(N_bc) + xlogx(N_c): the
+        # marginals of a pair's own table are the sums of its cells, so only the value pairs
+        # need a log per cell; the marginal terms come from by_feature, a (C, values, d) array.
+        marginal = np.add.reduceat(xlogx(by_feature), offsets, axis=1)  # (C, i, j): sum_a xlogx(N_ac)
+        terms = xlogx(class_totals) - marginal - marginal.transpose(0, 2, 1)
         per_feature = width * n_classes * max(1, int(cards.max()))
-        group = max(1, (1 << 22) // max(1, per_feature))
+        group = max(1, _PAIR_GROUP_CELLS // max(1, per_feature))
         for start in range(0, d, group):
             stop = min(d, start + group)
             lo, hi = int(offsets[start]), int(offsets[stop - 1] + cards[stop - 1])
             # pairs (i, j) with i in the group and j >= i: the rest follows by symmetry
-            joint = joint_rows(lo, hi)  # (C, values of the group, values from lo on)
-            n_a = by_feature[:, lo:hi][:, :, owner[lo:]]  # N_ac of each cell's pair
-            n_b = by_feature[:, lo:, owner[lo:hi]].transpose(0, 2, 1)  # N_bc
-            n_c = class_totals[:, owner[lo:hi]][:, :, owner[lo:]]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                cell = np.where(joint > 0, joint * np.log(joint * n_c / (n_a * n_b)), 0.0)
-            terms[:, start:stop, start:] = np.add.reduceat(
+            cell = xlogx(joint_rows(lo, hi))  # (C, values of the group, values from lo on)
+            terms[:, start:stop, start:] += np.add.reduceat(
                 np.add.reduceat(cell, offsets[start:] - lo, axis=2), offsets[start:stop] - lo, axis=1
             )
         upper = np.triu(np.ones((d, d), dtype=bool), 1)
@@ -429,6 +427,9 @@ class CountCache:
                     known[:, i] = ok
                 yield label, onehot, known
 
+
+_PAIR_GROUP_CELLS = 1 << 20
+"""Cells of the value-pair arrays that :meth:`CountCache.pair_information_terms` forms at a time."""
 
 _THREADED_PRODUCT = 1 << 27
 """Multiply-adds from which a one-hot product of the all-pairs counts may use every BLAS
@@ -760,7 +761,10 @@ def xlogx(counts: ArrayLike) -> np.ndarray | float:
     """``n * ln(n)`` with ``0 ln 0 = 0`` (Weka's ``ContingencyTables.lnFunc``), elementwise;
     a single count gives a NumPy float."""
     counts = np.asarray(counts, dtype=float)
-    return counts * np.log(np.where(counts > 0, counts, 1.0))
+    out = np.zeros_like(counts)
+    np.log(counts, out=out, where=counts > 0)
+    out *= counts
+    return out if out.ndim else out[()]
 
 
 def entropy(counts: ArrayLike) -> float:
