@@ -96,11 +96,18 @@ def _conditional_entropies(left: np.ndarray, right: np.ndarray, total: float) ->
     runs in the order of Weka's ``ContingencyTables.entropyConditionedOnRows``,
     so exact ties between candidates resolve the same way.
     """
-    acc = np.zeros(left.shape[0])
-    for part in (left, right):
-        for j in range(part.shape[1]):
-            acc = acc + _xlogx(part[:, j])
-        acc = acc - _xlogx(part.sum(axis=1))
+    n_candidates, n_classes = left.shape
+    rows = np.empty((2 * n_classes + 2, n_candidates))  # one row per term, candidates along the rows
+    rows[:n_classes] = left.T
+    rows[n_classes] = left.sum(axis=1)
+    rows[n_classes + 1 : -1] = right.T
+    rows[-1] = right.sum(axis=1)
+    terms = _xlogx(rows)
+    terms[n_classes] *= -1.0
+    terms[-1] *= -1.0
+    # a running sum down the rows (np.add.accumulate is sequential): for every candidate the
+    # same additions, in the same order, as Weka's loop over the cells
+    acc = np.add.accumulate(terms, axis=0)[-1]
     return -acc / (total * _LN2)
 
 

@@ -778,9 +778,7 @@ def entropy(counts: ArrayLike) -> float:
     total = float(counts.sum())
     if total <= 0:
         return 0.0
-    acc = 0.0
-    for value in xlogx(counts):
-        acc -= value
+    acc = -float(np.add.accumulate(xlogx(counts))[-1])  # Weka's sequential loop: 0 - t0 - t1 - ...
     return (acc + float(xlogx(total))) / (total * math.log(2.0))
 
 

