@@ -60,3 +60,19 @@ def test_dataset_bars_png(tmp_path):
     err = table * 0.1
     plot_dataset_bars(table, err, path=tmp_path / "bars.png")
     _png_ok(tmp_path / "bars.png")
+
+
+def test_plots_are_reachable_from_the_package():
+    """``import bnclf.evaluation as ev; ev.plots...`` works in a fresh interpreter, and every
+    name in ``bnclf.evaluation.__all__`` exists."""
+    import subprocess
+    import sys
+
+    code = (
+        "import bnclf.evaluation as ev\n"
+        "missing = [n for n in ev.__all__ if not hasattr(ev, n)]\n"
+        "assert not missing, missing\n"
+        "assert ev.plots.plot_critical_difference is ev.plot_critical_difference\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr

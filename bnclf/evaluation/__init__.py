@@ -8,6 +8,7 @@ returns one row per (classifier, fold), while :func:`cross_validate_multilabel`
 keeps the predictions of one estimator.
 """
 
+from . import plots
 from .compare import (
     CLASSIFIERS,
     ComparisonSummary,
@@ -40,6 +41,7 @@ from .multilabel import (
     multilabel_fold_scores,
     summarize_multilabel,
 )
+from .plots import nemenyi_cliques, plot_critical_difference, plot_dataset_bars, plot_paper_vs_ours
 from .protocols import (
     CVPredictions,
     MultilabelCVPredictions,
@@ -75,6 +77,12 @@ from .stats_tests import (
 )
 
 __all__ = [
+    # plots (matplotlib Figures)
+    "plots",
+    "plot_critical_difference",
+    "plot_paper_vs_ours",
+    "plot_dataset_bars",
+    "nemenyi_cliques",
     # protocols
     "Split",
     "make_cv_splits",
