@@ -355,3 +355,26 @@ def test_discretizer_fitted_once_per_fold_and_shared(monkeypatch):
         shared = preds[("heart", name)]
         np.testing.assert_array_equal(shared.predictions["y_pred"], alone.predictions["y_pred"])
         np.testing.assert_allclose(shared.proba, alone.proba, atol=1e-12)
+
+
+def test_a_foreign_estimator_on_interval_labels_is_told_to_encode_first():
+    from sklearn.naive_bayes import CategoricalNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OrdinalEncoder
+
+    from bnclf.datasets import load_dataset
+    from bnclf.evaluation import compare
+
+    X, y = load_dataset("iris")
+    with pytest.raises(
+        RuntimeError, match=r"intervals such as.*make_pipeline\(OrdinalEncoder\(\), CategoricalNB\(\)\)"
+    ):
+        compare({"iris": (X, y)}, {"cnb": CategoricalNB()}, n_splits=5, discretizer="mdl", progress=False)
+    results = compare(
+        {"iris": (X, y)},
+        {"cnb": make_pipeline(OrdinalEncoder(), CategoricalNB())},
+        n_splits=5,
+        discretizer="mdl",
+        progress=False,
+    )
+    assert results["accuracy"].mean() > 0.9

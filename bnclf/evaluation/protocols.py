@@ -227,6 +227,17 @@ def _aligned(p, model_classes, classes) -> np.ndarray:
     return out
 
 
+def _has_text_columns(X) -> bool:
+    """Whether ``X`` has a column of strings, objects or categories (which many scikit-learn
+    estimators cannot take as they are)."""
+    if isinstance(X, pd.DataFrame):
+        return any(
+            isinstance(t, pd.CategoricalDtype) or pd.api.types.is_object_dtype(t) or pd.api.types.is_string_dtype(t)
+            for t in X.dtypes
+        )
+    return np.asarray(X).dtype.kind in "OUS"
+
+
 def shared_categories(
     X_train: pd.DataFrame | np.ndarray, X_test: pd.DataFrame | np.ndarray
 ) -> tuple[pd.DataFrame | np.ndarray, pd.DataFrame | np.ndarray]:
@@ -326,6 +337,11 @@ def _run_fold_shared(estimators, X, y, split: Split, classes, discretizer, conte
         except Exception as exc:
             where = f"{context} " if context else ""
             message = f"{where}repeat {split.repeat} fold {split.fold}: {type(exc).__name__}: {exc}"
+            if not isinstance(model, BayesNetClassifier) and _has_text_columns(X_tr):
+                message += (
+                    " (this estimator gets the discrete columns as text, e.g. intervals such as "
+                    "'(-inf, 5.45]'; put an encoder first: make_pipeline(OrdinalEncoder(), CategoricalNB()))"
+                )
             if keep_going:
                 out.append({"error": message})
                 continue
