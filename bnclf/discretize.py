@@ -416,6 +416,11 @@ class MDLDiscretizer(_BaseDiscretizer):
                 "supervised and needs the class labels, call fit(X, y). "
                 "For unsupervised bins use QuantileDiscretizer."
             )
+        if np.ndim(y) == 2 and np.shape(y)[1] > 1:
+            raise ValueError(
+                f"MDLDiscretizer is supervised by one class, but y has {np.shape(y)[1]} columns (a label "
+                "matrix?). For multilabel data use QuantileDiscretizer (discretizer='quantile')."
+            )
         frame, y = self._start_fit(X, y)
         missing = np.asarray(pd.isna(y), dtype=bool)
         if missing.any():
@@ -506,7 +511,7 @@ class QuantileDiscretizer(_BaseDiscretizer):
         n_bins = self.n_bins
         if not isinstance(n_bins, numbers.Integral) or isinstance(n_bins, bool) or n_bins < 2:
             raise ValueError(f"n_bins must be an integer >= 2, got {n_bins!r}.")
-        frame, _ = self._start_fit(X, y)
+        frame, _ = self._start_fit(X)  # unsupervised: y (a class, a label matrix or None) is not used
         probs = np.arange(1, n_bins) / n_bins
         cut_points = {}
         for name in self.columns_:

@@ -152,6 +152,12 @@ API_CASES = [
         ["y", "QuantileDiscretizer"],
     ),
     (
+        "MDL on a label matrix",
+        lambda: MDLDiscretizer().fit(pd.DataFrame({"v": np.arange(6.0)}), np.eye(6, 3)),
+        ValueError,
+        ["3 columns", "QuantileDiscretizer", "discretizer='quantile'"],
+    ),
+    (
         "LKDB has no global network",
         lambda: fitted(LKDBClassifier()).to_pgmpy(),
         ValueError,

@@ -444,3 +444,10 @@ def test_random_datasets_equal_live_weka(tmp_path):
             fitted[path] = MDLDiscretizer().fit(X, y).cut_points_
         expected = [float(v) for v in text.split()]
         assert fitted[path][column].tolist() == expected, (path, column)
+
+
+def test_quantile_bins_ignore_any_target_even_a_label_matrix():
+    X = pd.DataFrame({"v": np.arange(20.0)})
+    alone = QuantileDiscretizer(n_bins=4).fit(X)
+    with_labels = QuantileDiscretizer(n_bins=4).fit(X, np.eye(20, 3))
+    np.testing.assert_array_equal(alone.cut_points_["v"], with_labels.cut_points_["v"])
