@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, overload
@@ -45,7 +46,20 @@ def read_table(
     """Features and target of a CSV or ARFF file (``--class``, default the last column)."""
     from .datasets import load_table
 
-    return load_table(path, target, **_csv_options(args))
+    X, y = load_table(path, target, **_csv_options(args))
+    return _drop_columns(X, path, args), y
+
+
+def _drop_columns(X: pd.DataFrame, path, args) -> pd.DataFrame:
+    """``X`` without the ``--drop`` columns (each must be a column of the file)."""
+    text = getattr(args, "drop", None)
+    if not text:
+        return X
+    drop = [c.strip() for c in text.split(",") if c.strip()]
+    absent = [c for c in drop if c not in X.columns]
+    if absent:
+        raise ValueError(f"--drop {absent} are not feature columns of {path}; its columns are {list(X.columns)}.")
+    return X.drop(columns=drop)
 
 
 def read_features(path: str | os.PathLike, args: argparse.Namespace | None = None) -> pd.DataFrame:
@@ -205,7 +219,7 @@ def read_multilabel(data: str | os.PathLike, args: argparse.Namespace) -> tuple[
             "is found without options)."
         )
     _, X, Y = load_multilabel_spec(data, **options, csv_options=_csv_options(args))
-    return X, Y
+    return _drop_columns(X, data, args), Y
 
 
 def build_multilabel_model(spec: str, discretize: str | None = None, n_bins: int = 4) -> BaseEstimator:
@@ -885,6 +899,12 @@ def _add_csv_options(p):
     )
     p.add_argument("--sep", help="CSV column separator (default: sniffed), e.g. ';' or '\\t'")
     p.add_argument("--names", help="comma-separated column names for the CSV file")
+    p.add_argument(
+        "--drop",
+        metavar="A,B,...",
+        help="feature columns to leave out, e.g. an identifier (comma-separated); at predict "
+        "time columns the model was not fitted on are ignored",
+    )
 
 
 def _add_discretize_options(p):
@@ -1068,15 +1088,28 @@ def main(argv: Sequence[str] | None = None) -> int | None:
     command returns (None for success, the status of ``compare``).
     """
     args = build_parser().parse_args(argv)
-    try:
-        return args.func(args)
-    except (ValueError, TypeError, KeyError, RuntimeError, OSError) as exc:
-        if isinstance(exc, BrokenPipeError):  # e.g. `bnclf predict ... | head`
-            sys.stderr.close()
-            return 0
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
-        print(f"bnclf: error: {message}", file=sys.stderr)
-        return 2
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning  # one 'bnclf: warning:' line, no source line
+        try:
+            return args.func(args)
+        except (ValueError, TypeError, KeyError, RuntimeError, OSError, MemoryError) as exc:
+            if isinstance(exc, BrokenPipeError):  # e.g. `bnclf predict ... | head`
+                sys.stderr.close()
+                return 0
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+            if type(exc) is MemoryError:  # not a sized table (TableTooLargeError names its columns)
+                message = (
+                    f"out of memory{f' ({message})' if str(message) else ''}; use fewer rows or "
+                    "columns, a lower k or max_parents, or discretize many-valued columns."
+                )
+            print(f"bnclf: error: {message}", file=sys.stderr)
+            return 2
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings as one line each, ``bnclf: warning: ...`` (the library's own and its
+    dependencies'), without the Python source location."""
+    print(f"bnclf: warning: {message}", file=sys.stderr if file is None else file)
 
 
 if __name__ == "__main__":  # pragma: no cover

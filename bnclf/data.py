@@ -303,13 +303,15 @@ class FeatureEncoder:
                     col = rank[local]
             if not labels:
                 raise ValueError(f"column {name!r} has no observed values; drop it.")
-            if len(labels) >= 50 and len(labels) == int((~missing).sum()):
+            n_known = int((~missing).sum())
+            if len(labels) >= 50 and len(labels) >= 0.9 * n_known:
                 import warnings
 
+                every = "every row" if len(labels) == n_known else "nearly every row"
                 warnings.warn(
-                    f"column {name!r} has a different value in every row ({len(labels)} "
-                    "values), like an identifier: it tells nothing about the class of a new "
-                    "row and makes its count tables as large as the data; drop it.",
+                    f"column {name!r} has a different value in {every} ({len(labels)} values in "
+                    f"{n_known} rows), like an identifier: it tells little about the class of a new "
+                    f"row and makes its count tables as large as the data; drop it (command line: --drop {name}).",
                     IdLikeColumnWarning,
                     stacklevel=4,
                 )
@@ -550,7 +552,8 @@ per value, cheaper than a hash pass (``pd.factorize``) below a few hundred rows.
 
 
 class IdLikeColumnWarning(UserWarning):
-    """A training column has a different value in every row (an identifier)."""
+    """A training column of at least 50 values has a different value in every row, or in
+    at least 90% of its rows (an identifier, such as zoo's animal names)."""
 
 
 class UnseenValuesWarning(UserWarning):

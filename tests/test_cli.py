@@ -275,3 +275,35 @@ def test_headerless_files_are_refused_with_the_fix_and_read_with_options(tmp_pat
         == 2
     )
     assert "--names gives 2 names" in capsys.readouterr().err
+
+
+def test_identifier_columns_warn_in_one_line_and_can_be_dropped(tmp_path, capsys):
+    rng = np.random.default_rng(3)
+    n = 120
+    names = [f"animal{i}" for i in range(n - 10)] + ["animal0"] * 10  # 110 values in 120 rows: nearly every row
+    frame = pd.DataFrame(
+        {"name": names, "a": rng.integers(0, 3, n).astype(str), "cls": rng.integers(0, 2, n).astype(str)}
+    )
+    path = tmp_path / "ids.csv"
+    frame.to_csv(path, index=False)
+    model = tmp_path / "m.bnclf"
+    assert main(["fit", str(path), "-o", str(model)]) is None
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("bnclf: warning: column 'name'"), err
+    assert "110 values in 120 rows" in err and "--drop name" in err
+    assert main(["fit", str(path), "--drop", "name", "-o", str(model)]) is None
+    assert capsys.readouterr().err == ""
+    assert main(["predict", str(model), str(path)]) is None  # the dropped column is ignored at predict
+    assert capsys.readouterr().out.count("\n") == n + 1
+    assert main(["fit", str(path), "--drop", "nmae", "-o", str(model)]) == 2
+    assert "--drop ['nmae'] are not feature columns" in capsys.readouterr().err
+
+
+def test_a_table_past_the_memory_budget_is_one_error_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("BNCLF_MEMORY_BUDGET", "100")
+    path = tmp_path / "small.csv"
+    pd.DataFrame({"a": list("xyzxyz") * 5, "b": list("uvwwvu") * 5, "c": list("pq") * 15}).to_csv(path, index=False)
+    assert main(["fit", str(path), "--model", "kdb(k=1)", "-o", str(tmp_path / "m.bnclf")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("bnclf: error: the ") and "memory budget of 100 bytes" in err and err.count("\n") == 1
+    assert "Traceback" not in err
