@@ -1104,6 +1104,18 @@ def main(argv: Sequence[str] | None = None) -> int | None:
                 )
             print(f"bnclf: error: {message}", file=sys.stderr)
             return 2
+        except KeyboardInterrupt:
+            print("bnclf: interrupted", file=sys.stderr)
+            return 130
+        except Exception as exc:  # a defect, not a user error: one line unless asked for the traceback
+            if os.environ.get("BNCLF_TRACEBACK"):
+                raise
+            print(
+                f"bnclf: error: internal error: {type(exc).__name__}: {exc} (set BNCLF_TRACEBACK=1 to see "
+                "where; please report it with the command that caused it)",
+                file=sys.stderr,
+            )
+            return 2
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

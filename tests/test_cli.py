@@ -307,3 +307,20 @@ def test_a_table_past_the_memory_budget_is_one_error_line(tmp_path, capsys, monk
     err = capsys.readouterr().err
     assert err.startswith("bnclf: error: the ") and "memory budget of 100 bytes" in err and err.count("\n") == 1
     assert "Traceback" not in err
+
+
+def test_a_defect_is_one_error_line_unless_the_traceback_is_asked_for(tmp_path, capsys, monkeypatch):
+    import bnclf.cli
+
+    def broken(args):
+        raise IndexError("index 3 is out of bounds")
+
+    monkeypatch.setattr(bnclf.cli, "cmd_fit", broken)
+    monkeypatch.delenv("BNCLF_TRACEBACK", raising=False)
+    assert main(["fit", "any.csv"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("bnclf: error: internal error: IndexError: index 3")
+    assert "BNCLF_TRACEBACK=1" in err
+    monkeypatch.setenv("BNCLF_TRACEBACK", "1")
+    with pytest.raises(IndexError):
+        main(["fit", "any.csv"])
