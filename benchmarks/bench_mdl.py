@@ -17,11 +17,11 @@ import pickle
 import platform
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from old_commit import checkout  # benchmarks/ is on sys.path when run as a script
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -61,43 +61,34 @@ def main(argv=None):
     from bnclf.evaluation.compare import _load_keel
 
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        old = Path(tmp) / "old"
-        subprocess.run(
-            ["git", "-C", str(REPO), "worktree", "add", "--detach", str(old), args.old], check=True, capture_output=True
-        )
-        try:
-            for name in args.datasets.split(","):
-                X, y = _load_keel(name)
-                X = X.select_dtypes("number")
-                ours, disc = best_of(lambda X=X, y=y: MDLDiscretizer().fit(X, y), args.repeats)
-                data, result = Path(tmp) / "data.pkl", Path(tmp) / "result.pkl"
-                data.write_bytes(pickle.dumps((X, y)))
-                subprocess.run(
-                    [sys.executable, "-c", TIMER, str(old), str(data), str(args.repeats), str(result)],
-                    check=True,
-                    capture_output=True,
-                )
-                before, old_cuts = pickle.loads(result.read_bytes())
-                same = all(np.array_equal(disc.cut_points_[c], old_cuts[c]) for c in X.columns)
-                rows.append(
-                    dict(
-                        dataset=name,
-                        n_rows=len(y),
-                        n_numeric=X.shape[1],
-                        n_classes=int(y.nunique()),
-                        n_cut_points=int(sum(len(v) for v in disc.cut_points_.values())),
-                        bnclf_s=ours,
-                        bnclf_before_s=before,
-                        speedup=before / ours,
-                        same_cut_points=bool(same),
-                    )
-                )
-                print(rows[-1], flush=True)
-        finally:
+    with checkout(args.old) as (old, scratch):
+        for name in args.datasets.split(","):
+            X, y = _load_keel(name)
+            X = X.select_dtypes("number")
+            ours, disc = best_of(lambda X=X, y=y: MDLDiscretizer().fit(X, y), args.repeats)
+            data, result = scratch / "data.pkl", scratch / "result.pkl"
+            data.write_bytes(pickle.dumps((X, y)))
             subprocess.run(
-                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)], check=False, capture_output=True
+                [sys.executable, "-c", TIMER, str(old), str(data), str(args.repeats), str(result)],
+                check=True,
+                capture_output=True,
             )
+            before, old_cuts = pickle.loads(result.read_bytes())
+            same = all(np.array_equal(disc.cut_points_[c], old_cuts[c]) for c in X.columns)
+            rows.append(
+                dict(
+                    dataset=name,
+                    n_rows=len(y),
+                    n_numeric=X.shape[1],
+                    n_classes=int(y.nunique()),
+                    n_cut_points=int(sum(len(v) for v in disc.cut_points_.values())),
+                    bnclf_s=ours,
+                    bnclf_before_s=before,
+                    speedup=before / ours,
+                    same_cut_points=bool(same),
+                )
+            )
+            print(rows[-1], flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     result = {"machine": platform.platform(), "python": sys.version.split()[0], "old_commit": args.old}
     args.out.write_text(json.dumps({**result, "datasets": rows}, indent=1))

@@ -25,8 +25,9 @@ import json
 import platform
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from old_commit import checkout  # benchmarks/ is on sys.path when run as a script
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -120,17 +121,8 @@ def main(argv=None) -> None:
         "predict_200_rows_ms": median_ms(lambda: cnb.predict(codes[:200]), 200),
     }
     now = run(REPO, args.rows)
-    with tempfile.TemporaryDirectory() as tmp:
-        old = Path(tmp) / "old"
-        subprocess.run(
-            ["git", "-C", str(REPO), "worktree", "add", "--detach", str(old), args.old], check=True, capture_output=True
-        )
-        try:
-            before = run(old, args.rows)
-        finally:
-            subprocess.run(
-                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)], check=False, capture_output=True
-            )
+    with checkout(args.old) as (old, _):
+        before = run(old, args.rows)
     for label, result in (("now", now), ("before", before)):
         fastest_fit = min(v["fit_ms"] for v in result["types"].values())
         fastest_predict = min(v["predict_ms"] for v in result["types"].values())

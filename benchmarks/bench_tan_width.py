@@ -25,12 +25,12 @@ import json
 import platform
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from old_commit import checkout  # benchmarks/ is on sys.path when run as a script
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -87,46 +87,37 @@ def main(argv=None):
 
     pyagrum.setNumberOfThreads(1)
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        old = Path(tmp) / "old"
-        subprocess.run(
-            ["git", "-C", str(REPO), "worktree", "add", "--detach", str(old), args.old], check=True, capture_output=True
-        )
-        try:
-            for n in map(int, args.widths.split(",")):
-                X, y = make_data(n, values=args.values)
-                ours = best_of(lambda: TANClassifier().fit(X, y), args.repeats)
-                data = Path(tmp) / "data.pkl"
-                data.write_bytes(pickle.dumps((X, y)))
-                out = subprocess.run(
-                    [sys.executable, "-c", TIMER, str(old), str(data), "2"], check=True, capture_output=True, text=True
-                )
-                before = float(out.stdout.split()[-1])
-                agrum = best_of(
-                    lambda: skbn.BNClassifier(
-                        type_processor=DiscreteTypeProcessor(),
-                        learningMethod="TAN",
-                        prior="Smoothing",
-                        priorWeight=1 / args.values,
-                    ).fit(X, y),
-                    args.repeats,
-                )
-                rows.append(
-                    dict(
-                        n_attributes=n,
-                        n_rows=len(y),
-                        bnclf_s=ours,
-                        bnclf_before_s=before,
-                        pyagrum_s=agrum,
-                        speedup_vs_before=before / ours,
-                        speedup_vs_pyagrum=agrum / ours,
-                    )
-                )
-                print(rows[-1], flush=True)
-        finally:
-            subprocess.run(
-                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)], check=False, capture_output=True
+    with checkout(args.old) as (old, scratch):
+        for n in map(int, args.widths.split(",")):
+            X, y = make_data(n, values=args.values)
+            ours = best_of(lambda: TANClassifier().fit(X, y), args.repeats)
+            data = scratch / "data.pkl"
+            data.write_bytes(pickle.dumps((X, y)))
+            out = subprocess.run(
+                [sys.executable, "-c", TIMER, str(old), str(data), "2"], check=True, capture_output=True, text=True
             )
+            before = float(out.stdout.split()[-1])
+            agrum = best_of(
+                lambda: skbn.BNClassifier(
+                    type_processor=DiscreteTypeProcessor(),
+                    learningMethod="TAN",
+                    prior="Smoothing",
+                    priorWeight=1 / args.values,
+                ).fit(X, y),
+                args.repeats,
+            )
+            rows.append(
+                dict(
+                    n_attributes=n,
+                    n_rows=len(y),
+                    bnclf_s=ours,
+                    bnclf_before_s=before,
+                    pyagrum_s=agrum,
+                    speedup_vs_before=before / ours,
+                    speedup_vs_pyagrum=agrum / ours,
+                )
+            )
+            print(rows[-1], flush=True)
     result = {
         "machine": platform.platform(),
         "python": sys.version.split()[0],
