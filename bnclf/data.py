@@ -87,8 +87,8 @@ def python_scalar(v: Any) -> Any:
     return v.item() if isinstance(v, np.generic) else v
 
 
-def _sorted_labels(values: np.ndarray) -> list:
-    uniq = pd.unique(values)
+def _sorted_labels(uniq: np.ndarray) -> list:
+    """The distinct values ``uniq`` (each once) in sorted order, as Python scalars."""
     try:
         uniq = np.sort(uniq)
     except TypeError:  # mixed types: order by text, deterministic
@@ -252,23 +252,18 @@ class FeatureEncoder:
         self.categories_ = []  # state labels per feature, "<missing>" last if present
         self._observed = []  # the labels that raw values map to
         self._missing_code = []  # code of the "<missing>" state, or None
-        for j, (name, values) in enumerate(zip(names, _column_arrays(X))):
-            column = X.iloc[:, j]
+        for j, (name, values, dtype) in enumerate(zip(names, _column_arrays(X), X.dtypes)):
             dense = _dense_integer_states(values)  # integers in a short range: no hashing
-            if _looks_continuous(column):
+            if pd.api.types.is_float_dtype(dtype) and _looks_continuous(X.iloc[:, j]):
                 raise ValueError(
-                    f"column {name!r} looks continuous ({column.nunique()} distinct float "
+                    f"column {name!r} looks continuous ({X.iloc[:, j].nunique()} distinct float "
                     "values); discretize it first, e.g. with bnclf.MDLDiscretizer in "
                     "make_pipeline(MDLDiscretizer(), TANClassifier()), or cast it to a "
                     "categorical dtype if its values are categories."
                 )
             n_distinct = len(dense[0]) if dense is not None else None
-            if (
-                n_distinct is None
-                and pd.api.types.is_integer_dtype(column.dtype)
-                and not pd.api.types.is_bool_dtype(column.dtype)
-            ):
-                n_distinct = column.nunique()
+            if n_distinct is None and pd.api.types.is_integer_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+                n_distinct = X.iloc[:, j].nunique()
             if n_distinct is not None and n_distinct > MAX_INTEGER_CATEGORIES:
                 import warnings
 
@@ -282,10 +277,10 @@ class FeatureEncoder:
                     ManyValuedIntegerWarning,
                     stacklevel=4,
                 )
-            if isinstance(column.dtype, pd.CategoricalDtype):
-                own = column.array.codes
+            if isinstance(dtype, pd.CategoricalDtype):
+                own = values.codes
                 missing = own < 0
-                labels = [python_scalar(v) for v in column.cat.categories]
+                labels = [python_scalar(v) for v in dtype.categories]
                 col = own.astype(np.int64) if keep_codes else None  # -1 (missing) is UNKNOWN
             elif dense is not None:
                 labels = [int(v) for v in dense[0]]

@@ -68,9 +68,12 @@ class CountCache:
         self.n_classes = int(data.n_classes)
         self.n_samples = data.n_samples
         self.cardinalities = np.append(data.cardinalities, self.n_classes).astype(np.int64)
-        # one contiguous code array per variable: combined codes are sums of code * stride
-        self._columns = [np.ascontiguousarray(c, dtype=np.int64) for c in data.codes.T]
-        self._columns.append(np.ascontiguousarray(data.y, dtype=np.int64))
+        # one row of codes per variable (the class last), each contiguous: combined codes
+        # are sums of code * stride, and many families gather their rows in one take
+        self._matrix = np.empty((self.n_features + 1, self.n_samples), dtype=np.int64)
+        self._matrix[: self.n_features] = data.codes.T
+        self._matrix[self.n_features] = data.y
+        self._columns = list(self._matrix)
         self._has_unknown = np.append((data.codes < 0).any(axis=0), False)
         self.names = [f"x{j}" for j in range(self.n_features)] + ["class"]
         self._tables: dict[tuple, np.ndarray] = {}
@@ -135,7 +138,7 @@ class CountCache:
                 for key in group:
                     self.counts(key)
             return
-        matrix = None
+        matrix = self._matrix  # (variables, rows): a family's codes are rows of it
         for size, group in todo.items():
             keys = np.array(list(group), dtype=np.int64).reshape(-1, size)
             unknown = self._has_unknown[keys].any(axis=1)
@@ -144,8 +147,6 @@ class CountCache:
             keys = keys[~unknown]
             if not len(keys):
                 continue
-            if matrix is None:
-                matrix = np.column_stack(self._columns)
             for key in keys:
                 self.check_size(key)
             shapes = self.cardinalities[keys]
@@ -156,9 +157,9 @@ class CountCache:
             for start in range(0, len(keys), per_batch):
                 part = slice(start, start + per_batch)
                 bases = np.concatenate([[0], np.cumsum(sizes[part])[:-1]])
-                flat = bases + matrix[:, keys[part, 0]] * strides[part, 0]
+                flat = bases[:, None] + matrix[keys[part, 0]] * strides[part, 0, None]
                 for slot in range(1, size):
-                    flat += matrix[:, keys[part, slot]] * strides[part, slot]
+                    flat += matrix[keys[part, slot]] * strides[part, slot, None]
                 counts = np.bincount(flat.ravel(), minlength=int(sizes[part].sum()))
                 counts = counts.astype(np.float64)
                 for key, base, shape, n_cells in zip(keys[part], bases, shapes[part], sizes[part]):
@@ -265,7 +266,7 @@ class CountCache:
             )
         merged = CountCache.__new__(CountCache)
         merged.__dict__.update(self.__dict__)
-        merged._columns = None
+        merged._columns = merged._matrix = None
         merged._has_unknown = self._has_unknown | other._has_unknown
         merged.n_samples = self.n_samples + other.n_samples
         merged._parts = [self, other]
@@ -368,6 +369,9 @@ class CountCache:
             chunks = list(self._class_onehot_chunks(offsets, width))
             by_feature = np.zeros((n_classes, width, d))
             for label, onehot, known in chunks:
+                if known is None:  # no unknown values: N_ac whatever the other feature
+                    by_feature[label] += onehot.sum(axis=0, dtype=np.float64)[:, None]
+                    continue
                 with single_threaded_blas():
                     by_feature[label] += onehot.T @ known
 
@@ -410,23 +414,30 @@ class CountCache:
 
     def _class_onehot_chunks(self, offsets, width):
         """``(label, one-hot values, known indicators)`` for the rows of each class, in
-        row chunks of at most about 2**22 one-hot cells (float32: exact counts)."""
+        row chunks of at most about 2**22 one-hot cells (float32: exact counts); the known
+        indicators are ``None`` when no feature has an unknown value."""
         d = self.n_features
         y = self._columns[self.class_index]
-        step = max(1, (1 << 22) // max(1, width))
+        step = max(1, _ONEHOT_CHUNK_CELLS // max(1, width))
         for label in range(self.n_classes):
             rows = np.flatnonzero(y == label)
             for start in range(0, rows.size, step):
                 part = rows[start : start + step]
+                codes = self._matrix[:d, part].T  # (rows, features)
+                cells = codes + offsets  # the one-hot column of each value
+                cells += (np.arange(part.size) * width)[:, None]
                 onehot = np.zeros((part.size, width), dtype=np.float32)
-                known = np.zeros((part.size, d), dtype=np.float32)
-                for i in range(d):
-                    codes = self._columns[i][part]
+                if self._has_unknown[:d].any():
                     ok = codes >= 0
-                    onehot[np.flatnonzero(ok), offsets[i] + codes[ok]] = 1.0
-                    known[:, i] = ok
-                yield label, onehot, known
+                    onehot.ravel()[cells[ok]] = 1.0
+                    yield label, onehot, ok.astype(np.float32)
+                else:
+                    onehot.ravel()[cells.ravel()] = 1.0
+                    yield label, onehot, None
 
+
+_ONEHOT_CHUNK_CELLS = 1 << 22
+"""Cells of the one-hot row chunks of :meth:`CountCache.pair_information_terms`."""
 
 _PAIR_GROUP_CELLS = 1 << 20
 """Cells of the value-pair arrays that :meth:`CountCache.pair_information_terms` forms at a time."""
@@ -509,7 +520,7 @@ class ChunkedCountCache(CountCache):
         self.class_index = self.n_features
         self.n_classes = int(self.cardinalities[-1])
         self.n_samples = int(n_samples)
-        self._columns = None
+        self._columns = self._matrix = None
         self._parts = []
         self._has_unknown = (
             np.zeros(len(self.cardinalities), dtype=bool)
