@@ -32,6 +32,8 @@ TIMER = """
 import sys, time, pickle
 sys.path.insert(0, sys.argv[1])
 from bnclf.discretize import MDLDiscretizer
+import bnclf
+assert bnclf.__file__.startswith(sys.argv[1]), bnclf.__file__  # the checkout's code
 X, y = pickle.load(open(sys.argv[2], "rb"))
 best = float("inf")
 for _ in range(int(sys.argv[3])):

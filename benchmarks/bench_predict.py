@@ -35,9 +35,11 @@ REPO = HERE.parent
 WORK = r"""
 import json, sys, time, tracemalloc, warnings
 import numpy as np, pandas as pd
-sys.path.insert(0, sys.argv[2])
+sys.path[:0] = [sys.argv[1], sys.argv[2]]  # the checkout's bnclf first, whatever the working folder
 from bench_growth import synthetic
+import bnclf
 from bnclf import KDBClassifier, NaiveBayesClassifier, TANClassifier
+assert bnclf.__file__.startswith(sys.argv[1]), bnclf.__file__
 from bnclf.datasets import load_dataset
 warnings.simplefilter("ignore")
 rows = int(sys.argv[3])

@@ -348,11 +348,13 @@ class FeatureEncoder:
             X = X[self.feature_names_]
         n = X.shape[0]
         codes = np.empty((n, len(self.feature_names_)), dtype=np.int64)
-        for j, values in enumerate(_column_arrays(X)):
-            col = self._column_codes(j, values)
-            if n == 0 or col.min() > UNKNOWN:  # every value has a state: nothing else to do
-                codes[:, j] = col
-                continue
+        arrays = _column_arrays(X)
+        for j, values in enumerate(arrays):
+            codes[:, j] = self._column_codes(j, values)
+        if n == 0:
+            return codes
+        for j in np.flatnonzero(codes.min(axis=0) <= UNKNOWN).tolist():  # a value without a state
+            values, col = arrays[j], codes[:, j].copy()
             name, column = self.feature_names_[j], X.iloc[:, j]
             missing = np.asarray(pd.isna(values), dtype=bool)
             unseen = (col == UNKNOWN) & ~missing

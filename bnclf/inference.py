@@ -67,6 +67,10 @@ def single_threaded_blas() -> AbstractContextManager[Any]:
 _SUM_CELLS = 1 << 16
 """Entries per family per chunk of :meth:`FamilyGather.summed` (512 KiB: in cache)."""
 
+_SMALL_GATHER = 1 << 12
+"""At most this many (row, family) entries: :meth:`FamilyGather.summed` gathers them in one
+``take`` and sums the families (in order, as the chunked loop does) in one reduction."""
+
 
 class FamilyGather:
     """Gathers the log-CPT entries of many families for a batch of rows, in one index.
@@ -132,7 +136,7 @@ class FamilyGather:
 
     def _check(self, codes: np.ndarray) -> np.ndarray:
         codes = np.asarray(codes, dtype=np.int64)
-        if any(codes[:, v].min(initial=0) < 0 for v in self._used):  # views, no copy
+        if codes.size and codes.min() < 0 and any(codes[:, v].min(initial=0) < 0 for v in self._used):
             raise ValueError(
                 "FamilyGather got a negative (unknown) code; sum unknown values out (or replace them) before gathering."
             )
@@ -175,6 +179,8 @@ class FamilyGather:
         few MiB whatever the number of rows.
         """
         codes = self._check(codes)
+        if codes.shape[0] * self.n_families <= _SMALL_GATHER:  # a few rows: one take, one sum
+            return self._rows.take(self._family_rows(codes), axis=0).sum(axis=0)
         out = np.zeros((codes.shape[0], self.n_classes))
         step = max(1, _SUM_CELLS // self.n_classes)
         entries = np.empty((min(step, codes.shape[0]), self.n_classes))
