@@ -358,6 +358,20 @@ class CountCache:
         cards = self.cardinalities[:d]
         offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
         width = int(cards.sum())
+        # every temporary is sized before anything is allocated: the value pairs of one
+        # feature with all values (the largest group), and the per-feature marginals
+        widest = int(np.argmax(cards))
+        self.check_size(
+            [widest],
+            cells=float(n_classes) * float(cards[widest]) * width,
+            what=f"the all-pairs counts of the {d} features ({width} values in all), per value of the largest column,",
+        )
+        self.check_size(
+            [widest],
+            cells=float(n_classes) * float(width) * d,
+            what=f"the per-feature marginals of the all-pairs counts of the {d} features ({width} values in all), "
+            "with the largest column",
+        )
         # class-first arrays: by_feature[c, a, j] = N_ac within pair (value a's feature, j)
         if self._columns is None:  # merged or summed tables: no rows, the pair blocks
             blocks = np.moveaxis(self.pair_blocks()[0], -1, 0)
@@ -366,9 +380,17 @@ class CountCache:
             def joint_rows(lo, hi):
                 return blocks[:, lo:hi, lo:]
         else:
-            chunks = list(self._class_onehot_chunks(offsets, width))
+            # the one-hot rows are kept for the passes over the value pairs when they are
+            # small, else made again for each pass (a chunk at a time: bounded memory)
+            kept = None
+            if float(self._matrix.shape[1]) * width * 4 <= _ONEHOT_KEEP_BYTES:
+                kept = list(self._class_onehot_chunks(offsets, width))
+
+            def chunks():
+                return kept if kept is not None else self._class_onehot_chunks(offsets, width)
+
             by_feature = np.zeros((n_classes, width, d))
-            for label, onehot, known in chunks:
+            for label, onehot, known in chunks():
                 if known is None:  # no unknown values: N_ac whatever the other feature
                     by_feature[label] += onehot.sum(axis=0, dtype=np.float64)[:, None]
                     continue
@@ -377,7 +399,7 @@ class CountCache:
 
             def joint_rows(lo, hi):
                 joint = np.zeros((n_classes, hi - lo, width - lo))
-                for label, onehot, _ in chunks:
+                for label, onehot, _ in chunks():
                     # a large product is worth the BLAS's threads; small ones run faster on one
                     large = onehot.shape[0] * (hi - lo) * (width - lo) >= _THREADED_PRODUCT
                     with contextlib.nullcontext() if large else single_threaded_blas():
@@ -385,12 +407,6 @@ class CountCache:
                 return joint
 
         class_totals = np.add.reduceat(by_feature, offsets, axis=1)  # N_c: (C, d, d)
-        widest = int(np.argmax(cards))  # the largest temporary: one feature's value pairs
-        self.check_size(
-            [widest],
-            cells=float(n_classes) * float(cards[widest]) * width,
-            what=f"the all-pairs counts of the {d} features ({width} values in all), per value of the largest column,",
-        )
         # S = sum_ab xlogx(N_abc) - sum_a xlogx(N_ac) - sum_b xlogx(N_bc) + xlogx(N_c): the
         # marginals of a pair's own table are the sums of its cells, so only the value pairs
         # need a log per cell; the marginal terms come from by_feature, a (C, values, d) array.
@@ -438,6 +454,11 @@ class CountCache:
 
 _ONEHOT_CHUNK_CELLS = 1 << 22
 """Cells of the one-hot row chunks of :meth:`CountCache.pair_information_terms`."""
+
+_ONEHOT_KEEP_BYTES = 1 << 28
+"""Largest one-hot matrix of all rows (float32 bytes) that :meth:`CountCache.pair_information_terms`
+keeps for its passes over the value pairs; a larger one is made again, chunk by chunk, for
+each pass."""
 
 _PAIR_GROUP_CELLS = 1 << 20
 """Cells of the value-pair arrays that :meth:`CountCache.pair_information_terms` forms at a time."""

@@ -276,6 +276,29 @@ def test_tables_too_large_for_memory_name_the_columns_and_the_fix(monkeypatch):
         KDBClassifier(k=1).fit(wide, rng.integers(0, 2, 300))
 
 
+def test_the_two_oversized_examples_are_refused_before_anything_is_allocated():
+    """TAN on two 100,000-valued identifier columns (a 149 GiB pair table) and KDB(k=5) on
+    60 features of 50 values (233 GiB families): refused from the sizes, within seconds,
+    under a budget of 8 GiB, naming the columns, the size and the fix."""
+    import bnclf
+    from bnclf.data import IdLikeColumnWarning
+    from bnclf.stats import TableTooLargeError
+
+    rng = np.random.default_rng(0)
+    n = 100_000
+    ids = pd.DataFrame({"id1": np.arange(n), "id2": rng.permutation(n)}).astype("category")
+    with bnclf.config_context(memory_budget="8G"):
+        with pytest.warns(IdLikeColumnWarning, match="'id[12]'"):
+            too_large = r"'id1' \(100000 values\).*298\.0 GiB.*drop identifier columns"
+            with pytest.raises(TableTooLargeError, match=too_large):
+                TANClassifier().fit(ids, rng.integers(0, 2, n))
+        wide = pd.DataFrame(rng.integers(0, 50, (2000, 60)), columns=[f"f{i}" for i in range(60)]).astype("category")
+        with pytest.raises(
+            TableTooLargeError, match=r"('f\d+' \(50 values\), ){6}'class' \(2 values\).*232\.8 GiB.*Lower k"
+        ):
+            KDBClassifier(k=5).fit(wide, rng.integers(0, 2, 2000))
+
+
 def test_the_memory_budget_is_a_setting_that_reaches_the_workers(monkeypatch):
     import bnclf
     from bnclf import KDBClassifier

@@ -184,7 +184,8 @@ def test_all_pairs_by_one_hot_products_equal_bincounts():
 @pytest.mark.parametrize("group_cells", [None, 1, 2000])  # one group of features, one feature, a few
 @pytest.mark.parametrize("missing", [False, True])
 @pytest.mark.parametrize("chunk_cells", [None, 1000])  # the rows of a class in one chunk, or in several
-def test_all_pair_cmi_at_once_equals_pair_by_pair(missing, group_cells, chunk_cells, monkeypatch):
+@pytest.mark.parametrize("keep_onehot", [True, False])  # one-hot rows kept, or made again for each pass
+def test_all_pair_cmi_at_once_equals_pair_by_pair(missing, group_cells, chunk_cells, keep_onehot, monkeypatch):
     import bnclf.stats
     from bnclf.stats import conditional_mutual_information, label_conditional_mi
 
@@ -192,6 +193,8 @@ def test_all_pair_cmi_at_once_equals_pair_by_pair(missing, group_cells, chunk_ce
         monkeypatch.setattr(bnclf.stats, "_PAIR_GROUP_CELLS", group_cells)
     if chunk_cells is not None:
         monkeypatch.setattr(bnclf.stats, "_ONEHOT_CHUNK_CELLS", chunk_cells)
+    if not keep_onehot:
+        monkeypatch.setattr(bnclf.stats, "_ONEHOT_KEEP_BYTES", 0)
 
     rng = np.random.default_rng(7)
     cards = np.array([2, 5, 3, 4, 1, 6])
