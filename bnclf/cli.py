@@ -14,7 +14,7 @@ import sys
 import warnings
 from collections.abc import Hashable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 import pandas as pd
@@ -62,8 +62,17 @@ def _drop_columns(X: pd.DataFrame, path, args) -> pd.DataFrame:
     return X.drop(columns=drop)
 
 
-def read_features(path: str | os.PathLike, args: argparse.Namespace | None = None) -> pd.DataFrame:
-    """All columns of a CSV or ARFF file (for predict)."""
+def _shown(columns, limit: int = 10) -> str:
+    """Column names for a message: all of them, or the first ``limit`` and how many more."""
+    columns = [str(c) for c in columns]
+    if len(columns) <= limit:
+        return repr(columns)
+    return f"{columns[:limit]!r} and {len(columns) - limit} more"
+
+
+def read_features(path: str | os.PathLike, args: argparse.Namespace | None = None, model: Any = None) -> pd.DataFrame:
+    """All columns of a CSV or ARFF file (for predict). A headerless CSV file (``--no-header``
+    without ``--names``) with as many columns as ``model`` has features gets their names."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"no such file: {path}")
@@ -73,7 +82,13 @@ def read_features(path: str | os.PathLike, args: argparse.Namespace | None = Non
         return read_arff(path)
     from .datasets import read_csv_table
 
-    return read_csv_table(path, **_csv_options(args))
+    options = _csv_options(args)
+    frame = read_csv_table(path, **options)
+    features = getattr(model, "feature_names_in_", None)
+    if not options["header"] and options["names"] is None and features is not None:
+        if frame.shape[1] == len(features):  # the model's features, without a class column
+            frame.columns = list(features)
+    return frame
 
 
 def _discretizer(discretize: str, n_bins: int):
@@ -261,16 +276,23 @@ def _refuse_multilabel(est, command: str, networks_ok: bool = False) -> None:
 def _model_columns(model, X, args):
     """The model's feature columns of the rows (others ignored), and the ``--id`` column."""
     ids = None
+    names = getattr(model, "feature_names_in_", None)
     if args.id is not None:
         if args.id not in X.columns:
-            raise ValueError(f"--id {args.id!r} is not a column of {args.data}; columns: {list(X.columns)[:10]}.")
+            raise ValueError(f"--id {args.id!r} is not a column of {args.data}; columns: {_shown(X.columns)}.")
         ids = X[args.id].to_numpy()
-    names = getattr(model, "feature_names_in_", None)
+        if names is not None and args.id in list(names):
+            warnings.warn(
+                f"--id {args.id!r} is also a feature of the model (it was fitted with that column), "
+                f"so its values take part in the prediction; refit with --drop {args.id} to leave it out.",
+                UserWarning,
+                stacklevel=2,
+            )
     if names is not None and not set(names) <= set(X.columns):
         lacking = [c for c in names if c not in X.columns]
         raise ValueError(
-            f"{args.data} lacks the model's columns {lacking}; the model was "
-            f"fitted on {list(names)} (other columns are ignored)."
+            f"{args.data} lacks the model's columns {_shown(lacking)}; the model was "
+            f"fitted on {_shown(names)} (other columns are ignored)."
         )
     if names is not None:
         X = X[list(names)]  # the training columns, in training order; others are ignored
@@ -309,7 +331,7 @@ def cmd_fit(args: argparse.Namespace) -> None:
 
 
 def _predict_multilabel(model, args):
-    X, ids = _model_columns(model, read_features(args.data, args), args)
+    X, ids = _model_columns(model, read_features(args.data, args, model), args)
     names = [str(n) for n in model.label_names_]
     out = pd.DataFrame(np.asarray(model.predict(X), dtype=np.int64), columns=names)
     if ids is not None:
@@ -328,7 +350,7 @@ def cmd_predict(args: argparse.Namespace) -> None:
     if is_multilabel_model(final_estimator(model)):
         return _predict_multilabel(model, args)
     est = final_estimator(model)
-    X, ids = _model_columns(model, read_features(args.data, args), args)
+    X, ids = _model_columns(model, read_features(args.data, args, model), args)
     out = pd.DataFrame({"prediction": model.predict(X)})
     if ids is not None:
         out.insert(0, args.id, ids)
@@ -388,7 +410,7 @@ def cmd_query(args: argparse.Namespace) -> None:
             raise ValueError(f"--labels: unknown label {unknown[0]!r}; the labels are {', '.join(by_text)}.")
         labels = [by_text[name] for name in labels]
     given = _given(args.given, est)
-    X, ids = _model_columns(model, read_features(args.data, args), args)
+    X, ids = _model_columns(model, read_features(args.data, args, model), args)
     if args.map:
         out = est.map_query(X, labels=labels, given=given).astype(np.int64)
         what = "MAP answers"
@@ -780,7 +802,7 @@ def cmd_show(args: argparse.Namespace) -> None:
     print(f"features ({est.n_features_in_}): {', '.join(map(str, est._encoder.feature_names_))}")
     for _, step in model.steps[:-1] if hasattr(model, "steps") else []:
         cuts = getattr(step, "cut_points_", None)
-        if cuts is None:
+        if not cuts:
             continue
         print(f"cut points ({type(step).__name__}):")
         for column, points in cuts.items():
@@ -792,6 +814,7 @@ def cmd_show(args: argparse.Namespace) -> None:
     for key, net in members:
         if key is not None or net.title:
             print(f"\n[{net.title or key}]" + (f" (member {key})" if key is not None else ""))
+        print("structure (child <- parents):")
         for child, parents in net.named_families.items():
             print(f"  {child} <- {', '.join(map(str, parents)) if parents else '(no parents)'}")
         if net.has_class:
@@ -799,9 +822,8 @@ def cmd_show(args: argparse.Namespace) -> None:
             print(f"  Markov blanket of {net.class_name} ({len(blanket)}): {', '.join(map(str, blanket))}")
         for node in args.cpt or []:
             given = ", ".join(map(str, net.named_families[node])) or "-"
-            with pd.option_context("display.max_columns", 12, "display.width", 120):
-                print(f"\n  P({node} | {given})")
-                print(cpt_table(net, node).round(4).to_string())
+            print(f"\n  P({node} | {given})")
+            print(cpt_table(net, node).round(4).to_string(line_width=120))  # wide tables in blocks
 
 
 def cmd_explain(args: argparse.Namespace) -> None:
@@ -815,7 +837,7 @@ def cmd_explain(args: argparse.Namespace) -> None:
             f"{type(est).__name__} builds one structure for all rows; 'bnclf explain' is for the "
             "instance-specific classifiers (lkdb, akdb, ltan, targetkdb). Use 'bnclf plot'."
         )
-    X = read_features(args.data, args)
+    X = read_features(args.data, args, model)
     names = list(getattr(model, "feature_names_in_", est.feature_names_in_))
     missing = [c for c in names if c not in X.columns]
     if missing:
@@ -953,7 +975,9 @@ def build_parser() -> argparse.ArgumentParser:
         "probability that each label is relevant)",
     )
     p.add_argument(
-        "--id", help="a column of the rows to copy into the output (an identifier); it is not used as a feature"
+        "--id",
+        help="a column of the rows to copy into the output (an identifier); it is a feature only if "
+        "the model was fitted with it (fit --drop COLUMN leaves it out)",
     )
     _add_csv_options(p)
     p.set_defaults(func=cmd_predict)
@@ -1089,6 +1113,7 @@ def main(argv: Sequence[str] | None = None) -> int | None:
     """
     args = build_parser().parse_args(argv)
     with warnings.catch_warnings():
+        _WARNED.clear()
         warnings.showwarning = _show_warning  # one 'bnclf: warning:' line, no source line
         try:
             return args.func(args)
@@ -1118,10 +1143,18 @@ def main(argv: Sequence[str] | None = None) -> int | None:
             return 2
 
 
+_WARNED: set[str] = set()
+
+
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """Warnings as one line each, ``bnclf: warning: ...`` (the library's own and its
-    dependencies'), without the Python source location."""
-    print(f"bnclf: warning: {message}", file=sys.stderr if file is None else file)
+    dependencies'), without the Python source location, each text once per command
+    (``predict --proba`` codes the rows for the labels and for the probabilities)."""
+    text = str(message)
+    if text in _WARNED:
+        return
+    _WARNED.add(text)
+    print(f"bnclf: warning: {text}", file=sys.stderr if file is None else file)
 
 
 if __name__ == "__main__":  # pragma: no cover

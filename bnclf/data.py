@@ -258,8 +258,8 @@ class FeatureEncoder:
                 raise ValueError(
                     f"column {name!r} looks continuous ({X.iloc[:, j].nunique()} distinct float "
                     "values); discretize it first, e.g. with bnclf.MDLDiscretizer in "
-                    "make_pipeline(MDLDiscretizer(), TANClassifier()), or cast it to a "
-                    "categorical dtype if its values are categories."
+                    "make_pipeline(MDLDiscretizer(), TANClassifier()) (command line: "
+                    "--discretize mdl), or cast it to a categorical dtype if its values are categories."
                 )
             n_distinct = len(dense[0]) if dense is not None else None
             if n_distinct is None and pd.api.types.is_integer_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):

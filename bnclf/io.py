@@ -117,7 +117,7 @@ def _format_of(path: Path, fmt):
     if fmt not in ("bif", "xmlbif"):
         raise ValueError(
             f"Cannot tell the format of {str(path)!r}; use a .bif or .xmlbif/.xml suffix or "
-            "pass fmt='bif' or fmt='xmlbif'."
+            "pass fmt='bif' or fmt='xmlbif' (command line: --format bif or --format xmlbif)."
         )
     return fmt
 

@@ -324,3 +324,58 @@ def test_a_defect_is_one_error_line_unless_the_traceback_is_asked_for(tmp_path, 
     monkeypatch.setenv("BNCLF_TRACEBACK", "1")
     with pytest.raises(IndexError):
         main(["fit", "any.csv"])
+
+
+def test_headerless_rows_to_predict_get_the_model_feature_names(tmp_path, capsys):
+    rows = "".join(f"{a},{b},{c}\n" for a, b, c in zip("xyxyxyxy", "uuvvuvuv", "01010110"))
+    (tmp_path / "train.csv").write_text(rows)
+    (tmp_path / "new.csv").write_text("".join(line.rsplit(",", 1)[0] + "\n" for line in rows.splitlines()))
+    model = str(tmp_path / "m.bnclf")
+    assert main(["fit", str(tmp_path / "train.csv"), "--no-header", "--model", "nb", "-o", model]) is None
+    capsys.readouterr()
+    for rows_file in ("new.csv", "train.csv"):  # without the class column, and with it
+        assert main(["predict", model, str(tmp_path / rows_file), "--no-header"]) is None
+        out = capsys.readouterr().out.splitlines()
+        assert out[0] == "prediction" and len(out) == 9
+
+
+def test_id_column_that_is_a_feature_is_named_in_one_warning(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {"pid": [f"p{i % 7}" for i in range(60)], "a": rng.integers(0, 3, 60).astype(str), "cls": list("ab") * 30}
+    )
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    frame.assign(pid=[f"q{i}" for i in range(60)]).to_csv(tmp_path / "new.csv", index=False)
+    model = str(tmp_path / "m.bnclf")
+    assert main(["fit", str(tmp_path / "t.csv"), "--model", "nb", "-o", model]) is None
+    capsys.readouterr()
+    assert main(["predict", model, str(tmp_path / "new.csv"), "--id", "pid", "--proba"]) is None
+    err = capsys.readouterr().err.splitlines()
+    assert sum("--id 'pid' is also a feature" in line and "--drop pid" in line for line in err) == 1
+    unseen = [line for line in err if "never seen in training" in line]
+    assert len(unseen) == 1  # predict and predict_proba both code the rows: the warning once
+
+
+def test_separator_is_sniffed_among_the_usual_ones_and_odd_files_are_named(tmp_path, capsys):
+    from bnclf.datasets import read_csv_table
+
+    (tmp_path / "one.csv").write_text("class\nx\ny\nx\n")  # csv.Sniffer alone splits this on 's'
+    assert list(read_csv_table(tmp_path / "one.csv").columns) == ["class"]
+    for sep in (",", ";", "\t", "|", " "):
+        (tmp_path / "t.csv").write_text(sep.join(["a", "b", "class"]) + "\n" + sep.join(["1", "2", "x"]) + "\n")
+        assert list(read_csv_table(tmp_path / "t.csv").columns) == ["a", "b", "class"], repr(sep)
+    assert main(["fit", str(tmp_path / "one.csv")]) == 2
+    assert "has one column, ['class']" in capsys.readouterr().err
+    (tmp_path / "empty.csv").write_text("a,class\n")
+    assert main(["fit", str(tmp_path / "empty.csv")]) == 2
+    assert "has no data rows" in capsys.readouterr().err
+
+
+def test_show_prints_headed_sections_and_wraps_wide_tables(heart_csv, tmp_path, capsys):
+    model = str(tmp_path / "k.bnclf")
+    main(["fit", str(heart_csv), "--class", "num", "--model", "kdb(k=3)", "-o", model])
+    capsys.readouterr()
+    main(["show", model, "--cpt", "age"])
+    out = capsys.readouterr().out
+    assert "structure (child <- parents):" in out
+    assert max(len(line) for line in out.splitlines()) <= 120

@@ -161,11 +161,12 @@ def read_csv_table(
     """
     import pandas as pd
 
-    engine = "python" if sep is None else "c"
+    if sep is None:
+        sep = _sniff_separator(path)
     frame = pd.read_csv(
         path,
         sep=sep,
-        engine=engine,
+        engine="c" if len(sep) == 1 else "python",
         na_values=["?"],
         encoding="utf-8-sig",
         header=0 if header else None,
@@ -185,6 +186,37 @@ def read_csv_table(
             "header line, pass --no-header (header=False), and --names to name the columns."
         )
     return frame
+
+
+_SEPARATORS = ",;\t|"
+
+
+def _sniff_separator(path: str | os.PathLike) -> str:
+    """The column separator of a delimited text file: one of ``, ; tab |`` that splits its
+    first lines into the same number of cells, or runs of whitespace; ``,`` when no
+    candidate splits them (a file of one column).
+
+    Notes
+    -----
+    Python's ``csv.Sniffer`` alone (what pandas uses when ``sep=None``) may take any
+    character for the separator: it split a one-column file on the letter ``s``. Here it
+    chooses only among the usual separators.
+    """
+    import csv
+    import gzip
+
+    opener = gzip.open if str(path).lower().endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8-sig", errors="replace", newline="") as handle:
+        lines = [line for _, line in zip(range(50), handle) if line.strip()]
+    sample = "".join(lines)
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=_SEPARATORS).delimiter
+    except csv.Error:
+        pass
+    widths = {len(line.split()) for line in lines}
+    if len(widths) == 1 and widths.pop() > 1:
+        return r"\s+"
+    return ","
 
 
 def _header_looks_like_data(frame: pd.DataFrame) -> bool:
@@ -254,6 +286,13 @@ def load_table(
     target = frame.columns[-1] if target is None else target
     if target not in frame.columns:
         raise ValueError(f"target column {target!r} is not a column of {path}; columns are {list(frame.columns)}")
+    if frame.shape[0] == 0:
+        raise ValueError(f"{path} has no data rows, only the header line {list(frame.columns)}.")
+    if frame.shape[1] < 2:
+        raise ValueError(
+            f"{path} has one column, {list(frame.columns)}: the class, and no features. If its "
+            "columns are separated by a character other than , ; tab or |, pass --sep (sep=)."
+        )
     X = frame.drop(columns=[target])
     for column in X.columns:
         values = X[column]
