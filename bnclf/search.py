@@ -418,6 +418,10 @@ class FamilyContributions:
         m-estimate weight (0: maximum likelihood, as Kelner & Lerner 2012).
     budget_bytes : int
         Memo size; the least recently used families are evicted past it.
+    cache : CountCache, optional
+        The count cache of the same variables: every family's tables are sized against
+        the memory budget by its :meth:`~bnclf.stats.CountCache.check_size` before they
+        are counted (an error names the columns and the fix).
 
     Notes
     -----
@@ -440,7 +444,9 @@ class FamilyContributions:
         *,
         m: float = 0.0,
         budget_bytes: int = 1 << 30,
+        cache: CountCache | None = None,
     ) -> None:
+        self.cache = cache
         self.codes = np.ascontiguousarray(codes, dtype=np.int64)
         if (self.codes < 0).any():
             raise ValueError("FamilyContributions needs complete codes (no unknown values).")
@@ -505,6 +511,8 @@ class FamilyContributions:
         strides = np.ones(len(family), dtype=np.int64)
         strides[:-1] = np.cumprod(shape[::-1])[::-1][1:]
         size = int(shape.prod())
+        if self.cache is not None:  # the per-fold counts and the training tables, float64
+            self.cache.check_size(family, cells=float(shape.astype(float).prod()) * (2 * self.n_folds + 1))
         position = family.index(c)
         class_stride = int(strides[position])
         offsets = np.zeros(self.codes.shape[0], dtype=np.int64)

@@ -299,6 +299,23 @@ def test_the_two_oversized_examples_are_refused_before_anything_is_allocated():
             KDBClassifier(k=5).fit(wide, rng.integers(0, 2, 2000))
 
 
+@pytest.mark.parametrize("spec", ["rmcv", "rmho", "bnc-2p", "hc(criterion=cll)"])
+def test_searched_families_are_sized_before_they_are_counted(spec):
+    """The class-score searches count each candidate family over all folds: sized first."""
+    import warnings
+
+    import bnclf
+    from bnclf.stats import TableTooLargeError
+
+    rng = np.random.default_rng(0)
+    n = 600
+    ids = pd.DataFrame({"id1": np.arange(n).astype(str), "id2": rng.permutation(n).astype(str)})
+    with bnclf.config_context(memory_budget="1M"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(TableTooLargeError, match=r"'id\d' \(600 values\).*'class' \(2 values\).*max_parents"):
+            make_classifier(spec).fit(ids, rng.integers(0, 2, n))
+
+
 def test_the_memory_budget_is_a_setting_that_reaches_the_workers(monkeypatch):
     import bnclf
     from bnclf import KDBClassifier

@@ -247,7 +247,7 @@ class RMCVClassifier(_SearchClassifier):
 
         def contributions(seed, all_folds):
             folds = _holdout_folds(y, k, seed, all_folds=all_folds)
-            return FamilyContributions(codes, cards, folds, m=self.m)
+            return FamilyContributions(codes, cards, folds, m=self.m, cache=cache)
 
         redraw = None
         if self.variant == "cv":
@@ -358,7 +358,7 @@ class HillClimbClassifier(_SearchClassifier):
 
     def _fit_network(self, data: DiscreteData, cache: CountCache):
         if self.criterion in ("cmdl", "cll"):
-            table = FamilyContributions(self._complete_codes(data), cache.cardinalities, None, m=self.m)
+            table = FamilyContributions(self._complete_codes(data), cache.cardinalities, None, m=self.m, cache=cache)
             score = ClassScore(table, self.criterion)
         else:
             score = DecomposableScore(cache, self.criterion, ess=float(self.ess))
