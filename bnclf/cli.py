@@ -474,29 +474,24 @@ def cross_validate_models(
 
     The folds are those of :func:`bnclf.evaluation.make_cv_splits` with ``seed`` (the
     same as ``bnclf compare``); a discretizer, when the data has float columns, is fitted
-    on each training fold only. ``metrics`` are fold metrics of the harness
+    on each training fold only, once for all the models
+    (:func:`bnclf.evaluation.cross_validate_many`). ``metrics`` are fold metrics of the harness
     (``accuracy``, ``log_loss``, ``auc``), averaged over the folds; the standard
     deviation is the accuracy's. With ``return_cv`` also returns ``{spec: CVPredictions}``
     (the out-of-fold predictions and probabilities).
     """
-    from .evaluation.protocols import cross_validate_predictions, make_cv_splits
+    from .evaluation.protocols import cross_validate_many, make_cv_splits
     from .models import make_classifier
 
     needs_disc = any(pd.api.types.is_float_dtype(X[c]) for c in X.columns)
     discretizer = _discretizer(discretize, n_bins) if needs_disc else None
     splits = make_cv_splits(np.asarray(y), n_splits=n_splits, random_state=seed)
+    estimators = [make_classifier(spec) for spec in specs]  # every spec checked before any fold runs
+    results = cross_validate_many(
+        estimators, X, y, splits=splits, discretizer=discretizer, progress=progress, contexts=specs, n_jobs=n_jobs
+    )
     rows, cvs = [], {}
-    for spec in specs:
-        cv = cross_validate_predictions(
-            make_classifier(spec),
-            X,
-            y,
-            splits=splits,
-            discretizer=discretizer,
-            progress=progress,
-            context=spec,
-            n_jobs=n_jobs,
-        )
+    for spec, cv in zip(specs, results):
         cvs[spec] = cv
         scores = cv.fold_scores(tuple(dict.fromkeys(("accuracy",) + tuple(metrics))))
         row = {"model": spec, "accuracy": scores["accuracy"].mean(), "std": scores["accuracy"].std(ddof=0)}

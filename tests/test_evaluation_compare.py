@@ -378,3 +378,38 @@ def test_a_foreign_estimator_on_interval_labels_is_told_to_encode_first():
         progress=False,
     )
     assert results["accuracy"].mean() > 0.9
+
+
+def test_evaluate_fits_the_discretizer_once_per_fold_and_equals_a_pipeline_per_model(monkeypatch):
+    """bnclf evaluate (cli.cross_validate_models): one MDL fit per fold for all the models,
+    and each model's out-of-fold probabilities equal make_pipeline(MDLDiscretizer(), model)
+    fitted on the fold's training rows."""
+    from sklearn.pipeline import make_pipeline
+
+    from bnclf import MDLDiscretizer
+    from bnclf.cli import cross_validate_models
+    from bnclf.datasets import load_dataset
+    from bnclf.evaluation import make_cv_splits
+
+    fits = []
+    original = MDLDiscretizer.fit
+
+    def counting_fit(self, X, y=None):
+        fits.append(len(X))
+        return original(self, X, y)
+
+    monkeypatch.setattr(MDLDiscretizer, "fit", counting_fit)
+    X, y = load_dataset("heart-c")
+    specs = ["nb", "tan", "kdb(k=2, m=5)"]
+    _, cvs = cross_validate_models(X, y, specs, n_splits=4, progress=False, return_cv=True)
+    assert len(fits) == 4  # one per fold, not one per model and fold
+    monkeypatch.setattr(MDLDiscretizer, "fit", original)
+    y_arr = np.asarray(y)
+    for spec in specs:
+        cv = cvs[spec]
+        for split in make_cv_splits(y_arr, n_splits=4, random_state=0):
+            pipe = make_pipeline(MDLDiscretizer(), make_classifier(spec)).fit(X.iloc[split.train], y_arr[split.train])
+            rows = np.flatnonzero(cv.predictions["fold"].to_numpy() == split.fold)
+            assert np.array_equal(cv.predictions["row"].to_numpy()[rows], np.sort(split.test))
+            expected = pipe.predict_proba(X.iloc[np.sort(split.test)])
+            np.testing.assert_allclose(cv.proba[rows], expected, atol=1e-12)

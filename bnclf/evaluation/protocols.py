@@ -46,6 +46,7 @@ __all__ = [
     "build_pipeline",
     "CVPredictions",
     "cross_validate_predictions",
+    "cross_validate_many",
     "MultilabelCVPredictions",
     "cross_validate_multilabel",
     "FOLD_METRICS",
@@ -287,11 +288,6 @@ def _n_rows(X):
     return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
-def _run_fold(estimator, X, y, split: Split, classes, discretizer, context=""):
-    """Fit on the training rows of one split and predict its test rows."""
-    return _run_fold_shared([estimator], X, y, split, classes, discretizer, [context])[0]
-
-
 def _run_fold_shared(estimators, X, y, split: Split, classes, discretizer, contexts=(), keep_going=False):
     """Every estimator on one split, the discretizer fitted once and shared.
 
@@ -300,7 +296,7 @@ def _run_fold_shared(estimators, X, y, split: Split, classes, discretizer, conte
     discretized rows, which is what ``make_pipeline(discretizer, estimator)`` per
     estimator would give, without refitting the discretizer for each. The time to
     discretize is added to every estimator's ``fit_time`` (the pipeline's fit) and
-    ``predict_time``. Returns one result dict (as :func:`_run_fold`) per estimator;
+    ``predict_time``. Returns one result dict (fold, test rows, predictions, probabilities, times) per estimator;
     with ``keep_going`` a failing estimator gives ``{"error": message}``.
     """
     X_tr, X_te = _take_rows(X, split.train), _take_rows(X, split.test)
@@ -557,6 +553,44 @@ def cross_validate_predictions(
        by risk minimization. IJAR 53, 248–272, §5 (10×CV5, the same folds for
        all classifiers).
     """
+    return cross_validate_many(
+        [estimator],
+        X,
+        y,
+        n_splits=n_splits,
+        n_repeats=n_repeats,
+        discretizer=discretizer,
+        random_state=random_state,
+        splits=splits,
+        n_jobs=n_jobs,
+        progress=progress,
+        contexts=[context],
+    )[0]
+
+
+def cross_validate_many(
+    estimators: Sequence[BaseEstimator],
+    X: ArrayLike | pd.DataFrame,
+    y: ArrayLike,
+    *,
+    n_splits: int = 10,
+    n_repeats: int = 1,
+    discretizer: str | BaseEstimator | None = None,
+    random_state: int | np.random.RandomState | None = 0,
+    splits: Sequence[Split] | None = None,
+    n_jobs: int | None = 1,
+    progress: bool = False,
+    contexts: Sequence[str] = (),
+) -> list[CVPredictions]:
+    """:func:`cross_validate_predictions` of several estimators on the same folds, each
+    fold's discretizer fitted once and its rows coded once for all of them.
+
+    Parameters are those of :func:`cross_validate_predictions`, with ``estimators`` and
+    one error-message prefix per estimator in ``contexts``. Returns one
+    :class:`CVPredictions` per estimator, in order, equal to what
+    :func:`cross_validate_predictions` gives for each on its own (the discretizer is
+    fitted on the training rows of each fold either way).
+    """
     y_arr = np.asarray(y)
     if y_arr.ndim != 1:
         raise ValueError("y must be 1-D; use cross_validate_multilabel for multilabel data")
@@ -565,9 +599,11 @@ def cross_validate_predictions(
     if splits is None:
         splits = make_cv_splits(y_arr, n_splits=n_splits, n_repeats=n_repeats, random_state=random_state)
     classes = np.unique(y_arr)
-    tasks = [(estimator, X, y_arr, s, classes, discretizer, context) for s in splits]
-    results = _parallel_map(_run_fold, tasks, n_jobs=n_jobs, progress=progress, desc=context or "folds")
-    return _collect(results, X, y_arr, classes)
+    estimators, contexts = list(estimators), list(contexts) or [""] * len(estimators)
+    tasks = [(estimators, X, y_arr, s, classes, discretizer, contexts) for s in splits]
+    desc = contexts[0] if len(estimators) == 1 and contexts[0] else "folds"
+    results = _parallel_map(_run_fold_shared, tasks, n_jobs=n_jobs, progress=progress, desc=desc)
+    return [_collect([fold[i] for fold in results], X, y_arr, classes) for i in range(len(estimators))]
 
 
 def _collect(results, X, y_arr, classes) -> CVPredictions:
