@@ -19,6 +19,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import platform
+import subprocess
 import time
 import tracemalloc
 import warnings
@@ -152,7 +155,16 @@ def main(argv=None):
                     slopes[f"{name} predict vs rows"] = slope(
                         [p["predicted"] for p in pts], [p[name]["predict_s"] for p in pts]
                     )
-    result = {"by_rows": by_rows, "by_features": by_features, "slopes": slopes}
+    commit = subprocess.run(["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    result = {
+        "machine": platform.platform(),
+        "processors": os.cpu_count(),
+        "commit": commit.stdout.strip() or None,
+        "date": time.strftime("%Y-%m-%d"),
+        "by_rows": by_rows,
+        "by_features": by_features,
+        "slopes": slopes,
+    }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1))
     log("\nlog-log slopes:")

@@ -124,6 +124,22 @@ def _accept_split(prior: np.ndarray, left: np.ndarray, right: np.ndarray, n_cut_
     return gain > (math.log(n_cut_points) / _LN2 + delta) / n
 
 
+def _boundary(below: float, above: float) -> float:
+    """A finite cut point ``c`` with ``below <= c < above`` for two consecutive distinct
+    sorted values: their midpoint (as Weka), or, next to an infinite value, the largest
+    finite number on the far side (``-inf | x`` gives the most negative float, ``x | inf``
+    the largest float), so an infinite value gets an interval of its own and the labels
+    stay finite."""
+    if np.isfinite(below) and np.isfinite(above):
+        with np.errstate(over="ignore"):
+            middle = (below + above) / 2.0
+        return middle if np.isfinite(middle) else below / 2.0 + above / 2.0  # no overflow
+    largest = float(np.finfo(float).max)
+    if np.isneginf(below):
+        return -largest if above > -largest else float(below)  # -inf | x
+    return largest  # x | inf, or -inf | inf
+
+
 def mdl_cut_points(x: np.ndarray, y_codes: np.ndarray, n_classes: int) -> np.ndarray:
     """Fayyad & Irani MDL cut points of one continuous variable.
 
@@ -192,7 +208,7 @@ def mdl_cut_points(x: np.ndarray, y_codes: np.ndarray, n_classes: int) -> np.nda
         if not _accept_split(prior, left[best], right[best], size - 1):
             continue
         i = int(candidates[best])
-        cuts.append((xs[i] + xs[i + 1]) / 2.0)
+        cuts.append(_boundary(xs[i], xs[i + 1]))
         stack.append((first, i + 1))
         stack.append((i + 1, last))
     return np.array(sorted(cuts), dtype=float)
@@ -520,6 +536,11 @@ class QuantileDiscretizer(_BaseDiscretizer):
             if values.size == 0:
                 cut_points[name] = np.empty(0)
                 continue
-            cuts = np.unique(np.quantile(values, probs))
+            # quantiles of the values in order; with +-inf among them the lower value of the
+            # interpolation pair is taken (no inf - inf), then _boundary's finite stand-ins
+            method = "linear" if np.isfinite(values).all() else "lower"
+            cuts = np.quantile(values, probs, method=method)
+            largest = float(np.finfo(float).max)
+            cuts = np.unique(np.clip(cuts, -largest, largest))
             cut_points[name] = cuts[cuts < values.max()]
         return self._finish_fit(cut_points)

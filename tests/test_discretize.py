@@ -451,3 +451,27 @@ def test_quantile_bins_ignore_any_target_even_a_label_matrix():
     alone = QuantileDiscretizer(n_bins=4).fit(X)
     with_labels = QuantileDiscretizer(n_bins=4).fit(X, np.eye(20, 3))
     np.testing.assert_array_equal(alone.cut_points_["v"], with_labels.cut_points_["v"])
+
+
+def test_infinite_values_get_finite_cut_points_and_intervals_of_their_own():
+    """-inf and +inf rows, each its own class: MDL separates them with finite cut points
+    (a midpoint next to an infinity would be infinite or NaN), and the quantile bins too."""
+    from bnclf import QuantileDiscretizer
+
+    x = np.r_[[-np.inf] * 20, np.linspace(0, 1, 40), [np.inf] * 20]
+    y = np.r_[[0] * 20, [1] * 40, [2] * 20]
+    frame = pd.DataFrame({"x": x})
+    for disc in (MDLDiscretizer().fit(frame, y), QuantileDiscretizer(n_bins=4).fit(frame)):
+        cuts = disc.cut_points_["x"]
+        assert np.isfinite(cuts).all() and (cuts[1:] > cuts[:-1]).all()
+        assert all("nan" not in label and "(inf" not in label for label in disc.bin_labels_["x"])
+        bins = disc.transform(frame)["x"]
+        first, last = disc.bin_labels_["x"][0], disc.bin_labels_["x"][-1]
+        assert (bins[x == -np.inf] == first).all() and (bins[np.isfinite(x)] != first).all()
+        assert (bins[x == np.inf] == last).all() and (bins[np.isfinite(x)] != last).all()
+    mdl = MDLDiscretizer().fit(frame, y)
+    table = pd.crosstab(mdl.transform(frame)["x"], y)
+    assert (table.gt(0).sum(axis=1) == 1).all() and len(table) == 3  # three class-pure intervals
+    huge = np.r_[[1e308] * 10, [1.5e308] * 10]  # the midpoint of two huge values overflows
+    cuts = MDLDiscretizer().fit(pd.DataFrame({"x": huge}), [0] * 10 + [1] * 10).cut_points_["x"]
+    assert np.isfinite(cuts).all() and 1e308 <= cuts[0] < 1.5e308
