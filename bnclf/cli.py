@@ -14,7 +14,7 @@ import sys
 import warnings
 from collections.abc import Hashable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, NoReturn, overload
 
 import numpy as np
 import pandas as pd
@@ -915,7 +915,11 @@ def _add_csv_options(p):
         "--no-header", action="store_true", help="the CSV file has no header line (columns x1.., the last 'class')"
     )
     p.add_argument("--sep", help="CSV column separator (default: sniffed), e.g. ';' or '\\t'")
-    p.add_argument("--names", help="comma-separated column names for the CSV file")
+    p.add_argument(
+        "--names",
+        help="comma-separated column names for the CSV file (they replace its header line; "
+        "with --no-header they name its columns)",
+    )
     p.add_argument(
         "--drop",
         metavar="A,B,...",
@@ -936,8 +940,16 @@ def _add_discretize_options(p):
     p.add_argument("--bins", type=int, default=4, help="bins for --discretize quantile")
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one ``bnclf: error:`` line (exit status 2)
+    that points to the command's ``--help``, like every other error of the command line."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"bnclf: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="bnclf",
         description="Bayesian network classifiers on pgmpy: single-label (NB, TAN, KDB, AODE, ..., RMCV) "
         "and multilabel (mNB, mFAN, the BN ensemble).",

@@ -379,3 +379,61 @@ def test_show_prints_headed_sections_and_wraps_wide_tables(heart_csv, tmp_path, 
     out = capsys.readouterr().out
     assert "structure (child <- parents):" in out
     assert max(len(line) for line in out.splitlines()) <= 120
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["compare", "--datasets", "iris", "--folds", "x"], ["argument --folds", "'bnclf compare --help'"]),
+        (["fit"], ["required: data", "'bnclf fit --help'"]),
+        (["nope"], ["invalid choice: 'nope'", "'bnclf --help'"]),
+    ],
+)
+def test_usage_errors_are_one_error_line(argv, words, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("bnclf: error: ") and "usage:" not in err
+    assert all(w in err for w in words)
+
+
+def test_csv_files_that_cannot_be_read_as_tables_are_named(tmp_path, capsys):
+    from bnclf.datasets import read_csv_table
+
+    (tmp_path / "ragged.csv").write_text("a,b,c\n1,2,x\n3,4,5,6\n")
+    (tmp_path / "nothing.csv").write_text("")
+    (tmp_path / "rows.csv").write_text("1,2,x\n3,4,y\n5,6,x\n")
+    (tmp_path / "tabs.csv").write_text("a\tb\tc\n1\t2\tx\n3\t4\ty\n")
+    for name, words in (("ragged.csv", ["ragged.csv", "Expected 3 fields", "--sep"]), ("nothing.csv", ["empty"])):
+        assert main(["fit", str(tmp_path / name)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("bnclf: error: cannot read") and all(w in err for w in words), err
+    # --names without --no-header: the data-like first line is refused, not dropped
+    assert main(["fit", str(tmp_path / "rows.csv"), "--names", "a,b,c"]) == 2
+    assert "looks like data" in capsys.readouterr().err
+    assert read_csv_table(tmp_path / "tabs.csv", sep="\\t").shape == (2, 3)  # '\t' as typed in a shell
+
+
+def test_compare_takes_the_class_column_and_the_number_of_bins(tmp_path, capsys, monkeypatch):
+    from bnclf import QuantileDiscretizer
+    from bnclf.datasets import load_dataset
+
+    bins = []
+    original = QuantileDiscretizer.fit
+
+    def recording_fit(self, X, y=None):
+        bins.append(self.n_bins)
+        return original(self, X, y)
+
+    monkeypatch.setattr(QuantileDiscretizer, "fit", recording_fit)
+    X, y = load_dataset("iris")
+    X.assign(species=y, code=np.arange(len(y)) % 3).to_csv(tmp_path / "iris.csv", index=False)
+    argv = ["compare", "--datasets", str(tmp_path / "iris.csv"), "--models", "nb", "--folds", "3", "--no-progress"]
+    assert main([*argv, "--class", "species", "--discretizer", "quantile", "--bins", "3", "-o", str(tmp_path)]) == 0
+    capsys.readouterr()
+    assert bins == [3, 3, 3]  # one quantile fit per fold, with --bins
+    results = pd.read_csv(tmp_path / "results.csv")
+    assert results["accuracy"].mean() > 0.8  # the species, not the last column 'code'
+    assert main([*argv, "--class", "nope"]) == 2
+    assert "'nope'" in capsys.readouterr().err

@@ -154,24 +154,41 @@ def read_csv_table(
         data (its cells are numbers, or values found in their own columns) is
         refused with the fix, rather than silently used as names.
     sep : str, optional
-        Column separator; default: sniffed from the file.
+        Column separator; default: sniffed from the file (one of ``, ; tab |``, or
+        whitespace). ``"\\t"`` and ``"tab"`` mean a tab.
     names : list of str, optional
-        Column names (they replace the header line, or name a headerless file;
-        default for a headerless file: ``x1 .. x{n-1}`` and ``class`` last).
+        Column names. With ``header=True`` they replace the header line (a first line
+        that looks like data is still refused, so no row is lost); with
+        ``header=False`` they name the columns (default: ``x1 .. x{n-1}`` and
+        ``class`` last).
     """
     import pandas as pd
 
     if sep is None:
         sep = _sniff_separator(path)
-    frame = pd.read_csv(
-        path,
-        sep=sep,
-        engine="c" if len(sep) == 1 else "python",
-        na_values=["?"],
-        encoding="utf-8-sig",
-        header=0 if header else None,
-        skipinitialspace=True,
-    )
+    sep = {"\\t": "\t", "tab": "\t", "\\s+": r"\s+"}.get(sep, sep)  # '\t' as typed in a shell
+    try:
+        frame = pd.read_csv(
+            path,
+            sep=sep,
+            engine="c" if len(sep) == 1 else "python",
+            na_values=["?"],
+            encoding="utf-8-sig",
+            header=0 if header else None,
+            skipinitialspace=True,
+        )
+    except (pd.errors.EmptyDataError, pd.errors.ParserError) as exc:
+        detail = "it is empty" if isinstance(exc, pd.errors.EmptyDataError) else str(exc).strip()
+        raise ValueError(
+            f"cannot read {path} as a table: {detail}. Check that every line has the same number "
+            f"of cells and the separator (read as {sep!r}; set it with --sep, sep=)."
+        ) from None
+    if header and frame.shape[0] and _header_looks_like_data(frame):
+        raise ValueError(
+            f"the first line of {path} looks like data, not column names "
+            f"({', '.join(map(str, list(frame.columns)[:4]))}, ...). If the file has no "
+            "header line, pass --no-header (header=False), and --names to name the columns."
+        )
     if names is not None:
         names = list(names)
         if len(names) != frame.shape[1]:
@@ -179,12 +196,6 @@ def read_csv_table(
         frame.columns = names
     elif not header:
         frame.columns = [f"x{i + 1}" for i in range(frame.shape[1] - 1)] + ["class"]
-    elif frame.shape[0] and _header_looks_like_data(frame):
-        raise ValueError(
-            f"the first line of {path} looks like data, not column names "
-            f"({', '.join(map(str, list(frame.columns)[:4]))}, ...). If the file has no "
-            "header line, pass --no-header (header=False), and --names to name the columns."
-        )
     return frame
 
 

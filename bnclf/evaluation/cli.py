@@ -122,6 +122,12 @@ def _configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help="discretizer fitted inside each training fold (default: mdl; multilabel "
         "classifiers: quantile, inside each model)",
     )
+    p.add_argument("--bins", type=int, default=4, help="bins for --discretizer quantile (default: 4)")
+    p.add_argument(
+        "--class",
+        dest="target",
+        help="target column of the CSV and ARFF data sets (default: the last column)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed for the folds (default: 0)")
     p.add_argument(
         "--jobs",
@@ -191,6 +197,10 @@ def add_compare_subparser(subparsers: argparse._SubParsersAction) -> argparse.Ar
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     return _configure(p)
+
+
+def _is_file_spec(spec: str) -> bool:
+    return spec.lower().endswith((".arff", ".arff.gz", ".csv", ".csv.gz"))
 
 
 def _is_multilabel(spec: str) -> bool:
@@ -300,15 +310,27 @@ def run_compare(args: argparse.Namespace) -> int:
                 "rank on zero_one_loss, log_loss, accuracy or auc."
             )
     except (ValueError, ImportError, RuntimeError, FileNotFoundError) as exc:
-        print(f"bnclf compare: error: {exc}", file=sys.stderr)
+        print(f"bnclf: error: {exc}", file=sys.stderr)
         return 2
     try:
+        discretizer = args.discretizer or "mdl"
+        if discretizer == "quantile":
+            from ..discretize import QuantileDiscretizer
+
+            discretizer = QuantileDiscretizer(n_bins=args.bins)
+        if args.target is not None:  # the files' class column: read them here, by name
+            from .compare import load_dataset_spec
+
+            datasets = [
+                load_dataset_spec(d, target=args.target) if _is_file_spec(d) else d  # type: ignore[misc]
+                for d in datasets
+            ]
         results, predictions = compare(
             datasets,
             classifiers,
             n_splits=args.folds,
             n_repeats=args.repeats,
-            discretizer=args.discretizer or "mdl",
+            discretizer=discretizer,
             random_state=args.seed,
             n_jobs=args.jobs,
             out_dir=args.out,
@@ -319,7 +341,7 @@ def run_compare(args: argparse.Namespace) -> int:
             keep_going=args.keep_going,
         )
     except (ValueError, ImportError, RuntimeError, FileNotFoundError) as exc:
-        print(f"bnclf compare: error: {exc}", file=sys.stderr)
+        print(f"bnclf: error: {exc}", file=sys.stderr)
         return 2
     summary = summarize(results, metric=args.metric, alpha=args.alpha, predictions=predictions)
     cd = "cd_diagram.png" if args.out and summary.nemenyi_cd is not None else None

@@ -120,6 +120,7 @@ def _load_keel(name: str):
 
 def load_dataset_spec(
     spec: str | os.PathLike | tuple[Any, Any, Any],
+    target: str | None = None,
 ) -> tuple[str, pd.DataFrame | np.ndarray, pd.Series | np.ndarray]:
     """Load one dataset given as a spec; returns ``(name, X, y)``.
 
@@ -130,7 +131,8 @@ def load_dataset_spec(
       attributes, integer ones included, become float columns so that the
       discretizers treat them as continuous, as ARFF ``numeric`` attributes);
     - a path to a ``.csv`` or ``.arff`` / ``.arff.gz`` file, read with
-      :func:`bnclf.datasets.load_table` (the last column is the class);
+      :func:`bnclf.datasets.load_table` (the class is the column ``target``,
+      default the last one);
     - the name of a dataset embedded in :mod:`bnclf.datasets`;
     - a tuple ``(name, X, y)``.
     """
@@ -148,7 +150,7 @@ def load_dataset_spec(
     if lower.endswith((".arff", ".arff.gz", ".csv", ".csv.gz")):
         from ..datasets import load_table
 
-        X, y = load_table(spec)
+        X, y = load_table(spec, target)
         stem = Path(spec).name
         return stem[: stem.lower().rindex(".csv" if ".csv" in lower else ".arff")], X, y
     from ..datasets import load_dataset
