@@ -299,6 +299,9 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
 
     if not path.is_file():
         raise FileNotFoundError(f"no such network file: {path}")
+    where = _bif_problem(path) if fmt == "bif" else ""
+    if where:  # pgmpy's parser skips text it does not understand
+        raise ValueError(f"{path} is not a readable BIF network ({where.rstrip('; ')}); it may be damaged.")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -307,13 +310,16 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
             model.check_model()
         except Exception as exc:  # pgmpy's parsers raise many kinds of errors
             detail = " ".join(str(exc).split())[:200] or type(exc).__name__
+            where = _bif_problem(path, str(exc)) if fmt == "bif" else ""
             raise ValueError(
-                f"{path} is not a readable {fmt.upper()} network ({detail}); it may be truncated or not a network file."
+                f"{path} is not a readable {fmt.upper()} network ({where}{detail}); it may be truncated "
+                "or not a network file."
             ) from None
     missing = [v for v in model.nodes if model.get_cpds(v) is None]
     if missing or not model.nodes:
+        where = _bif_problem(path, " ".join(map(str, missing[:1]))) if fmt == "bif" else ""
         raise ValueError(
-            f"{path} is not a complete {fmt.upper()} network: no probability "
+            f"{path} is not a complete {fmt.upper()} network: {where}no probability "
             f"table for {missing[:5] or 'any variable'}; it may be truncated."
         )
     map_path = Path(str(path) + NAME_MAP_SUFFIX)
@@ -323,8 +329,14 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
         name_map = json.loads(map_path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{map_path} is not a bnclf name map: {exc}") from None
-    expected = name_map.get("sha256")
-    if expected is not None and expected != _sha256(path):
+    if not isinstance(name_map, dict) or not {"sha256", "nodes", "states"} <= set(name_map):
+        raise ValueError(
+            f"{map_path} is not a complete bnclf name map (it needs the keys sha256, nodes and states); "
+            "write the network again with bnclf.io.write_network, or delete the name map to read "
+            "the file with its own names."
+        )
+    expected = name_map["sha256"]
+    if expected != _sha256(path):
         raise ValueError(
             f"{map_path} belongs to another version of {path.name} (its hash does not match); "
             "write the network again with bnclf.io.write_network, or delete the name map to "
@@ -345,6 +357,39 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
             {node_of[c]: np.log(t) for c, t in tables.items()},
             {node_of[v]: [state_of[v][str(s)] for s in ss] for v, ss in states.items()},
         )
+
+
+def _bif_problem(path, message: str = "") -> str:
+    """Where a BIF file goes wrong, as ``"line N: ...; "`` (empty if no line is to blame):
+    a block whose ``{`` is never closed (a truncated file), a stray ``}``, text outside
+    any statement, or the ``variable`` line of a variable named in ``message`` (pgmpy's
+    error) that has no probability block."""
+    import re
+
+    try:
+        lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    depth, opened = 0, 0
+    for number, line in enumerate(lines, 1):
+        text = line.split("//")[0].strip()
+        if depth == 0 and text and not re.match(r"(network|variable|probability)\b|[{}]", text):
+            return f"line {number}: unexpected text {text[:40]!r}; "
+        for char in text:
+            if char == "{":
+                depth += 1
+                opened = number if depth == 1 else opened
+            elif char == "}":
+                depth -= 1
+                if depth < 0:
+                    return f"line {number}: a '}}' closes no block; "
+    if depth > 0:
+        return f"line {opened}: the block opened there is not closed (the file ends at line {len(lines)}); "
+    declared = {m.group(1): n for n, line in enumerate(lines, 1) if (m := re.match(r"\s*variable\s+(\S+)", line))}
+    for name, number in declared.items():
+        if re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", message):
+            return f"line {number}: variable {name} has no probability block; "
+    return ""
 
 
 def _sha256(path) -> str:

@@ -1,6 +1,7 @@
 """BIF / XMLBIF round trips with awkward names, and estimator persistence."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -195,6 +196,28 @@ def test_garbage_truncated_and_mismatched_files_are_rejected_by_name(tmp_path, k
         read_network(path)
     with pytest.raises(FileNotFoundError, match="no such network file"):
         read_network(tmp_path / f"absent{suffix}")
+    # the line at fault: a truncated block, and text pgmpy's BIF parser would skip; XMLBIF
+    # lines come from the XML parser
+    cut = text[: len(text) // 2]
+    bad.write_text(cut)
+    line = "line " + (str(cut.count("\n") + 1) if suffix == ".xmlbif" else "")
+    with pytest.raises(ValueError, match=f"truncated{suffix}.*{line}"):
+        read_network(bad)
+    if suffix == ".bif":
+        opened = cut[: cut.rindex("{")].count("\n") + 1  # the last block's opening line
+        with pytest.raises(ValueError, match=f"line {opened}: the block opened there is not closed"):
+            read_network(bad)
+        garbage.write_text("hello world\n" + text)
+        with pytest.raises(ValueError, match="garbage.bif.*line 1: unexpected text 'hello world'"):
+            read_network(garbage)
+    # a name map without its file's hash is refused, by name
+    write_network(est, path)
+    sidecar = Path(str(path) + ".names.json")
+    names = json.loads(sidecar.read_text())
+    del names["sha256"]
+    sidecar.write_text(json.dumps(names))
+    with pytest.raises(ValueError, match="names.json is not a complete bnclf name map.*sha256"):
+        read_network(path)
 
 
 @pytest.mark.parametrize("m", [float("inf"), float("nan"), -1.0, "1", True])
