@@ -192,7 +192,9 @@ def as_target_vector(y: ArrayLike, n_rows: int | None = None, *, warn_column: bo
     if values.ndim != 1:
         raise ValueError(f"y must be 1-D; got an array of shape {values.shape}.")
     if n_rows is not None and values.shape[0] != n_rows:
-        raise ValueError(f"X has {n_rows} rows but y has {values.shape[0]}; they must match.")
+        raise ValueError(
+            f"X has {n_rows} rows but y has {values.shape[0]}; they must match: give one label per row of X."
+        )
     return values
 
 
@@ -470,12 +472,24 @@ class FeatureEncoder:
         at fit time (or the other way round) would otherwise have every value
         unseen and summed out, and the model would answer its prior. When the
         known states have distinct texts, a value is matched by its text (an
-        integral float by the text of its integer).
+        integral float by the text of its integer). When several states share a
+        text (``1`` and ``'1'``), a value with that text is an error that names the
+        column and the fix, rather than a guess.
         """
         texts = pd.Index([_text(v) for v in self._observed[j]])
-        if not texts.is_unique:  # e.g. both 1 and '1' are states: ambiguous, no match
-            return col
         codes, distinct = pd.factorize(column.to_numpy(dtype=object)[unseen])
+        if not texts.is_unique:  # e.g. both 1 and '1' are states: a value with that text is ambiguous
+            shared = set(texts[texts.duplicated(keep=False)])
+            clash = [v for v in distinct if _text(v) in shared]
+            if clash:
+                states = [s for s in self._observed[j] if _text(s) == _text(clash[0])]
+                raise ValueError(
+                    f"column {self.feature_names_[j]!r}: the value {clash[0]!r} matches none of the "
+                    f"training states exactly, and its text matches several of them ({states!r}); "
+                    "give the column the type it had in training (e.g. .astype(str), or "
+                    ".astype(int)), so that each value names one state."
+                )
+            return col  # no value's text is ambiguous: the unseen values stay unseen
         matched = texts.get_indexer([_text(v) for v in distinct])  # once per distinct value
         col = col.copy()
         col[np.flatnonzero(unseen)] = matched[codes]
@@ -623,6 +637,7 @@ def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     if classes.size < 2:
         raise ValueError(
             f"y has only one class ({python_scalar(classes[0])!r}); a classifier needs at least "
-            "two classes in the training data."
+            "two classes in the training data. Check y (a filter or a split may have kept one "
+            "class), or train on rows of at least two classes."
         )
     return classes, codes.astype(np.int64)

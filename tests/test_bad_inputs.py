@@ -5,6 +5,7 @@ command line answers with one ``bnclf: error:`` line and exit status 2, never a 
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.exceptions import NotFittedError
 
 from bnclf import (
     AODEClassifier,
@@ -47,11 +48,11 @@ API_CASES = [
         ValueError,
         ["missing labels", "drop those rows"],
     ),
-    ("one class", lambda: TANClassifier().fit(X, [1] * 6), ValueError, ["only one class"]),
+    ("one class", lambda: TANClassifier().fit(X, [1] * 6), ValueError, ["only one class", "at least two classes"]),
     ("y is None", lambda: TANClassifier().fit(X, None), ValueError, ["y", "fit(X, y)"]),
     ("y two columns", lambda: TANClassifier().fit(X, np.zeros((6, 2))), ValueError, ["1-D"]),
     ("no rows", lambda: TANClassifier().fit(X.iloc[:0], []), ValueError, ["0 samples"]),
-    ("rows differ", lambda: TANClassifier().fit(X, Y[:5]), ValueError, ["6 rows", "5"]),
+    ("rows differ", lambda: TANClassifier().fit(X, Y[:5]), ValueError, ["6 rows", "5", "one label per row"]),
     ("no features", lambda: TANClassifier().fit(pd.DataFrame(index=range(6)), Y), ValueError, ["0 feature"]),
     (
         "duplicate names",
@@ -106,8 +107,13 @@ API_CASES = [
         ValueError,
         ["smoothing='laplace'", "pseudo-instance"],
     ),
-    ("predict before fit", lambda: TANClassifier().predict(X), Exception, ["not fitted", "fit"]),
-    ("too few columns", lambda: fitted().predict(X[["a"]]), ValueError, ["1 features", "expecting 2"]),
+    ("predict before fit", lambda: TANClassifier().predict(X), NotFittedError, ["not fitted", "Call 'fit'"]),
+    (
+        "too few columns",
+        lambda: fitted().predict(X[["a"]]),
+        ValueError,
+        ["1 features", "expecting 2", "feature_names_in_ = ['a', 'b']"],
+    ),
     (
         "renamed columns",
         lambda: fitted().predict(X.rename(columns={"a": "z"})),

@@ -115,10 +115,16 @@ def test_text_matching_refuses_ambiguous_states():
     model = NaiveBayesClassifier().fit(X, [0, 1, 0, 1] * 5)
     assert len(model.categories_["a"]) == 4
     encoder = model._encoder
-    # 1 and '1' are both states: the text '1' names two of them, so nothing is matched
+    # 1 and '1' are both states: the text '1' names two of them -- an error naming the fix
     column = pd.Series([np.float32(1.0), "2"], dtype=object)
     col = np.array([-1, -1])
+    with pytest.raises(ValueError, match=r"column 'a': the value .*1\.0.* matches several .*\[1, '1'\].*astype"):
+        encoder._match_by_text(0, column, col, np.array([True, True]))
+    assert (model.predict_proba(pd.DataFrame({"a": [1.0, 2.0]})) == model.predict_proba(X.iloc[[0, 2]])).all()
+    # values whose text names no state twice ('2' vs 2, 'y') are matched or stay unseen
+    column = pd.Series(["2", "y"], dtype=object)
     np.testing.assert_array_equal(encoder._match_by_text(0, column, col, np.array([True, True])), [-1, -1])
+    assert model.predict_proba(pd.DataFrame({"a": ["y"]})).shape == (1, 2)  # unseen: summed out
 
 
 def test_one_integer_column_rule_in_python_and_on_the_command_line(tmp_path):

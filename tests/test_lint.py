@@ -16,7 +16,10 @@ def _ruff(*args: str) -> subprocess.CompletedProcess:
     pytest.importorskip("ruff")  # in the test extras; skipped only in a bare environment
     exe = shutil.which("ruff")
     cmd = [exe] if exe else [sys.executable, "-m", "ruff"]
-    return subprocess.run(cmd + list(args) + PATHS, cwd=ROOT, capture_output=True, text=True, check=False)
+    # --no-cache: the test writes nothing into the repository (no .ruff_cache)
+    return subprocess.run(
+        cmd + list(args) + ["--no-cache"] + PATHS, cwd=ROOT, capture_output=True, text=True, check=False
+    )
 
 
 def test_ruff_check_is_clean():

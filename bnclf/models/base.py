@@ -145,7 +145,9 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("X has 0 samples; at least one training row is required.")
         classes, y_codes = encode_target(y)
         if len(y_codes) != frame.shape[0]:
-            raise ValueError(f"X has {frame.shape[0]} rows but y has {len(y_codes)}; they must match.")
+            raise ValueError(
+                f"X has {frame.shape[0]} rows but y has {len(y_codes)}; they must match: give one label per row of X."
+            )
         record_feature_names(self, X, frame)
         encoder = FeatureEncoder(self.missing, self.handle_unknown)
         codes = encoder.fit_transform(frame)
@@ -356,7 +358,8 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             if X.shape[1] != self.n_features_in_:
                 raise ValueError(
                     f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
-                    f"{self.n_features_in_} features as input."
+                    f"{self.n_features_in_} features as input. Pass the columns it was fitted on, "
+                    f"model.feature_names_in_ = {_names_shown(names)}."
                 )
             if hasattr(self, "feature_names_in_") and list(X.columns) != list(names):
                 missing = [c for c in names if c not in X.columns]
@@ -378,7 +381,8 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         else:
             raise ValueError(
                 f"X has {frame.shape[1]} features, but {type(self).__name__} is expecting "
-                f"{self.n_features_in_} features as input."
+                f"{self.n_features_in_} features as input. Pass the columns it was fitted on, "
+                f"model.feature_names_in_ = {_names_shown(names)}."
             )
         return frame
 
@@ -502,3 +506,9 @@ def _class_name(y: Any, feature_names: Sequence[Hashable]) -> Hashable:
     while name in feature_names:
         name = name + "_"
     return name
+
+
+def _names_shown(names, limit: int = 10) -> str:
+    """Feature names for a message: all, or the first ``limit`` and how many more."""
+    names = [str(n) for n in names]
+    return repr(names) if len(names) <= limit else f"{names[:limit]!r} and {len(names) - limit} more"
