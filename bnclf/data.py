@@ -266,6 +266,8 @@ class FeatureEncoder:
             n_distinct = len(dense[0]) if dense is not None else None
             if n_distinct is None and pd.api.types.is_integer_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
                 n_distinct = X.iloc[:, j].nunique()
+            elif n_distinct is None and pd.api.types.is_float_dtype(dtype):  # whole numbers (else refused above)
+                n_distinct = X.iloc[:, j].nunique()
             if n_distinct is not None and n_distinct > MAX_INTEGER_CATEGORIES:
                 import warnings
 
@@ -274,8 +276,8 @@ class FeatureEncoder:
                     f"values (more than {MAX_INTEGER_CATEGORIES}); each value becomes a "
                     "category. If it is a quantity, discretize it (MDLDiscretizer and "
                     "QuantileDiscretizer bin such columns, e.g. make_pipeline(MDLDiscretizer(), "
-                    "TANClassifier())); if its values are categories, cast it with "
-                    ".astype('category') to keep them and silence this warning.",
+                    "TANClassifier()); command line: --discretize mdl); if its values are "
+                    "categories, cast it with .astype('category') to keep them and silence this warning.",
                     ManyValuedIntegerWarning,
                     stacklevel=4,
                 )

@@ -148,6 +148,9 @@ def test_one_integer_column_rule_in_python_and_on_the_command_line(tmp_path):
     )
     with pytest.warns(ManyValuedIntegerWarning, match="column 'amount'.*discretize"):
         TANClassifier().fit(X, y)
+    # the same whole numbers as floats (a CSV read with --discretize none): the same warning
+    with pytest.warns(ManyValuedIntegerWarning, match="column 'amount'.*--discretize mdl"):
+        TANClassifier().fit(X.assign(amount=X["amount"].astype(float)), y)
     with warnings.catch_warnings():
         warnings.simplefilter("error", ManyValuedIntegerWarning)
         TANClassifier().fit(X.assign(amount=X["amount"].astype("category")), y)
