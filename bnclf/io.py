@@ -463,6 +463,8 @@ def load_model(path: str | os.PathLike, *, trusted: bool = False) -> BaseEstimat
         raise FileNotFoundError(f"no such model file: {path}")
     if modelfile.is_model_archive(path):
         return modelfile.load(path)
+    if path.is_file() and path.stat().st_size == 0:
+        raise ValueError(f"{path} is empty, not a bnclf model file; write it again with bnclf fit -o or save_model.")
     if not trusted:
         raise ValueError(
             f"{path} is not a safe bnclf model file (a pickle, or not a model at all). A pickle "

@@ -214,7 +214,7 @@ CLI_CASES = [
     (
         "predict: empty model",
         ["predict", "{d}/empty.bnclf", "{d}/iris.csv"],
-        ["empty.bnclf", "not a safe bnclf model file"],
+        ["empty.bnclf", "is empty, not a bnclf model file", "bnclf fit -o"],
     ),
     (
         "predict: missing columns",

@@ -299,6 +299,7 @@ def test_keep_going_records_failures_and_compares_the_rest(tmp_path, capsys):
     assert compare_main(args + ["--keep-going"]) == 0
     captured = capsys.readouterr()
     assert "skipped" in captured.err and "nope.csv (load)" in captured.err
+    assert "## Failures" in captured.out and "nope" in captured.out  # the printed report too
     report = (tmp_path / "out" / "report.md").read_text()
     assert "## Failures" in report and "nope" in report
     results = pd.read_csv(tmp_path / "out" / "results.csv")

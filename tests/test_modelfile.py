@@ -103,7 +103,7 @@ def test_damaged_foreign_and_tampered_files_are_refused_by_name(soybean, tmp_pat
         meta["classifier"]["class"] = "os.system"
 
     cases = {
-        "empty.bnclf": "not a safe bnclf model file",
+        "empty.bnclf": "is empty, not a bnclf model file",
         "cut.bnclf": "not a safe bnclf model file|not a readable bnclf model file",
         "foreign.bnclf": "not a readable bnclf model file",
         "tampered.bnclf": "rebuilt model differs",

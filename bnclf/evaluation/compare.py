@@ -667,6 +667,14 @@ def render_report(
         out += [f"![{label} per dataset]({bars_png})", ""]
     if summary.notes:
         out += ["## Notes", ""] + [f"- {n}" for n in summary.notes] + [""]
+    failures = results.attrs.get("failures") or []
+    if failures:  # --keep-going: what was left out, and why
+        out += ["", "## Failures (left out of the comparison)", "", "| dataset | classifier | stage | error |"]
+        out.append("|---|---|---|---|")
+        out += [
+            f"| {f['dataset']} | {f['classifier']} | {f['stage']} | {str(f['error']).replace('|', '/')[:300]} |"
+            for f in failures
+        ]
     return "\n".join(out)
 
 
@@ -698,12 +706,5 @@ def write_report(
     bars_png = "scores_by_dataset.png"
     plot_dataset_bars(summary.mean, summary.std, metric=f"mean {label}", path=out / bars_png)
     text = render_report(results, summary, cd_png=cd_png, bars_png=bars_png)
-    failures = results.attrs.get("failures") or []
-    if failures:
-        text += "\n## Failures (left out of the comparison)\n\n| dataset | classifier | stage | error |\n"
-        text += "|---|---|---|---|\n" + "".join(
-            f"| {f['dataset']} | {f['classifier']} | {f['stage']} | {str(f['error']).replace('|', '/')[:300]} |\n"
-            for f in failures
-        )
     (out / "report.md").write_text(text, encoding="utf-8")
     return summary
