@@ -888,7 +888,8 @@ def _add_model_options(p):
     p.add_argument(
         "--model",
         help=f"classifier spec: one of {classifier_names_help()}, or with parameters "
-        "e.g. 'kdb(k=3)', 'etan(k=2)', 'aode(smoothing=\"weka\")' (default: tan); "
+        "e.g. 'kdb(k=3)', 'kdb(k=3, m=5)' (m: the m-estimate's weight, default 1), 'etan(k=2)', "
+        "'aode(smoothing=\"weka\")' (default: tan); "
         f"multilabel: one of {multilabel_names_help()}, e.g. 'mfan(alpha=2)' "
         "(default: mnb)",
     )
@@ -1025,7 +1026,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--class", dest="target", help="target column (default: the last column)")
     p.add_argument(
-        "--models", help="comma-separated classifier specs (default: nb,tan,kdb; multilabel: mnb,mfan,br,ecc)"
+        "--models",
+        help='comma-separated classifier specs, e.g. "nb,tan(m=0),kdb(k=3, m=5)" (default: nb,tan,kdb; '
+        "multilabel: mnb,mfan,br,ecc)",
     )
     p.add_argument(
         "--folds", type=int, help="number of folds (default: 10; multilabel: 5, stratified on the least relevant label)"

@@ -43,7 +43,7 @@ multilabel (the classifiers are all multilabel: {multilabel}):
 
 classifiers:
   {names}
-                     with parameters in parentheses: "kdb(k=3)", "etan(k=2)",
+                     with parameters in parentheses: "kdb(k=3)", "kdb(k=3, m=5)", "etan(k=2)",
                      "aode(smoothing='weka')"; quote them for the shell
 
 examples:
