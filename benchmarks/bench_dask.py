@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import subprocess
 import time
 from pathlib import Path
 
@@ -104,6 +105,11 @@ def main(argv=None) -> None:
         "models_equal": equal,
         "tree": [list(map(str, f)) for f in on_dask.network_.families],
         "machine": f"{platform.processor() or platform.machine()}, {args.workers} workers",
+        "commit": subprocess.run(
+            ["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+        ).stdout.strip()
+        or None,
+        "date": time.strftime("%Y-%m-%d"),
     }
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
