@@ -3,7 +3,8 @@
 Each command line (comments removed, ``&&`` chains split, the part before a shell pipe
 kept) is run through :func:`bnclf.cli.main` in a temporary folder that holds the files the
 pages name: ``data.csv`` (heart-c, class ``target`` in the last column), ``new.csv`` (its
-features with a ``patient_id`` column), ``data.arff`` and ``soybean.csv``. ``pip``,
+features with a ``patient_id`` column), ``data.arff``, ``soybean.csv``, ``emotions.arff``
+(labels last) and ``rows.arff`` (its features). Continuation lines are joined. ``pip``,
 ``pytest`` and ``python`` lines are the set-up and the benchmarks, run elsewhere."""
 
 import re
@@ -24,7 +25,7 @@ def commands():
     for page in PAGES:
         text = (ROOT / page).read_text(encoding="utf-8")
         for block in re.findall(r"```bash\n(.*?)```", text, re.S):
-            for line in block.splitlines():
+            for line in block.replace("\\\n", " ").splitlines():  # continuation lines joined
                 line = line.split(" #")[0].split("|")[0].strip()
                 for part in (p.strip() for p in line.split("&&")):
                     if part.startswith("bnclf "):
@@ -44,6 +45,11 @@ def folder(tmp_path_factory):
     write_arff(X.assign(target=y), d / "data.arff", relation="heart-c")
     Xs, ys = load_dataset("soybean")
     Xs.assign(**{"class": ys}).to_csv(d / "soybean.csv", index=False)
+    from bnclf.datasets import load_multilabel_dataset
+
+    Xm, Ym = load_multilabel_dataset("emotions")
+    write_arff(Xm.join(Ym.astype(str)), d / "emotions.arff", relation="emotions")
+    write_arff(Xm.iloc[:30], d / "rows.arff", relation="emotions-rows")
     return d
 
 
