@@ -325,6 +325,20 @@ def test_keep_going_leaves_out_a_dataset_a_classifier_fails_on():
     assert failure["dataset"] == "bad" and "continuous" in failure["error"]
 
 
+def count_mdl_fits(monkeypatch):
+    """A list that grows by the row count of every MDLDiscretizer.fit, and the original fit."""
+    from bnclf import MDLDiscretizer
+
+    fits, original = [], MDLDiscretizer.fit
+
+    def counting_fit(self, X, y=None):
+        fits.append(len(X))
+        return original(self, X, y)
+
+    monkeypatch.setattr(MDLDiscretizer, "fit", counting_fit)
+    return fits, original
+
+
 def test_discretizer_fitted_once_per_fold_and_shared(monkeypatch):
     """compare fits the discretizer once per (dataset, fold) for all classifiers, and
     gives every classifier what make_pipeline(discretizer, classifier) would."""
@@ -332,14 +346,7 @@ def test_discretizer_fitted_once_per_fold_and_shared(monkeypatch):
     from bnclf.datasets import load_dataset
     from bnclf.evaluation import cross_validate_predictions
 
-    fits = []
-    original = MDLDiscretizer.fit
-
-    def counting_fit(self, X, y=None):
-        fits.append(len(X))
-        return original(self, X, y)
-
-    monkeypatch.setattr(MDLDiscretizer, "fit", counting_fit)
+    fits, original = count_mdl_fits(monkeypatch)
     X, y = load_dataset("heart-c")
     res, preds = compare(
         [("heart", X, y)],
@@ -392,14 +399,7 @@ def test_evaluate_fits_the_discretizer_once_per_fold_and_equals_a_pipeline_per_m
     from bnclf.datasets import load_dataset
     from bnclf.evaluation import make_cv_splits
 
-    fits = []
-    original = MDLDiscretizer.fit
-
-    def counting_fit(self, X, y=None):
-        fits.append(len(X))
-        return original(self, X, y)
-
-    monkeypatch.setattr(MDLDiscretizer, "fit", counting_fit)
+    fits, original = count_mdl_fits(monkeypatch)
     X, y = load_dataset("heart-c")
     specs = ["nb", "tan", "kdb(k=2, m=5)"]
     _, cvs = cross_validate_models(X, y, specs, n_splits=4, progress=False, return_cv=True)
