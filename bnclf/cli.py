@@ -9,6 +9,7 @@ MAP and marginal queries over the labels of a multilabel network.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import warnings
@@ -21,6 +22,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from . import __version__
+from .data import shown_names
 from .structure import markov_blanket
 
 if TYPE_CHECKING:
@@ -60,14 +62,6 @@ def _drop_columns(X: pd.DataFrame, path, args) -> pd.DataFrame:
     if absent:
         raise ValueError(f"--drop {absent} are not feature columns of {path}; its columns are {list(X.columns)}.")
     return X.drop(columns=drop)
-
-
-def _shown(columns, limit: int = 10) -> str:
-    """Column names for a message: all of them, or the first ``limit`` and how many more."""
-    columns = [str(c) for c in columns]
-    if len(columns) <= limit:
-        return repr(columns)
-    return f"{columns[:limit]!r} and {len(columns) - limit} more"
 
 
 def read_features(path: str | os.PathLike, args: argparse.Namespace | None = None, model: Any = None) -> pd.DataFrame:
@@ -279,7 +273,7 @@ def _model_columns(model, X, args):
     names = getattr(model, "feature_names_in_", None)
     if args.id is not None:
         if args.id not in X.columns:
-            raise ValueError(f"--id {args.id!r} is not a column of {args.data}; columns: {_shown(X.columns)}.")
+            raise ValueError(f"--id {args.id!r} is not a column of {args.data}; columns: {shown_names(X.columns)}.")
         ids = X[args.id].to_numpy()
         if names is not None and args.id in list(names):
             warnings.warn(
@@ -291,8 +285,8 @@ def _model_columns(model, X, args):
     if names is not None and not set(names) <= set(X.columns):
         lacking = [c for c in names if c not in X.columns]
         raise ValueError(
-            f"{args.data} lacks the model's columns {_shown(lacking)}; the model was "
-            f"fitted on {_shown(names)} (other columns are ignored)."
+            f"{args.data} lacks the model's columns {shown_names(lacking)}; the model was "
+            f"fitted on {shown_names(names)} (other columns are ignored)."
         )
     if names is not None:
         X = X[list(names)]  # the training columns, in training order; others are ignored
@@ -1123,8 +1117,7 @@ def main(argv: Sequence[str] | None = None) -> int | None:
     """
     args = build_parser().parse_args(argv)
     with warnings.catch_warnings():
-        _WARNED.clear()
-        warnings.showwarning = _show_warning  # one 'bnclf: warning:' line, no source line
+        warnings.showwarning = functools.partial(_show_warning, shown=set())  # one line each, once
         try:
             return args.func(args)
         except (ValueError, TypeError, KeyError, RuntimeError, OSError, MemoryError) as exc:
@@ -1153,17 +1146,14 @@ def main(argv: Sequence[str] | None = None) -> int | None:
             return 2
 
 
-_WARNED: set[str] = set()
-
-
-def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+def _show_warning(message, category, filename, lineno, file=None, line=None, *, shown: set[str]) -> None:
     """Warnings as one line each, ``bnclf: warning: ...`` (the library's own and its
     dependencies'), without the Python source location, each text once per command
     (``predict --proba`` codes the rows for the labels and for the probabilities)."""
     text = str(message)
-    if text in _WARNED:
+    if text in shown:
         return
-    _WARNED.add(text)
+    shown.add(text)
     print(f"bnclf: warning: {text}", file=sys.stderr if file is None else file)
 
 

@@ -82,6 +82,12 @@ class DiscreteData:
         )
 
 
+def shown_names(names: Iterable[Hashable], limit: int = 10) -> str:
+    """Column names for a message: all of them, or the first ``limit`` and how many more."""
+    names = [str(n) for n in names]
+    return repr(names) if len(names) <= limit else f"{names[:limit]!r} and {len(names) - limit} more"
+
+
 def python_scalar(v: Any) -> Any:
     """Turn numpy scalars into plain Python values (for labels, JSON and pgmpy)."""
     return v.item() if isinstance(v, np.generic) else v

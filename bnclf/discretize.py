@@ -124,6 +124,10 @@ def _accept_split(prior: np.ndarray, left: np.ndarray, right: np.ndarray, n_cut_
     return gain > (math.log(n_cut_points) / _LN2 + delta) / n
 
 
+_LARGEST = float(np.finfo(float).max)
+"""The finite stand-in for an infinite cut point."""
+
+
 def _boundary(below: float, above: float) -> float:
     """A finite cut point ``c`` with ``below <= c < above`` for two consecutive distinct
     sorted values: their midpoint (as Weka), or, next to an infinite value, the largest
@@ -134,10 +138,9 @@ def _boundary(below: float, above: float) -> float:
         with np.errstate(over="ignore"):
             middle = (below + above) / 2.0
         return middle if np.isfinite(middle) else below / 2.0 + above / 2.0  # no overflow
-    largest = float(np.finfo(float).max)
     if np.isneginf(below):
-        return -largest if above > -largest else float(below)  # -inf | x
-    return largest  # x | inf, or -inf | inf
+        return -_LARGEST if above > -_LARGEST else float(below)  # -inf | x
+    return _LARGEST  # x | inf, or -inf | inf
 
 
 def mdl_cut_points(x: np.ndarray, y_codes: np.ndarray, n_classes: int) -> np.ndarray:
@@ -539,8 +542,6 @@ class QuantileDiscretizer(_BaseDiscretizer):
             # quantiles of the values in order; with +-inf among them the lower value of the
             # interpolation pair is taken (no inf - inf), then _boundary's finite stand-ins
             method = "linear" if np.isfinite(values).all() else "lower"
-            cuts = np.quantile(values, probs, method=method)
-            largest = float(np.finfo(float).max)
-            cuts = np.unique(np.clip(cuts, -largest, largest))
+            cuts = np.unique(np.clip(np.quantile(values, probs, method=method), -_LARGEST, _LARGEST))
             cut_points[name] = cuts[cuts < values.max()]
         return self._finish_fit(cut_points)

@@ -80,12 +80,9 @@ class CountCache:
         self._parts: list[CountCache] = []  # set by merge(): tables are sums over the parts
 
     # -- counting ------------------------------------------------------------
-    def check_size(
-        self, family: Iterable[int], cells: float | None = None, what: str = "the count table of", close: str = ""
-    ) -> None:
+    def check_size(self, family: Iterable[int], cells: float | None = None, what: str = "the count table of") -> None:
         """Raise :class:`TableTooLargeError` if ``family``'s table (or ``cells`` float64
-        cells) would not fit the memory budget, naming the columns (after ``what``, then
-        ``close``) and the fix."""
+        cells) would not fit the memory budget, naming the columns and the fix."""
         family = [int(v) for v in family]
         if cells is None:
             cells = float(np.prod([float(self.cardinalities[v]) for v in family]))
@@ -94,7 +91,7 @@ class CountCache:
             return
         columns = ", ".join(f"{self.names[v]!r} ({int(self.cardinalities[v])} values)" for v in family)
         raise TableTooLargeError(
-            f"{what} {columns}{close} would have {cells:,.0f} cells ({_size(need)}), over the "
+            f"{what} {columns} would have {cells:,.0f} cells ({_size(need)}), over the "
             f"memory budget of {_size(budget)}. Lower k or max_parents, merge rare "
             "categories, discretize many-valued columns, or drop identifier columns; "
             "bnclf.set_config(memory_budget=...) or $BNCLF_MEMORY_BUDGET raises the budget."
@@ -361,21 +358,13 @@ class CountCache:
         cards = self.cardinalities[:d]
         offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
         width = int(cards.sum())
-        # every temporary is sized before anything is allocated: the value pairs of one
-        # feature with all values (the largest group), and the per-feature marginals
+        # sized before anything is allocated: the largest temporary is the value pairs of one
+        # feature with all values, or the per-feature marginals (C, values, d)
         largest = [int(v) for v in np.argsort(-cards, kind="stable")[:3]]  # named in the error
         self.check_size(
             largest,
-            cells=float(n_classes) * float(cards[largest[0]]) * width,
-            what=f"the all-pairs counts of the {d} features ({width} values in all; the largest columns:",
-            close=")",
-        )
-        self.check_size(
-            largest,
-            cells=float(n_classes) * float(width) * d,
-            what=f"the per-feature marginals of the all-pairs counts of the {d} features ({width} values "
-            "in all; the largest columns:",
-            close=")",
+            cells=float(n_classes) * width * max(float(cards[largest[0]]), d),
+            what=f"the all-pairs counts of the {d} features ({width} values in all), whose largest columns are",
         )
         # class-first arrays: by_feature[c, a, j] = N_ac within pair (value a's feature, j)
         if self._columns is None:  # merged or summed tables: no rows, the pair blocks

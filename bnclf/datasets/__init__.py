@@ -166,7 +166,7 @@ def read_csv_table(
 
     if sep is None:
         sep = _sniff_separator(path)
-    sep = {"\\t": "\t", "tab": "\t", "\\s+": r"\s+"}.get(sep, sep)  # '\t' as typed in a shell
+    sep = {"\\t": "\t", "tab": "\t"}.get(sep, sep)  # '\t' as typed in a shell
     try:
         frame = pd.read_csv(
             path,

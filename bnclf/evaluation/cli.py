@@ -199,10 +199,6 @@ def add_compare_subparser(subparsers: argparse._SubParsersAction) -> argparse.Ar
     return _configure(p)
 
 
-def _is_file_spec(spec: str) -> bool:
-    return spec.lower().endswith((".arff", ".arff.gz", ".csv", ".csv.gz"))
-
-
 def _is_multilabel(spec: str) -> bool:
     from ..models.registry import MULTILABEL_CLASSIFIERS, parse_classifier_spec
 
@@ -319,12 +315,9 @@ def run_compare(args: argparse.Namespace) -> int:
 
             discretizer = QuantileDiscretizer(n_bins=args.bins)
         if args.target is not None:  # the files' class column: read them here, by name
-            from .compare import load_dataset_spec
+            from .compare import is_file_spec, load_dataset_spec
 
-            datasets = [
-                load_dataset_spec(d, target=args.target) if _is_file_spec(d) else d  # type: ignore[misc]
-                for d in datasets
-            ]
+            datasets = [load_dataset_spec(d, target=args.target) if is_file_spec(d) else d for d in datasets]
         results, predictions = compare(
             datasets,
             classifiers,

@@ -118,6 +118,14 @@ def _load_keel(name: str):
     return X, y
 
 
+_FILE_SUFFIXES = (".arff", ".arff.gz", ".csv", ".csv.gz")
+
+
+def is_file_spec(spec: str | os.PathLike) -> bool:
+    """Whether a dataset spec names a CSV or ARFF file (read by :func:`bnclf.datasets.load_table`)."""
+    return str(spec).lower().endswith(_FILE_SUFFIXES)
+
+
 def load_dataset_spec(
     spec: str | os.PathLike | tuple[Any, Any, Any],
     target: str | None = None,
@@ -147,7 +155,7 @@ def load_dataset_spec(
         X, y = _load_keel(name)
         return name, X, y
     lower = spec.lower()
-    if lower.endswith((".arff", ".arff.gz", ".csv", ".csv.gz")):
+    if is_file_spec(spec):
         from ..datasets import load_table
 
         X, y = load_table(spec, target)

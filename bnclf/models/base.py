@@ -23,6 +23,7 @@ from ..data import (
     encode_target,
     python_scalar,
     record_feature_names,
+    shown_names,
 )
 from ..inference import log_posterior
 from ..network import Network
@@ -359,7 +360,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError(
                     f"X has {X.shape[1]} features, but {type(self).__name__} is expecting "
                     f"{self.n_features_in_} features as input. Pass the columns it was fitted on, "
-                    f"model.feature_names_in_ = {_names_shown(names)}."
+                    f"model.feature_names_in_ = {shown_names(names)}."
                 )
             if hasattr(self, "feature_names_in_") and list(X.columns) != list(names):
                 missing = [c for c in names if c not in X.columns]
@@ -382,7 +383,7 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"X has {frame.shape[1]} features, but {type(self).__name__} is expecting "
                 f"{self.n_features_in_} features as input. Pass the columns it was fitted on, "
-                f"model.feature_names_in_ = {_names_shown(names)}."
+                f"model.feature_names_in_ = {shown_names(names)}."
             )
         return frame
 
@@ -506,9 +507,3 @@ def _class_name(y: Any, feature_names: Sequence[Hashable]) -> Hashable:
     while name in feature_names:
         name = name + "_"
     return name
-
-
-def _names_shown(names, limit: int = 10) -> str:
-    """Feature names for a message: all, or the first ``limit`` and how many more."""
-    names = [str(n) for n in names]
-    return repr(names) if len(names) <= limit else f"{names[:limit]!r} and {len(names) - limit} more"
