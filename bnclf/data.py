@@ -256,13 +256,15 @@ class FeatureEncoder:
             raise ValueError(f"Feature names must be unique as text; got {names}.")
         self.feature_names_ = names
         self._clear_caches()
-        codes = np.empty((X.shape[0], len(names)), dtype=np.int64) if keep_codes else None
+        # column-major: each column is written, and counted from, as one contiguous block
+        codes = np.empty((X.shape[0], len(names)), dtype=np.int64, order="F") if keep_codes else None
         self.categories_ = []  # state labels per feature, "<missing>" last if present
         self._observed = []  # the labels that raw values map to
         self._missing_code = []  # code of the "<missing>" state, or None
         for j, (name, values, dtype) in enumerate(zip(names, _column_arrays(X), X.dtypes)):
             dense = _dense_integer_states(values)  # integers in a short range: no hashing
-            if pd.api.types.is_float_dtype(dtype) and _looks_continuous(X.iloc[:, j]):
+            kind = getattr(dtype, "kind", "O")  # numpy, masked and arrow dtypes: 'f' float, 'iu' integer
+            if kind == "f" and _looks_continuous(X.iloc[:, j]):
                 raise ValueError(
                     f"column {name!r} looks continuous ({X.iloc[:, j].nunique()} distinct float "
                     "values); discretize it first, e.g. with bnclf.MDLDiscretizer in "
@@ -270,9 +272,9 @@ class FeatureEncoder:
                     "--discretize mdl), or cast it to a categorical dtype if its values are categories."
                 )
             n_distinct = len(dense[0]) if dense is not None else None
-            if n_distinct is None and pd.api.types.is_integer_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+            if n_distinct is None and kind in "iu":
                 n_distinct = X.iloc[:, j].nunique()
-            elif n_distinct is None and pd.api.types.is_float_dtype(dtype):  # whole numbers (else refused above)
+            elif n_distinct is None and kind == "f":  # whole numbers (else refused above)
                 n_distinct = X.iloc[:, j].nunique()
             if n_distinct is not None and n_distinct > MAX_INTEGER_CATEGORIES:
                 import warnings
@@ -308,7 +310,7 @@ class FeatureEncoder:
                     col = rank[local]
             if not labels:
                 raise ValueError(f"column {name!r} has no observed values; drop it.")
-            n_known = int((~missing).sum())
+            n_known = len(missing) - int(np.count_nonzero(missing))
             if len(labels) >= 50 and len(labels) >= 0.9 * n_known:
                 import warnings
 

@@ -34,8 +34,18 @@ def m_estimated_log_cpts(cache: CountCache, families: Sequence[Sequence[int]], m
     if m < 0:
         raise ValueError(f"m={m!r} must be >= 0 (m=0 is maximum likelihood, m=1 the default).")
     cache.counts_many(families)
+    tables = [cache.counts(family) for family in families]
+    by_shape: dict[tuple, list[int]] = {}
+    for k, table in enumerate(tables):
+        by_shape.setdefault(table.shape, []).append(k)
+    out: list = [None] * len(tables)
     with np.errstate(divide="ignore"):
-        return [np.log(m_estimate(cache.counts(family), m)) for family in families]
+        for members in by_shape.values():  # tables of one shape at once, stacked on a last axis
+            stacked = np.stack([tables[k] for k in members], axis=-1)
+            logs = np.ascontiguousarray(np.moveaxis(np.log(m_estimate(stacked, m)), -1, 0))
+            for k, log_cpt in zip(members, logs):
+                out[k] = log_cpt
+    return out
 
 
 def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLike) -> tuple[np.ndarray, np.ndarray]:

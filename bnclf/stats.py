@@ -147,9 +147,9 @@ class CountCache:
             keys = keys[~unknown]
             if not len(keys):
                 continue
-            for key in keys:
-                self.check_size(key)
             shapes = self.cardinalities[keys]
+            for key in keys[shapes.prod(axis=1, dtype=np.float64) * 8.0 > memory_budget()]:
+                self.check_size(key)  # raises, naming the first family over the budget
             strides = np.cumprod(shapes[:, ::-1], axis=1)[:, ::-1]
             strides = np.concatenate([strides[:, 1:], np.ones((len(keys), 1), np.int64)], axis=1)
             sizes = shapes.prod(axis=1)
@@ -157,9 +157,17 @@ class CountCache:
             for start in range(0, len(keys), per_batch):
                 part = slice(start, start + per_batch)
                 bases = np.concatenate([[0], np.cumsum(sizes[part])[:-1]])
-                flat = bases[:, None] + matrix[keys[part, 0]] * strides[part, 0, None]
+                flat = matrix[keys[part, 0]]
+                flat *= strides[part, 0, None]
+                flat += bases[:, None]
                 for slot in range(1, size):
-                    flat += matrix[keys[part, slot]] * strides[part, slot, None]
+                    variables, factors = keys[part, slot], strides[part, slot]
+                    if (variables == variables[0]).all() and (factors == factors[0]).all():
+                        flat += matrix[variables[0]] * factors[0]  # one row for all (the class)
+                    else:
+                        codes = matrix[variables]
+                        codes *= factors[:, None]
+                        flat += codes
                 counts = np.bincount(flat.ravel(), minlength=int(sizes[part].sum()))
                 counts = counts.astype(np.float64)
                 for key, base, shape, n_cells in zip(keys[part], bases, shapes[part], sizes[part]):
@@ -281,10 +289,46 @@ class CountCache:
         return self.counts((self.class_index,))
 
     def mi_with_class(self) -> np.ndarray:
-        """``I(Xi; C)`` for every feature, in bits (compare them through :func:`comparable`)."""
-        c = self.class_index
-        self.counts_many([(i, c) for i in range(self.n_features)])
-        return np.array([mutual_information(self.counts((i, c))) for i in range(self.n_features)])
+        """``I(Xi; C)`` for every feature, in bits (compare them through :func:`comparable`).
+
+        ``(sum xlogx(N_ac) - sum_a xlogx(N_a) - sum_c xlogx(N_c) + xlogx(N)) / (N ln 2)`` over
+        each feature's own table, for all features at once.
+        """
+        tables, offsets = self.feature_class_counts()
+        class_sums = np.add.reduceat(tables, offsets, axis=0)  # (features, classes)
+        totals = class_sums.sum(axis=1)
+        value_terms = xlogx(tables).sum(axis=1) - xlogx(tables.sum(axis=1))
+        terms = np.add.reduceat(value_terms, offsets) - xlogx(class_sums).sum(axis=1) + xlogx(totals)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.maximum(np.where(totals > 0, terms / (totals * math.log(2.0)), 0.0), 0.0)
+
+    def feature_class_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """The ``(i, class)`` tables of all features stacked: ``(tables, offsets)``, the table
+        of feature i being ``tables[offsets[i]:offsets[i] + r_i]`` (memoized as each family).
+
+        From the rows, one ``np.bincount`` over the codes of all features at once.
+        """
+        d, c = self.n_features, self.class_index
+        cards = self.cardinalities[:d]
+        offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
+        if self._columns is not None and any((i, c) not in self._tables for i in range(d)):
+            self.check_size(
+                [int(np.argmax(cards))],
+                cells=float(cards.sum()) * self.n_classes,
+                what="the feature-class counts of all features; the largest column:",
+            )
+            flat = self._matrix[:d] + offsets[:, None]
+            flat *= self.n_classes
+            flat += self._matrix[c]
+            if self._has_unknown[:d].any():
+                flat = flat[self._matrix[:d] >= 0]
+            tables = np.bincount(flat.ravel(), minlength=int(cards.sum()) * self.n_classes)
+            tables = tables.reshape(-1, self.n_classes).astype(np.float64)
+            for i in range(d):
+                self._tables[(i, c)] = tables[offsets[i] : offsets[i] + cards[i]]
+            return tables, offsets
+        self.counts_many([(i, c) for i in range(d)])
+        return np.concatenate([self.counts((i, c)) for i in range(d)]), offsets
 
     def cmi_matrix(self) -> np.ndarray:
         """Symmetric matrix of ``I(Xi; Xj | C)`` in bits (zero diagonal); learners compare
@@ -366,84 +410,166 @@ class CountCache:
             cells=float(n_classes) * width * max(float(cards[largest[0]]), d),
             what=f"the all-pairs counts of the {d} features ({width} values in all), whose largest columns are",
         )
-        # class-first arrays: by_feature[c, a, j] = N_ac within pair (value a's feature, j)
+        # Value pairs are counted for every value but the last of each feature (a feature
+        # with one value keeps one column, which stays zero): the counts with a last value
+        # are the totals minus the others, so the products are (1 - 1/r)**2 as large.
+        kept = np.maximum(cards - 1, 1)
+        roff = np.concatenate([[0], np.cumsum(kept)[:-1]]).astype(np.int64)
+        rwidth = int(kept.sum())
+        value = np.arange(width) - np.repeat(offsets, cards)  # each full column's value
+        owner = np.repeat(np.arange(d), cards)
+        counted = value < cards[owner] - 1
+        column = np.full(width, rwidth, dtype=np.int64)  # full column -> reduced one (rwidth: none)
+        column[counted] = roff[owner[counted]] + value[counted]
+        # class-first arrays: by_feature[c, a, j] = N_ac among the rows with feature j known
+        # (a: a counted value), known_pairs[c, i, j] = N_c among the rows with i and j known
         if self._columns is None:  # merged or summed tables: no rows, the pair blocks
+            source = np.zeros(rwidth, dtype=np.int64)
+            source[column[counted]] = np.flatnonzero(counted)
+            padding = np.ones(rwidth, dtype=bool)
+            padding[column[counted]] = False  # the zero column of a one-valued feature
             blocks = np.moveaxis(self.pair_blocks()[0], -1, 0)
-            by_feature = np.add.reduceat(blocks, offsets, axis=2)
+            full = np.add.reduceat(blocks, offsets, axis=2)
+            known_pairs = np.add.reduceat(full, offsets, axis=1)
+            by_feature = full[:, source]
+            by_feature[:, padding] = 0.0
+            reduced = blocks[:, source][:, :, source]
+            reduced[:, padding] = 0.0
+            reduced[:, :, padding] = 0.0
 
             def joint_rows(lo, hi):
-                return blocks[:, lo:hi, lo:]
+                return reduced[:, lo:hi, lo:]
         else:
-            # the one-hot rows are kept for the passes over the value pairs when they are
-            # small, else made again for each pass (a chunk at a time: bounded memory)
-            kept = None
-            if float(self._matrix.shape[1]) * width * 4 <= _ONEHOT_KEEP_BYTES:
-                kept = list(self._class_onehot_chunks(offsets, width))
+            # All value pairs in one product per class (a symmetric rank-k update) when their
+            # array is small; else a group of features' rows at a time, from one-hot rows kept
+            # when they are small, or made again for each pass (bounded memory).
+            products = None
+            if float(n_classes) * rwidth * rwidth <= _FULL_PRODUCT_CELLS:
+                exact = np.float32 if self.n_samples < 2**24 else np.float64  # integer sums
+                products = np.zeros((n_classes, rwidth, rwidth), dtype=exact)
+            kept_rows = None
+            if products is None and float(self._matrix.shape[1]) * rwidth * 4 <= _ONEHOT_KEEP_BYTES:
+                kept_rows = list(self._class_onehot_chunks(offsets, column, rwidth))
 
             def chunks():
-                return kept if kept is not None else self._class_onehot_chunks(offsets, width)
+                return kept_rows if kept_rows is not None else self._class_onehot_chunks(offsets, column, rwidth)
 
-            by_feature = np.zeros((n_classes, width, d))
+            def product(onehot, lo, hi):
+                # a large product is worth the BLAS's threads; small ones run faster on one
+                large = onehot.shape[0] * (hi - lo) * (rwidth - lo) >= _THREADED_PRODUCT
+                with contextlib.nullcontext() if large else single_threaded_blas():
+                    return onehot[:, lo:hi].T @ onehot[:, lo:]
+
+            by_feature = np.zeros((n_classes, rwidth, d))
+            known_pairs = np.zeros((n_classes, d, d))
             for label, onehot, known in chunks():
+                if products is not None:
+                    products[label] += product(onehot, 0, rwidth)
                 if known is None:  # no unknown values: N_ac whatever the other feature
-                    by_feature[label] += onehot.sum(axis=0, dtype=np.float64)[:, None]
+                    by_feature[label] += onehot.sum(axis=0)[:, None]  # float32: exact below 2**24 rows
+                    known_pairs[label] += onehot.shape[0]
                     continue
                 with single_threaded_blas():
                     by_feature[label] += onehot.T @ known
+                    known_pairs[label] += known.T @ known
 
             def joint_rows(lo, hi):
-                joint = np.zeros((n_classes, hi - lo, width - lo))
+                if products is not None:
+                    return products[:, lo:hi, lo:]
+                joint = np.zeros((n_classes, hi - lo, rwidth - lo))
                 for label, onehot, _ in chunks():
-                    # a large product is worth the BLAS's threads; small ones run faster on one
-                    large = onehot.shape[0] * (hi - lo) * (width - lo) >= _THREADED_PRODUCT
-                    with contextlib.nullcontext() if large else single_threaded_blas():
-                        joint[label] += onehot[:, lo:hi].T @ onehot[:, lo:]
+                    joint[label] += product(onehot, lo, hi)
                 return joint
 
-        class_totals = np.add.reduceat(by_feature, offsets, axis=1)  # N_c: (C, d, d)
-        # S = sum_ab xlogx(N_abc) - sum_a xlogx(N_ac) - sum_b xlogx(N_bc) + xlogx(N_c): the
-        # marginals of a pair's own table are the sums of its cells, so only the value pairs
-        # need a log per cell; the marginal terms come from by_feature, a (C, values, d) array.
-        marginal = np.add.reduceat(xlogx(by_feature), offsets, axis=1)  # (C, i, j): sum_a xlogx(N_ac)
-        terms = xlogx(class_totals) - marginal - marginal.transpose(0, 2, 1)
-        per_feature = width * n_classes * max(1, int(cards.max()))
+        # S = sum_ab xlogx(N_abc) - sum_a xlogx(N_ac) - sum_b xlogx(N_bc) + xlogx(N_c), the
+        # marginals being those of the pair's own table (the sums of its cells)
+        sums = _SegmentSums(roff, kept)  # over each feature's counted values
+        last = known_pairs - sums(by_feature, axis=1)  # (C, i, j): N of i's last value
+        marginal = sums(xlogx(by_feature), axis=1) + xlogx(last)  # sum_a xlogx(N_ac)
+        terms = xlogx(known_pairs) - marginal - marginal.transpose(0, 2, 1)
+        # the counts with a last value are totals minus counted cells: with_last[c, a, j] =
+        # N_a(j known) - sum_b N_ab (value a with j's last value) is, by symmetry, also the
+        # count of j's last value with a; its sums come from each group of value pairs
+        counted_sums = np.empty((n_classes, rwidth, d))  # sum over j's counted values of N_ab
+        per_feature = rwidth * n_classes * int(kept.max())
         group = max(1, _PAIR_GROUP_CELLS // max(1, per_feature))
         for start in range(0, d, group):
             stop = min(d, start + group)
-            lo, hi = int(offsets[start]), int(offsets[stop - 1] + cards[stop - 1])
+            lo, hi = int(roff[start]), int(roff[stop - 1] + kept[stop - 1])
             # pairs (i, j) with i in the group and j >= i: the rest follows by symmetry
-            cell = xlogx(joint_rows(lo, hi))  # (C, values of the group, values from lo on)
-            terms[:, start:stop, start:] += np.add.reduceat(
-                np.add.reduceat(cell, offsets[start:] - lo, axis=2), offsets[start:stop] - lo, axis=1
-            )
+            joint = joint_rows(lo, hi)  # (C, counted values of the group, counted values from lo on)
+            rows, cols = sums.part(start, stop), sums.part(start, d)
+            counted_sums[:, lo:hi, start:] = cols(joint, axis=2)
+            counted_sums[:, lo:, start:stop] = rows(joint, axis=1).transpose(0, 2, 1)
+            terms[:, start:stop, start:] += rows(cols(xlogx(joint), axis=2), axis=1)
+        with_last = by_feature - counted_sums
+        cells = sums(xlogx(with_last), axis=1)  # (C, i, j): sum_a xlogx(N(a, j's last))
+        both_last = last - sums(with_last, axis=1).transpose(0, 2, 1)
+        terms += cells + cells.transpose(0, 2, 1) + xlogx(both_last)
         upper = np.triu(np.ones((d, d), dtype=bool), 1)
         terms = np.where(upper, terms, 0.0)
         terms = terms + terms.transpose(0, 2, 1)
-        self._pair_terms = (np.moveaxis(terms, 0, -1), np.moveaxis(class_totals, 0, -1))
+        self._pair_terms = (np.moveaxis(terms, 0, -1), np.moveaxis(known_pairs, 0, -1))
         return self._pair_terms
 
-    def _class_onehot_chunks(self, offsets, width):
+    def _class_onehot_chunks(self, offsets, column, rwidth):
         """``(label, one-hot values, known indicators)`` for the rows of each class, in
-        row chunks of at most about 2**22 one-hot cells (float32: exact counts); the known
-        indicators are ``None`` when no feature has an unknown value."""
+        row chunks of at most about 2**22 one-hot cells (float32: exact counts).
+
+        ``column`` maps each value (its full column, ``offsets[i] + code``) to its one-hot
+        column (``rwidth`` of them), or to ``rwidth`` for a value left out. The known
+        indicators are ``None`` when no feature has an unknown value.
+        """
         d = self.n_features
         y = self._columns[self.class_index]
-        step = max(1, _ONEHOT_CHUNK_CELLS // max(1, width))
+        unknown = bool(self._has_unknown[:d].any())
+        owner = np.zeros(rwidth, dtype=np.int64)  # the feature and value of each one-hot column
+        value = np.full(rwidth, -2, dtype=np.int64)  # -2: no value (a one-valued feature's column)
+        full = np.flatnonzero(column < rwidth)
+        owner[column[full]] = np.searchsorted(offsets, full, side="right") - 1
+        value[column[full]] = full - offsets[owner[column[full]]]
+        small = int(self.cardinalities[:d].max()) < 2**15
+        matrix = self._matrix[:d].astype(np.int16) if small else self._matrix[:d]  # (features, rows)
+        value = value.astype(matrix.dtype)
+        equal = rwidth % d == 0 and np.array_equal(owner, np.repeat(np.arange(d), rwidth // d))
+        step = max(1, _ONEHOT_CHUNK_CELLS // rwidth)
         for label in range(self.n_classes):
             rows = np.flatnonzero(y == label)
             for start in range(0, rows.size, step):
-                part = rows[start : start + step]
-                codes = self._matrix[:d, part].T  # (rows, features)
-                cells = codes + offsets  # the one-hot column of each value
-                cells += (np.arange(part.size) * width)[:, None]
-                onehot = np.zeros((part.size, width), dtype=np.float32)
-                if self._has_unknown[:d].any():
-                    ok = codes >= 0
-                    onehot.ravel()[cells[ok]] = 1.0
-                    yield label, onehot, ok.astype(np.float32)
+                codes = matrix[:, rows[start : start + step]]
+                # column-major one-hot rows: one comparison per column (an unknown code, -1, matches none)
+                if equal:  # every feature has k columns: compare each feature's codes with its k values
+                    onehot = np.equal(codes[:, None, :], value.reshape(d, -1)[:, :, None]).reshape(rwidth, -1)
                 else:
-                    onehot.ravel()[cells.ravel()] = 1.0
-                    yield label, onehot, None
+                    onehot = np.equal(codes[owner], value[:, None])
+                onehot = onehot.astype(np.float32)
+                known = (codes >= 0).T.astype(np.float32) if unknown else None
+                yield label, onehot.T, known
+
+
+class _SegmentSums:
+    """Sums over consecutive segments of an axis (``np.add.reduceat`` at ``starts``), the
+    segments being each feature's values; when every segment has the same length, strided
+    slices added in order (the same sums, bit for bit, several times faster)."""
+
+    def __init__(self, starts: np.ndarray, lengths: np.ndarray) -> None:
+        self.starts, self.lengths = starts, lengths
+        self.equal = int(lengths[0]) if lengths.size and (lengths == lengths[0]).all() else 0
+
+    def part(self, start: int, stop: int) -> "_SegmentSums":
+        """The sums over the segments ``start:stop``, for an axis that begins at the first."""
+        return _SegmentSums(self.starts[start:stop] - self.starts[start], self.lengths[start:stop])
+
+    def __call__(self, array: np.ndarray, axis: int) -> np.ndarray:
+        if not self.equal:
+            return np.add.reduceat(array, self.starts, axis=axis)
+        k = self.equal
+        split = array.reshape(array.shape[:axis] + (len(self.starts), k) + array.shape[axis + 1 :])
+        index = (slice(None),) * (axis + 1)
+        out = np.array(split[index + (0,)], dtype=np.result_type(array, np.float64) if k > 1 else None)
+        for t in range(1, k):
+            out += split[index + (t,)]
+        return out
 
 
 _ONEHOT_CHUNK_CELLS = 1 << 22
@@ -454,8 +580,12 @@ _ONEHOT_KEEP_BYTES = 1 << 28
 keeps for its passes over the value pairs; a larger one is made again, chunk by chunk, for
 each pass."""
 
-_PAIR_GROUP_CELLS = 1 << 20
-"""Cells of the value-pair arrays that :meth:`CountCache.pair_information_terms` forms at a time."""
+_PAIR_GROUP_CELLS = 1 << 18
+"""Cells of the value-pair arrays that :meth:`CountCache.pair_information_terms` takes at a time."""
+
+_FULL_PRODUCT_CELLS = 1 << 24
+"""Largest array of all value pairs (counted values squared, times classes) that
+:meth:`CountCache.pair_information_terms` forms in one product per class."""
 
 _THREADED_PRODUCT = 1 << 27
 """Multiply-adds from which a one-hot product of the all-pairs counts may use every BLAS
