@@ -261,8 +261,10 @@ class FeatureEncoder:
         self.categories_ = []  # state labels per feature, "<missing>" last if present
         self._observed = []  # the labels that raw values map to
         self._missing_code = []  # code of the "<missing>" state, or None
-        for j, (name, values, dtype) in enumerate(zip(names, _column_arrays(X), X.dtypes)):
-            dense = _dense_integer_states(values)  # integers in a short range: no hashing
+        arrays = _column_arrays(X)
+        dense_columns = _dense_integer_states(arrays)  # integers in a short range: no hashing
+        for j, (name, values, dtype) in enumerate(zip(names, arrays, X.dtypes)):
+            dense = dense_columns.get(j)
             kind = getattr(dtype, "kind", "O")  # numpy, masked and arrow dtypes: 'f' float, 'iu' integer
             if kind == "f" and _looks_continuous(X.iloc[:, j]):
                 raise ValueError(
@@ -545,19 +547,29 @@ def _column_arrays(frame: pd.DataFrame) -> list:
     return out
 
 
-def _dense_integer_states(values) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(sorted distinct values, codes)`` of a numpy integer column whose values span
-    at most ``_DENSE_RANGE``, by counting (``np.bincount``) instead of hashing; ``None``
-    for any other column."""
-    if not (isinstance(values, np.ndarray) and values.dtype.kind in "iu" and values.size):
-        return None
-    low, high = int(values.min()), int(values.max())
-    if high - low >= max(_DENSE_RANGE, 0):
-        return None
-    shifted = values.astype(np.int64) - low
-    present = np.bincount(shifted, minlength=high - low + 1) > 0
-    rank = np.cumsum(present) - 1
-    return np.flatnonzero(present) + low, rank[shifted]
+def _dense_integer_states(arrays: list) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """``{position: (sorted distinct values, codes)}`` of the numpy integer columns among
+    ``arrays`` whose values span at most ``_DENSE_RANGE``, by counting instead of hashing:
+    all such columns at once, in one ``np.bincount`` over their stacked values."""
+    chosen = [j for j, v in enumerate(arrays) if isinstance(v, np.ndarray) and v.dtype.kind in "iu" and v.size]
+    if not chosen:
+        return {}
+    block = np.stack([arrays[j].astype(np.int64, copy=False) for j in chosen])  # (columns, rows)
+    low, high = block.min(axis=1), block.max(axis=1)
+    narrow = np.flatnonzero(high - low < max(_DENSE_RANGE, 0))
+    if narrow.size < len(chosen):
+        block, low, high, chosen = block[narrow], low[narrow], high[narrow], [chosen[k] for k in narrow]
+    span = high - low + 1
+    base = np.cumsum(span) - span  # each column's values get a segment of the counts
+    flat = block - (low - base)[:, None]
+    present = np.bincount(flat.ravel(), minlength=int(span.sum())) > 0
+    rank = np.cumsum(present) - 1  # the code of a value: present values before it in its segment
+    before = rank[base] + 1 - present[base]  # present values in the earlier segments
+    codes = rank[flat] - before[:, None]
+    return {
+        j: (np.flatnonzero(present[b : b + n]) + lo, codes[k])
+        for k, (j, b, n, lo) in enumerate(zip(chosen, base, span, low))
+    }
 
 
 _DENSE_RANGE = 1 << 16

@@ -133,6 +133,11 @@ class CountCache:
             key = tuple(sorted(int(v) for v in family))
             if key and key not in self._tables and len(set(key)) == len(key):
                 todo.setdefault(len(key), {})[key] = None
+        if getattr(self, "_pair_sources", None) is not None and 3 in todo:
+            pairs = [key for key in todo[3] if key[2] == self.class_index]
+            self._tables_from_products(pairs)
+            for key in pairs:
+                del todo[3][key]
         if self._parts or self._columns is None:
             for group in todo.values():
                 for key in group:
@@ -172,6 +177,32 @@ class CountCache:
                 counts = counts.astype(np.float64)
                 for key, base, shape, n_cells in zip(keys[part], bases, shapes[part], sizes[part]):
                     self._tables[tuple(int(v) for v in key)] = counts[base : base + n_cells].reshape(tuple(shape))
+
+    def _tables_from_products(self, pairs: list[tuple[int, int, int]]) -> None:
+        """Memoize the tables ``(i, j, class)`` of ``pairs`` (``i < j``) from the value-pair
+        products that :meth:`pair_information_terms` formed: the counted cells as they are,
+        a row or column of a last value as totals minus counted cells. Pairs of the same
+        shape are read in one indexing."""
+        products, by_feature, known_pairs, roff = self._pair_sources
+        cards = self.cardinalities
+        shapes: dict[tuple[int, int], list] = {}
+        for key in pairs:
+            shapes.setdefault((int(cards[key[0]]), int(cards[key[1]])), []).append(key)
+        for (ri, rj), keys in shapes.items():
+            first, second = (np.array([key[slot] for key in keys]) for slot in (0, 1))
+            rows = roff[first][:, None] + np.arange(ri - 1)  # (pairs, counted values of i)
+            cols = roff[second][:, None] + np.arange(rj - 1)
+            table = np.empty((self.n_classes, len(keys), ri, rj))
+            counted = products[:, rows[:, :, None], cols[:, None, :]]
+            table[:, :, :-1, :-1] = counted
+            table[:, :, :-1, -1] = by_feature[:, rows, second[:, None]] - counted.sum(axis=3)
+            table[:, :, -1, :-1] = by_feature[:, cols, first[:, None]] - counted.sum(axis=2)
+            table[:, :, -1, -1] = (
+                known_pairs[:, first, second] - table[:, :, :-1, :].sum(axis=(2, 3)) - table[:, :, -1, :-1].sum(axis=2)
+            )
+            table = np.ascontiguousarray(np.moveaxis(table, 0, -1))
+            for key, one in zip(keys, table):
+                self._tables[key] = one
 
     def pair_blocks(self) -> tuple[np.ndarray, np.ndarray]:
         """Counts of every pair of feature values within each class, in one array.
@@ -281,6 +312,7 @@ class CountCache:
         merged._tables = {}
         merged._pair_blocks = None
         merged._pair_terms = None
+        merged._pair_sources = None
         return merged
 
     # -- shortcuts used by the learners ----------------------------------------
@@ -473,6 +505,9 @@ class CountCache:
                     by_feature[label] += onehot.T @ known
                     known_pairs[label] += known.T @ known
 
+            if products is not None:  # the tables of feature pairs, for counts_many to read
+                self._pair_sources = (products, by_feature, known_pairs, roff)
+
             def joint_rows(lo, hi):
                 if products is not None:
                     return products[:, lo:hi, lo:]
@@ -485,6 +520,13 @@ class CountCache:
         # marginals being those of the pair's own table (the sums of its cells)
         sums = _SegmentSums(roff, kept)  # over each feature's counted values
         last = known_pairs - sums(by_feature, axis=1)  # (C, i, j): N of i's last value
+        # the (i, class) tables come with them: the counted values from by_feature, the last
+        # value from last (rows with i known, twice)
+        own = by_feature[:, np.arange(rwidth), np.repeat(np.arange(d), kept)]  # (C, counted values)
+        own_last = last[:, np.arange(d), np.arange(d)]  # (C, features)
+        with_class = np.where(counted[:, None], own.T[np.minimum(column, rwidth - 1)], own_last.T[owner])
+        for i in range(d):
+            self._tables.setdefault((i, self.class_index), with_class[offsets[i] : offsets[i] + cards[i]])
         marginal = sums(xlogx(by_feature), axis=1) + xlogx(last)  # sum_a xlogx(N_ac)
         terms = xlogx(known_pairs) - marginal - marginal.transpose(0, 2, 1)
         # the counts with a last value are totals minus counted cells: with_last[c, a, j] =
@@ -536,7 +578,7 @@ class CountCache:
         for label in range(self.n_classes):
             rows = np.flatnonzero(y == label)
             for start in range(0, rows.size, step):
-                codes = matrix[:, rows[start : start + step]]
+                codes = matrix.take(rows[start : start + step], axis=1)  # row-major, as the comparisons need
                 # column-major one-hot rows: one comparison per column (an unknown code, -1, matches none)
                 if equal:  # every feature has k columns: compare each feature's codes with its k values
                     onehot = np.equal(codes[:, None, :], value.reshape(d, -1)[:, :, None]).reshape(rwidth, -1)
@@ -838,6 +880,32 @@ class ChunkedCountCache(CountCache):
     def _pair_tables_held(self) -> bool:
         d, c = self.n_features, self.class_index
         return all((i, j, c) in self._tables for i in range(d) for j in range(i + 1, d))
+
+    def _tables_from_products(self, pairs: list[tuple[int, int, int]]) -> None:
+        """Memoize the tables ``(i, j, class)`` of ``pairs`` (``i < j``) from the value-pair
+        products that :meth:`pair_information_terms` formed: the counted cells as they are,
+        a row or column of a last value as totals minus counted cells. Pairs of the same
+        shape are read in one indexing."""
+        products, by_feature, known_pairs, roff = self._pair_sources
+        cards = self.cardinalities
+        shapes: dict[tuple[int, int], list] = {}
+        for key in pairs:
+            shapes.setdefault((int(cards[key[0]]), int(cards[key[1]])), []).append(key)
+        for (ri, rj), keys in shapes.items():
+            first, second = (np.array([key[slot] for key in keys]) for slot in (0, 1))
+            rows = roff[first][:, None] + np.arange(ri - 1)  # (pairs, counted values of i)
+            cols = roff[second][:, None] + np.arange(rj - 1)
+            table = np.empty((self.n_classes, len(keys), ri, rj))
+            counted = products[:, rows[:, :, None], cols[:, None, :]]
+            table[:, :, :-1, :-1] = counted
+            table[:, :, :-1, -1] = by_feature[:, rows, second[:, None]] - counted.sum(axis=3)
+            table[:, :, -1, :-1] = by_feature[:, cols, first[:, None]] - counted.sum(axis=2)
+            table[:, :, -1, -1] = (
+                known_pairs[:, first, second] - table[:, :, :-1, :].sum(axis=(2, 3)) - table[:, :, -1, :-1].sum(axis=2)
+            )
+            table = np.ascontiguousarray(np.moveaxis(table, 0, -1))
+            for key, one in zip(keys, table):
+                self._tables[key] = one
 
     def pair_blocks(self) -> tuple[np.ndarray, np.ndarray]:
         """The summed pair blocks, or the array assembled from the ``(i, j, class)`` tables."""

@@ -135,9 +135,10 @@ def learn_tan(cache: CountCache, *, root: int | None = None) -> nx.DiGraph:
     """
     if cache.n_features == 1:
         return learn_nb(cache)
+    cmi = comparable(cache.cmi_matrix())  # first: its counting gives the (feature, class) tables too
     if root is None:
         root = int(np.argmax(comparable(cache.mi_with_class())))
-    parents = maximum_spanning_arborescence(comparable(cache.cmi_matrix()), root)
+    parents = maximum_spanning_arborescence(cmi, root)
     return _with_class_parent({i: [p] for i, p in enumerate(parents) if p >= 0}, cache)
 
 
@@ -153,8 +154,8 @@ def learn_kdb(cache: CountCache, *, k: int = 2) -> nx.DiGraph:
     Sahami's algorithm also admits a threshold on the CMI below which no arc is
     added; like the source papers and Weka, parents are taken whatever their CMI.
     """
+    cmi = comparable(cache.cmi_matrix())  # first: its counting gives the (feature, class) tables too
     order = np.argsort(-comparable(cache.mi_with_class()), kind="stable")
-    cmi = comparable(cache.cmi_matrix())
     parents = {}
     for rank, i in enumerate(order):
         earlier = order[:rank]

@@ -181,6 +181,24 @@ def test_all_pairs_by_one_hot_products_equal_bincounts():
             np.testing.assert_array_equal(fast.counts((j, i, 6)), slow.counts((j, i, 6)))
 
 
+@pytest.mark.parametrize("missing", [False, True])
+def test_tables_read_from_the_all_pairs_products_equal_bincounts(missing):
+    rng = np.random.default_rng(3)
+    cards = np.array([2, 5, 3, 1, 4, 3])
+    codes = np.column_stack([rng.integers(0, r, 300) for r in cards])
+    if missing:
+        codes[rng.random(codes.shape) < 0.15] = -1
+    data = DiscreteData(codes, cards, rng.integers(0, 3, 300), 3)
+    fast, slow = CountCache(data), CountCache(data)
+    fast.cmi_matrix()  # forms the products, and the (feature, class) tables with them
+    assert fast._pair_sources is not None
+    d = len(cards)
+    families = [(j, i, d) for i in range(d) for j in range(i + 1, d)] + [(i, d) for i in range(d)]
+    fast.counts_many(families)
+    for family in families:
+        np.testing.assert_array_equal(fast.counts(family), slow.counts(family))
+
+
 @pytest.mark.parametrize("group_cells", [None, 1, 2000])  # one group of features, one feature, a few
 @pytest.mark.parametrize("missing", [False, True])
 @pytest.mark.parametrize("chunk_cells", [None, 1000])  # the rows of a class in one chunk, or in several
