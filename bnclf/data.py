@@ -16,6 +16,7 @@ Code conventions
 
 from __future__ import annotations
 
+import ctypes
 import itertools
 from collections.abc import Collection, Hashable, Iterable
 from dataclasses import dataclass
@@ -263,6 +264,7 @@ class FeatureEncoder:
         self._missing_code = []  # code of the "<missing>" state, or None
         arrays = _column_arrays(X)
         dense_columns = _dense_integer_states(arrays)  # integers in a short range: no hashing
+        object_columns = _factorize_columns(arrays)  # text: one hash pass over all columns
         for j, (name, values, dtype) in enumerate(zip(names, arrays, X.dtypes)):
             dense = dense_columns.get(j)
             kind = getattr(dtype, "kind", "O")  # numpy, masked and arrow dtypes: 'f' float, 'iu' integer
@@ -301,7 +303,7 @@ class FeatureEncoder:
                 missing = np.zeros(len(values), dtype=bool)
                 col = dense[1] if keep_codes else None
             else:  # one hash pass: the distinct values and the missing ones (code -1)
-                local, uniques = pd.factorize(values)
+                local, uniques = object_columns[j] if j in object_columns else factorize(values)
                 missing = local < 0
                 uniques = np.asarray(uniques, dtype=object)
                 labels = _sorted_labels(uniques)
@@ -309,7 +311,7 @@ class FeatureEncoder:
                 if keep_codes:
                     position = {label: code for code, label in enumerate(labels)}
                     rank = np.array([position[python_scalar(u)] for u in uniques] + [UNKNOWN], dtype=np.int64)
-                    col = rank[local]
+                    col = local if np.array_equal(rank[:-1], np.arange(len(uniques))) else rank[local]
             if not labels:
                 raise ValueError(f"column {name!r} has no observed values; drop it.")
             n_known = len(missing) - int(np.count_nonzero(missing))
@@ -408,7 +410,7 @@ class FeatureEncoder:
         if n <= _SMALL_ROWS:  # a few rows: a dict lookup per value
             items = np.asarray(values, dtype=object)
             return np.fromiter(map(get, items, itertools.repeat(UNKNOWN, n)), dtype=np.int64, count=n)
-        local, uniques = pd.factorize(values)  # one hash pass; a lookup per distinct value
+        local, uniques = factorize(values)  # one hash pass; a lookup per distinct value
         lookup = np.fromiter(
             (get(u, UNKNOWN) for u in np.asarray(uniques, dtype=object)), dtype=np.int64, count=len(uniques)
         )
@@ -572,6 +574,99 @@ def _dense_integer_states(arrays: list) -> dict[int, tuple[np.ndarray, np.ndarra
     }
 
 
+def factorize(values: Any) -> tuple[np.ndarray, Any]:
+    """``pd.factorize(values)``: codes in order of first appearance (-1 for a missing
+    value) and the distinct values; for a long numpy object column, by object identity first.
+
+    Notes
+    -----
+    Hashing Python objects costs about 20 ns a value, most of it calls into each object's
+    ``__hash__`` and ``__eq__``. A column of text (read from a file, or cast from
+    categories) holds a few objects many times over, so the column is factorized first by
+    the objects' addresses (integers hashed as such, about 5 ns a value), and only the
+    distinct objects, once each, by value. Equal values held by different objects meet in
+    the second step, so the result is the same as ``pd.factorize``'s, codes included: a
+    value first appears where its first object first appears. The addresses are read from
+    the array's own buffer of object pointers, and each distinct object taken back from its
+    address, while the array holds the objects alive.
+    """
+    if not _by_identity(values):
+        return pd.factorize(values)
+    objects, distinct = pd.factorize(_addresses(values))  # one code per distinct object, first seen first
+    local, uniques = pd.factorize(_held(distinct))
+    return local[objects], uniques
+
+
+def _factorize_columns(arrays: list) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """``{position: (codes, distinct values)}`` of the long numpy object columns among
+    ``arrays``, all at once (as :func:`factorize` does one column, codes -1 for a missing
+    value); a column's distinct values are in sorted order (by type name and text when
+    they do not compare).
+
+    Notes
+    -----
+    Values are told apart across all the columns at once, so a value that equal objects
+    of different types hold (``1``, ``1.0`` and ``True`` are one key) would take one
+    column's object as its label in another column; then, and when the columns hold more
+    distinct objects than an eighth of their cells (identity saves little), each column is
+    factorized on its own.
+    """
+    chosen = [j for j, v in enumerate(arrays) if _by_identity(v)]
+    if not chosen:
+        return {}
+    objects, distinct = pd.factorize(np.stack([_addresses(arrays[j]) for j in chosen]).ravel())
+    if len(distinct) * 8 > objects.size:
+        return {j: factorize(arrays[j]) for j in chosen}
+    held = _held(distinct)
+    value, uniques = pd.factorize(held)
+    if len({(v, type(o)) for v, o in zip(value.tolist(), held) if v >= 0}) > len(uniques):
+        return {j: factorize(arrays[j]) for j in chosen}
+    uniques = np.asarray(uniques, dtype=object)
+    try:  # values in sorted order (as the encoder labels them), so its codes need no remapping
+        order = np.argsort(uniques, kind="stable")
+    except TypeError:
+        order = np.array(sorted(range(len(uniques)), key=lambda k: (type(uniques[k]).__name__, str(uniques[k]))))
+    order = np.asarray(order, dtype=np.int64)
+    uniques = uniques[order]
+    value = np.append(np.argsort(order), -1)[value]  # each object's value, by sorted position
+    n = len(uniques) + 1  # the values, then a slot for a missing one
+    cells = np.where(value < 0, n - 1, value)[objects].reshape(len(chosen), -1)
+    cells += (np.arange(len(chosen)) * n)[:, None]
+    present = np.bincount(cells.ravel(), minlength=len(chosen) * n).reshape(len(chosen), n) > 0
+    present[:, -1] = False
+    rank = np.where(present, np.cumsum(present, axis=1) - 1, -1)  # a column's own codes
+    codes = rank.ravel()[cells]
+    return {j: (codes[k], uniques[present[k, :-1]]) for k, j in enumerate(chosen)}
+
+
+def _by_identity(values: Any) -> bool:
+    return (
+        isinstance(values, np.ndarray) and values.dtype == object and values.ndim == 1 and values.size >= _IDENTITY_ROWS
+    )
+
+
+def _addresses(values: np.ndarray) -> np.ndarray:
+    """The object pointers of a 1-D object array, as integers: a view of the array's own
+    buffer (with its stride: a column of a row-major block is strided), valid while the
+    caller holds ``values``. Nothing is copied, so no buffer can be freed under the view."""
+    step = values.strides[0]
+    if step < 0:  # a reversed view: read the same buffer forwards, then reverse
+        return _addresses(values[::-1])[::-1]
+    buffer = (ctypes.c_char * ((values.size - 1) * step + values.itemsize)).from_address(values.ctypes.data)
+    return np.ndarray(values.shape, dtype=np.intp, buffer=buffer, strides=(step,))
+
+
+def _held(addresses: np.ndarray) -> np.ndarray:
+    """The objects at ``addresses`` (each held by an array the caller keeps alive)."""
+    held = np.empty(len(addresses), dtype=object)
+    for k, address in enumerate(addresses.tolist()):
+        held[k] = ctypes.cast(address, ctypes.py_object).value
+    return held
+
+
+_IDENTITY_ROWS = 1024
+"""Object columns of at least this many values are factorized by object identity first."""
+
 _DENSE_RANGE = 1 << 16
 """Integer columns whose values span fewer than this many integers are coded through a
 table indexed by value instead of a hash table."""
@@ -646,7 +741,7 @@ def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
             "Unknown label type: y holds continuous values; a classifier needs class labels "
             "(use a regressor, or bin y first)."
         )
-    codes, uniques = pd.factorize(values)
+    codes, uniques = factorize(values)
     try:
         order = np.argsort(np.asarray(uniques), kind="stable")
     except TypeError:  # mixed label types (e.g. 1 and "a"): order by type name, then text

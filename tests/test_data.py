@@ -290,3 +290,53 @@ def test_lookup_caches_are_rebuilt_and_not_pickled():
     assert not any(key in copy.__dict__ for key in ("_category_maps", "_lookup_dicts", "_integer_tables"))
     frame = pd.DataFrame({"a": pd.Categorical(["y", "x"], categories=["y", "x"]), "b": [2, 1]})
     assert copy.transform(frame).tolist() == enc.transform(frame).tolist() == [[1, 1], [0, 0]]
+
+
+def _object_columns(seed, pool):
+    rng = np.random.default_rng(seed)
+    block = pool[rng.integers(0, len(pool), (3000, 4))]
+    block[rng.random(block.shape) < 0.2] = "".join(["c", "c"])[:1]  # equal text, another object
+    # a strided column of a row-major block, a reversed one, a contiguous copy, a short one
+    return [block[:, 0], block[::-1, 1], np.ascontiguousarray(block[:, 2]), block[:40, 3]]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize(
+    "pool",
+    [
+        ["x", "b", "c", "a", "a" * 3],  # text: the columns are factorized together
+        ["a", "b", None, np.nan, "c", 1, 1.0, True, (1, 2)],  # equal values of several types: one by one
+        ["a", 10, 2, None, 2.5],  # values that do not compare: ordered by type name and text
+    ],
+)
+def test_factorizing_object_columns_by_identity_equals_pandas(seed, pool):
+    from bnclf.data import _factorize_columns, factorize
+
+    columns = _object_columns(seed, np.array(pool, dtype=object))
+    together = _factorize_columns(columns)
+    assert sorted(together) == [0, 1, 2]  # the short column is left to pd.factorize
+    for j, column in enumerate(columns):
+        codes, uniques = pd.factorize(column)
+        ours, our_uniques = factorize(column)
+        np.testing.assert_array_equal(ours, codes)  # codes in order of first appearance, as pandas
+        assert [repr(v) for v in our_uniques] == [repr(v) for v in uniques]
+        if j in together:  # the same values row by row, and each column's own distinct values
+            ours, our_uniques = together[j]
+            np.testing.assert_array_equal(ours < 0, codes < 0)
+            assert [repr(v) for v in our_uniques[ours[ours >= 0]]] == [repr(v) for v in uniques[codes[codes >= 0]]]
+            assert len(our_uniques) == len(uniques)
+
+
+def test_text_and_integer_columns_give_the_codes_of_categorical_ones():
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 5, size=(2000, 6))
+    frames = {
+        "category": pd.DataFrame(codes).astype(str).astype("category"),
+        "text": pd.DataFrame(codes).astype(str),
+        "text from an array": pd.DataFrame(codes.astype(str).astype(object)),
+        "integer": pd.DataFrame(codes),
+    }
+    expected = FeatureEncoder().fit_transform(frames["category"])
+    np.testing.assert_array_equal(expected, codes)
+    for name, frame in frames.items():
+        np.testing.assert_array_equal(FeatureEncoder().fit_transform(frame), expected, err_msg=name)
