@@ -365,8 +365,9 @@ class FeatureEncoder:
         n = X.shape[0]
         codes = np.empty((n, len(self.feature_names_)), dtype=np.int64)
         arrays = _column_arrays(X)
+        factorized = _factorize_columns(arrays) if n > _SMALL_ROWS else {}  # text: one pass for all
         for j, values in enumerate(arrays):
-            codes[:, j] = self._column_codes(j, values)
+            codes[:, j] = self._column_codes(j, values, factorized.get(j))
         if n == 0:
             return codes
         for j in np.flatnonzero(codes.min(axis=0) <= UNKNOWN).tolist():  # a value without a state
@@ -389,9 +390,12 @@ class FeatureEncoder:
             codes[:, j] = self._fill_missing(j, col, missing, training)
         return codes
 
-    def _column_codes(self, j: int, values: np.ndarray | pd.api.extensions.ExtensionArray) -> np.ndarray:
+    def _column_codes(
+        self, j: int, values: np.ndarray | pd.api.extensions.ExtensionArray, factorized: tuple | None = None
+    ) -> np.ndarray:
         """The observed-state codes of one column's values, ``UNKNOWN`` where a value is
-        missing or has no state."""
+        missing or has no state (``factorized``: the column's ``(codes, distinct values)``
+        when they are known)."""
         if isinstance(values, pd.Categorical):
             own = values.codes
             mapping = self._category_map(j, values.dtype)
@@ -410,7 +414,7 @@ class FeatureEncoder:
         if n <= _SMALL_ROWS:  # a few rows: a dict lookup per value
             items = np.asarray(values, dtype=object)
             return np.fromiter(map(get, items, itertools.repeat(UNKNOWN, n)), dtype=np.int64, count=n)
-        local, uniques = factorize(values)  # one hash pass; a lookup per distinct value
+        local, uniques = factorized or factorize(values)  # one hash pass; a lookup per distinct value
         lookup = np.fromiter(
             (get(u, UNKNOWN) for u in np.asarray(uniques, dtype=object)), dtype=np.int64, count=len(uniques)
         )
@@ -629,14 +633,20 @@ def _factorize_columns(arrays: list) -> dict[int, tuple[np.ndarray, np.ndarray]]
     order = np.asarray(order, dtype=np.int64)
     uniques = uniques[order]
     value = np.append(np.argsort(order), -1)[value]  # each object's value, by sorted position
-    n = len(uniques) + 1  # the values, then a slot for a missing one
-    cells = np.where(value < 0, n - 1, value)[objects].reshape(len(chosen), -1)
-    cells += (np.arange(len(chosen)) * n)[:, None]
-    present = np.bincount(cells.ravel(), minlength=len(chosen) * n).reshape(len(chosen), n) > 0
-    present[:, -1] = False
-    rank = np.where(present, np.cumsum(present, axis=1) - 1, -1)  # a column's own codes
-    codes = rank.ravel()[cells]
-    return {j: (codes[k], uniques[present[k, :-1]]) for k, j in enumerate(chosen)}
+    k, g = len(chosen), len(distinct)
+    objects = objects.reshape(k, -1)
+    seen = np.bincount((objects + (np.arange(k) * g)[:, None]).ravel(), minlength=k * g).reshape(k, g) > 0
+    holds = np.zeros((g, len(uniques) + 1), dtype=np.int64)  # object -> value (a last slot: missing)
+    holds[np.arange(g), value] = 1
+    present = (seen.astype(np.int64) @ holds)[:, :-1] > 0  # each column's values
+    codes = value[objects]  # by sorted value; a column without some value is renumbered
+    out = {}
+    for row, j in enumerate(chosen):
+        if not present[row].all():
+            rank = np.append(np.cumsum(present[row]) - 1, -1)
+            codes[row] = rank[codes[row]]
+        out[j] = (codes[row], uniques[present[row]])
+    return out
 
 
 def _by_identity(values: Any) -> bool:

@@ -296,8 +296,9 @@ def _object_columns(seed, pool):
     rng = np.random.default_rng(seed)
     block = pool[rng.integers(0, len(pool), (3000, 4))]
     block[rng.random(block.shape) < 0.2] = "".join(["c", "c"])[:1]  # equal text, another object
+    block[:, 3] = "".join(["b", "b"])[:1]  # only another object of a value, for a whole column
     # a strided column of a row-major block, a reversed one, a contiguous copy, a short one
-    return [block[:, 0], block[::-1, 1], np.ascontiguousarray(block[:, 2]), block[:40, 3]]
+    return [block[:, 0], block[::-1, 1], np.ascontiguousarray(block[:, 2]), block[:, 3], block[:40, 3]]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -314,7 +315,7 @@ def test_factorizing_object_columns_by_identity_equals_pandas(seed, pool):
 
     columns = _object_columns(seed, np.array(pool, dtype=object))
     together = _factorize_columns(columns)
-    assert sorted(together) == [0, 1, 2]  # the short column is left to pd.factorize
+    assert sorted(together) == [0, 1, 2, 3]  # the short column is left to pd.factorize
     for j, column in enumerate(columns):
         codes, uniques = pd.factorize(column)
         ours, our_uniques = factorize(column)
