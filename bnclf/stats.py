@@ -455,6 +455,7 @@ class CountCache:
         column[counted] = roff[owner[counted]] + value[counted]
         # class-first arrays: by_feature[c, a, j] = N_ac among the rows with feature j known
         # (a: a counted value), known_pairs[c, i, j] = N_c among the rows with i and j known
+        products = None  # all counted value pairs, when formed at once
         if self._columns is None:  # merged or summed tables: no rows, the pair blocks
             source = np.zeros(rwidth, dtype=np.int64)
             source[column[counted]] = np.flatnonzero(counted)
@@ -475,7 +476,6 @@ class CountCache:
             # All value pairs in one product per class (a symmetric rank-k update) when their
             # array is small; else a group of features' rows at a time, from one-hot rows kept
             # when they are small, or made again for each pass (bounded memory).
-            products = None
             if float(n_classes) * rwidth * rwidth <= _FULL_PRODUCT_CELLS:
                 exact = np.float32 if self.n_samples < 2**24 else np.float64  # integer sums
                 products = np.zeros((n_classes, rwidth, rwidth), dtype=exact)
@@ -534,7 +534,9 @@ class CountCache:
         # count of j's last value with a; its sums come from each group of value pairs
         counted_sums = np.empty((n_classes, rwidth, d))  # sum over j's counted values of N_ab
         per_feature = rwidth * n_classes * int(kept.max())
-        group = max(1, _PAIR_GROUP_CELLS // max(1, per_feature))
+        # products formed per group are worth larger groups (skinny products run slowly)
+        cells = _PAIR_GROUP_CELLS * (8 if self._columns is not None and products is None else 1)
+        group = max(1, cells // max(1, per_feature))
         for start in range(0, d, group):
             stop = min(d, start + group)
             lo, hi = int(roff[start]), int(roff[stop - 1] + kept[stop - 1])
@@ -623,11 +625,12 @@ keeps for its passes over the value pairs; a larger one is made again, chunk by 
 each pass."""
 
 _PAIR_GROUP_CELLS = 1 << 18
-"""Cells of the value-pair arrays that :meth:`CountCache.pair_information_terms` takes at a time."""
+"""Cells of the value-pair arrays that :meth:`CountCache.pair_information_terms` takes at a
+time (eight times as many when it forms them per group)."""
 
-_FULL_PRODUCT_CELLS = 1 << 24
-"""Largest array of all value pairs (counted values squared, times classes) that
-:meth:`CountCache.pair_information_terms` forms in one product per class."""
+_FULL_PRODUCT_CELLS = 1 << 25
+"""Largest array of all value pairs (counted values squared, times classes; float32, so at
+most 128 MiB) that :meth:`CountCache.pair_information_terms` forms in one product per class."""
 
 _THREADED_PRODUCT = 1 << 27
 """Multiply-adds from which a one-hot product of the all-pairs counts may use every BLAS
