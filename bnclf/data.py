@@ -557,12 +557,16 @@ def _dense_integer_states(arrays: list) -> dict[int, tuple[np.ndarray, np.ndarra
     """``{position: (sorted distinct values, codes)}`` of the numpy integer columns among
     ``arrays`` whose values span at most ``_DENSE_RANGE``, by counting instead of hashing:
     all such columns at once, in one ``np.bincount`` over their stacked values."""
-    chosen = [j for j, v in enumerate(arrays) if isinstance(v, np.ndarray) and v.dtype.kind in "iu" and v.size]
+    chosen = [  # uint64 may not fit int64: left to hashing
+        j
+        for j, v in enumerate(arrays)
+        if isinstance(v, np.ndarray) and (v.dtype.kind == "i" or (v.dtype.kind == "u" and v.itemsize < 8)) and v.size
+    ]
     if not chosen:
         return {}
     block = np.stack([arrays[j].astype(np.int64, copy=False) for j in chosen])  # (columns, rows)
     low, high = block.min(axis=1), block.max(axis=1)
-    narrow = np.flatnonzero(high - low < max(_DENSE_RANGE, 0))
+    narrow = np.flatnonzero(high.astype(float) - low.astype(float) < max(_DENSE_RANGE, 0))  # no overflow
     if narrow.size < len(chosen):
         block, low, high, chosen = block[narrow], low[narrow], high[narrow], [chosen[k] for k in narrow]
     span = high - low + 1

@@ -884,32 +884,6 @@ class ChunkedCountCache(CountCache):
         d, c = self.n_features, self.class_index
         return all((i, j, c) in self._tables for i in range(d) for j in range(i + 1, d))
 
-    def _tables_from_products(self, pairs: list[tuple[int, int, int]]) -> None:
-        """Memoize the tables ``(i, j, class)`` of ``pairs`` (``i < j``) from the value-pair
-        products that :meth:`pair_information_terms` formed: the counted cells as they are,
-        a row or column of a last value as totals minus counted cells. Pairs of the same
-        shape are read in one indexing."""
-        products, by_feature, known_pairs, roff = self._pair_sources
-        cards = self.cardinalities
-        shapes: dict[tuple[int, int], list] = {}
-        for key in pairs:
-            shapes.setdefault((int(cards[key[0]]), int(cards[key[1]])), []).append(key)
-        for (ri, rj), keys in shapes.items():
-            first, second = (np.array([key[slot] for key in keys]) for slot in (0, 1))
-            rows = roff[first][:, None] + np.arange(ri - 1)  # (pairs, counted values of i)
-            cols = roff[second][:, None] + np.arange(rj - 1)
-            table = np.empty((self.n_classes, len(keys), ri, rj))
-            counted = products[:, rows[:, :, None], cols[:, None, :]]
-            table[:, :, :-1, :-1] = counted
-            table[:, :, :-1, -1] = by_feature[:, rows, second[:, None]] - counted.sum(axis=3)
-            table[:, :, -1, :-1] = by_feature[:, cols, first[:, None]] - counted.sum(axis=2)
-            table[:, :, -1, -1] = (
-                known_pairs[:, first, second] - table[:, :, :-1, :].sum(axis=(2, 3)) - table[:, :, -1, :-1].sum(axis=2)
-            )
-            table = np.ascontiguousarray(np.moveaxis(table, 0, -1))
-            for key, one in zip(keys, table):
-                self._tables[key] = one
-
     def pair_blocks(self) -> tuple[np.ndarray, np.ndarray]:
         """The summed pair blocks, or the array assembled from the ``(i, j, class)`` tables."""
         if self._pair_blocks is not None:

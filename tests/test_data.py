@@ -341,3 +341,17 @@ def test_text_and_integer_columns_give_the_codes_of_categorical_ones():
     np.testing.assert_array_equal(expected, codes)
     for name, frame in frames.items():
         np.testing.assert_array_equal(FeatureEncoder().fit_transform(frame), expected, err_msg=name)
+
+
+def test_integer_columns_at_the_ends_of_their_types_keep_their_values():
+    X = pd.DataFrame(
+        {
+            "wide": np.array([-(2**63), 2**63 - 1, 0] * 400, dtype=np.int64),  # a span past int64
+            "large": np.array([2**63, 2**63 + 1, 2**63] * 400, dtype=np.uint64),  # past int64 itself
+            "small": np.array([3, 5, 3] * 400, dtype=np.uint8),
+        }
+    )
+    encoder = FeatureEncoder()
+    codes = encoder.fit_transform(X)
+    assert encoder.categories_ == [[-(2**63), 0, 2**63 - 1], [2**63, 2**63 + 1], [3, 5]]
+    np.testing.assert_array_equal(codes[:3], [[0, 0, 0], [2, 1, 1], [1, 0, 0]])
