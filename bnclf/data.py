@@ -96,11 +96,8 @@ def python_scalar(v: Any) -> Any:
 
 def _sorted_labels(uniq: np.ndarray) -> list:
     """The distinct values ``uniq`` (each once) in sorted order, as Python scalars."""
-    try:
-        uniq = np.sort(uniq)
-    except TypeError:  # mixed types: order by text, deterministic
-        uniq = np.array(sorted(uniq, key=lambda v: (type(v).__name__, str(v))), dtype=object)
-    return [python_scalar(v) for v in uniq]
+    uniq = np.asarray(uniq, dtype=object) if not isinstance(uniq, np.ndarray) else uniq
+    return [python_scalar(v) for v in uniq[_sort_order(uniq)]]
 
 
 MAX_INTEGER_CATEGORIES = 10
@@ -164,7 +161,9 @@ def as_frame(
         raise ValueError("Complex data not supported; features must be discrete categories.")
     if feature_names is None:
         feature_names = [f"x{i}" for i in range(array.shape[1])]
-    frame = pd.DataFrame(array, columns=list(feature_names))
+    # an object array stays one object block, a view of the array: without dtype=object pandas
+    # would try each column as dates, which costs more than coding it
+    frame = pd.DataFrame(array, columns=list(feature_names), dtype=object if array.dtype == object else None)
     return frame.infer_objects() if infer_types and array.dtype == object else frame
 
 
@@ -260,11 +259,11 @@ class FeatureEncoder:
         # column-major: each column is written, and counted from, as one contiguous block
         codes = np.empty((X.shape[0], len(names)), dtype=np.int64, order="F") if keep_codes else None
         self.categories_ = []  # state labels per feature, "<missing>" last if present
-        self._observed = []  # the labels that raw values map to
+        self._labels = []  # the labels that raw values map to
         self._missing_code = []  # code of the "<missing>" state, or None
         arrays = _column_arrays(X)
         dense_columns = _dense_integer_states(arrays)  # integers in a short range: no hashing
-        object_columns = _factorize_columns(arrays)  # text: one hash pass over all columns
+        object_columns = _factorize_columns(_object_blocks(X, arrays))  # text: all columns at once, by object
         for j, (name, values, dtype) in enumerate(zip(names, arrays, X.dtypes)):
             dense = dense_columns.get(j)
             kind = getattr(dtype, "kind", "O")  # numpy, masked and arrow dtypes: 'f' float, 'iu' integer
@@ -302,8 +301,12 @@ class FeatureEncoder:
                 labels = [int(v) for v in dense[0]]
                 missing = np.zeros(len(values), dtype=bool)
                 col = dense[1] if keep_codes else None
+            elif j in object_columns:  # distinct values in sorted order, codes in that order
+                col, uniques = object_columns[j]
+                missing = col < 0
+                labels = [python_scalar(v) for v in uniques]
             else:  # one hash pass: the distinct values and the missing ones (code -1)
-                local, uniques = object_columns[j] if j in object_columns else factorize(values)
+                local, uniques = factorize(values)
                 missing = local < 0
                 uniques = np.asarray(uniques, dtype=object)
                 labels = _sorted_labels(uniques)
@@ -326,7 +329,7 @@ class FeatureEncoder:
                     IdLikeColumnWarning,
                     stacklevel=4,
                 )
-            self._observed.append(pd.Index(labels, dtype=object))
+            self._labels.append(labels)
             code = None
             if missing.any():
                 if self.missing == "error":
@@ -357,17 +360,22 @@ class FeatureEncoder:
         Every column is coded by a lookup on structures built once per encoder: a
         category column through the map from its dtype's categories to the states
         (kept for the last dtype seen, so slices of one frame map by an identity check),
-        other columns through a ``value -> state`` dict, per distinct value
-        (``pd.factorize``) for long columns and per value for short ones.
+        an integer column through a table indexed by value, a long text column through
+        the codes of the objects it holds (:class:`_HeldObjects`: by address, no
+        hashing), other columns through a ``value -> state`` dict, per distinct value
+        (``pd.factorize``) for long columns and per value for short ones. The codes are
+        column-major (``(n_samples, n_features)``, Fortran order).
         """
         if list(X.columns) != self.feature_names_:
             X = X[self.feature_names_]
         n = X.shape[0]
-        codes = np.empty((n, len(self.feature_names_)), dtype=np.int64)
+        by_column = np.empty((len(self.feature_names_), n), dtype=np.int64)  # row j: column j's codes
         arrays = _column_arrays(X)
-        factorized = _factorize_columns(arrays) if n > _SMALL_ROWS else {}  # text: one pass for all
+        coded = self._code_object_blocks(X, arrays, by_column) if n > _SMALL_ROWS else set()
         for j, values in enumerate(arrays):
-            codes[:, j] = self._column_codes(j, values, factorized.get(j))
+            if j not in coded:
+                by_column[j] = self._column_codes(j, values)
+        codes = by_column.T  # column-major, as the kernels read it
         if n == 0:
             return codes
         for j in np.flatnonzero(codes.min(axis=0) <= UNKNOWN).tolist():  # a value without a state
@@ -390,12 +398,27 @@ class FeatureEncoder:
             codes[:, j] = self._fill_missing(j, col, missing, training)
         return codes
 
-    def _column_codes(
-        self, j: int, values: np.ndarray | pd.api.extensions.ExtensionArray, factorized: tuple | None = None
-    ) -> np.ndarray:
+    def _code_object_blocks(self, X: pd.DataFrame, arrays: list, by_column: np.ndarray) -> set[int]:
+        """Write the codes of the numpy object columns of ``X`` (``arrays``: its column
+        arrays) into the rows of ``by_column``, through the objects this encoder holds;
+        return the positions of those columns."""
+        groups = _object_blocks(X, arrays)
+        if not groups:
+            return set()
+        positions = np.concatenate([p for p, _ in groups])
+        addresses = _address_rows(groups)  # the objects stay alive in X while they are coded
+        first, last = int(positions.min()), int(positions.max())
+        in_order = last - first == len(positions) - 1 and bool((np.diff(positions) == 1).all())
+        out = by_column[first : last + 1] if in_order else np.empty(addresses.shape, dtype=np.int64)
+        held = self.__dict__.get("_held_objects") or _HeldObjects.empty(len(self.feature_names_))
+        self._held_objects = held.code(positions, addresses, self._lookups(), out)
+        if not in_order:
+            by_column[positions] = out
+        return set(positions.tolist())
+
+    def _column_codes(self, j: int, values: np.ndarray | pd.api.extensions.ExtensionArray) -> np.ndarray:
         """The observed-state codes of one column's values, ``UNKNOWN`` where a value is
-        missing or has no state (``factorized``: the column's ``(codes, distinct values)``
-        when they are known)."""
+        missing or has no state."""
         if isinstance(values, pd.Categorical):
             own = values.codes
             mapping = self._category_map(j, values.dtype)
@@ -414,11 +437,29 @@ class FeatureEncoder:
         if n <= _SMALL_ROWS:  # a few rows: a dict lookup per value
             items = np.asarray(values, dtype=object)
             return np.fromiter(map(get, items, itertools.repeat(UNKNOWN, n)), dtype=np.int64, count=n)
-        local, uniques = factorized or factorize(values)  # one hash pass; a lookup per distinct value
+        local, uniques = factorize(values)  # one hash pass; a lookup per distinct value
         lookup = np.fromiter(
             (get(u, UNKNOWN) for u in np.asarray(uniques, dtype=object)), dtype=np.int64, count=len(uniques)
         )
         return np.append(lookup, UNKNOWN)[local]
+
+    @property
+    def _observed(self) -> list[pd.Index]:
+        """The labels that raw values map to, per column, as ``pd.Index`` (built on first use)."""
+        observed = self.__dict__.get("_observed_index")
+        if observed is None:
+            observed = self._observed_index = [pd.Index(labels, dtype=object) for labels in self._labels]
+        return observed
+
+    @_observed.setter
+    def _observed(self, observed: list) -> None:
+        self._labels = [list(labels) for labels in observed]
+        self.__dict__.pop("_observed_index", None)
+
+    def __setstate__(self, state: dict) -> None:
+        if "_observed" in state:  # pickled when the labels were kept as pd.Index
+            state["_labels"] = [list(labels) for labels in state.pop("_observed")]
+        self.__dict__.update(state)
 
     def _integer_table(self, j: int) -> tuple[int, np.ndarray] | None:
         """``(low, codes)`` with ``codes[v - low]`` the state of integer value ``v``
@@ -426,7 +467,7 @@ class FeatureEncoder:
         within a range of at most ``_DENSE_RANGE``; else ``None``."""
         tables = self.__dict__.setdefault("_integer_tables", {})
         if j not in tables:
-            labels = self._observed[j]
+            labels = self._labels[j]
             table = None
             if all(isinstance(v, int) and not isinstance(v, bool) for v in labels):
                 low, high = min(labels), max(labels)
@@ -444,7 +485,7 @@ class FeatureEncoder:
         seen = maps.get(j)
         if seen is not None and seen[0] is dtype:
             return seen[1]
-        known = self._observed[j]
+        known = pd.Index(self._labels[j], dtype=object)
         if dtype.categories.equals(known):
             mapping = None
         else:
@@ -479,7 +520,7 @@ class FeatureEncoder:
         """``value -> code`` of every column's observed labels (built on first use)."""
         lookups = getattr(self, "_lookup_dicts", None)
         if lookups is None:
-            lookups = [{label: code for code, label in enumerate(labels)} for labels in self._observed]
+            lookups = [{label: code for code, label in enumerate(labels)} for labels in self._labels]
             self._lookup_dicts = lookups
         return lookups
 
@@ -494,13 +535,13 @@ class FeatureEncoder:
         text (``1`` and ``'1'``), a value with that text is an error that names the
         column and the fix, rather than a guess.
         """
-        texts = pd.Index([_text(v) for v in self._observed[j]])
+        texts = pd.Index([_text(v) for v in self._labels[j]])
         codes, distinct = pd.factorize(column.to_numpy(dtype=object)[unseen])
         if not texts.is_unique:  # e.g. both 1 and '1' are states: a value with that text is ambiguous
             shared = set(texts[texts.duplicated(keep=False)])
             clash = [v for v in distinct if _text(v) in shared]
             if clash:
-                states = [s for s in self._observed[j] if _text(s) == _text(clash[0])]
+                states = [s for s in self._labels[j] if _text(s) == _text(clash[0])]
                 raise ValueError(
                     f"column {self.feature_names_[j]!r}: the value {clash[0]!r} matches none of the "
                     f"training states exactly, and its text matches several of them ({states!r}); "
@@ -605,52 +646,305 @@ def factorize(values: Any) -> tuple[np.ndarray, Any]:
     return local[objects], uniques
 
 
-def _factorize_columns(arrays: list) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """``{position: (codes, distinct values)}`` of the long numpy object columns among
-    ``arrays``, all at once (as :func:`factorize` does one column, codes -1 for a missing
-    value); a column's distinct values are in sorted order (by type name and text when
-    they do not compare).
+def _object_blocks(frame: pd.DataFrame, arrays: list) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``(positions, values)`` of each block of numpy object columns of ``frame``: the
+    columns' positions in the frame, and their values as ``(columns, rows)``, one row a
+    column (a view of the frame's own block; stacked from ``arrays``, the frame's column
+    arrays, when the frame's blocks cannot be read)."""
+    try:
+        blocks = frame._mgr.blocks
+    except AttributeError:  # pragma: no cover - another pandas internals layout
+        chosen = [j for j, v in enumerate(arrays) if isinstance(v, np.ndarray) and v.dtype == object]
+        return [(np.array(chosen), np.stack([arrays[j] for j in chosen]))] if chosen else []
+    return [
+        (np.asarray(block.mgr_locs.as_array, dtype=np.int64), block.values)
+        for block in blocks
+        if isinstance(block.values, np.ndarray) and block.values.dtype == object and block.values.ndim == 2
+    ]
+
+
+def _factorize_columns(groups: list[tuple[np.ndarray, np.ndarray]]) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """``{position: (codes, distinct values)}`` of object columns given as ``groups`` of
+    ``(positions, values)`` (:func:`_object_blocks`) of at least ``_IDENTITY_ROWS`` rows, all
+    at once (as :func:`factorize` does one column, codes -1 for a missing value); a
+    column's distinct values are in sorted order (by type name and text when they do not
+    compare).
 
     Notes
     -----
-    Values are told apart across all the columns at once, so a value that equal objects
-    of different types hold (``1``, ``1.0`` and ``True`` are one key) would take one
-    column's object as its label in another column; then, and when the columns hold more
-    distinct objects than an eighth of their cells (identity saves little), each column is
-    factorized on its own.
+    The objects are told apart by address (:func:`_object_index`), then the distinct
+    objects, once each, by value. Values are told apart across all the columns at once, so
+    a value that equal objects of different types hold (``1``, ``1.0`` and ``True`` are one
+    key) would take one column's object as its label in another column; then, and when the
+    columns hold more distinct objects than an eighth of their cells (identity saves
+    little), each column is factorized on its own.
     """
-    chosen = [j for j, v in enumerate(arrays) if _by_identity(v)]
-    if not chosen:
+    groups = [(positions, values) for positions, values in groups if values.shape[1] >= _IDENTITY_ROWS]
+    if not groups:
         return {}
-    objects, distinct = pd.factorize(np.stack([_addresses(arrays[j]) for j in chosen]).ravel())
+    chosen = np.concatenate([positions for positions, _ in groups]).tolist()
+    rows = [row for _, values in groups for row in values]
+    objects, distinct = _object_index(_address_rows(groups))
     if len(distinct) * 8 > objects.size:
-        return {j: factorize(arrays[j]) for j in chosen}
+        return {j: _sorted_factorize(column) for j, column in zip(chosen, rows)}
     held = _held(distinct)
     value, uniques = pd.factorize(held)
     if len({(v, type(o)) for v, o in zip(value.tolist(), held) if v >= 0}) > len(uniques):
-        return {j: factorize(arrays[j]) for j in chosen}
+        return {j: _sorted_factorize(column) for j, column in zip(chosen, rows)}
     uniques = np.asarray(uniques, dtype=object)
-    try:  # values in sorted order (as the encoder labels them), so its codes need no remapping
-        order = np.argsort(uniques, kind="stable")
-    except TypeError:
-        order = np.array(sorted(range(len(uniques)), key=lambda k: (type(uniques[k]).__name__, str(uniques[k]))))
-    order = np.asarray(order, dtype=np.int64)
+    order = _sort_order(uniques)  # values in sorted order (as the encoder labels them)
     uniques = uniques[order]
     value = np.append(np.argsort(order), -1)[value]  # each object's value, by sorted position
-    k, g = len(chosen), len(distinct)
-    objects = objects.reshape(k, -1)
-    seen = np.bincount((objects + (np.arange(k) * g)[:, None]).ravel(), minlength=k * g).reshape(k, g) > 0
-    holds = np.zeros((g, len(uniques) + 1), dtype=np.int64)  # object -> value (a last slot: missing)
+    k, g, n_values = len(chosen), len(distinct), len(uniques)
+    objects += (np.arange(k) * g)[:, None]  # (column, object)
+    seen = np.bincount(objects.ravel(), minlength=k * g).reshape(k, g) > 0
+    holds = np.zeros((g, n_values + 1), dtype=np.int64)  # object -> value (a last slot: missing)
     holds[np.arange(g), value] = 1
     present = (seen.astype(np.int64) @ holds)[:, :-1] > 0  # each column's values
-    codes = value[objects]  # by sorted value; a column without some value is renumbered
-    out = {}
-    for row, j in enumerate(chosen):
-        if not present[row].all():
-            rank = np.append(np.cumsum(present[row]) - 1, -1)
-            codes[row] = rank[codes[row]]
-        out[j] = (codes[row], uniques[present[row]])
+    rank = np.cumsum(present, axis=1) - 1  # a value's code in its column: its rank there
+    own = np.where(value >= 0, np.take(rank, np.maximum(value, 0), axis=1), -1)  # (column, object) -> code
+    codes = own.take(objects)
+    return {j: (codes[row], uniques[present[row]]) for row, j in enumerate(chosen)}
+
+
+def _address_rows(groups: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """The object addresses of the ``(positions, values)`` groups (:func:`_object_blocks`),
+    one row per column, as one ``(columns, rows)`` array: a view of the one group's buffer,
+    or the groups' rows copied into one array (a ``memmove`` per contiguous row)."""
+    if len(groups) == 1:
+        return _addresses(groups[0][1])
+    n = groups[0][1].shape[1]
+    out = np.empty((sum(len(p) for p, _ in groups), n), dtype=np.intp)
+    at, row_bytes, row = out.__array_interface__["data"][0], n * out.itemsize, 0
+    for _, values in groups:
+        if values.strides[1] == values.itemsize and values.strides[0] >= row_bytes:  # rows contiguous
+            start, step = values.__array_interface__["data"][0], values.strides[0]
+            for r in range(values.shape[0]):
+                ctypes.memmove(at + (row + r) * row_bytes, start + r * step, row_bytes)
+        else:
+            out[row : row + values.shape[0]] = _addresses(values)
+        row += values.shape[0]
     return out
+
+
+def _sort_order(uniques: np.ndarray) -> np.ndarray:
+    """The order that sorts distinct values (by type name and text when they do not compare)."""
+    try:
+        return np.asarray(np.argsort(uniques, kind="stable"), dtype=np.int64)
+    except TypeError:
+        key = [(type(v).__name__, str(v)) for v in uniques]
+        return np.array(sorted(range(len(uniques)), key=key.__getitem__), dtype=np.int64)
+
+
+def _sorted_factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`factorize` with the distinct values in sorted order and the codes in that order."""
+    local, uniques = factorize(values)
+    uniques = np.asarray(uniques, dtype=object)
+    order = _sort_order(uniques)
+    return np.append(np.argsort(order), -1)[local], uniques[order]
+
+
+def _object_index(addresses: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(index, distinct)``: the distinct addresses among ``addresses`` and the index of
+    each address among them (an array of the same shape).
+
+    Notes
+    -----
+    The distinct objects of the first rows are put in an :class:`_AddressTable`, where
+    every address is then looked up at once; only the addresses it lacks are hashed
+    (``pd.factorize``). A column of text holds a few objects many times over, and they
+    nearly all appear in its first rows. ``addresses`` is ``(columns, rows)``.
+    """
+    sample = pd.unique(addresses[:, :_SAMPLE_ROWS].ravel())
+    if len(sample) * 8 > min(addresses.shape[1], _SAMPLE_ROWS) * addresses.shape[0]:  # many objects
+        index, distinct = pd.factorize(addresses.ravel())
+        return index.reshape(addresses.shape), distinct
+    index = _AddressTable(sample).index(addresses)
+    new = index < 0
+    if not new.any():
+        return index, sample
+    local, more = pd.factorize(addresses[new])
+    index[new] = local + len(sample)
+    return index, np.concatenate([sample, more])
+
+
+class _AddressTable:
+    """Positions of some distinct object addresses, found for many addresses at once.
+
+    Parameters
+    ----------
+    distinct : ndarray of int
+        Distinct object addresses (never 0).
+
+    Notes
+    -----
+    Multiplicative (Fibonacci) hashing into ``2^b`` slots, eight times as many as
+    addresses (at most ``2^16``), each slot holding the first address that hashes to it:
+    a lookup is a few whole-array numpy operations (multiply, shift, two ``take``, a
+    comparison), about half the cost of a hash table. An address whose slot another
+    address took, and one that is not in ``distinct``, do not match their slot's address;
+    those are found by ``pd.Index.get_indexer``.
+    """
+
+    def __init__(self, distinct: np.ndarray) -> None:
+        self.distinct = np.asarray(distinct, dtype=np.int64)
+        self.bits = int(min(16, max(4, int(np.ceil(np.log2(max(len(self.distinct), 1) * 8))))))
+        slots = self._slots(self.distinct)
+        taken, first = np.unique(slots, return_index=True)
+        self.slot_address = np.zeros(1 << self.bits, dtype=np.int64)  # 0: no object's address
+        self.slot_index = np.full(1 << self.bits, -1, dtype=np.int64)
+        self.slot_address[taken], self.slot_index[taken] = self.distinct[first], first
+        self.collided = len(taken) < len(self.distinct)  # some address has no slot of its own
+        self._index = None
+
+    def _slots(self, addresses: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        slots = np.multiply(addresses.view(np.uint64), np.uint64(0x9E3779B97F4A7C15), out=out)  # modulo 2^64
+        slots >>= np.uint64(64 - self.bits)
+        return slots.view(np.int64)
+
+    def gather(self, addresses: np.ndarray, by_slot: np.ndarray, out: np.ndarray) -> bool:
+        """Write ``by_slot[r, slot of addresses[r, i]]`` into ``out[r, i]`` for the addresses
+        ``(columns, rows)``, when every address is in its slot (return ``True``); return
+        ``False`` at the first that is not (``out`` then incomplete)."""
+        rows = addresses.reshape(-1, addresses.shape[-1])
+        flat_out = out.reshape(rows.shape)
+        step = max(1, _LOOKUP_CELLS // max(1, rows.shape[1]))
+        slots = np.empty((min(step, rows.shape[0]), rows.shape[1]), dtype=np.uint64)
+        found, other = np.empty(slots.shape, dtype=np.int64), np.empty(slots.shape, dtype=bool)
+        shift = (np.arange(rows.shape[0], dtype=np.int64) << self.bits)[:, None]  # row r's slots
+        for start in range(0, rows.shape[0], step):
+            part, m = rows[start : start + step], min(step, rows.shape[0] - start)
+            slot = self._slots(part, out=slots[:m])
+            if np.not_equal(self.slot_address.take(slot, out=found[:m], mode="clip"), part, out=other[:m]).any():
+                return False
+            slot += shift[start : start + m]
+            by_slot.take(slot, out=flat_out[start : start + m], mode="clip")
+        return True
+
+    def index(self, addresses: np.ndarray) -> np.ndarray:
+        """Position of each address of ``addresses`` (``(columns, rows)``) in ``distinct``
+        (-1 if absent), an array of the same shape; computed a few rows of columns at a
+        time, through buffers that stay in cache."""
+        index = np.empty(addresses.shape, dtype=np.int64)
+        rows = addresses.reshape(-1, addresses.shape[-1])  # a view for 1-D and 2-D input
+        flat_index = index.reshape(rows.shape)
+        step = max(1, _LOOKUP_CELLS // max(1, rows.shape[1]))
+        slots = np.empty((min(step, rows.shape[0]), rows.shape[1]), dtype=np.uint64)
+        found, other = np.empty(slots.shape, dtype=np.int64), np.empty(slots.shape, dtype=bool)
+        for start in range(0, rows.shape[0], step):
+            part, m = rows[start : start + step], min(step, rows.shape[0] - start)
+            slot = self._slots(part, out=slots[:m])  # in range: no bounds to check
+            self.slot_index.take(slot, out=flat_index[start : start + m], mode="clip")
+            np.not_equal(self.slot_address.take(slot, out=found[:m], mode="clip"), part, out=other[:m])
+            if other[:m].any():  # an address not in the table, or one whose slot another took
+                missed, block = other[:m], flat_index[start : start + m]
+                if not self.collided:
+                    block[missed] = -1
+                    continue
+                if self._index is None:
+                    self._index = pd.Index(self.distinct)
+                block[missed] = self._index.get_indexer(part[missed])
+        return index
+
+
+class _HeldObjects:
+    """The state codes of objects an encoder has coded before, in each of its columns,
+    found by the objects' addresses.
+
+    Parameters
+    ----------
+    objects : ndarray of object
+        The objects, held: while they are held, no other object can have their addresses.
+    codes : ndarray of int, shape (n_columns, len(objects))
+        The state of each object in each column: a code, ``UNKNOWN`` (no state), or
+        ``_NOT_LOOKED_UP`` until a column holds that object.
+
+    Notes
+    -----
+    Text columns read from a file or cast from categories hold a few objects many times
+    over. Once their objects are held, coding a long text column is an address lookup
+    (:class:`_AddressTable`) and a gather, with no hashing of values; a value's state is
+    looked up once per object and column (``dict`` of the states), so the codes are those
+    of the lookup by value. Only objects of immutable types (``str``, ``bytes``, numbers,
+    ``None``, numpy scalars) are held: the state of a value that cannot change cannot
+    change. At most ``_HELD_OBJECTS`` objects are held; past that, the objects of the
+    newest call replace the others (and a call with more than that many is coded without
+    holding them).
+    """
+
+    def __init__(self, objects: np.ndarray, codes: np.ndarray) -> None:
+        self.objects, self.codes = objects, codes
+        self.table = _AddressTable(_addresses(objects))
+
+    @classmethod
+    def empty(cls, n_columns: int) -> _HeldObjects:
+        return cls(np.empty(0, dtype=object), np.empty((n_columns, 0), dtype=np.int64))
+
+    def code(self, positions: np.ndarray, addresses: np.ndarray, lookups: list[dict], out: np.ndarray) -> _HeldObjects:
+        """Write the codes of the objects at ``addresses`` (``(columns, rows)``, the columns
+        at ``positions``, their arrays held by the caller; ``lookups``: each column's
+        ``value -> state``) into ``out``; return the holder to keep for the next call: this
+        one, or one that also holds the new objects."""
+        rows = self.codes[positions]
+        if 0 < rows.size <= _EAGER_LOOKUPS:  # states of every held object in these columns: one gather
+            if (rows == _NOT_LOOKED_UP).any():
+                rows = self._look_up(positions, lookups)
+            if self.table.gather(addresses, rows.take(self.table.slot_index, axis=1, mode="clip"), out):
+                return self
+        index = self.table.index(addresses)
+        if index.min() >= 0:  # every object held
+            self._gather(positions, index, lookups, out)
+            return self
+        new = _held(pd.unique(addresses[index < 0]))
+        holdable = all(type(o) in _IMMUTABLE or isinstance(o, np.generic) for o in new)
+        if holdable and len(self.objects) + len(new) <= _HELD_OBJECTS:
+            holder = self._with(new)
+        else:  # the objects of this call alone, kept if they can be
+            holder = _HeldObjects.empty(self.codes.shape[0])._with(_held(pd.unique(addresses.ravel())))
+            holdable = holdable and len(holder.objects) <= _HELD_OBJECTS
+        holder._gather(positions, holder.table.index(addresses), lookups, out)
+        return holder if holdable else self
+
+    def _with(self, objects: np.ndarray) -> _HeldObjects:
+        more = np.full((self.codes.shape[0], len(objects)), _NOT_LOOKED_UP, dtype=np.int64)
+        return _HeldObjects(np.concatenate([self.objects, objects]), np.hstack([self.codes, more]))
+
+    def _look_up(self, positions: np.ndarray, lookups: list[dict]) -> np.ndarray:
+        """Look up the state of every held object in the columns at ``positions``; return
+        those columns' rows of ``codes``."""
+        rows = self.codes[positions]
+        for row, k in zip(*np.nonzero(rows == _NOT_LOOKED_UP)):
+            rows[row, k] = lookups[positions[row]].get(self.objects[k], UNKNOWN)
+        self.codes[positions] = rows
+        return rows
+
+    def _gather(self, positions, index, lookups, out) -> None:
+        g = len(self.objects)
+        rows = self.codes[positions]
+        if (rows == _NOT_LOOKED_UP).any() and rows.size <= _EAGER_LOOKUPS:
+            self._look_up(positions, lookups)
+        index += (positions * g)[:, None]  # (column, object)
+        self.codes.take(index, out=out, mode="clip")  # in range: no bounds to check
+        if rows.size > _EAGER_LOOKUPS and out.min() == _NOT_LOOKED_UP:  # the states these rows need, once each
+            todo = out == _NOT_LOOKED_UP
+            pairs = pd.unique(index[todo])
+            flat = self.codes.reshape(-1)
+            flat[pairs] = [lookups[column].get(self.objects[k], UNKNOWN) for column, k in zip(*divmod(pairs, g))]
+            out[todo] = flat[index[todo]]
+
+
+_IMMUTABLE = frozenset({str, bytes, int, float, complex, bool, type(None)})
+"""Types of the objects :class:`_HeldObjects` holds (with numpy scalars)."""
+
+_HELD_OBJECTS = 1 << 12
+"""Most objects an encoder holds (:class:`_HeldObjects`)."""
+
+_NOT_LOOKED_UP = -2
+"""The state of a held object in a column that has not held it yet."""
+
+_EAGER_LOOKUPS = 1 << 14
+"""Up to this many (column, held object) pairs, a column's states are looked up for every
+held object at once; beyond, only for the objects the column holds."""
 
 
 def _by_identity(values: Any) -> bool:
@@ -660,14 +954,33 @@ def _by_identity(values: Any) -> bool:
 
 
 def _addresses(values: np.ndarray) -> np.ndarray:
-    """The object pointers of a 1-D object array, as integers: a view of the array's own
-    buffer (with its stride: a column of a row-major block is strided), valid while the
-    caller holds ``values``. Nothing is copied, so no buffer can be freed under the view."""
-    step = values.strides[0]
-    if step < 0:  # a reversed view: read the same buffer forwards, then reverse
-        return _addresses(values[::-1])[::-1]
-    buffer = (ctypes.c_char * ((values.size - 1) * step + values.itemsize)).from_address(values.ctypes.data)
-    return np.ndarray(values.shape, dtype=np.intp, buffer=buffer, strides=(step,))
+    """The object pointers of an object array, as integers of the same shape: a view of the
+    array's own buffer (with its strides: a column of a row-major block is strided), which
+    holds the array alive. Nothing is copied."""
+    if values.size == 0:
+        return np.empty(values.shape, dtype=np.intp)
+    if min(values.strides) < 0:  # a reversed view: read the buffer forwards
+        if values.ndim == 1:
+            return _addresses(values[::-1])[::-1]
+        return np.stack([_addresses(row) for row in values])
+    return np.asarray(_PointerView(values))
+
+
+class _PointerView:
+    """The buffer of an object array seen as pointer-sized integers (``__array_interface__``),
+    holding the array alive while a view of it lives."""
+
+    __slots__ = ("__array_interface__", "values")
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.values = values
+        self.__array_interface__ = {
+            "data": (values.__array_interface__["data"][0], True),
+            "shape": values.shape,
+            "strides": values.strides,
+            "typestr": np.dtype(np.intp).str,
+            "version": 3,
+        }
 
 
 def _held(addresses: np.ndarray) -> np.ndarray:
@@ -681,11 +994,17 @@ def _held(addresses: np.ndarray) -> np.ndarray:
 _IDENTITY_ROWS = 1024
 """Object columns of at least this many values are factorized by object identity first."""
 
+_SAMPLE_ROWS = 64
+"""Rows whose distinct objects seed the address table of :func:`_object_index`."""
+
+_LOOKUP_CELLS = 1 << 15
+"""Addresses looked up per step of :meth:`_AddressTable.index` (its buffers: 544 KiB, in cache)."""
+
 _DENSE_RANGE = 1 << 16
 """Integer columns whose values span fewer than this many integers are coded through a
 table indexed by value instead of a hash table."""
 
-_CACHES = ("_lookup_dicts", "_category_maps", "_integer_tables")
+_CACHES = ("_lookup_dicts", "_category_maps", "_integer_tables", "_observed_index", "_held_objects")
 """Lookup structures an encoder builds from its states on first use (not pickled)."""
 
 _SMALL_ROWS = 256

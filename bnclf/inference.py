@@ -64,12 +64,9 @@ def single_threaded_blas() -> AbstractContextManager[Any]:
     return _BLAS.limit(limits=1, user_api="blas")
 
 
-_SUM_CELLS = 1 << 16
-"""Entries per family per chunk of :meth:`FamilyGather.summed` (512 KiB: in cache)."""
-
-_SMALL_GATHER = 1 << 12
-"""At most this many (row, family) entries: :meth:`FamilyGather.summed` gathers them in one
-``take`` and sums the families (in order, as the chunked loop does) in one reduction."""
+_SUM_CELLS = 1 << 15
+"""Entries gathered per chunk of rows by :meth:`FamilyGather.summed` (256 KiB: in cache,
+and reused, so a call of any size makes no large temporary)."""
 
 
 class FamilyGather:
@@ -149,12 +146,15 @@ class FamilyGather:
             offset += block[:, self._vars[:, slot]] * self._strides[:, slot]
         return offset
 
-    def _family_rows(self, block: np.ndarray) -> np.ndarray:
-        """:meth:`_offsets` transposed, ``(n_families, n)``, each family's rows contiguous."""
-        columns = np.ascontiguousarray(block.T)
-        offset = self._bases[:, None] + columns[self._vars[:, 0]] * self._strides[:, 0, None]
+    def _family_rows(self, block: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        """:meth:`_offsets` transposed, ``(n_families, n)``, each family's rows contiguous
+        (written into ``out`` when given)."""
+        columns = block.T  # a view: rows of column-major codes are contiguous
+        offset = np.take(columns, self._vars[:, 0], axis=0, out=out)
+        offset *= self._strides[:, 0, None]
         for slot in range(1, self._vars.shape[1]):
             offset += columns[self._vars[:, slot]] * self._strides[:, slot, None]
+        offset += self._bases[:, None]
         return offset
 
     def _entries(self, block: np.ndarray) -> np.ndarray:
@@ -174,22 +174,22 @@ class FamilyGather:
     def summed(self, codes: np.ndarray) -> np.ndarray:
         """Sum of every family's entries for every row: ``(n_samples, n_classes)``.
 
-        Rows go in chunks of at most ``_SUM_CELLS`` gathered entries into the
-        preallocated result, so the temporaries (row indices, gathered entries) stay a
-        few MiB whatever the number of rows.
+        Rows go in chunks of at most ``_SUM_CELLS`` gathered entries, through two buffers
+        allocated once per call (row indices and entries) into the preallocated result:
+        the temporaries stay a few hundred KiB, in cache, however many rows are summed.
+        The families of a row are summed in family order.
         """
         codes = self._check(codes)
-        if codes.shape[0] * self.n_families <= _SMALL_GATHER:  # a few rows: one take, one sum
-            return self._rows.take(self._family_rows(codes), axis=0).sum(axis=0)
-        out = np.zeros((codes.shape[0], self.n_classes))
-        step = max(1, _SUM_CELLS // self.n_classes)
-        entries = np.empty((min(step, codes.shape[0]), self.n_classes))
-        for start in range(0, codes.shape[0], step):
-            rows = self._family_rows(codes[start : start + step])
-            part, buffer = out[start : start + step], entries[: rows.shape[1]]
-            for family_rows in rows:  # one contiguous take per family, added in place
-                self._rows.take(family_rows, axis=0, out=buffer)
-                part += buffer
+        n, n_families, n_classes = codes.shape[0], self.n_families, self.n_classes
+        out = np.empty((n, n_classes))
+        step = max(1, _SUM_CELLS // max(1, n_families * n_classes))
+        for start in range(0, n, step):
+            block = codes[start : start + step]
+            if start == 0 or block.shape[0] < step:  # the buffers, sized for this chunk
+                offsets = np.empty((n_families, block.shape[0]), dtype=np.int64)
+                entries = np.empty((n_families, block.shape[0], n_classes))
+            self._rows.take(self._family_rows(block, out=offsets), axis=0, out=entries)
+            np.sum(entries, axis=0, out=out[start : start + block.shape[0]])
         return out
 
 

@@ -292,13 +292,13 @@ def test_lookup_caches_are_rebuilt_and_not_pickled():
     assert copy.transform(frame).tolist() == enc.transform(frame).tolist() == [[1, 1], [0, 0]]
 
 
-def _object_columns(seed, pool):
+def _object_block(seed, pool):
     rng = np.random.default_rng(seed)
     block = pool[rng.integers(0, len(pool), (3000, 4))]
     block[rng.random(block.shape) < 0.2] = "".join(["c", "c"])[:1]  # equal text, another object
     block[:, 3] = "".join(["b", "b"])[:1]  # only another object of a value, for a whole column
-    # a strided column of a row-major block, a reversed one, a contiguous copy, a short one
-    return [block[:, 0], block[::-1, 1], np.ascontiguousarray(block[:, 2]), block[:, 3], block[:40, 3]]
+    block[2000:2500, 0] = "late"  # a value that only late rows hold
+    return block
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -313,9 +313,14 @@ def _object_columns(seed, pool):
 def test_factorizing_object_columns_by_identity_equals_pandas(seed, pool):
     from bnclf.data import _factorize_columns, factorize
 
-    columns = _object_columns(seed, np.array(pool, dtype=object))
-    together = _factorize_columns(columns)
-    assert sorted(together) == [0, 1, 2, 3]  # the short column is left to pd.factorize
+    block = _object_block(seed, np.array(pool, dtype=object))
+    # columns as a frame's blocks hold them: rows of a strided view (the columns of a row-major
+    # array), a reversed row, a contiguous row; a short block is left to pd.factorize
+    groups = [(np.array([0, 2]), block[:, [0, 2]].T), (np.array([1]), block[::-1, 1][None, :])]
+    groups += [(np.array([3]), block[:, 3:4].T), (np.array([4]), block[:40, 3][None, :])]
+    columns = [block[:, 0], block[::-1, 1], block[:, 2], block[:, 3], block[:40, 3]]
+    together = _factorize_columns(groups)
+    assert sorted(together) == [0, 1, 2, 3]
     for j, column in enumerate(columns):
         codes, uniques = pd.factorize(column)
         ours, our_uniques = factorize(column)
@@ -326,6 +331,57 @@ def test_factorizing_object_columns_by_identity_equals_pandas(seed, pool):
             np.testing.assert_array_equal(ours < 0, codes < 0)
             assert [repr(v) for v in our_uniques[ours[ours >= 0]]] == [repr(v) for v in uniques[codes[codes >= 0]]]
             assert len(our_uniques) == len(uniques)
+
+
+@pytest.mark.parametrize("limit", [4096, 6])
+def test_text_columns_coded_through_held_objects_equal_the_definition(monkeypatch, limit):
+    """Repeated and fresh frames of text columns (one object block, one block per column,
+    text columns between integer ones), with unseen, missing and unheld (tuple) values: the
+    codes of the definition on every call, whether the encoder holds few or many objects
+    (``limit``: more objects than it may hold start its held objects over)."""
+    import warnings
+
+    import bnclf.data as data
+
+    monkeypatch.setattr(data, "_HELD_OBJECTS", limit)
+    rng = np.random.default_rng(0)
+    n = 2000
+    train = pd.DataFrame({f"t{k}": rng.choice(["a", "b", "c", None], n) for k in range(3)}, dtype=object)
+    train.insert(1, "i", rng.integers(0, 3, n))
+    enc = data.FeatureEncoder().fit(train)
+    pools = [["a", "b", "c"], ["a", "b", "c", "new", None, np.nan], ["b", (1, 2), "a", "d"]]
+    for call in range(8):
+        pool = np.array(pools[call % 3], dtype=object)
+        cells = pool[rng.integers(0, len(pool), (n, 3))]
+        if call % 2:  # fresh objects of equal text
+            cells = np.vectorize(lambda v: "".join(list(v)) if isinstance(v, str) else v, otypes=[object])(cells)
+        frames = [
+            pd.DataFrame({"t0": cells[:, 0], "i": rng.integers(0, 4, n), "t1": cells[:, 1], "t2": cells[:, 2]}),
+            pd.DataFrame(cells[:, [0, 0, 1, 2]], columns=["t0", "i", "t1", "t2"], dtype=object).assign(i=1),
+        ]
+        for frame in frames:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                np.testing.assert_array_equal(enc.transform(frame), _reference_codes(enc, frame))
+    held = enc.__dict__["_held_objects"]
+    assert len(held.objects) <= limit and not any(isinstance(o, tuple) for o in held.objects)
+
+
+def test_address_table_finds_every_address_and_only_those():
+    """Collisions in the slot table (many addresses, few slots) and absent addresses."""
+    from bnclf.data import _AddressTable
+
+    rng = np.random.default_rng(0)
+    distinct = np.unique(rng.integers(1, 2**36, 3000)) * 16 + 1
+    table = _AddressTable(distinct)
+    assert table.collided  # 3000 addresses in 2^15 slots: some share a slot
+    absent = rng.integers(1, 2**36, 500) * 16 + 8  # never a multiple of 16 plus 1
+    queries = np.concatenate([distinct, rng.choice(distinct, 20000 - len(distinct)), absent])
+    queries = queries[rng.permutation(len(queries))].reshape(5, -1)
+    index = table.index(queries)
+    found = index >= 0
+    np.testing.assert_array_equal(found, np.isin(queries, distinct))
+    np.testing.assert_array_equal(distinct[index[found]], queries[found])
 
 
 def test_text_and_integer_columns_give_the_codes_of_categorical_ones():

@@ -164,18 +164,20 @@ def test_family_gather_of_families_without_the_class_broadcasts():
 
 
 def test_family_gather_sums_a_few_rows_and_many_rows_alike(monkeypatch):
-    """The one-take path for a few rows and the chunked path give the same sums, bit for bit,
-    and a negative code of a column no family reads is not an error."""
+    """Row by row, in chunks of a few rows (one buffer reused, a shorter last chunk), in one
+    chunk and on column-major codes: the same sums, bit for bit; and a negative code of a
+    column no family reads is not an error."""
     import bnclf.inference as inference
 
     families, tables, cards = random_network(np.random.default_rng(3), 6, 0)
     gather = FamilyGather(families, tables, class_index=6, n_classes=cards[6])
     codes = np.random.default_rng(4).integers(0, np.array(cards[:6]), size=(300, 6))
     few = np.concatenate([gather.summed(codes[i : i + 1]) for i in range(len(codes))])
-    monkeypatch.setattr(inference, "_SMALL_GATHER", 0)
+    whole = gather.summed(codes)
     monkeypatch.setattr(inference, "_SUM_CELLS", 64)
     many = gather.summed(codes)
-    assert np.array_equal(few, many)
+    assert np.array_equal(few, many) and np.array_equal(whole, many)
+    assert np.array_equal(gather.summed(np.asfortranarray(codes)), many)
     np.testing.assert_allclose(many, gather(codes).sum(axis=1), rtol=1e-13)
     unread = FamilyGather([(0, 2)], [np.log(np.full((3, 2), 1 / 3))], class_index=2, n_classes=2)
     assert unread.summed(np.array([[1, -1, 0]])).shape == (1, 2)
