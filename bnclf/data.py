@@ -262,8 +262,8 @@ class FeatureEncoder:
         self._labels = []  # the labels that raw values map to
         self._missing_code = []  # code of the "<missing>" state, or None
         arrays = _column_arrays(X)
-        dense_columns = _dense_integer_states(arrays)  # integers in a short range: no hashing
-        object_columns = _factorize_columns(_object_blocks(X, arrays))  # text: all columns at once, by object
+        dense_columns = _dense_integer_states(arrays, codes)  # integers in a short range: counted, coded
+        object_columns = _factorize_columns(_object_blocks(X, arrays), codes)  # text: all at once, by object
         for j, (name, values, dtype) in enumerate(zip(names, arrays, X.dtypes)):
             dense = dense_columns.get(j)
             kind = getattr(dtype, "kind", "O")  # numpy, masked and arrow dtypes: 'f' float, 'iu' integer
@@ -274,7 +274,7 @@ class FeatureEncoder:
                     "make_pipeline(MDLDiscretizer(), TANClassifier()) (command line: "
                     "--discretize mdl), or cast it to a categorical dtype if its values are categories."
                 )
-            n_distinct = len(dense[0]) if dense is not None else None
+            n_distinct = len(dense) if dense is not None else None
             if n_distinct is None and kind in "iu":
                 n_distinct = X.iloc[:, j].nunique()
             elif n_distinct is None and kind == "f":  # whole numbers (else refused above)
@@ -298,13 +298,14 @@ class FeatureEncoder:
                 labels = [python_scalar(v) for v in dtype.categories]
                 col = own.astype(np.int64) if keep_codes else None  # -1 (missing) is UNKNOWN
             elif dense is not None:
-                labels = [int(v) for v in dense[0]]
-                missing = np.zeros(len(values), dtype=bool)
-                col = dense[1] if keep_codes else None
+                labels = dense.tolist()
+                missing = None  # none, and the codes are written
             elif j in object_columns:  # distinct values in sorted order, codes in that order
                 col, uniques = object_columns[j]
                 missing = col < 0
                 labels = [python_scalar(v) for v in uniques]
+                if col.base is codes and codes is not None and not missing.any():
+                    missing = None  # the codes are written
             else:  # one hash pass: the distinct values and the missing ones (code -1)
                 local, uniques = factorize(values)
                 missing = local < 0
@@ -317,7 +318,7 @@ class FeatureEncoder:
                     col = local if np.array_equal(rank[:-1], np.arange(len(uniques))) else rank[local]
             if not labels:
                 raise ValueError(f"column {name!r} has no observed values; drop it.")
-            n_known = len(missing) - int(np.count_nonzero(missing))
+            n_known = len(values) - (0 if missing is None else int(np.count_nonzero(missing)))
             if len(labels) >= 50 and len(labels) >= 0.9 * n_known:
                 import warnings
 
@@ -331,7 +332,7 @@ class FeatureEncoder:
                 )
             self._labels.append(labels)
             code = None
-            if missing.any():
+            if missing is not None and missing.any():
                 if self.missing == "error":
                     raise ValueError(
                         f"column {name!r} has {int(missing.sum())} missing values and "
@@ -343,7 +344,7 @@ class FeatureEncoder:
                     labels = labels + [_unique_missing_label(labels)]
             self._missing_code.append(code)
             self.categories_.append(labels)
-            if keep_codes:
+            if keep_codes and missing is not None:
                 codes[:, j] = self._fill_missing(j, col, missing, True)
         self.cardinalities_ = np.array([len(c) for c in self.categories_], dtype=np.int64)
         return codes
@@ -594,10 +595,18 @@ def _column_arrays(frame: pd.DataFrame) -> list:
     return out
 
 
-def _dense_integer_states(arrays: list) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """``{position: (sorted distinct values, codes)}`` of the numpy integer columns among
-    ``arrays`` whose values span at most ``_DENSE_RANGE``, by counting instead of hashing:
-    all such columns at once, in one ``np.bincount`` over their stacked values."""
+def _dense_integer_states(arrays: list, out: np.ndarray | None = None) -> dict[int, np.ndarray]:
+    """``{position: sorted distinct values}`` of the numpy integer columns among ``arrays``
+    whose values span at most ``_DENSE_RANGE``, found by counting instead of hashing; their
+    codes are written into the columns of ``out`` (column-major ``(rows, columns)``) when
+    it is given.
+
+    Notes
+    -----
+    The columns go in groups of about ``_LOOKUP_CELLS`` values, stacked into one buffer:
+    per group one ``np.bincount`` over the values shifted into a segment per column, and
+    one gather of the codes, so no temporary grows with the table.
+    """
     chosen = [  # uint64 may not fit int64: left to hashing
         j
         for j, v in enumerate(arrays)
@@ -605,22 +614,33 @@ def _dense_integer_states(arrays: list) -> dict[int, tuple[np.ndarray, np.ndarra
     ]
     if not chosen:
         return {}
-    block = np.stack([arrays[j].astype(np.int64, copy=False) for j in chosen])  # (columns, rows)
-    low, high = block.min(axis=1), block.max(axis=1)
-    narrow = np.flatnonzero(high.astype(float) - low.astype(float) < max(_DENSE_RANGE, 0))  # no overflow
-    if narrow.size < len(chosen):
-        block, low, high, chosen = block[narrow], low[narrow], high[narrow], [chosen[k] for k in narrow]
-    span = high - low + 1
-    base = np.cumsum(span) - span  # each column's values get a segment of the counts
-    flat = block - (low - base)[:, None]
-    present = np.bincount(flat.ravel(), minlength=int(span.sum())) > 0
-    rank = np.cumsum(present) - 1  # the code of a value: present values before it in its segment
-    before = rank[base] + 1 - present[base]  # present values in the earlier segments
-    codes = rank[flat] - before[:, None]
-    return {
-        j: (np.flatnonzero(present[b : b + n]) + lo, codes[k])
-        for k, (j, b, n, lo) in enumerate(zip(chosen, base, span, low))
-    }
+    n = len(arrays[chosen[0]])
+    step = max(1, _LOOKUP_CELLS // n)
+    buffer = np.empty((min(step, len(chosen)), n), dtype=np.int64)
+    states = {}
+    for start in range(0, len(chosen), step):
+        group = chosen[start : start + step]
+        block = buffer[: len(group)]
+        for row, j in enumerate(group):
+            block[row] = arrays[j]
+        low, high = block.min(axis=1), block.max(axis=1)
+        narrow = high.astype(float) - low.astype(float) < _DENSE_RANGE  # no overflow
+        if not narrow.all():
+            keep = np.flatnonzero(narrow)
+            group, block, low, high = [group[k] for k in keep], block[keep], low[keep], high[keep]
+            if not group:
+                continue
+        span = high - low + 1
+        base = np.cumsum(span) - span  # each column's values get a segment of the counts
+        block -= (low - base)[:, None]
+        present = np.bincount(block.ravel(), minlength=int(span.sum())) > 0
+        rank = np.cumsum(present) - 1  # the code of a value: present values before it in its segment
+        rank -= np.repeat(rank[base] + 1 - present[base], span)  # ... in its own segment
+        for row, (j, b, size, lo) in enumerate(zip(group, base.tolist(), span.tolist(), low.tolist())):
+            states[j] = np.flatnonzero(present[b : b + size]) + lo
+            if out is not None:
+                rank.take(block[row], out=out[:, j])
+    return states
 
 
 def factorize(values: Any) -> tuple[np.ndarray, Any]:
@@ -663,12 +683,15 @@ def _object_blocks(frame: pd.DataFrame, arrays: list) -> list[tuple[np.ndarray, 
     ]
 
 
-def _factorize_columns(groups: list[tuple[np.ndarray, np.ndarray]]) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+def _factorize_columns(
+    groups: list[tuple[np.ndarray, np.ndarray]], out: np.ndarray | None = None
+) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """``{position: (codes, distinct values)}`` of object columns given as ``groups`` of
     ``(positions, values)`` (:func:`_object_blocks`) of at least ``_IDENTITY_ROWS`` rows, all
     at once (as :func:`factorize` does one column, codes -1 for a missing value); a
     column's distinct values are in sorted order (by type name and text when they do not
-    compare).
+    compare). The codes are written into the columns of ``out`` (column-major ``(rows,
+    columns)``) when given, unless a column is factorized on its own.
 
     Notes
     -----
@@ -684,8 +707,12 @@ def _factorize_columns(groups: list[tuple[np.ndarray, np.ndarray]]) -> dict[int,
         return {}
     chosen = np.concatenate([positions for positions, _ in groups]).tolist()
     rows = [row for _, values in groups for row in values]
-    objects, distinct = _object_index(_address_rows(groups))
-    if len(distinct) * 8 > objects.size:
+    n = groups[0][1].shape[1]
+    if out is None:
+        out = np.empty((n, max(chosen) + 1), dtype=np.int64, order="F")
+    columns = [out[:, j] for j in chosen]  # each column's object index, then its codes, in place
+    distinct = _object_index([row for _, values in groups for row in _addresses(values)], columns)
+    if distinct is None:  # many distinct objects: identity saves little
         return {j: _sorted_factorize(column) for j, column in zip(chosen, rows)}
     held = _held(distinct)
     value, uniques = pd.factorize(held)
@@ -695,16 +722,16 @@ def _factorize_columns(groups: list[tuple[np.ndarray, np.ndarray]]) -> dict[int,
     order = _sort_order(uniques)  # values in sorted order (as the encoder labels them)
     uniques = uniques[order]
     value = np.append(np.argsort(order), -1)[value]  # each object's value, by sorted position
-    k, g, n_values = len(chosen), len(distinct), len(uniques)
-    objects += (np.arange(k) * g)[:, None]  # (column, object)
-    seen = np.bincount(objects.ravel(), minlength=k * g).reshape(k, g) > 0
+    g, n_values = len(distinct), len(uniques)
+    seen = np.array([np.bincount(column, minlength=g) > 0 for column in columns])  # (column, object)
     holds = np.zeros((g, n_values + 1), dtype=np.int64)  # object -> value (a last slot: missing)
     holds[np.arange(g), value] = 1
     present = (seen.astype(np.int64) @ holds)[:, :-1] > 0  # each column's values
     rank = np.cumsum(present, axis=1) - 1  # a value's code in its column: its rank there
     own = np.where(value >= 0, np.take(rank, np.maximum(value, 0), axis=1), -1)  # (column, object) -> code
-    codes = own.take(objects)
-    return {j: (codes[row], uniques[present[row]]) for row, j in enumerate(chosen)}
+    for row, column in enumerate(columns):  # object index -> code, in place (read before written)
+        np.take(own[row], column, out=column, mode="clip")
+    return {j: (column, uniques[present[row]]) for row, (j, column) in enumerate(zip(chosen, columns))}
 
 
 def _address_rows(groups: list[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
@@ -744,28 +771,34 @@ def _sorted_factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.append(np.argsort(order), -1)[local], uniques[order]
 
 
-def _object_index(addresses: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(index, distinct)``: the distinct addresses among ``addresses`` and the index of
-    each address among them (an array of the same shape).
+def _object_index(rows: list[np.ndarray], out: list[np.ndarray]) -> np.ndarray | None:
+    """The distinct addresses among the address ``rows`` (one 1-D array a column), with
+    the index of each address among them written into ``out`` (one array a column);
+    ``None`` (``out`` unwritten) when the rows hold more distinct objects than an eighth
+    of their cells.
 
     Notes
     -----
     The distinct objects of the first rows are put in an :class:`_AddressTable`, where
-    every address is then looked up at once; only the addresses it lacks are hashed
+    every address is then looked up; only the addresses it lacks are hashed
     (``pd.factorize``). A column of text holds a few objects many times over, and they
-    nearly all appear in its first rows. ``addresses`` is ``(columns, rows)``.
+    nearly all appear in its first rows.
     """
-    sample = pd.unique(addresses[:, :_SAMPLE_ROWS].ravel())
-    if len(sample) * 8 > min(addresses.shape[1], _SAMPLE_ROWS) * addresses.shape[0]:  # many objects
-        index, distinct = pd.factorize(addresses.ravel())
-        return index.reshape(addresses.shape), distinct
-    index = _AddressTable(sample).index(addresses)
-    new = index < 0
-    if not new.any():
-        return index, sample
-    local, more = pd.factorize(addresses[new])
-    index[new] = local + len(sample)
-    return index, np.concatenate([sample, more])
+    sample = pd.unique(np.concatenate([row[:_SAMPLE_ROWS] for row in rows]))
+    if len(sample) * 8 > sum(min(len(row), _SAMPLE_ROWS) for row in rows):
+        return None
+    missed = [(k, out[k] < 0) for k in _AddressTable(sample).index_into(rows, out)]
+    if not missed:
+        return sample
+    local, more = pd.factorize(np.concatenate([rows[k][new] for k, new in missed]))
+    if (len(sample) + len(more)) * 8 > sum(len(row) for row in rows):
+        return None
+    at = 0
+    for k, new in missed:
+        count = int(np.count_nonzero(new))
+        out[k][new] = local[at : at + count] + len(sample)
+        at += count
+    return np.concatenate([sample, more])
 
 
 class _AddressTable:
@@ -823,28 +856,44 @@ class _AddressTable:
 
     def index(self, addresses: np.ndarray) -> np.ndarray:
         """Position of each address of ``addresses`` (``(columns, rows)``) in ``distinct``
-        (-1 if absent), an array of the same shape; computed a few rows of columns at a
-        time, through buffers that stay in cache."""
+        (-1 if absent), an array of the same shape."""
         index = np.empty(addresses.shape, dtype=np.int64)
-        rows = addresses.reshape(-1, addresses.shape[-1])  # a view for 1-D and 2-D input
-        flat_index = index.reshape(rows.shape)
-        step = max(1, _LOOKUP_CELLS // max(1, rows.shape[1]))
-        slots = np.empty((min(step, rows.shape[0]), rows.shape[1]), dtype=np.uint64)
-        found, other = np.empty(slots.shape, dtype=np.int64), np.empty(slots.shape, dtype=bool)
-        for start in range(0, rows.shape[0], step):
-            part, m = rows[start : start + step], min(step, rows.shape[0] - start)
+        if addresses.size:
+            self.index_into(
+                list(addresses.reshape(-1, addresses.shape[-1])), list(index.reshape(-1, addresses.shape[-1]))
+            )
+        return index
+
+    def index_into(self, rows: list[np.ndarray], out: list[np.ndarray]) -> list[int]:
+        """Write the position in ``distinct`` of each address of ``rows`` (1-D arrays of one
+        length) into ``out`` (arrays like them; -1 if absent), a few rows at a time through
+        buffers that stay in cache; return the rows with an absent address."""
+        n = len(rows[0])
+        step = max(1, _LOOKUP_CELLS // max(1, n))
+        block, slots = (
+            np.empty((min(step, len(rows)), n), dtype=np.int64),
+            np.empty((min(step, len(rows)), n), dtype=np.uint64),
+        )
+        found, index, other = np.empty_like(block), np.empty_like(block), np.empty(block.shape, dtype=bool)
+        absent = []
+        for start in range(0, len(rows), step):
+            m = min(step, len(rows) - start)
+            part = np.stack(rows[start : start + m], out=block[:m])
             slot = self._slots(part, out=slots[:m])  # in range: no bounds to check
-            self.slot_index.take(slot, out=flat_index[start : start + m], mode="clip")
+            self.slot_index.take(slot, out=index[:m], mode="clip")
             np.not_equal(self.slot_address.take(slot, out=found[:m], mode="clip"), part, out=other[:m])
             if other[:m].any():  # an address not in the table, or one whose slot another took
-                missed, block = other[:m], flat_index[start : start + m]
+                missed = other[:m]
                 if not self.collided:
-                    block[missed] = -1
-                    continue
-                if self._index is None:
-                    self._index = pd.Index(self.distinct)
-                block[missed] = self._index.get_indexer(part[missed])
-        return index
+                    index[:m][missed] = -1
+                else:
+                    if self._index is None:
+                        self._index = pd.Index(self.distinct)
+                    index[:m][missed] = self._index.get_indexer(part[missed])
+                absent.extend((start + np.flatnonzero((index[:m] < 0).any(axis=1))).tolist())
+            for r in range(m):
+                out[start + r][...] = index[r]
+        return absent
 
 
 class _HeldObjects:
