@@ -69,6 +69,11 @@ _SUM_CELLS = 1 << 15
 and reused, so a call of any size makes no large temporary)."""
 
 
+_SUM_ROWS = 128
+"""Fewest rows per chunk of :meth:`FamilyGather.summed` (many families: a few MiB of buffers
+rather than a Python step per row)."""
+
+
 class FamilyGather:
     """Gathers the log-CPT entries of many families for a batch of rows, in one index.
 
@@ -182,7 +187,7 @@ class FamilyGather:
         codes = self._check(codes)
         n, n_families, n_classes = codes.shape[0], self.n_families, self.n_classes
         out = np.empty((n, n_classes))
-        step = max(1, _SUM_CELLS // max(1, n_families * n_classes))
+        step = max(_SUM_ROWS, _SUM_CELLS // max(1, n_families * n_classes))
         for start in range(0, n, step):
             block = codes[start : start + step]
             if start == 0 or block.shape[0] < step:  # the buffers, sized for this chunk
