@@ -4,6 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import bnclf.data
+from bnclf import NaiveBayesClassifier
 from bnclf.data import UNKNOWN, FeatureEncoder, as_frame, encode_target
 
 
@@ -278,6 +280,52 @@ def test_codes_of_every_column_kind_equal_the_definition(n):
             np.testing.assert_array_equal(enc.transform(test.iloc[:1]), _reference_codes(enc, test.iloc[:1]))
 
 
+@pytest.mark.parametrize("n", [0, 1, 300, 3000])
+def test_integer_blocks_coded_together_equal_the_definition(n):
+    """Integer columns are coded a block at a time (one table of all their codes): many
+    columns (several chunks of rows), int32 and uint8 blocks, integer columns between text
+    columns, values outside a column's range (that column coded on its own), unseen
+    values inside it, a column fitted on text given integers, and an integer array."""
+    import warnings
+
+    from bnclf.data import FeatureEncoder
+
+    rng = np.random.default_rng(n)
+    size = max(n, 50)
+    train = pd.DataFrame({f"i{k}": rng.integers(-2, 3 + k % 4, size) for k in range(24)})
+    train.insert(5, "text", rng.choice(["a", "b"], size).astype(object))
+    train.insert(12, "digits", rng.choice(["1", "2"], size).astype(object))  # text: no table by value
+    train["narrow"] = rng.integers(0, 3, size).astype(np.int32)
+    train["byte"] = rng.integers(5, 8, size).astype(np.uint8)
+    ends = train.assign(low=rng.choice([-(2**63), 1 - 2**63], size), high=rng.choice([2**63 - 1, 2**63 - 3], size))
+    enc, ends_enc = FeatureEncoder().fit(train), FeatureEncoder().fit(ends)
+    ends = ends.iloc[:n].assign(low=rng.choice([-(2**63), 1 - 2**63, 2**63 - 1, 0], n), high=ends.iloc[:n]["low"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", bnclf.data.UnseenValuesWarning)
+        np.testing.assert_array_equal(ends_enc.transform(ends), _reference_codes(ends_enc, ends))  # shifts wrap
+    test = train.iloc[:n].copy()
+    variants = {"as fitted": test}
+    if n:
+        shuffled = test.copy()
+        for k in range(24):
+            shuffled[f"i{k}"] = rng.integers(-2, 3 + k % 4, n)
+        shuffled["i3"] = rng.integers(-4, 9, n)  # outside the range: coded on its own
+        shuffled["i7"] = np.where(rng.random(n) < 0.5, 3, shuffled["i7"])  # unseen inside the range
+        shuffled["digits"] = rng.integers(7, 9, n)  # integers where text was fitted
+        shuffled["byte"] = rng.integers(4, 9, n).astype(np.uint8)
+        variants["new values"] = shuffled
+        variants["one int block"] = test.assign(text=0, digits=0).astype(np.int64)
+    for name, frame in variants.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            np.testing.assert_array_equal(enc.transform(frame), _reference_codes(enc, frame), err_msg=name)
+    if n:
+        integers = train.drop(columns=["text", "digits"]).to_numpy()
+        model = NaiveBayesClassifier().fit(integers, np.arange(size) % 2)
+        array = integers[:n]
+        np.testing.assert_array_equal(model._encode(array), _reference_codes(model._encoder, as_frame(array)))
+
+
 def test_lookup_caches_are_rebuilt_and_not_pickled():
     import pickle
 
@@ -285,9 +333,10 @@ def test_lookup_caches_are_rebuilt_and_not_pickled():
 
     enc = FeatureEncoder().fit(pd.DataFrame({"a": pd.Categorical(["x", "y"]), "b": [1, 2] * 1}))
     enc.transform(pd.DataFrame({"a": pd.Categorical(["y"]), "b": [2]}))
-    assert enc.__dict__.get("_category_maps") and enc.__dict__.get("_lookup_dicts")
+    enc.transform(pd.DataFrame({"a": ["y"], "b": [2]}))
+    assert all(enc.__dict__.get(key) for key in ("_category_maps", "_lookup_dicts", "_integer_block_tables"))
     copy = pickle.loads(pickle.dumps(enc))
-    assert not any(key in copy.__dict__ for key in ("_category_maps", "_lookup_dicts", "_integer_tables"))
+    assert not any(key in copy.__dict__ for key in bnclf.data._CACHES)
     frame = pd.DataFrame({"a": pd.Categorical(["y", "x"], categories=["y", "x"]), "b": [2, 1]})
     assert copy.transform(frame).tolist() == enc.transform(frame).tolist() == [[1, 1], [0, 0]]
 
@@ -295,8 +344,8 @@ def test_lookup_caches_are_rebuilt_and_not_pickled():
 def _object_block(seed, pool):
     rng = np.random.default_rng(seed)
     block = pool[rng.integers(0, len(pool), (3000, 4))]
-    block[rng.random(block.shape) < 0.2] = "".join(["c", "c"])[:1]  # equal text, another object
-    block[:, 3] = "".join(["b", "b"])[:1]  # only another object of a value, for a whole column
+    block[rng.random(block.shape) < 0.2] = "".join(["a", "aa"])  # "aaa" in another object (or a new value)
+    block[:, 3] = "".join(["a", "aa"])  # only another object of a value, for a whole column
     block[2000:2500, 0] = "late"  # a value that only late rows hold
     return block
 
@@ -327,10 +376,51 @@ def test_factorizing_object_columns_by_identity_equals_pandas(seed, pool):
         np.testing.assert_array_equal(ours, codes)  # codes in order of first appearance, as pandas
         assert [repr(v) for v in our_uniques] == [repr(v) for v in uniques]
         if j in together:  # the same values row by row, and each column's own distinct values
-            ours, our_uniques = together[j]
+            ours, our_uniques, missing = together[j]
+            our_uniques = np.array(our_uniques + [None], dtype=object)[:-1]
+            assert missing == (codes < 0).any()
             np.testing.assert_array_equal(ours < 0, codes < 0)
             assert [repr(v) for v in our_uniques[ours[ours >= 0]]] == [repr(v) for v in uniques[codes[codes >= 0]]]
             assert len(our_uniques) == len(uniques)
+
+
+@pytest.mark.parametrize("slot_codes", [1 << 22, 1])
+def test_text_columns_coded_from_a_sample_of_rows_equal_the_definition(monkeypatch, slot_codes):
+    """The fast path codes each column by the objects of a sample of rows: values only
+    unsampled rows hold (a late value another column's sample has, an object no sample
+    has, equal text in another object, a missing value sampled elsewhere) still get the
+    codes of the definition: sorted distinct values, -1 where missing. With no room for a
+    table of codes by column (``slot_codes``), the columns are coded by their objects."""
+    from bnclf import data
+
+    monkeypatch.setattr(data, "_SLOT_CODES", slot_codes)
+
+    n = 3000
+    sampled = np.zeros(n, dtype=bool)
+    sampled[np.arange(0, n, max(1, n // data._SAMPLE_ROWS))[: data._SAMPLE_ROWS]] = True
+    a, b, c = "ab", "cd", "ef"  # text of more than one character: a new object each time it is built
+    odd, third = np.arange(n) % 2 == 1, np.arange(n) % 3 == 0
+    a_b_in_turn = [a if o else b for o in odd]
+    block = np.empty((n, 6), dtype=object)  # cells hold the objects a, b, c themselves
+    block[:, 0] = a_b_in_turn
+    block[1, 0] = "".join(["z", "y"])  # an object no sampled row holds
+    block[:, 1] = [a if s else b for s in sampled]  # b, sampled in column 0, only in unsampled rows: a late value
+    block[:, 2] = [c if s else None for s in sampled]  # missing, sampled in column 3, only in unsampled rows
+    block[:, 3] = [None if t else a for t in third]
+    block[:, 4] = [c if s else "".join(["a", "b"]) for s in sampled]  # equal text, another object, unsampled
+    block[:, 5] = [c if s else v for s, v in zip(sampled, a_b_in_turn)]  # two late values
+    assert not sampled[1] and sampled[0]
+    for groups in ([(np.arange(6), block.T)], [(np.array([j]), block[:, j][None, :].copy()) for j in range(6)]):
+        found = data._factorize_columns(groups)
+        assert sorted(found) == list(range(6))
+        for j in range(6):
+            values = block[:, j]
+            labels = sorted({v for v in values if v is not None})
+            expected = np.array([-1 if v is None else labels.index(v) for v in values])
+            codes, ours, missing = found[j]
+            assert ours == labels, j
+            np.testing.assert_array_equal(codes, expected, err_msg=str(j))
+            assert missing == (expected < 0).any()
 
 
 @pytest.mark.parametrize("limit", [4096, 6])

@@ -376,6 +376,8 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             if set(X.columns) == set(names):  # non-string names, same set: select by name
                 return X[names]
             return X.set_axis(names, axis=1)
+        if isinstance(X, np.ndarray) and X.ndim == 2 and X.shape[1] == self.n_features_in_:
+            return as_frame(X, self._encoder.feature_index)  # named as fitted, no renaming
         frame = as_frame(X)
         if frame.shape[1] == self.n_features_in_:
             frame.columns = names
