@@ -372,8 +372,10 @@ class FeatureEncoder:
         n = X.shape[0]
         by_column = np.empty((len(self.feature_names_), n), dtype=np.int64)  # row j: column j's codes
         arrays = _column_arrays(X)
-        coded = self._code_object_blocks(X, arrays, by_column) if n > _SMALL_ROWS else set()
-        coded |= self._code_integer_blocks(X, by_column)
+        blocks = _blocks_of_kind(X, "Oiu")
+        text = [block for block in blocks if block[1].dtype == object]
+        coded = self._code_object_blocks(text, by_column) if n > _SMALL_ROWS and text else set()
+        coded |= self._code_integer_blocks([block for block in blocks if block[1].dtype != object], by_column)
         for j, values in enumerate(arrays):
             if j not in coded:
                 by_column[j] = self._column_codes(j, values)
@@ -400,35 +402,34 @@ class FeatureEncoder:
             codes[:, j] = self._fill_missing(j, col, missing, training)
         return codes
 
-    def _code_object_blocks(self, X: pd.DataFrame, arrays: list, by_column: np.ndarray) -> set[int]:
-        """Write the codes of the numpy object columns of ``X`` (``arrays``: its column
-        arrays) into the rows of ``by_column``, through the objects this encoder holds;
-        return the positions of those columns."""
-        groups = _object_blocks(X, arrays)
-        if not groups:
-            return set()
-        positions = np.concatenate([p for p, _ in groups])
+    def _code_object_blocks(self, groups: list[tuple[np.ndarray, np.ndarray]], by_column: np.ndarray) -> set[int]:
+        """Write the codes of the numpy object columns given as ``groups`` of ``(positions,
+        values)`` (:func:`_blocks_of_kind`) into the rows of ``by_column``, through the
+        objects this encoder holds; return the positions of those columns."""
+        positions = np.concatenate([p for p, _ in groups]) if len(groups) > 1 else groups[0][0]
         blocks = [_address_rows(values) for _, values in groups]  # the objects stay alive in X while they are coded
         first, last = int(positions.min()), int(positions.max())
         in_order = last - first == len(positions) - 1 and bool((np.diff(positions) == 1).all())
-        out = by_column[first : last + 1] if in_order else np.empty((len(positions), X.shape[0]), dtype=np.int64)
+        out = (
+            by_column[first : last + 1] if in_order else np.empty((len(positions), by_column.shape[1]), dtype=np.int64)
+        )
         held = self.__dict__.get("_held_objects") or _HeldObjects.empty(len(self.feature_names_))
         self._held_objects = held.code(positions, blocks, self._lookups(), out)
         if not in_order:
             by_column[positions] = out
         return set(positions.tolist())
 
-    def _code_integer_blocks(self, X: pd.DataFrame, by_column: np.ndarray) -> set[int]:
-        """Write the codes of the integer blocks of ``X`` (numpy blocks of signed, or
-        narrower than 64-bit unsigned, integers) into the rows of ``by_column``, a group of
-        columns at a time through one table of every column's codes indexed by value
-        (:meth:`_integer_block_table`); return the positions of the columns coded. A column
-        with a value outside its table, and a block with a column that has no table, are
-        left to :meth:`_column_codes`."""
+    def _code_integer_blocks(self, groups: list[tuple[np.ndarray, np.ndarray]], by_column: np.ndarray) -> set[int]:
+        """Write the codes of the numpy integer columns given as ``groups`` of
+        ``(positions, values)`` (:func:`_blocks_of_kind`; uint64 blocks are left out) into
+        the rows of ``by_column``, a group of columns at a time through one table of every
+        column's codes indexed by value (:meth:`_integer_block_table`); return the
+        positions of the columns coded. A column with a value outside its table, and a
+        block with a column that has no table, are left to :meth:`_column_codes`."""
         coded = set()
-        if X.shape[0] == 0:
+        if by_column.shape[1] == 0:
             return coded
-        for positions, values in _blocks_of_kind(X, "iu"):
+        for positions, values in groups:
             lookup = None if values.dtype == np.uint64 else self._integer_block_table(positions)
             if lookup is None:
                 continue
@@ -738,11 +739,12 @@ def _blocks_of_kind(frame: pd.DataFrame, kinds: str) -> list[tuple[np.ndarray, n
         blocks = frame._mgr.blocks
     except AttributeError:  # pragma: no cover - another pandas internals layout
         return []
-    return [
-        (np.asarray(block.mgr_locs.as_array, dtype=np.int64), block.values)
-        for block in blocks
-        if isinstance(block.values, np.ndarray) and block.values.dtype.kind in kinds and block.values.ndim == 2
-    ]
+    found = []
+    for block in blocks:
+        values = block.values
+        if type(values) is np.ndarray and values.dtype.kind in kinds and values.ndim == 2:
+            found.append((block.mgr_locs.as_array.astype(np.int64, copy=False), values))
+    return found
 
 
 def _object_blocks(frame: pd.DataFrame, arrays: list) -> list[tuple[np.ndarray, np.ndarray]]:
