@@ -76,7 +76,8 @@ inputs = {"categorical frame": X, "object frame": X.astype(object), "string fram
 fitted = {name: NaiveBayesClassifier().fit(data, y) for name, data in inputs.items()}  # predicted, never refitted
 fitting = {name: NaiveBayesClassifier() for name in inputs}
 times = {name: ([], []) for name in inputs}
-for column, call in ((0, lambda name, data: fitting[name].fit(data, y)), (1, lambda name, data: fitted[name].predict(data))):
+calls = (lambda name, data: fitting[name].fit(data, y), lambda name, data: fitted[name].predict(data))
+for column, call in enumerate(calls):
     for _ in range(41):  # the types in turn, round after round: drift in the machine's state hits them alike
         for name, data in inputs.items():
             start = time.perf_counter(); call(name, data); times[name][column].append(time.perf_counter() - start)

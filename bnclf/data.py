@@ -772,15 +772,15 @@ def _factorize_columns(
     Notes
     -----
     Objects are told apart by address, then the distinct objects, once each, by value.
-    Each column's first ``_SAMPLE_ROWS`` rows give its objects, and so its values and
-    their codes, and every address is looked up in a table of its own column's objects,
-    which writes its code (:meth:`_AddressTable.gather`): one pass over the cells. A
-    column with an object its first rows lack (a late value) is coded again, with the
-    others of its kind, by :func:`_factorize_by_objects`. Values are told apart across
-    all the columns at once, so a value that equal objects of different types hold
-    (``1``, ``1.0`` and ``True`` are one key) would take one column's object as its label
-    in another column; then, and when the columns hold more distinct objects than an
-    eighth of their cells (identity saves little), each column is factorized on its own.
+    The objects of ``_SAMPLE_ROWS`` rows spread over the table give each column's values
+    and their codes, and one lookup of every address among them writes its code
+    (:func:`_code_from_samples`): one pass over the cells. A column with an object no
+    sampled row holds is coded again, with the others of its kind, by
+    :func:`_factorize_by_objects`. Values are told apart across all the columns at once,
+    so a value that equal objects of different types hold (``1``, ``1.0`` and ``True``
+    are one key) would take one column's object as its label in another column; then, and
+    when the sampled rows hold more distinct objects than an eighth of their cells
+    (identity saves little), each column is factorized on its own.
     """
     groups = [(positions, values) for positions, values in groups if values.shape[1] >= _IDENTITY_ROWS]
     if not groups:
@@ -809,7 +809,7 @@ def _factorize_columns(
             values = [row for _, group in groups for row in group]
             found.update({chosen[r]: _with_missing(*_sorted_factorize(values[r])) for r in missed})
         else:
-            found.update({chosen[r]: _with_missing(columns[r], labels.tolist()) for r, labels in zip(missed, again)})
+            found.update({chosen[r]: _with_missing(columns[r], values) for r, values in zip(missed, again)})
     return found
 
 
@@ -1270,7 +1270,9 @@ _IDENTITY_ROWS = 1024
 """Object columns of at least this many values are factorized by object identity first."""
 
 _SAMPLE_ROWS = 64
-"""Rows whose distinct objects seed the address table of :func:`_object_index`."""
+"""Rows whose distinct objects give the text columns' values and codes at fit time (spread
+over the rows, :func:`_code_from_samples`), or seed the address table of
+:func:`_object_index` (the first rows)."""
 
 _SLOT_CODES = 1 << 22
 """Most entries of the table of codes by (column, slot) that :func:`_code_from_samples` builds."""
