@@ -851,14 +851,10 @@ def _code_from_samples(blocks: list[np.ndarray], out: np.ndarray | list[np.ndarr
     if len(sample) << table.bits > _SLOT_CODES:
         labels = _factorize_by_objects(blocks, list(out))
         return None if labels is None else (labels, [])
-    held = _held(objects)
-    value, uniques = pd.factorize(held)
-    if len({(v, type(o)) for v, o in zip(value.tolist(), held) if v >= 0}) > len(uniques):
+    valued = _values_of(objects)
+    if valued is None:
         return None
-    uniques = np.asarray(uniques, dtype=object)
-    order = _sort_order(uniques)  # values in sorted order (as the encoder labels them)
-    uniques = np.fromiter(map(python_scalar, uniques[order]), dtype=object, count=len(order))
-    value = np.append(np.argsort(order), -1)[value]  # each object's value by sorted position; -1 missing
+    value, uniques = valued
     present = np.zeros((len(sample), len(uniques) + 1), dtype=bool)  # a last slot: missing
     present[pair_column, value[pair_object]] = True
     present = present[:, :-1]
@@ -877,22 +873,32 @@ def _code_from_samples(blocks: list[np.ndarray], out: np.ndarray | list[np.ndarr
     return [uniques[row] for row in present], missed
 
 
+def _values_of(addresses: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(value, uniques)`` of the distinct objects at ``addresses`` (held alive by the
+    caller): their distinct values in sorted order (by type name and text when they do not
+    compare) as Python scalars, and each object's position among them (-1 for a missing
+    value); ``None`` when equal objects of different types hold a value (``1``, ``1.0``
+    and ``True`` are one key), which would give one column's object as another's label."""
+    held = _held(addresses)
+    value, uniques = pd.factorize(held)
+    if len({(v, type(o)) for v, o in zip(value.tolist(), held) if v >= 0}) > len(uniques):
+        return None
+    uniques = np.asarray(uniques, dtype=object)
+    order = _sort_order(uniques)  # values in sorted order (as the encoder labels them)
+    uniques = np.fromiter(map(python_scalar, uniques[order]), dtype=object, count=len(order))
+    return np.append(np.argsort(order), -1)[value], uniques
+
+
 def _factorize_by_objects(blocks: list[np.ndarray], out: list[np.ndarray]) -> list[np.ndarray] | None:
     """Code object columns (``blocks`` of addresses, one row a column, read as one) by
     their distinct objects (:func:`_object_index`), writing the codes into ``out`` (one
     1-D array a column): return each column's distinct values in sorted order, or ``None``
     (as :func:`_code_from_samples`)."""
     distinct = _object_index(blocks, out)
-    if distinct is None:
+    valued = None if distinct is None else _values_of(distinct)
+    if valued is None:
         return None
-    held = _held(distinct)
-    value, uniques = pd.factorize(held)
-    if len({(v, type(o)) for v, o in zip(value.tolist(), held) if v >= 0}) > len(uniques):
-        return None
-    uniques = np.asarray(uniques, dtype=object)
-    order = _sort_order(uniques)
-    uniques = np.fromiter(map(python_scalar, uniques[order]), dtype=object, count=len(order))
-    value = np.append(np.argsort(order), -1)[value]  # each object's value, by sorted position
+    value, uniques = valued
     g, n_values = len(distinct), len(uniques)
     seen = np.array([np.bincount(column, minlength=g) > 0 for column in out])  # (column, object)
     holds = np.zeros((g, n_values + 1), dtype=np.int64)  # object -> value (a last slot: missing)
@@ -1213,7 +1219,7 @@ def _address_rows(values: np.ndarray) -> np.ndarray:
     """:func:`_addresses` of a 2-D block of object columns (one row a column), as one 1-D
     row when it has one contiguous row (for :func:`_row_chunks`)."""
     if len(values) == 1 and values.flags.c_contiguous and values.size:
-        return np.frombuffer(values, dtype=np.intp)
+        return _buffer_addresses(values)
     return _addresses(values)
 
 
@@ -1231,14 +1237,23 @@ def _addresses(values: np.ndarray) -> np.ndarray:
     if values.size == 0:
         return np.empty(values.shape, dtype=np.intp)
     if values.flags.c_contiguous:
-        return np.frombuffer(values, dtype=np.intp).reshape(values.shape)
+        return _buffer_addresses(values).reshape(values.shape)
     if values.flags.f_contiguous:
-        return np.frombuffer(values.T, dtype=np.intp).reshape(values.T.shape).T
+        return _buffer_addresses(values.T).reshape(values.T.shape).T
     if min(values.strides) < 0:  # a reversed view: read the buffer forwards
         if values.ndim == 1:
             return _addresses(values[::-1])[::-1]
         return np.stack([_addresses(row) for row in values])
     return np.asarray(_PointerView(values))
+
+
+def _buffer_addresses(values: np.ndarray) -> np.ndarray:
+    """The object pointers of a C-contiguous object array, flat, through the buffer
+    protocol; through :class:`_PointerView` if a numpy refuses to export the buffer."""
+    try:
+        return np.frombuffer(values, dtype=np.intp)
+    except (TypeError, ValueError, BufferError):  # pragma: no cover - numpy 2.4 exports object buffers
+        return np.asarray(_PointerView(values)).reshape(-1)
 
 
 class _PointerView:
