@@ -414,7 +414,10 @@ class FeatureEncoder:
             by_column[first : last + 1] if in_order else np.empty((len(positions), by_column.shape[1]), dtype=np.int64)
         )
         held = self.__dict__.get("_held_objects") or _HeldObjects.empty(len(self.feature_names_))
-        self._held_objects = held.code(positions, blocks, self._lookups(), out)
+        holder = held.code(positions, blocks, self._lookups(), out)
+        if holder is None:  # many distinct objects: each column by its distinct values (_column_codes)
+            return set()
+        self._held_objects = holder
         if not in_order:
             by_column[positions] = out
         return set(positions.tolist())
@@ -440,9 +443,9 @@ class FeatureEncoder:
             for first in range(0, n_rows, step):
                 chunk = values[first : first + step]
                 part = np.add(chunk, shift[first : first + step, None], out=buffer[: len(chunk)])
-                rows = positions[first : first + len(part)]
-                inside = (part.min(axis=1) >= start[rows]) & (part.max(axis=1) < end[rows])
-                if inside.all() and rows[-1] - rows[0] == len(rows) - 1:  # rows in order: one gather
+                rows, last = positions[first : first + len(part)], first + len(part)
+                inside = (part.min(axis=1) >= start[first:last]) & (part.max(axis=1) < end[first:last])
+                if inside.all() and (len(rows) == 1 or (np.diff(rows) == 1).all()):  # rows in order: one gather
                     table.take(part, out=by_column[rows[0] : rows[-1] + 1], mode="clip")
                 else:
                     for r in np.flatnonzero(inside).tolist():
@@ -452,9 +455,9 @@ class FeatureEncoder:
 
     def _integer_block_table(self, positions: np.ndarray) -> tuple | None:
         """``(table, shift, start, end)`` for the integer columns at ``positions``: the
-        state of value ``v`` of the column at position ``p`` (row ``r`` of its block) is
-        ``table[v + shift[r]]`` when ``start[p] <= v + shift[r] < end[p]``; ``None`` when
-        a column has no table by value (:meth:`_integer_table`)."""
+        state of value ``v`` of the column in row ``r`` of the block is ``table[v +
+        shift[r]]`` when ``start[r] <= v + shift[r] < end[r]``; ``None`` when a column has
+        no table by value (:meth:`_integer_table`)."""
         tables = self.__dict__.setdefault("_integer_block_tables", {})
         key = positions.tobytes()
         if key not in tables:
@@ -463,14 +466,11 @@ class FeatureEncoder:
             if all(t is not None for t in found):
                 sizes = np.array([len(codes) for _, codes in found], dtype=np.int64)
                 begin = np.cumsum(sizes) - sizes
-                start = np.zeros(len(self.feature_names_), dtype=np.int64)
-                end = np.zeros(len(self.feature_names_), dtype=np.int64)
-                start[positions], end[positions] = begin, begin + sizes
                 # modulo 2^64, as numpy adds int64 arrays: v + shift lands in [start, end) exactly
                 # when v is in the column's range, however far from zero its values are
                 with np.errstate(over="ignore"):
                     shift = begin - np.array([low for low, _ in found], dtype=np.int64)
-                tables[key] = (np.concatenate([codes for _, codes in found]), shift, start, end)
+                tables[key] = (np.concatenate([codes for _, codes in found]), shift, begin, begin + sizes)
         return tables[key]
 
     def _column_codes(self, j: int, values: np.ndarray | pd.api.extensions.ExtensionArray) -> np.ndarray:
@@ -721,11 +721,15 @@ def factorize(values: Any) -> tuple[np.ndarray, Any]:
     the second step, so the result is the same as ``pd.factorize``'s, codes included: a
     value first appears where its first object first appears. The addresses are read from
     the array's own buffer of object pointers, and each distinct object taken back from its
-    address, while the array holds the objects alive.
+    address, while the array holds the objects alive. A column of nearly an object per
+    value (more distinct objects than an eighth of its values) goes to ``pd.factorize``
+    directly.
     """
     if not _by_identity(values):
         return pd.factorize(values)
     objects, distinct = pd.factorize(_addresses(values))  # one code per distinct object, first seen first
+    if len(distinct) * 8 > len(values):  # nearly an object per value: identity saves little
+        return pd.factorize(values)
     local, uniques = pd.factorize(_held(distinct))
     return local[objects], uniques
 
@@ -855,11 +859,13 @@ def _code_from_samples(blocks: list[np.ndarray], out: np.ndarray | list[np.ndarr
     if valued is None:
         return None
     value, uniques = valued
+    if not len(uniques):  # the sampled rows are all missing: nothing to code by
+        return None
     present = np.zeros((len(sample), len(uniques) + 1), dtype=bool)  # a last slot: missing
     present[pair_column, value[pair_object]] = True
     present = present[:, :-1]
     rank = np.cumsum(present, axis=1) - 1  # a value's code in its column: its rank there
-    own = rank[:, -1] + 1  # each column's number of values in the sample
+    own = present.sum(axis=1)  # each column's number of values in the sample
     known = np.maximum(value, 0)
     code = np.where(present[:, known], rank[:, known], own[:, None] + known)  # (column, object)
     code[:, value < 0] = -1
@@ -875,16 +881,20 @@ def _code_from_samples(blocks: list[np.ndarray], out: np.ndarray | list[np.ndarr
 
 def _values_of(addresses: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """``(value, uniques)`` of the distinct objects at ``addresses`` (held alive by the
-    caller): their distinct values in sorted order (by type name and text when they do not
-    compare) as Python scalars, and each object's position among them (-1 for a missing
-    value); ``None`` when equal objects of different types hold a value (``1``, ``1.0``
-    and ``True`` are one key), which would give one column's object as another's label."""
+    caller): their distinct values in sorted order as Python scalars, and each object's
+    position among them (-1 for a missing value); ``None`` when equal objects of different
+    types hold a value (``1``, ``1.0`` and ``True`` are one key), which would give one
+    column's object as another's label, or when the values do not compare (numbers and
+    text): each column then sorts its own values, which may compare."""
     held = _held(addresses)
     value, uniques = pd.factorize(held)
     if len({(v, type(o)) for v, o in zip(value.tolist(), held) if v >= 0}) > len(uniques):
         return None
     uniques = np.asarray(uniques, dtype=object)
-    order = _sort_order(uniques)  # values in sorted order (as the encoder labels them)
+    try:
+        order = np.asarray(np.argsort(uniques, kind="stable"), dtype=np.int64)  # as the encoder labels them
+    except TypeError:
+        return None
     uniques = np.fromiter(map(python_scalar, uniques[order]), dtype=object, count=len(order))
     return np.append(np.argsort(order), -1)[value], uniques
 
@@ -901,9 +911,10 @@ def _factorize_by_objects(blocks: list[np.ndarray], out: list[np.ndarray]) -> li
     value, uniques = valued
     g, n_values = len(distinct), len(uniques)
     seen = np.array([np.bincount(column, minlength=g) > 0 for column in out])  # (column, object)
-    holds = np.zeros((g, n_values + 1), dtype=np.int64)  # object -> value (a last slot: missing)
-    holds[np.arange(g), value] = 1
-    present = (seen.astype(np.int64) @ holds)[:, :-1] > 0  # each column's values
+    columns, objects = np.nonzero(seen)
+    present = np.zeros((len(out), n_values + 1), dtype=bool)  # a last slot: missing
+    present[columns, value[objects]] = True
+    present = present[:, :-1]  # each column's values
     rank = np.cumsum(present, axis=1) - 1
     own = np.where(value >= 0, np.take(rank, np.maximum(value, 0), axis=1), -1)  # (column, object) -> code
     for row, column in enumerate(out):  # object index -> code, in place (read before written)
@@ -1126,8 +1137,8 @@ class _HeldObjects:
     of the lookup by value. Only objects of immutable types (``str``, ``bytes``, numbers,
     ``None``, numpy scalars) are held: the state of a value that cannot change cannot
     change. At most ``_HELD_OBJECTS`` objects are held; past that, the objects of the
-    newest call replace the others (and a call with more than that many is coded without
-    holding them).
+    newest call replace the others (and a call with more than that many is coded column by
+    column, by distinct values, without holding them).
     """
 
     def __init__(self, objects: np.ndarray, codes: np.ndarray) -> None:
@@ -1145,7 +1156,8 @@ class _HeldObjects:
         column, read as one ``(columns, rows)`` array; the columns at ``positions``, their
         arrays held by the caller; ``lookups``: each column's ``value -> state``) into
         ``out``; return the holder to keep for the next call: this one, or one that also
-        holds the new objects."""
+        holds the new objects; ``None`` (``out`` not all written) when the call holds more
+        distinct objects than ``_HELD_OBJECTS``."""
         rows = self.codes[positions]
         if 0 < rows.size <= _EAGER_LOOKUPS:  # states of every held object in these columns: one gather
             if (rows == _NOT_LOOKED_UP).any():
@@ -1157,13 +1169,20 @@ class _HeldObjects:
         if index.min() >= 0:  # every object held
             self._gather(positions, index, lookups, out)
             return self
-        new = _held(pd.unique(addresses[index < 0]))
-        holdable = all(type(o) in _IMMUTABLE or isinstance(o, np.generic) for o in new)
-        if holdable and len(self.objects) + len(new) <= _HELD_OBJECTS:
+        new = pd.unique(addresses[index < 0])
+        if len(self.objects) + len(new) <= _HELD_OBJECTS:
+            new = _held(new)
+            holdable = all(type(o) in _IMMUTABLE or isinstance(o, np.generic) for o in new)
+        else:
+            holdable = False
+        if holdable:
             holder = self._with(new)
         else:  # the objects of this call alone, kept if they can be
-            holder = _HeldObjects.empty(self.codes.shape[0])._with(_held(pd.unique(addresses.ravel())))
-            holdable = holdable and len(holder.objects) <= _HELD_OBJECTS
+            objects = pd.unique(addresses.ravel())
+            if len(objects) > _HELD_OBJECTS:  # too many for a state of each in every column
+                return None
+            holder = _HeldObjects.empty(self.codes.shape[0])._with(_held(objects))
+            holdable = all(type(o) in _IMMUTABLE or isinstance(o, np.generic) for o in holder.objects)
         holder._gather(positions, holder.table.index(addresses), lookups, out)
         return holder if holdable else self
 

@@ -384,6 +384,43 @@ def test_factorizing_object_columns_by_identity_equals_pandas(seed, pool):
             assert len(our_uniques) == len(uniques)
 
 
+@pytest.mark.parametrize("rows", [1024, 3000])
+def test_object_columns_of_numbers_beside_text_sort_their_own_values(rows):
+    """Values of different columns that do not compare (numbers in one, text in another)
+    leave each column's own order as it would be alone: numbers by value, not by text; and
+    a text column with no observed value gets the message, not an internal error."""
+    rng = np.random.default_rng(rows)
+    frame = pd.DataFrame(
+        {
+            "numbers": pd.Series(rng.integers(-3, 3, rows).tolist(), dtype=object),
+            "text": rng.choice(["b", "a", None], rows).astype(object),
+            "both": pd.Series([[10, 2, "x"][k] for k in rng.integers(0, 3, rows)], dtype=object),
+        }
+    )
+    encoder = FeatureEncoder()
+    codes = encoder.fit_transform(frame)
+    # a column whose own values do not compare: by type name and text
+    assert encoder.categories_ == [[-3, -2, -1, 0, 1, 2], ["a", "b", "<missing>"], [10, 2, "x"]]
+    np.testing.assert_array_equal(codes, _reference_codes(encoder, frame))
+    with pytest.raises(ValueError, match="column 'empty' has no observed values; drop it"):
+        FeatureEncoder().fit_transform(frame.assign(empty=pd.Series([None] * rows, dtype=object)))
+
+
+def test_a_text_column_missing_in_every_sampled_row_keeps_its_values():
+    """The sampled rows of every text column are missing: the values of the other rows
+    are still found (the column is coded by its objects)."""
+    from bnclf import data
+
+    n = 3000
+    sampled = np.zeros(n, dtype=bool)
+    sampled[np.arange(0, n, max(1, n // data._SAMPLE_ROWS))[: data._SAMPLE_ROWS]] = True
+    note = np.where(sampled | (np.arange(n) % 3 > 0), None, "yes").astype(object)
+    encoder = FeatureEncoder()
+    codes = encoder.fit_transform(pd.DataFrame({"note": note}))
+    assert encoder.categories_ == [["yes", "<missing>"]]
+    np.testing.assert_array_equal(codes[:, 0], np.where(note == "yes", 0, 1))
+
+
 @pytest.mark.parametrize("slot_codes", [1 << 22, 1])
 def test_text_columns_coded_from_a_sample_of_rows_equal_the_definition(monkeypatch, slot_codes):
     """The fast path codes each column by the objects of a sample of rows: values only
