@@ -265,7 +265,7 @@ class FeatureEncoder:
         self._missing_code = []  # code of the "<missing>" state, or None
         arrays = _column_arrays(X)
         dense_columns = _dense_integer_states(arrays, codes)  # integers in a short range: counted, coded
-        object_columns = _factorize_columns(_object_blocks(X, arrays), codes)  # text: all at once, by object
+        object_columns = _factorize_columns(_blocks_of_kind(X, "O"), codes)  # text: all at once, by object
         for j, (name, values, dtype) in enumerate(zip(names, arrays, X.dtypes)):
             dense = dense_columns.get(j)
             kind = getattr(dtype, "kind", "O")  # numpy, masked and arrow dtypes: 'f' float, 'iu' integer
@@ -751,22 +751,11 @@ def _blocks_of_kind(frame: pd.DataFrame, kinds: str) -> list[tuple[np.ndarray, n
     return found
 
 
-def _object_blocks(frame: pd.DataFrame, arrays: list) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``(positions, values)`` of each block of numpy object columns of ``frame``: the
-    columns' positions in the frame, and their values as ``(columns, rows)``, one row a
-    column (a view of the frame's own block; stacked from ``arrays``, the frame's column
-    arrays, when the frame's blocks cannot be read)."""
-    if not hasattr(frame, "_mgr") or not hasattr(frame._mgr, "blocks"):  # pragma: no cover - other internals
-        chosen = [j for j, v in enumerate(arrays) if isinstance(v, np.ndarray) and v.dtype == object]
-        return [(np.array(chosen), np.stack([arrays[j] for j in chosen]))] if chosen else []
-    return _blocks_of_kind(frame, "O")
-
-
 def _factorize_columns(
     groups: list[tuple[np.ndarray, np.ndarray]], out: np.ndarray | None = None
 ) -> dict[int, tuple[np.ndarray, list, bool]]:
     """``{position: (codes, labels, missing)}`` of object columns given as ``groups`` of
-    ``(positions, values)`` (:func:`_object_blocks`) of at least ``_IDENTITY_ROWS`` rows, all
+    ``(positions, values)`` (:func:`_blocks_of_kind`) of at least ``_IDENTITY_ROWS`` rows, all
     at once (as :func:`factorize` does one column, codes -1 for a missing value, and
     ``missing`` whether there is one); a column's labels are its distinct values in sorted
     order (by type name and text when they do not compare), as Python scalars. The codes
@@ -799,9 +788,9 @@ def _factorize_columns(
     else:
         columns = [out[:, j] for j in chosen]
     blocks = [_addresses(values) for _, values in groups]
+    values = [row for _, group in groups for row in group]  # each column's objects
     coded = _code_from_samples(blocks, columns)
     if coded is None:  # many distinct objects, or equal values of several types
-        values = [row for _, group in groups for row in group]
         return {j: _with_missing(*_sorted_factorize(row)) for j, row in zip(chosen, values)}
     labels, missed = coded
     lowest = columns.min(axis=1) if isinstance(columns, np.ndarray) else [column.min() for column in columns]
@@ -810,10 +799,9 @@ def _factorize_columns(
         rows = [row for block in blocks for row in block]
         again = _factorize_by_objects([np.stack([rows[r] for r in missed])], [columns[r] for r in missed])
         if again is None:
-            values = [row for _, group in groups for row in group]
             found.update({chosen[r]: _with_missing(*_sorted_factorize(values[r])) for r in missed})
         else:
-            found.update({chosen[r]: _with_missing(columns[r], values) for r, values in zip(missed, again)})
+            found.update({chosen[r]: _with_missing(columns[r], labels_r) for r, labels_r in zip(missed, again)})
     return found
 
 
@@ -920,6 +908,12 @@ def _factorize_by_objects(blocks: list[np.ndarray], out: list[np.ndarray]) -> li
     for row, column in enumerate(out):  # object index -> code, in place (read before written)
         np.take(own[row], column, out=column, mode="clip")
     return [uniques[present[row]] for row in range(len(out))]
+
+
+def _run_shape(n_rows: int, n: int) -> tuple[int, int]:
+    """The shape of the buffers for runs of rows of ``n`` addresses: about ``_LOOKUP_CELLS``
+    entries (at least one row, at most ``n_rows``)."""
+    return min(max(1, _LOOKUP_CELLS // max(1, n)), n_rows), n
 
 
 def _row_chunks(blocks: list[np.ndarray], step: int, buffer: np.ndarray):
@@ -1040,6 +1034,25 @@ class _AddressTable:
         slots >>= np.uint64(64 - self.bits)
         return slots.view(np.int64)
 
+    def _looked_up(self, blocks: list[np.ndarray], n_rows: int):
+        """``(start, part, slot, other)`` for runs of rows of the address ``blocks`` (read
+        as one array of ``n_rows`` rows, :func:`_row_chunks`): the addresses, their slots,
+        and where an address is not its slot's; through buffers of about
+        ``_LOOKUP_CELLS`` entries, reused from run to run (each run's arrays are valid until
+        the next)."""
+        shape = _run_shape(n_rows, blocks[0].shape[-1])
+        slots = np.empty(shape, dtype=np.uint64)
+        buffer, found, other = (
+            np.empty(shape, dtype=np.intp),
+            np.empty(shape, dtype=np.int64),
+            np.empty(shape, dtype=bool),
+        )
+        for start, part in _row_chunks(blocks, shape[0], buffer):
+            m = len(part)
+            slot = self._slots(part, out=slots[:m])  # in range: no bounds to check
+            np.not_equal(self.slot_address.take(slot, out=found[:m], mode="clip"), part, out=other[:m])
+            yield start, part, slot, other[:m]
+
     def gather(
         self, blocks: list[np.ndarray], by_slot: np.ndarray, out: np.ndarray | list[np.ndarray], *, stop: bool = True
     ) -> list[int]:
@@ -1048,21 +1061,16 @@ class _AddressTable:
         2-D array, or one 1-D array a row); return the rows with an address that is not in
         its slot (those rows of ``out`` are not all written): the first such row only, and
         at once, when ``stop``."""
-        n_rows, n = len(out), blocks[0].shape[-1]
-        step = max(1, _LOOKUP_CELLS // max(1, n))
-        slots = np.empty((min(step, n_rows), n), dtype=np.uint64)
-        buffer, found = np.empty(slots.shape, dtype=np.intp), np.empty(slots.shape, dtype=np.int64)
-        other = np.empty(slots.shape, dtype=bool)
-        written = None if isinstance(out, np.ndarray) else np.empty(slots.shape, dtype=np.int64)
-        shift = np.empty(slots.shape, dtype=np.int64)  # row i of a chunk: its slots from i << bits
-        shift[...] = (np.arange(len(shift), dtype=np.int64) << self.bits)[:, None]  # (a whole-array add is faster)
+        shape = _run_shape(len(out), blocks[0].shape[-1])
+        written = None if isinstance(out, np.ndarray) else np.empty(shape, dtype=np.int64)
+        shift = np.empty(shape, dtype=np.int64)  # row i of a run: its slots from i << bits
+        shift[...] = (np.arange(shape[0], dtype=np.int64) << self.bits)[:, None]  # (a whole-array add is faster)
         by_slot = np.ravel(by_slot)
         missed = []
-        for start, part in _row_chunks(blocks, step, buffer):
+        for start, part, slot, other in self._looked_up(blocks, len(out)):
             m = len(part)
-            slot = self._slots(part, out=slots[:m])
-            if np.not_equal(self.slot_address.take(slot, out=found[:m], mode="clip"), part, out=other[:m]).any():
-                missed.extend((start + np.flatnonzero(other[:m].any(axis=1))).tolist())
+            if other.any():
+                missed.extend((start + np.flatnonzero(other.any(axis=1))).tolist())
                 if stop:
                     return missed[:1]
             slot += shift[:m]
@@ -1087,29 +1095,19 @@ class _AddressTable:
         one row length, read as one) into ``out`` (one 1-D array a row; -1 if absent), a
         few rows at a time through buffers that stay in cache; return the rows with an
         absent address."""
-        n = blocks[0].shape[1]
         n_rows = sum(len(block) for block in blocks)
-        step = max(1, _LOOKUP_CELLS // max(1, n))
-        buffer, slots = (
-            np.empty((min(step, n_rows), n), dtype=np.intp),
-            np.empty((min(step, n_rows), n), dtype=np.uint64),
-        )
-        found, index = np.empty(buffer.shape, dtype=np.int64), np.empty(buffer.shape, dtype=np.int64)
-        other = np.empty(buffer.shape, dtype=bool)
+        index = np.empty(_run_shape(n_rows, blocks[0].shape[-1]), dtype=np.int64)
         absent = []
-        for start, part in _row_chunks(blocks, step, buffer):
+        for start, part, slot, other in self._looked_up(blocks, n_rows):
             m = len(part)
-            slot = self._slots(part, out=slots[:m])  # in range: no bounds to check
             self.slot_index.take(slot, out=index[:m], mode="clip")
-            np.not_equal(self.slot_address.take(slot, out=found[:m], mode="clip"), part, out=other[:m])
-            if other[:m].any():  # an address not in the table, or one whose slot another took
-                missed = other[:m]
+            if other.any():  # an address not in the table, or one whose slot another took
                 if not self.collided:
-                    index[:m][missed] = -1
+                    index[:m][other] = -1
                 else:
                     if self._index is None:
                         self._index = pd.Index(self.distinct)
-                    index[:m][missed] = self._index.get_indexer(part[missed])
+                    index[:m][other] = self._index.get_indexer(part[other])
                 absent.extend((start + np.flatnonzero((index[:m] < 0).any(axis=1))).tolist())
             for r in range(m):
                 out[start + r][...] = index[r]
@@ -1172,7 +1170,7 @@ class _HeldObjects:
         new = pd.unique(addresses[index < 0])
         if len(self.objects) + len(new) <= _HELD_OBJECTS:
             new = _held(new)
-            holdable = all(type(o) in _IMMUTABLE or isinstance(o, np.generic) for o in new)
+            holdable = _holdable(new)
         else:
             holdable = False
         if holdable:
@@ -1182,7 +1180,7 @@ class _HeldObjects:
             if len(objects) > _HELD_OBJECTS:  # too many for a state of each in every column
                 return None
             holder = _HeldObjects.empty(self.codes.shape[0])._with(_held(objects))
-            holdable = all(type(o) in _IMMUTABLE or isinstance(o, np.generic) for o in holder.objects)
+            holdable = _holdable(holder.objects)
         holder._gather(positions, holder.table.index(addresses), lookups, out)
         return holder if holdable else self
 
@@ -1216,6 +1214,12 @@ class _HeldObjects:
 
 _IMMUTABLE = frozenset({str, bytes, int, float, complex, bool, type(None)})
 """Types of the objects :class:`_HeldObjects` holds (with numpy scalars)."""
+
+
+def _holdable(objects: Iterable) -> bool:
+    """Whether :class:`_HeldObjects` may hold all of ``objects`` (immutable values only)."""
+    return all(type(o) in _IMMUTABLE or isinstance(o, np.generic) for o in objects)
+
 
 _HELD_OBJECTS = 1 << 12
 """Most objects an encoder holds (:class:`_HeldObjects`)."""
