@@ -51,7 +51,7 @@ def same_model(a, b) -> bool:
         return False
     if any(not np.array_equal(p, q) for p, q in zip(a.network_.log_cpts, b.network_.log_cpts)):
         return False
-    return all(np.array_equal(a._family_counts[f], b._family_counts[f]) for f in a._family_counts)
+    return all(np.array_equal(a.counts_.counts(f), b.counts_.counts(f)) for f in a.counts_.families)
 
 
 def main(argv=None) -> None:

@@ -124,7 +124,8 @@ def _unique_in_order(values) -> list:
 
 def _column(values, arff_type) -> pd.Series | np.ndarray:
     if isinstance(arff_type, (list, tuple)):
-        return pd.Categorical(values, categories=_unique_in_order(arff_type))
+        # object categories: pandas 3 would hold text categories in Arrow, slower to read back
+        return pd.Categorical(values, categories=pd.Index(_unique_in_order(arff_type), dtype=object))
     if arff_type in _NUMERIC_TYPES:
         return np.array(values, dtype=float)  # None -> nan
     out = np.empty(len(values), dtype=object)

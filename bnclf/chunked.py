@@ -1,10 +1,13 @@
-"""Fitting from chunks of rows and from Dask DataFrames; prediction over Dask.
+"""Counting from chunks of rows and from Dask DataFrames; prediction over Dask.
 
 Counts are additive over rows, so a model can be learned from data that never sits in
 one array: every chunk (a pandas chunk, or a partition of a Dask DataFrame) is coded
-and counted on its own, the count tables are summed, and the unchanged learners run
-on the sums (:class:`bnclf.stats.ChunkedCountCache`). Sums of integer counts are
-exact, so the model equals the in-memory fit on the concatenated rows bit for bit.
+and counted on its own, and the count summaries (:class:`bnclf.stats.CountSummary`) are
+added with ``+``. The estimators turn a summary into a model through the same learner
+and parameter step as an in-memory fit (``BayesNetClassifier._fit_counts``); sums of
+integer counts are exact, so the model equals the in-memory fit on the concatenated
+rows bit for bit. This module knows nothing of the estimators: it returns encoders,
+classes and summaries, and the estimators keep what they are given.
 
 The protocol
 ------------
@@ -14,22 +17,18 @@ The protocol
    values (``drop_duplicates`` per chunk), and the codes are their sorted order, as
    the in-memory encoder gives. The class labels likewise (declared by a categorical
    ``y`` or ``classes=``, else collected).
-2. **Counts.** One pass counts, per chunk, the tables the learner needs: the class
-   and ``(x_j, class)`` tables for naive Bayes, and all ``(x_i, x_j, class)`` pairs
-   (one one-hot product per class) for the others. Each column gets one reserved
-   state for missing values during counting; after the sum, the reserved state is
-   kept as ``<missing>`` where some row used it (``missing="category"``), dropped and
-   recorded as unknown (``missing="ignore"``) or reported (``missing="error"``), so
-   the encoder equals the in-memory one without a separate pass for missing values.
-3. **Learners.** The structure and the CPTs come from the summed tables. A learner
-   that asks for a table no pass counted (KDB with ``k >= 2`` asks for its
-   ``(x, pa_1, pa_2, class)`` families once its structure is known) raises
-   :class:`bnclf.stats.MissingCountsError`; the tables it names are counted in one
-   more pass and the learner is run again.
-
-Supported learners: :data:`CHUNKED_LEARNERS`. The others need rows or count tables
-one at a time (ETAN's high-order scores, the search-based and instance-specific
-learners) and are refused with a message naming them.
+2. **Counts.** One pass counts, per chunk, the tables the learner declares
+   (``_counts_needed``): the class and ``(x_j, class)`` tables for naive Bayes, and all
+   ``(x_i, x_j, class)`` pairs (one one-hot product per class) for the others. Each
+   column gets one reserved state for missing values during counting; after the sum,
+   the reserved state is kept as ``<missing>`` where some row used it
+   (``missing="category"``), dropped and recorded as unknown (``missing="ignore"``) or
+   reported (``missing="error"``), so the encoder equals the in-memory one without a
+   separate pass for missing values.
+3. **More tables.** The summary carries a ``recount`` of the same rows: a learner that
+   needs tables no pass counted (KDB with ``k >= 2``, its ``(x, pa_1, pa_2, class)``
+   families once its structure is known) asks for them with ``counts.including(families)``,
+   which counts them in one more pass.
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ from __future__ import annotations
 import itertools
 import operator
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,24 +50,11 @@ from .data import (
     IdLikeColumnWarning,
     as_frame,
     as_target_vector,
+    class_name_of,
     encode_target,
     python_scalar,
-    record_feature_names,
 )
-from .stats import ChunkedCountCache, CountCache, MissingCountsError
-
-CHUNKED_LEARNERS = (
-    "NaiveBayesClassifier",
-    "TANClassifier",
-    "KDBClassifier",
-    "AODEClassifier",
-    "WAODEClassifier",
-    "ATANClassifier",
-    "WATANClassifier",
-    "ChowLiuMultinetClassifier",
-)
-"""Estimators that fit from chunks and Dask DataFrames (exact types; subclasses are not
-assumed to need the same tables)."""
+from .stats import CountCache, CountSummary
 
 _Y = "__bnclf_y__"
 """Column name under which the class travels with the features of a Dask partition."""
@@ -93,29 +79,8 @@ def _import_dask():
     return dask
 
 
-# -- which learners, which tables ---------------------------------------------------------------
-def _learner_kind(model) -> str:
-    """``"nb"`` (class and (x, class) tables) or ``"pairs"`` (also every (x_i, x_j, class))."""
-    name = type(model).__name__
-    from . import models
-
-    if name not in CHUNKED_LEARNERS or type(model) is not getattr(models, name):
-        raise TypeError(
-            f"{name} cannot be fitted from chunks or a Dask DataFrame: it needs the training "
-            "rows, or asks for count tables one at a time. Supported: "
-            + ", ".join(CHUNKED_LEARNERS)
-            + ". Fit it in memory instead (concatenate the chunks, or compute the Dask "
-            "DataFrame)."
-        )
-    return "nb" if name == "NaiveBayesClassifier" else "pairs"
-
-
-def _count_passes(model) -> int:
-    """Passes over the data that count tables (KDB with k >= 2 needs a second one)."""
-    return 2 if type(model).__name__ == "KDBClassifier" and int(model.k) >= 2 else 1
-
-
-def _base_families(d: int) -> list[tuple[int, ...]]:
+def base_families(d: int) -> list[tuple[int, ...]]:
+    """The class table and every ``(x_j, class)`` table of ``d`` features."""
     return [(d,)] + [(j, d) for j in range(d)]
 
 
@@ -232,16 +197,16 @@ def _encode_chunk(frame: pd.DataFrame, y: pd.Series, enc: _Encoding, where: str 
 
 def _count_chunk(
     frame: pd.DataFrame, y: pd.Series, enc: _Encoding, families, pairs: bool, where: str = ""
-) -> ChunkedCountCache:
-    """The count tables of one chunk (its rows are dropped once counted)."""
+) -> CountSummary:
+    """The count summary of one chunk (its rows are dropped once counted)."""
     codes, y_codes = _encode_chunk(frame, y, enc, where)
     data = DiscreteData(codes, enc.cardinalities, y_codes, len(enc.class_labels))
-    return ChunkedCountCache.from_cache(CountCache(data), families, pairs=pairs)
+    return CountCache(data).summary(families, pairs=pairs)
 
 
 def _count_partition(
     part: pd.DataFrame, enc: _Encoding, families, pairs: bool, budget: int | None = None
-) -> ChunkedCountCache:
+) -> CountSummary:
     """:func:`_count_chunk` of a Dask partition carrying the class in column ``_Y``, under the
     memory budget ``budget`` (bytes) of the process that built the task graph."""
     with config_context(memory_budget=budget):
@@ -353,7 +318,7 @@ class _PandasChunks:
         values = {name: pd.concat(parts, ignore_index=True).drop_duplicates() for name, parts in found.items()}
         return values, (pd.concat(ys, ignore_index=True).drop_duplicates() if need_y else None)
 
-    def count(self, enc: _Encoding, families, pairs: bool) -> ChunkedCountCache:
+    def count(self, enc: _Encoding, families, pairs: bool) -> CountSummary:
         total = None
         for index, frame, y in self.chunks():
             part = _count_chunk(frame, y, enc, families, pairs, where=self.where.format(index))
@@ -420,7 +385,7 @@ class _DaskFrame:
         values = {name: found[k].reset_index(drop=True) for k, name in enumerate(columns)}
         return values, (found[-1].reset_index(drop=True) if need_y else None)
 
-    def count(self, enc: _Encoding, families, pairs: bool) -> ChunkedCountCache:
+    def count(self, enc: _Encoding, families, pairs: bool) -> CountSummary:
         dask = _import_dask()
         combined = self.X.assign(**{_Y: self.y})
         spec = dask.delayed(enc, pure=True)
@@ -437,35 +402,22 @@ class _DaskFrame:
         return parts[0].compute()
 
 
-def _source(X, y, categories=None):
-    if is_dask_collection(X):
-        if categories:
-            raise ValueError(
-                "categories= is for pandas chunks; declare a Dask column's categories "
-                "with X.astype({column: pd.CategoricalDtype([...])}) or X.categorize()."
-            )
-        return _DaskFrame(X, y)
-    return _PandasChunks(X, categories)
+def chunk_source(chunks: Iterable | Any, categories: Mapping | None = None) -> _PandasChunks:
+    """The chunks of ``fit_chunks`` (or of ``refit_parameters`` given chunks)."""
+    return _PandasChunks(chunks, categories)
+
+
+def dask_source(X: Any, y: Any) -> _DaskFrame:
+    """A Dask DataFrame of features and a Dask Series of labels."""
+    return _DaskFrame(X, y)
+
+
+def frame_source(frame: pd.DataFrame, y: Any, where: str = "") -> _PandasChunks:
+    """One frame (with its labels) as a source of one chunk."""
+    return _PandasChunks([(frame, y)], where=where)
 
 
 # -- the encoder and the classes from collected states --------------------------------------------
-def _encoder_from_states(names, observed, has_missing, missing, handle_unknown) -> FeatureEncoder:
-    """The encoder the in-memory fit builds for these labels (in code order) and missing
-    values: fitted on a template of categorical columns with exactly those categories."""
-    template = pd.DataFrame(
-        {  # one row: missing where the column has missing values
-            k: pd.Categorical(
-                [np.nan] if has or not len(labels) else [labels[0]], categories=pd.Index(labels, dtype=object)
-            )
-            for k, (labels, has) in enumerate(zip(observed, has_missing))
-        }
-    )
-    template.columns = list(names)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", IdLikeColumnWarning)
-        return FeatureEncoder(missing, handle_unknown).fit(template)
-
-
 def _typed_labels(values, meta: pd.Series) -> pd.Series:
     """Class labels with the dtype that ``np.asarray(y)`` has for this ``y``."""
     dtype = meta.dtype.categories.dtype if isinstance(meta.dtype, pd.CategoricalDtype) else meta.dtype
@@ -476,7 +428,7 @@ def _typed_labels(values, meta: pd.Series) -> pd.Series:
         return series
 
 
-def _provisional(model, source, classes) -> _Encoding:
+def _provisional(source, handle_unknown, classes) -> _Encoding:
     """Pass 1 (when needed): the labels of every undeclared column and the class labels."""
     meta, names = source.meta, source.names
     undeclared = [name for name in names if not source.declared(name)]
@@ -500,7 +452,7 @@ def _provisional(model, source, classes) -> _Encoding:
         template.columns = [name]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", IdLikeColumnWarning)
-            observed.append(FeatureEncoder("ignore", model.handle_unknown).fit(template)._observed[0])
+            observed.append(pd.Index(FeatureEncoder("ignore", handle_unknown).fit(template).observed_[0], dtype=object))
     if classes is not None:
         labels = pd.Index(list(_typed_labels(_unique_list(classes), y_meta)), dtype=object)
     elif y_values is None:
@@ -522,7 +474,7 @@ def _unique_list(values) -> list:
     return out
 
 
-def _resolve_missing(model, enc: _Encoding, total: ChunkedCountCache, has_state: Sequence[bool]):
+def _resolve_missing(missing: str, enc: _Encoding, total: CountSummary, has_state: Sequence[bool]):
     """Per feature: the states to keep, whether rows were left out (unknown) and whether
     the feature has a ``<missing>`` state, from the use of the reserved state."""
     d, c = len(enc.names), len(enc.names)
@@ -530,12 +482,12 @@ def _resolve_missing(model, enc: _Encoding, total: ChunkedCountCache, has_state:
     for j in range(d):
         r = len(enc.observed[j])
         used = int(total.counts((j, c))[r].sum())
-        if has_state[j] or (used and model.missing == "category"):
+        if has_state[j] or (used and missing == "category"):
             keep.append(np.arange(r + 1))
             unknown.append(False)
             state.append(True)
             continue
-        if used and model.missing == "error":
+        if used and missing == "error":
             raise ValueError(
                 f"column {enc.names[j]!r} has {used} missing values and missing='error'; use "
                 "missing='category' (a state of its own) or missing='ignore' (left out of the "
@@ -547,7 +499,7 @@ def _resolve_missing(model, enc: _Encoding, total: ChunkedCountCache, has_state:
     return keep, unknown, state
 
 
-def _warn_id_like(enc: _Encoding, total: ChunkedCountCache) -> None:
+def _warn_id_like(enc: _Encoding, total: CountSummary) -> None:
     c = len(enc.names)
     for j, labels in enumerate(enc.observed):
         known = int(total.counts((j, c))[: len(labels)].sum())
@@ -561,43 +513,33 @@ def _warn_id_like(enc: _Encoding, total: ChunkedCountCache) -> None:
             )
 
 
-# -- fitting -------------------------------------------------------------------------------------
-def _reset(model) -> None:
-    for attr in ("network_", "networks_", "weights_", "_training_data", "_family_counts"):
-        model.__dict__.pop(attr, None)
+# -- what a fit from chunks is given ---------------------------------------------------------------
+@dataclass
+class Summarized:
+    """What :func:`summarize` found: the encoder and classes the in-memory fit would have,
+    the class node's name, the count summary (with a ``recount`` of the same rows), and
+    the first chunk's ``X`` and frame (for the scikit-learn feature-name attributes)."""
+
+    encoder: FeatureEncoder
+    classes: np.ndarray
+    class_name: Hashable
+    counts: CountSummary
+    first_X: Any
+    meta: pd.DataFrame
 
 
-def _fit_from_tables(model, cache: ChunkedCountCache, recount: Callable | None) -> None:
-    """Run the learner on summed tables; count what it asks for in more passes."""
-    cache.names = [str(name) for name in model.node_names_]
-    for _ in range(4):
-        try:
-            model._fit_network(None, cache)
-            return
-        except MissingCountsError as err:
-            if recount is None:
-                raise
-            cache.add_tables(recount(err.families))
-    raise RuntimeError(f"{type(model).__name__} kept asking for count tables no pass had counted.")
-
-
-def _fit_source(model, source, classes=None):
-    """Fit ``model`` from a chunk source (the body of ``fit`` on Dask and of ``fit_chunks``)."""
-    model._check_params()
-    kind = _learner_kind(model)
-    if source.one_shot and _count_passes(model) > 1:
-        raise ValueError(
-            f"{type(model).__name__}(k={model.k}) counts its CPT families in a second pass, after "
-            "its structure; an iterator can be read once. Pass a list of (X, y) pairs or a function "
-            "returning a new iterator."
-        )
+def summarize(
+    source: _PandasChunks | _DaskFrame, *, missing: str, handle_unknown: str, pairs: bool, classes: Any = None
+) -> Summarized:
+    """Code and count every chunk of ``source``: the tables of the class and of every
+    ``(x_j, class)`` pair, and with ``pairs`` of every ``(x_i, x_j, class)`` triple."""
     names = source.names
     d = len(names)
-    enc = _provisional(model, source, classes)
-    total = source.count(enc, _base_families(d), kind == "pairs")
+    enc = _provisional(source, handle_unknown, classes)
+    total = source.count(enc, base_families(d), pairs)
     if total is None or total.n_samples == 0:
         raise ValueError("X has 0 samples; at least one training row is required.")
-    keep, unknown, state = _resolve_missing(model, enc, total, [False] * d)
+    keep, unknown, state = _resolve_missing(missing, enc, total, [False] * d)
     class_counts = total.counts((d,))
     present = np.flatnonzero(class_counts > 0)
     labels = _typed_labels([enc.class_labels[k] for k in present], source.y_meta)
@@ -605,158 +547,68 @@ def _fit_source(model, source, classes=None):
     keep.append(present[np.argsort(order, kind="stable")])
     unknown.append(False)
     _warn_id_like(enc, total)
-    encoder = _encoder_from_states(names, enc.observed, state, model.missing, model.handle_unknown)
-
-    _reset(model)
-    record_feature_names(model, getattr(source, "first_X", source.meta), source.meta)
-    model.classes_ = classes_
-    model._encoder = encoder
-    from .models.base import _class_name
-
+    encoder = FeatureEncoder.from_states(names, enc.observed, state, missing=missing, handle_unknown=handle_unknown)
     y_named = source.y_meta if not is_dask_collection(getattr(source, "y", None)) else source.y
-    model.class_name_ = _class_name(y_named, encoder.feature_names_)
-
-    def recount(families):
-        return source.count(enc, families, False).take(keep, unknown)
-
-    _fit_from_tables(model, total.take(keep, unknown), recount)
-    return model
-
-
-def _fit_dask(model, X, y):
-    """``model.fit(X, y)`` for a Dask DataFrame ``X`` and a Dask Series ``y``."""
-    return _fit_source(model, _DaskFrame(X, y))
+    counts = total.take(keep, unknown)
+    counts.recount = lambda families: source.count(enc, families, False).take(keep, unknown)
+    return Summarized(
+        encoder,
+        classes_,
+        class_name_of(y_named, encoder.feature_names_),
+        counts,
+        getattr(source, "first_X", source.meta),
+        source.meta,
+    )
 
 
-def _fit_chunks(model, chunks, categories=None, classes=None):
-    """``model.fit_chunks(chunks)``: see :meth:`bnclf.models.BayesNetClassifier.fit_chunks`."""
-    _learner_kind(model)
-    return _fit_source(model, _PandasChunks(chunks, categories), classes)
-
-
-# -- adding counts to a fitted model: partial_fit and refit_parameters ------------------------------
-def _model_encoding(model) -> _Encoding:
-    enc = model._encoder
-    labels = pd.Index([python_scalar(c) for c in model.classes_], dtype=object)
-    return _Encoding(list(enc.feature_names_), list(enc._observed), labels)
-
-
-def _count_for_model(model, source, families) -> ChunkedCountCache:
-    """Count ``families`` with the model's states; a column that gains missing values under
-    ``missing="category"`` gains the ``<missing>`` state (the model's encoder and kept
-    counts grow by one state)."""
-    enc = _model_encoding(model)
-    d = len(enc.names)
-    families = sorted({tuple(sorted(f)) for f in list(families) + _base_families(d)})
+def count_with_states(
+    source: _PandasChunks | _DaskFrame, encoder: FeatureEncoder, classes: np.ndarray, families: Iterable[Sequence[int]]
+) -> tuple[CountSummary, FeatureEncoder, list[int]]:
+    """Count ``families`` on ``source`` with a fitted model's states: ``(summary, encoder,
+    grown)``. A column that gains missing values under ``missing="category"`` gains the
+    ``<missing>`` state: the returned encoder has it, and ``grown`` lists those columns
+    (a kept summary of the model's counts needs a zero slice for the new state)."""
+    names = list(encoder.feature_names_)
+    enc = _Encoding(
+        names,
+        [pd.Index(labels, dtype=object) for labels in encoder.observed_],
+        pd.Index([python_scalar(c) for c in classes], dtype=object),
+    )
+    d = len(names)
+    families = sorted({tuple(sorted(f)) for f in list(families) + base_families(d)})
     total = source.count(enc, families, False)
-    has_state = [code is not None for code in model._encoder._missing_code]
-    keep, unknown, state = _resolve_missing(model, enc, total, has_state)
+    has_state = [code is not None for code in encoder.missing_codes_]
+    keep, unknown, state = _resolve_missing(encoder.missing, enc, total, has_state)
     keep.append(np.arange(len(enc.class_labels)))
     unknown.append(False)
     grown = [j for j in range(d) if state[j] and not has_state[j]]
     if grown:
-        model._encoder = _encoder_from_states(enc.names, enc.observed, state, model.missing, model.handle_unknown)
-        old = model.__dict__.get("_family_counts")
-        if old:
-            model._family_counts = {family: _pad(table, family, grown) for family, table in old.items()}
-    return total.take(keep, unknown)
-
-
-def _pad(table, family, grown) -> np.ndarray:
-    """A zero slice for the new ``<missing>`` state (the last) of every grown variable."""
-    for axis, v in enumerate(family):
-        if v in grown:
-            shape = list(table.shape)
-            shape[axis] = 1
-            table = np.concatenate([table, np.zeros(shape)], axis=axis)
-    return table
-
-
-def _add_counts(model, source, families, add: bool):
-    """Count ``families`` on ``source`` (added to the kept counts with ``add``) and rebuild
-    the network's CPTs from them; the structure does not change."""
-    families = [tuple(int(v) for v in f) for f in families]
-    new = _count_for_model(model, source, families)
-    old = model.__dict__.get("_family_counts") if add else None
-    tables = {f: new.counts(f) + old[f] if old else new.counts(f) for f in families}
-    rows = new.n_samples + (model.__dict__.get("_counted_rows", 0) if old else 0)
-    cards = np.append(model._encoder.cardinalities_, len(model.classes_))
-    cache = ChunkedCountCache(cards, rows, tables, None, new._has_unknown)
-    cache.names = [str(name) for name in model.node_names_]
-    title = model.network_.title if "network_" in model.__dict__ else ""
-    model.__dict__.pop("_training_data", None)  # the rows of the model are no longer all kept
-    model.network_ = model._make_network(families, cache, title=title)
-    model._family_counts = {f: cache.counts(f) for f in families}
-    model._counted_rows = rows
-    return model
-
-
-def _partial_fit(model, X, y, classes=None, categories=None):
-    """``NaiveBayesClassifier.partial_fit``: see the method."""
-    model._check_params()
-    first = "_family_counts" not in model.__dict__ or not hasattr(model, "classes_")
-    if first:
-        if classes is None:
-            raise ValueError(
-                "classes must be passed on the first call to partial_fit: every class "
-                "label that any chunk may have (scikit-learn's convention)."
-            )
-        frame = _declare(as_frame(X), categories)
-        if frame.shape[0] == 0:
-            raise ValueError("X has 0 samples; at least one training row is required.")
-        classes_, _ = encode_target(_typed_labels(_unique_list(classes), _target_series(y)))
-        _reset(model)
-        record_feature_names(model, X, frame)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", IdLikeColumnWarning)
-            labels = FeatureEncoder("ignore", model.handle_unknown).fit(frame)._observed
-        model._encoder = _encoder_from_states(
-            list(frame.columns), labels, [False] * frame.shape[1], model.missing, model.handle_unknown
+        encoder = FeatureEncoder.from_states(
+            names, encoder.observed_, state, missing=encoder.missing, handle_unknown=encoder.handle_unknown
         )
-        model.classes_ = classes_
-        from .models.base import _class_name
-
-        model.class_name_ = _class_name(y, model._encoder.feature_names_)
-    else:
-        if classes is not None:
-            given, _ = encode_target(_typed_labels(_unique_list(classes), _target_series(y)))
-            if not np.array_equal(given, model.classes_):
-                raise ValueError(
-                    f"classes={list(given)} differs from the classes of the first call, "
-                    f"{list(model.classes_)}; pass the same classes or none."
-                )
-        if categories:
-            raise ValueError("categories= is taken on the first call to partial_fit only.")
-        frame = model._check_predict_frame(X)
-    d = len(model._encoder.feature_names_)
-    families = [(j, d) for j in range(d)] + [(d,)]
-    source = _PandasChunks([(frame, y)], where=" in this partial_fit call")
-    return _add_counts(model, source, families, add=not first)
+    return total.take(keep, unknown), encoder, grown
 
 
-def _refit_parameters(model, X, y=None, add=False):
-    """``BayesNetClassifier.refit_parameters``: see the method."""
-    from sklearn.utils.validation import check_is_fitted
+def first_chunk_encoder(frame: pd.DataFrame, missing: str, handle_unknown: str) -> FeatureEncoder:
+    """The encoder of ``partial_fit``'s first call: each column's states are its declared
+    categories, else the values of this chunk (no ``<missing>`` state yet: it is gained when
+    a chunk has missing values, see :func:`count_with_states`)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IdLikeColumnWarning)
+        labels = FeatureEncoder("ignore", handle_unknown).fit(frame).observed_
+    return FeatureEncoder.from_states(
+        list(frame.columns), labels, [False] * frame.shape[1], missing=missing, handle_unknown=handle_unknown
+    )
 
-    check_is_fitted(model, "classes_")
-    if "network_" not in model.__dict__ or "_family_counts" not in model.__dict__:
-        raise TypeError(
-            f"{type(model).__name__} is not one network with kept counts (ensembles, multinets and "
-            "instance-specific learners are not); refit_parameters keeps one learned structure "
-            "and recounts its families. Use fit instead."
-        )
-    if is_dask_collection(X):
-        source = _DaskFrame(X, y)
-    elif y is None:
-        source = _PandasChunks(X)
-    else:
-        source = _PandasChunks([(model._check_predict_frame(X), y)], where="")
-    if list(source.names) != list(model._encoder.feature_names_):
-        raise ValueError(
-            f"the data has the columns {list(source.names)[:10]}, the model "
-            f"{list(model._encoder.feature_names_)[:10]}; they must be the same."
-        )
-    return _add_counts(model, source, model.network_.families, add)
+
+def classes_of(classes: Any, y: Any) -> np.ndarray:
+    """Declared class labels, typed as ``np.asarray(y)`` would type them, sorted."""
+    return encode_target(_typed_labels(_unique_list(classes), _target_series(y)))[0]
+
+
+def declare(frame: Any, categories: Mapping | None) -> pd.DataFrame:
+    """``frame`` with the columns named in ``categories`` cast to those categories."""
+    return _declare(as_frame(frame), categories)
 
 
 # -- prediction over Dask ------------------------------------------------------------------------
@@ -785,4 +637,4 @@ def _predict_dask(model, X, method: str):
     return X.map_partitions(_predict_partition, model, method, meta=meta)
 
 
-__all__ = ["CHUNKED_LEARNERS", "UnseenCategoryError", "is_dask_collection"]
+__all__ = ["UnseenCategoryError", "is_dask_collection"]

@@ -16,9 +16,7 @@ Code conventions
 
 from __future__ import annotations
 
-import ctypes
-import itertools
-from collections.abc import Collection, Hashable, Iterable
+from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -68,6 +66,21 @@ class DiscreteData:
     @property
     def n_features(self) -> int:
         return self.codes.shape[1]
+
+    def check(self) -> None:
+        """Raise a ValueError unless the codes fit the cardinalities (``-1`` allowed for an
+        unknown feature value) and the class codes fit ``n_classes``."""
+        codes, cards = np.asarray(self.codes), np.asarray(self.cardinalities)
+        if codes.ndim != 2 or codes.dtype.kind not in "iu" or codes.shape[1] != len(cards):
+            raise ValueError(
+                f"the codes have shape {codes.shape}; expected one integer column per feature ({len(cards)})."
+            )
+        if codes.size and ((codes < -1).any() or (codes >= cards).any()):
+            raise ValueError("the codes do not fit the stated cardinalities.")
+        if self.y is not None:
+            y = np.asarray(self.y)
+            if y.shape != (codes.shape[0],) or y.dtype.kind not in "iu" or (y < 0).any() or (y >= self.n_classes).any():
+                raise ValueError("the class codes do not fit the rows or the number of classes.")
 
     def subset(self, rows: ArrayLike | slice) -> DiscreteData:
         """Rows of this data set with the same cardinalities (a CV fold).
@@ -121,11 +134,11 @@ def is_quantity(column: pd.Series) -> bool:
     return bool(pd.api.types.is_integer_dtype(column.dtype) and column.nunique() > MAX_INTEGER_CATEGORIES)
 
 
-def _looks_continuous(column: pd.Series) -> bool:
-    """A float column with non-integral values is continuous."""
-    if not pd.api.types.is_float_dtype(column.dtype):
+def _looks_continuous(values) -> bool:
+    """A float column (numpy or extension array) with non-integral values is continuous."""
+    if getattr(values.dtype, "kind", "O") != "f":
         return False
-    values = column.to_numpy(dtype=float, na_value=np.nan)
+    values = values.to_numpy(dtype=float, na_value=np.nan) if not isinstance(values, np.ndarray) else values
     values = values[~np.isnan(values)]
     return bool(values.size) and not np.all(values == np.round(values))
 
@@ -179,6 +192,20 @@ def record_feature_names(estimator: BaseEstimator, X: ArrayLike | pd.DataFrame, 
         del estimator.feature_names_in_
 
 
+def class_name_of(y: Any, feature_names: Sequence[Hashable]) -> Hashable:
+    """The class node's name: the name of ``y`` (a Series name, a one-column DataFrame's
+    column) unless it is missing or names a feature, else ``"class"`` (with ``_`` appended
+    while that names a feature)."""
+    name = getattr(y, "name", None)
+    if isinstance(y, pd.DataFrame) and y.shape[1] == 1:
+        name = y.columns[0]
+    if name is None or name in feature_names:
+        name = "class"
+    while name in feature_names:
+        name = name + "_"
+    return name
+
+
 def as_target_vector(y: ArrayLike, n_rows: int | None = None, *, warn_column: bool = False) -> np.ndarray:
     """``y`` as a 1-D array: a column vector is flattened (with scikit-learn's
     ``DataConversionWarning`` when ``warn_column``); other shapes, and a length
@@ -222,6 +249,18 @@ class FeatureEncoder:
         category never seen in training. ``"marginalize"`` sums the feature out
         exactly; ``"error"`` rejects it.
 
+    Attributes
+    ----------
+    feature_names_ : list
+        The columns, in code order.
+    categories_ : list of list
+        The state labels of every column in code order, ``"<missing>"`` last when
+        training gave missing values a state.
+    cardinalities_ : ndarray of int64
+        The number of states of every column.
+    missing_codes_ : list of int or None
+        The code of each column's ``"<missing>"`` state, None when it has none.
+
     Notes
     -----
     When training produced a ``"<missing>"`` state, a missing value at predict
@@ -229,13 +268,122 @@ class FeatureEncoder:
     class, and using it is consistent with how the model was trained.
     Categories of a pandas ``category`` column keep their declared order (ARFF
     headers, discretizer bins), including declared but unused ones; other
-    columns use their sorted distinct values.
+    columns use their sorted distinct values (by type name and text when the
+    values do not compare).
+
+    Values are matched by Python equality, as a ``dict`` would match them: ``2``,
+    ``2.0`` and ``np.int64(2)`` name the same state. Coding uses pandas' own tools
+    only: a categorical column's codes, ``pd.factorize`` (which encodes Arrow-backed
+    text through Arrow's ``dictionary_encode``) and ``Index.get_indexer`` on each
+    column's few distinct values; the text columns of a call are factorized
+    together, in one pass. The categorical dtype is the fastest input: its codes
+    are read, not hashed.
     """
 
     def __init__(self, missing: str = "category", handle_unknown: str = "marginalize") -> None:
         self.missing = missing
         self.handle_unknown = handle_unknown
 
+    # -- the fitted state ------------------------------------------------------------------------
+    @classmethod
+    def from_states(
+        cls,
+        feature_names: Sequence[Hashable],
+        labels: Sequence[Sequence[Any]],
+        has_missing: Sequence[bool] | None = None,
+        *,
+        missing: str = "category",
+        handle_unknown: str = "marginalize",
+    ) -> FeatureEncoder:
+        """The encoder that :meth:`fit` gives for columns with these observed ``labels``
+        (in code order) and, per column, whether it had missing values.
+
+        A column with missing values gets the ``"<missing>"`` state under
+        ``missing="category"``; under ``"ignore"`` its missing values stay unknown.
+        """
+        check_option("missing", missing, MISSING_OPTIONS)
+        check_option("handle_unknown", handle_unknown, UNKNOWN_OPTIONS)
+        labels = [[python_scalar(v) for v in column] for column in labels]
+        has_missing = [False] * len(labels) if has_missing is None else [bool(h) for h in has_missing]
+        categories, codes = [], []
+        for column, has in zip(labels, has_missing):
+            if has and missing == "category":
+                codes.append(len(column))
+                column = column + [_unique_missing_label(column)]
+            else:
+                codes.append(None)
+            categories.append(column)
+        encoder = cls(missing, handle_unknown)
+        encoder.__setstate__(
+            {
+                "missing": missing,
+                "handle_unknown": handle_unknown,
+                "feature_names_": list(feature_names),
+                "categories_": categories,
+                "missing_codes_": codes,
+            }
+        )
+        return encoder
+
+    def __getstate__(self) -> dict:
+        """The fitted state: options, names, states and missing-state codes (the lookup
+        tables built on use are left out)."""
+        return {key: value for key, value in self.__dict__.items() if key not in _CACHES}
+
+    def __setstate__(self, state: dict) -> None:
+        state = dict(state)
+        if "_missing_code" in state:  # pickled by an earlier bnclf
+            state["missing_codes_"] = state.pop("_missing_code")
+        for old in ("_labels", "_observed", "_observed_index"):
+            state.pop(old, None)
+        self.__dict__.update({k: v for k, v in state.items() if k not in _CACHES})
+        if "categories_" in state:
+            self._set_states(self.feature_names_, self.categories_, self.missing_codes_)
+            self.check_states()
+
+    def _set_states(self, names, categories, missing_codes) -> None:
+        for cache in _CACHES:
+            self.__dict__.pop(cache, None)
+        self.feature_names_ = list(names)
+        self.categories_ = [list(c) for c in categories]
+        self.missing_codes_ = [None if c is None else int(c) for c in missing_codes]
+        self.cardinalities_ = np.array([len(c) for c in self.categories_], dtype=np.int64)
+
+    def check_states(self) -> None:
+        """Raise a ValueError unless the fitted state is consistent: one list of states per
+        column, each non-empty, without repeated states, and every ``"<missing>"`` state
+        the last of its column (what a model file is checked against)."""
+        names, categories, codes = self.feature_names_, self.categories_, self.missing_codes_
+        if not (len(names) == len(categories) == len(codes)):
+            raise ValueError(
+                f"the encoder has {len(names)} feature names, {len(categories)} state lists and "
+                f"{len(codes)} missing-state codes; they must be one per column."
+            )
+        if len(set(map(str, names))) != len(names):
+            raise ValueError(f"feature names must be unique as text; got {shown_names(names)}.")
+        for name, states, code in zip(names, categories, codes):
+            if not states:
+                raise ValueError(f"column {name!r} has no states.")
+            if not pd.Index(states, dtype=object).is_unique:
+                raise ValueError(f"column {name!r} has repeated states: {states[:10]}.")
+            if code is not None and code != len(states) - 1:
+                raise ValueError(f"column {name!r}: the missing-value state must be its last state, not {code}.")
+
+    @property
+    def observed_(self) -> list[list]:
+        """The labels that raw values map to, per column (``categories_`` without the
+        ``"<missing>"`` state)."""
+        return [c[:code] if code is not None else c for c, code in zip(self.categories_, self.missing_codes_)]
+
+    @property
+    def feature_index(self) -> pd.Index:
+        """``feature_names_`` as a ``pd.Index`` (built on first use), to name frames by."""
+        index = self.__dict__.get("_feature_index")
+        if index is None:
+            index = self._feature_index = pd.Index(self.feature_names_, dtype=object)
+        return index
+
+    # -- fitting ---------------------------------------------------------------------------------
     def fit(self, X: pd.DataFrame) -> FeatureEncoder:
         self._fit(X, keep_codes=False)
         return self
@@ -253,102 +401,95 @@ class FeatureEncoder:
                 f"Found array with 0 feature(s) (shape={X.shape}) while a minimum of 1 is "
                 "required: X has no feature columns."
             )
-        names = list(X.columns)
+        names = X.columns.tolist()
         if len(set(map(str, names))) != len(names):
             raise ValueError(f"Feature names must be unique as text; got {names}.")
-        self.feature_names_ = names
-        self._clear_caches()
+        for cache in _CACHES:
+            self.__dict__.pop(cache, None)
+        n = X.shape[0]
         # column-major: each column is written, and counted from, as one contiguous block
-        codes = np.empty((X.shape[0], len(names)), dtype=np.int64, order="F") if keep_codes else None
-        self.categories_ = []  # state labels per feature, "<missing>" last if present
-        self._labels = []  # the labels that raw values map to
-        self._missing_code = []  # code of the "<missing>" state, or None
-        arrays = _column_arrays(X)
-        dense_columns = _dense_integer_states(arrays, codes)  # integers in a short range: counted, coded
-        object_columns = _factorize_columns(_blocks_of_kind(X, "O"), codes)  # text: all at once, by object
-        for j, (name, values, dtype) in enumerate(zip(names, arrays, X.dtypes)):
-            dense = dense_columns.get(j)
-            kind = getattr(dtype, "kind", "O")  # numpy, masked and arrow dtypes: 'f' float, 'iu' integer
-            if kind == "f" and _looks_continuous(X.iloc[:, j]):
+        codes = np.empty((n, len(names)), dtype=np.int64, order="F") if keep_codes else None
+        columns = _column_values(X)
+        arrow = _encode_arrow_text(columns) if _has_pyarrow() else {}  # Arrow-backed text, in one pass
+        dense = _dense_integer_codes(columns)  # integers in a short range: counted, not hashed
+        categories, missing_codes = [], []
+        for j, (name, values) in enumerate(zip(names, columns)):
+            kind = getattr(values.dtype, "kind", "O")  # numpy, masked and arrow dtypes: 'f' float, 'iu' integer
+            if kind == "f" and _looks_continuous(values):
                 raise ValueError(
-                    f"column {name!r} looks continuous ({X.iloc[:, j].nunique()} distinct float "
-                    "values); discretize it first, e.g. with bnclf.MDLDiscretizer in "
+                    f"column {name!r} looks continuous ({pd.unique(values[~pd.isna(values)]).size} distinct "
+                    "float values); discretize it first, e.g. with bnclf.MDLDiscretizer in "
                     "make_pipeline(MDLDiscretizer(), TANClassifier()) (command line: "
                     "--discretize mdl), or cast it to a categorical dtype if its values are categories."
                 )
-            n_distinct = len(dense) if dense is not None else None
-            if n_distinct is None and kind in "iu":
-                n_distinct = X.iloc[:, j].nunique()
-            elif n_distinct is None and kind == "f":  # whole numbers (else refused above)
-                n_distinct = X.iloc[:, j].nunique()
-            if n_distinct is not None and n_distinct > MAX_INTEGER_CATEGORIES:
-                import warnings
-
-                warnings.warn(
-                    f"column {name!r} is an integer column with {n_distinct} distinct "
-                    f"values (more than {MAX_INTEGER_CATEGORIES}); each value becomes a "
-                    "category. If it is a quantity, discretize it (MDLDiscretizer and "
-                    "QuantileDiscretizer bin such columns, e.g. make_pipeline(MDLDiscretizer(), "
-                    "TANClassifier()); command line: --discretize mdl); if its values are "
-                    "categories, cast it with .astype('category') to keep them and silence this warning.",
-                    ManyValuedIntegerWarning,
-                    stacklevel=4,
-                )
-            if isinstance(dtype, pd.CategoricalDtype):
-                own = values.codes
-                missing = own < 0
-                labels = [python_scalar(v) for v in dtype.categories]
-                col = own.astype(np.int64) if keep_codes else None  # -1 (missing) is UNKNOWN
-            elif dense is not None:
-                labels = dense.tolist()
-                missing = None  # none, and the codes are written
-            elif j in object_columns:  # distinct values in sorted order, codes in that order
-                col, labels, has_missing = object_columns[j]
-                written = codes is not None and col.base is codes
-                missing = col < 0 if has_missing or not written else None  # None: the codes are written
-            else:  # one hash pass: the distinct values and the missing ones (code -1)
-                local, uniques = factorize(values)
-                missing = local < 0
-                uniques = np.asarray(uniques, dtype=object)
-                labels = _sorted_labels(uniques)
-                col = None
-                if keep_codes:
-                    position = {label: code for code, label in enumerate(labels)}
-                    rank = np.array([position[python_scalar(u)] for u in uniques] + [UNKNOWN], dtype=np.int64)
-                    col = local if np.array_equal(rank[:-1], np.arange(len(uniques))) else rank[local]
+            if isinstance(values.dtype, pd.CategoricalDtype):
+                local = values.codes.astype(np.int64)  # -1: missing
+                labels = [python_scalar(v) for v in values.categories.tolist()]
+            elif j in arrow:
+                local, labels = _sorted_codes(*arrow[j])
+            elif j in dense:
+                local, labels = dense[j]
+            else:
+                local, labels = _sorted_factorize(values)
+            if kind in "iuf" and not isinstance(values.dtype, pd.CategoricalDtype):
+                self._warn_if_many_valued(name, len(labels))
             if not labels:
                 raise ValueError(f"column {name!r} has no observed values; drop it.")
-            n_known = len(values) - (0 if missing is None else int(np.count_nonzero(missing)))
-            if len(labels) >= 50 and len(labels) >= 0.9 * n_known:
-                import warnings
-
-                every = "every row" if len(labels) == n_known else "nearly every row"
-                warnings.warn(
-                    f"column {name!r} has a different value in {every} ({len(labels)} values in "
-                    f"{n_known} rows), like an identifier: it tells little about the class of a new "
-                    f"row and makes its count tables as large as the data; drop it (command line: --drop {name}).",
-                    IdLikeColumnWarning,
-                    stacklevel=4,
-                )
-            self._labels.append(labels)
+            missing = local < 0
+            n_missing = int(np.count_nonzero(missing))
+            self._warn_if_id_like(name, len(labels), n - n_missing)
             code = None
-            if missing is not None and missing.any():
+            if n_missing:
                 if self.missing == "error":
                     raise ValueError(
-                        f"column {name!r} has {int(missing.sum())} missing values and "
+                        f"column {name!r} has {n_missing} missing values and "
                         "missing='error'; use missing='category' (a state of its own) or "
                         "missing='ignore' (left out of the counts), or impute them first."
                     )
                 if self.missing == "category":
                     code = len(labels)
                     labels = labels + [_unique_missing_label(labels)]
-            self._missing_code.append(code)
-            self.categories_.append(labels)
-            if keep_codes and missing is not None:
-                codes[:, j] = self._fill_missing(j, col, missing, True)
-        self.cardinalities_ = np.array([len(c) for c in self.categories_], dtype=np.int64)
+                    local = np.where(missing, code, local)
+            missing_codes.append(code)
+            categories.append(labels)
+            if keep_codes:
+                codes[:, j] = local
+        self._set_states(names, categories, missing_codes)
         return codes
 
+    @staticmethod
+    def _warn_if_many_valued(name, n_values: int) -> None:
+        if n_values <= MAX_INTEGER_CATEGORIES:
+            return
+        import warnings
+
+        warnings.warn(
+            f"column {name!r} is an integer column with {n_values} distinct "
+            f"values (more than {MAX_INTEGER_CATEGORIES}); each value becomes a "
+            "category. If it is a quantity, discretize it (MDLDiscretizer and "
+            "QuantileDiscretizer bin such columns, e.g. make_pipeline(MDLDiscretizer(), "
+            "TANClassifier()); command line: --discretize mdl); if its values are "
+            "categories, cast it with .astype('category') to keep them and silence this warning.",
+            ManyValuedIntegerWarning,
+            stacklevel=5,
+        )
+
+    @staticmethod
+    def _warn_if_id_like(name, n_values: int, n_known: int) -> None:
+        if not (n_values >= 50 and n_values >= 0.9 * n_known):
+            return
+        import warnings
+
+        every = "every row" if n_values == n_known else "nearly every row"
+        warnings.warn(
+            f"column {name!r} has a different value in {every} ({n_values} values in "
+            f"{n_known} rows), like an identifier: it tells little about the class of a new "
+            f"row and makes its count tables as large as the data; drop it (command line: --drop {name}).",
+            IdLikeColumnWarning,
+            stacklevel=5,
+        )
+
+    # -- coding ----------------------------------------------------------------------------------
     def transform(self, X: pd.DataFrame, *, training: bool = False) -> np.ndarray:
         """Integer codes of ``X``, ``UNKNOWN`` where a value has no state.
 
@@ -358,34 +499,36 @@ class FeatureEncoder:
 
         Notes
         -----
-        Every column is coded by a lookup on structures built once per encoder: a
-        category column through the map from its dtype's categories to the states
-        (kept for the last dtype seen, so slices of one frame map by an identity check),
-        an integer column through a table indexed by value, a long text column through
-        the codes of the objects it holds (:class:`_HeldObjects`: by address, no
-        hashing), other columns through a ``value -> state`` dict, per distinct value
-        (``pd.factorize``) for long columns and per value for short ones. The codes are
-        column-major (``(n_samples, n_features)``, Fortran order).
+        A category column is coded through the map from its dtype's categories to
+        the states (kept for the last dtype seen, so slices of one frame map by an
+        identity check); every other column through its distinct values
+        (``pd.factorize``, the text columns of the call together), each looked up once
+        among the column's states (``Index.get_indexer``, Python equality); an
+        integer column whose states are integers in a short range through a table
+        indexed by value. A few rows are coded by a ``dict`` lookup per value, which
+        costs less than a hash table per call. The codes are column-major
+        (``(n_samples, n_features)``, Fortran order).
         """
-        if list(X.columns) != self.feature_names_:
+        if X.columns.tolist() != self.feature_names_:
             X = X[self.feature_names_]
         n = X.shape[0]
         by_column = np.empty((len(self.feature_names_), n), dtype=np.int64)  # row j: column j's codes
-        arrays = _column_arrays(X)
-        blocks = _blocks_of_kind(X, "Oiu")
-        text = [block for block in blocks if block[1].dtype == object]
-        coded = self._code_object_blocks(text, by_column) if n > _SMALL_ROWS and text else set()
-        coded |= self._code_integer_blocks([block for block in blocks if block[1].dtype != object], by_column)
-        for j, values in enumerate(arrays):
-            if j not in coded:
-                by_column[j] = self._column_codes(j, values)
+        if n <= _SMALL_ROWS:
+            self._code_small(X, by_column)
+        else:
+            columns = _column_values(X)
+            arrow = _encode_arrow_text(columns) if _has_pyarrow() else {}
+            coded = self._code_integers(columns, by_column)
+            for j, values in enumerate(columns):
+                if j not in coded:
+                    by_column[j] = self._column_codes(j, values, arrow.get(j))
         codes = by_column.T  # column-major, as the kernels read it
         if n == 0:
             return codes
-        for j in np.flatnonzero(codes.min(axis=0) <= UNKNOWN).tolist():  # a value without a state
-            values, col = arrays[j], codes[:, j].copy()
-            name, column = self.feature_names_[j], X.iloc[:, j]
-            missing = np.asarray(pd.isna(values), dtype=bool)
+        for j in np.flatnonzero(by_column.min(axis=1) <= UNKNOWN).tolist():  # a value without a state
+            column = X.iloc[:, j]
+            col = codes[:, j].copy()
+            missing = np.asarray(column.isna(), dtype=bool)
             unseen = (col == UNKNOWN) & ~missing
             if unseen.any():
                 if not training:
@@ -395,136 +538,82 @@ class FeatureEncoder:
                 if unseen.any() and (training or self.handle_unknown == "error"):
                     examples = pd.unique(column[unseen].astype(object))[:5].tolist()
                     raise ValueError(
-                        f"column {name!r} has values never seen in training: {examples}; known "
+                        f"column {self.feature_names_[j]!r} has values never seen in training: {examples}; known "
                         f"values are {self.categories_[j][:10]}. Use handle_unknown='marginalize' "
                         "to sum them out, or refit on data that contains them."
                     )
             codes[:, j] = self._fill_missing(j, col, missing, training)
         return codes
 
-    def _code_object_blocks(self, groups: list[tuple[np.ndarray, np.ndarray]], by_column: np.ndarray) -> set[int]:
-        """Write the codes of the numpy object columns given as ``groups`` of ``(positions,
-        values)`` (:func:`_blocks_of_kind`) into the rows of ``by_column``, through the
-        objects this encoder holds; return the positions of those columns."""
-        positions = np.concatenate([p for p, _ in groups]) if len(groups) > 1 else groups[0][0]
-        blocks = [_address_rows(values) for _, values in groups]  # the objects stay alive in X while they are coded
-        first, last = int(positions.min()), int(positions.max())
-        in_order = last - first == len(positions) - 1 and bool((np.diff(positions) == 1).all())
-        out = (
-            by_column[first : last + 1] if in_order else np.empty((len(positions), by_column.shape[1]), dtype=np.int64)
-        )
-        held = self.__dict__.get("_held_objects") or _HeldObjects.empty(len(self.feature_names_))
-        holder = held.code(positions, blocks, self._lookups(), out)
-        if holder is None:  # many distinct objects: each column by its distinct values (_column_codes)
-            return set()
-        self._held_objects = holder
-        if not in_order:
-            by_column[positions] = out
-        return set(positions.tolist())
-
-    def _code_integer_blocks(self, groups: list[tuple[np.ndarray, np.ndarray]], by_column: np.ndarray) -> set[int]:
-        """Write the codes of the numpy integer columns given as ``groups`` of
-        ``(positions, values)`` (:func:`_blocks_of_kind`; uint64 blocks are left out) into
-        the rows of ``by_column``, a group of columns at a time through one table of every
-        column's codes indexed by value (:meth:`_integer_block_table`); return the
-        positions of the columns coded. A column with a value outside its table, and a
-        block with a column that has no table, are left to :meth:`_column_codes`."""
-        coded = set()
-        if by_column.shape[1] == 0:
-            return coded
-        for positions, values in groups:
-            lookup = None if values.dtype == np.uint64 else self._integer_block_table(positions)
-            if lookup is None:
-                continue
-            table, shift, start, end = lookup
-            n_rows, n = values.shape
-            step = max(1, _LOOKUP_CELLS // max(1, n))
-            buffer = np.empty((min(step, n_rows), n), dtype=np.int64)
-            for first in range(0, n_rows, step):
-                chunk = values[first : first + step]
-                part = np.add(chunk, shift[first : first + step, None], out=buffer[: len(chunk)])
-                rows, last = positions[first : first + len(part)], first + len(part)
-                inside = (part.min(axis=1) >= start[first:last]) & (part.max(axis=1) < end[first:last])
-                if inside.all() and (len(rows) == 1 or (np.diff(rows) == 1).all()):  # rows in order: one gather
-                    table.take(part, out=by_column[rows[0] : rows[-1] + 1], mode="clip")
-                else:
-                    for r in np.flatnonzero(inside).tolist():
-                        table.take(part[r], out=by_column[rows[r]], mode="clip")
-                coded.update(rows[inside].tolist())
-        return coded
-
-    def _integer_block_table(self, positions: np.ndarray) -> tuple | None:
-        """``(table, shift, start, end)`` for the integer columns at ``positions``: the
-        state of value ``v`` of the column in row ``r`` of the block is ``table[v +
-        shift[r]]`` when ``start[r] <= v + shift[r] < end[r]``; ``None`` when a column has
-        no table by value (:meth:`_integer_table`)."""
-        tables = self.__dict__.setdefault("_integer_block_tables", {})
-        key = positions.tobytes()
-        if key not in tables:
-            found = [self._integer_table(j) for j in positions.tolist()]
-            tables[key] = None
-            if all(t is not None for t in found):
-                sizes = np.array([len(codes) for _, codes in found], dtype=np.int64)
-                begin = np.cumsum(sizes) - sizes
-                # modulo 2^64, as numpy adds int64 arrays: v + shift lands in [start, end) exactly
-                # when v is in the column's range, however far from zero its values are
-                with np.errstate(over="ignore"):
-                    shift = begin - np.array([low for low, _ in found], dtype=np.int64)
-                tables[key] = (np.concatenate([codes for _, codes in found]), shift, begin, begin + sizes)
-        return tables[key]
-
-    def _column_codes(self, j: int, values: np.ndarray | pd.api.extensions.ExtensionArray) -> np.ndarray:
+    def _column_codes(self, j: int, values, factorized: tuple | None = None) -> np.ndarray:
         """The observed-state codes of one column's values, ``UNKNOWN`` where a value is
-        missing or has no state."""
-        if isinstance(values, pd.Categorical):
+        missing or has no state. ``factorized``: the column's ``(codes, distinct values)``
+        when the text columns were factorized together."""
+        if isinstance(values.dtype, pd.CategoricalDtype):
             own = values.codes
             mapping = self._category_map(j, values.dtype)
             return own.astype(np.int64) if mapping is None else mapping[own]  # -1 -> UNKNOWN
-        n = len(values)
-        if isinstance(values, np.ndarray) and values.dtype.kind in "iu" and n > _SMALL_ROWS:
-            table = self._integer_table(j)
-            if table is not None:  # integer states: a gather, no hashing
-                low, codes = table
-                shifted = values - low if values.dtype == np.int64 else values.astype(np.int64) - low
-                if shifted.min() >= 0 and shifted.max() < len(codes):  # every value in the table
-                    return codes.take(shifted)
-                inside = (shifted >= 0) & (shifted < len(codes))
-                return np.where(inside, codes[np.where(inside, shifted, 0)], UNKNOWN)
-        get = self._lookups()[j].get
-        if n <= _SMALL_ROWS:  # a few rows: a dict lookup per value
-            items = np.asarray(values, dtype=object)
-            return np.fromiter(map(get, items, itertools.repeat(UNKNOWN, n)), dtype=np.int64, count=n)
-        local, uniques = factorize(values)  # one hash pass; a lookup per distinct value
-        lookup = np.fromiter(
-            (get(u, UNKNOWN) for u in np.asarray(uniques, dtype=object)), dtype=np.int64, count=len(uniques)
-        )
-        return np.append(lookup, UNKNOWN)[local]
+        local, uniques = factorized if factorized is not None else pd.factorize(values)
+        uniques = uniques.tolist() if not isinstance(uniques, list) else uniques
+        if len(uniques) <= _DICT_LOOKUPS:  # a few distinct values: a dict lookup each
+            get = self._lookups()[j].get
+            lookup = np.array([get(v, UNKNOWN) if _hashable(v) else UNKNOWN for v in uniques] + [UNKNOWN])
+        else:
+            lookup = np.append(self._state_index(j).get_indexer(np.asarray(uniques, dtype=object)), UNKNOWN)
+        return lookup.take(local)  # local -1 (missing) -> UNKNOWN
 
-    @property
-    def feature_index(self) -> pd.Index:
-        """``feature_names_`` as a ``pd.Index`` (built on first use), to name frames by."""
-        index = self.__dict__.get("_feature_index")
+    def _code_integers(self, columns: list, by_column: np.ndarray) -> set[int]:
+        """Write the codes of the numpy integer columns whose states are integers in a
+        short range and whose values all lie in it into ``by_column``, by one gather from
+        a table of all their codes indexed by value; return their positions."""
+        positions = _integer_positions(columns)
+        tables = {j: self._integer_table(j) for j in positions}
+        chosen, lows, parts = [], [], []
+        for j in positions:
+            table = tables[j]
+            # every value inside the table, compared as Python integers: exact at the ends of every type
+            if (
+                table is not None
+                and table[0] <= columns[j].min().item()
+                and columns[j].max().item() < table[0] + len(table[1])
+            ):
+                chosen.append(j)
+                lows.append(table[0])
+                parts.append(table[1])
+        if not chosen:
+            return set()
+        sizes = np.array([len(p) for p in parts], dtype=np.int64)
+        offsets = np.cumsum(sizes) - sizes
+        block = np.empty((len(chosen), by_column.shape[1]), dtype=np.int64)
+        for row, (j, low) in enumerate(zip(chosen, lows)):  # value - low: in the table, so exact
+            values = columns[j]
+            block[row] = values - values.dtype.type(low) if low >= 0 else values.astype(np.int64) - low
+        block += offsets[:, None]
+        np.concatenate(parts).take(block, out=block)
+        if chosen == list(range(chosen[0], chosen[0] + len(chosen))):
+            by_column[chosen[0] : chosen[0] + len(chosen)] = block
+        else:
+            by_column[chosen] = block
+        return set(chosen)
+
+    def _code_small(self, X: pd.DataFrame, by_column: np.ndarray) -> None:
+        """Codes of a few rows: a ``dict`` lookup per value (category columns by their codes)."""
+        for j, (_, column) in enumerate(X.items()):
+            values = column.array
+            if isinstance(values.dtype, pd.CategoricalDtype):
+                by_column[j] = self._column_codes(j, values)
+                continue
+            get = self._lookups()[j].get
+            items = column.to_numpy(dtype=object)
+            by_column[j] = [get(v, UNKNOWN) if _hashable(v) else UNKNOWN for v in items.tolist()]
+
+    def _state_index(self, j: int) -> pd.Index:
+        """The observed states of column ``j`` as an object ``pd.Index`` (built on first use)."""
+        indexes = self.__dict__.setdefault("_state_indexes", {})
+        index = indexes.get(j)
         if index is None:
-            index = self._feature_index = pd.Index(self.feature_names_, dtype=object)
+            index = indexes[j] = pd.Index(self.observed_[j], dtype=object)
         return index
-
-    @property
-    def _observed(self) -> list[pd.Index]:
-        """The labels that raw values map to, per column, as ``pd.Index`` (built on first use)."""
-        observed = self.__dict__.get("_observed_index")
-        if observed is None:
-            observed = self._observed_index = [pd.Index(labels, dtype=object) for labels in self._labels]
-        return observed
-
-    @_observed.setter
-    def _observed(self, observed: list) -> None:
-        self._labels = [list(labels) for labels in observed]
-        self.__dict__.pop("_observed_index", None)
-
-    def __setstate__(self, state: dict) -> None:
-        if "_observed" in state:  # pickled when the labels were kept as pd.Index
-            state["_labels"] = [list(labels) for labels in state.pop("_observed")]
-        self.__dict__.update(state)
 
     def _integer_table(self, j: int) -> tuple[int, np.ndarray] | None:
         """``(low, codes)`` with ``codes[v - low]`` the state of integer value ``v``
@@ -532,7 +621,7 @@ class FeatureEncoder:
         within a range of at most ``_DENSE_RANGE``; else ``None``."""
         tables = self.__dict__.setdefault("_integer_tables", {})
         if j not in tables:
-            labels = self._labels[j]
+            labels = self.observed_[j]
             table = None
             if all(isinstance(v, int) and not isinstance(v, bool) for v in labels):
                 low, high = min(labels), max(labels)
@@ -550,29 +639,26 @@ class FeatureEncoder:
         seen = maps.get(j)
         if seen is not None and seen[0] is dtype:
             return seen[1]
-        known = pd.Index(self._labels[j], dtype=object)
+        known = self._state_index(j)
         if dtype.categories.equals(known):
             mapping = None
         else:
-            mapping = np.append(known.get_indexer(dtype.categories), UNKNOWN).astype(np.int64)
+            mapping = np.append(known.get_indexer(np.asarray(dtype.categories, dtype=object)), UNKNOWN).astype(np.int64)
         maps[j] = (dtype, mapping)
         return mapping
 
-    def _clear_caches(self) -> None:
-        for cache in _CACHES:
-            self.__dict__.pop(cache, None)
-
-    def __getstate__(self) -> dict:
-        state = self.__dict__.copy()
-        for cache in _CACHES:  # rebuilt on first use
-            state.pop(cache, None)
-        return state
+    def _lookups(self) -> list[dict]:
+        """``value -> code`` of every column's observed labels (built on first use)."""
+        lookups = self.__dict__.get("_lookup_dicts")
+        if lookups is None:
+            lookups = self._lookup_dicts = [{v: k for k, v in enumerate(labels)} for labels in self.observed_]
+        return lookups
 
     def _fill_missing(self, j, col, missing, training) -> np.ndarray:
         """Missing values take the ``"<missing>"`` state, stay unknown, or are refused."""
         if missing.any():
-            if self._missing_code[j] is not None:
-                col[missing] = self._missing_code[j]
+            if self.missing_codes_[j] is not None:
+                col[missing] = self.missing_codes_[j]
             elif not training and self.handle_unknown == "error":
                 raise ValueError(
                     f"column {self.feature_names_[j]!r} has {int(missing.sum())} missing "
@@ -580,14 +666,6 @@ class FeatureEncoder:
                     "use handle_unknown='marginalize' to sum them out exactly."
                 )
         return col
-
-    def _lookups(self) -> list[dict]:
-        """``value -> code`` of every column's observed labels (built on first use)."""
-        lookups = getattr(self, "_lookup_dicts", None)
-        if lookups is None:
-            lookups = [{label: code for code, label in enumerate(labels)} for labels in self._labels]
-            self._lookup_dicts = lookups
-        return lookups
 
     def _match_by_text(self, j, column, col, unseen) -> np.ndarray:
         """Codes for unseen values whose text names exactly one known state.
@@ -600,13 +678,14 @@ class FeatureEncoder:
         text (``1`` and ``'1'``), a value with that text is an error that names the
         column and the fix, rather than a guess.
         """
-        texts = pd.Index([_text(v) for v in self._labels[j]])
+        labels = self.observed_[j]
+        texts = pd.Index([_text(v) for v in labels])
         codes, distinct = pd.factorize(column.to_numpy(dtype=object)[unseen])
         if not texts.is_unique:  # e.g. both 1 and '1' are states: a value with that text is ambiguous
             shared = set(texts[texts.duplicated(keep=False)])
             clash = [v for v in distinct if _text(v) in shared]
             if clash:
-                states = [s for s in self._labels[j] if _text(s) == _text(clash[0])]
+                states = [s for s in labels if _text(s) == _text(clash[0])]
                 raise ValueError(
                     f"column {self.feature_names_[j]!r}: the value {clash[0]!r} matches none of the "
                     f"training states exactly, and its text matches several of them ({states!r}); "
@@ -636,319 +715,153 @@ class FeatureEncoder:
             )
 
 
-def _column_arrays(frame: pd.DataFrame) -> list:
-    """The values of every column of ``frame``, in order, as 1-D arrays (numpy or pandas
-    extension arrays), without building a Series per column.
+_CACHES = ("_feature_index", "_state_indexes", "_integer_tables", "_category_maps", "_lookup_dicts")
+"""Lookup structures an encoder builds on first use (never part of its state)."""
+
+_DICT_LOOKUPS = 1 << 10
+"""Columns with at most this many distinct values look them up in a ``dict``; more, in a
+``pd.Index`` (one vectorized call)."""
+
+_DENSE_RANGE = 1 << 16
+"""Largest span of an integer column's states that is coded through a table by value."""
+
+_SMALL_ROWS = 64
+"""Frames of at most this many rows are coded by a ``dict`` lookup per value: below a few
+dozen rows that costs less than building a hash table for the call."""
+
+
+def _has_pyarrow() -> bool:
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _column_values(frame: pd.DataFrame) -> list:
+    """The values of every column of ``frame``, in order: a numpy array for columns that
+    numpy holds (object, integer, float, bool), else the pandas extension array
+    (categorical, nullable, string and Arrow-backed columns).
 
     Notes
     -----
-    Building a Series per column costs about 15 µs, which for a one-row prediction of a
-    few dozen columns outweighs everything else. The column arrays are read from the
-    frame's blocks (``DataFrame._mgr``: ``blocks``, ``blknos``, ``blklocs``, present since
-    pandas 1.0), and through ``DataFrame.items`` if a pandas version lacks them.
+    A frame whose columns share one numpy dtype is read with one ``to_numpy()`` call;
+    other frames column by column (``DataFrame.items``, which builds a Series per
+    column: about 1 µs with pandas 2, 8 to 20 µs with pandas 3).
     """
-    try:
-        mgr = frame._mgr
-        blocks, numbers, places = mgr.blocks, mgr.blknos, mgr.blklocs
-    except AttributeError:  # pragma: no cover - another pandas internals layout
-        return [column.array for _, column in frame.items()]
+    dtypes = frame.dtypes.tolist()
+    first = dtypes[0] if dtypes else None
+    if isinstance(first, np.dtype) and first.kind in "biufO" and all(d == first for d in dtypes):
+        return list(frame.to_numpy().T)
     out = []
-    for number, place in zip(numbers, places):
-        values = blocks[number].values
-        out.append(values[place] if getattr(values, "ndim", 1) == 2 else values)
+    for _, column in frame.items():
+        values = column.array
+        out.append(column.to_numpy() if isinstance(values, pd.arrays.NumpyExtensionArray) else values)
     return out
 
 
-def _dense_integer_states(arrays: list, out: np.ndarray | None = None) -> dict[int, np.ndarray]:
-    """``{position: sorted distinct values}`` of the numpy integer columns among ``arrays``
-    whose values span at most ``_DENSE_RANGE``, found by counting instead of hashing; their
-    codes are written into the columns of ``out`` (column-major ``(rows, columns)``) when
-    it is given.
+def _integer_positions(columns: list) -> list[int]:
+    """The numpy integer columns among ``columns`` (of at least one row)."""
+    return [j for j, v in enumerate(columns) if isinstance(v, np.ndarray) and v.dtype.kind in "iu" and v.size]
 
-    Notes
-    -----
-    The columns go in groups of about ``_LOOKUP_CELLS`` values, stacked into one buffer:
-    per group one ``np.bincount`` over the values shifted into a segment per column, and
-    one gather of the codes, so no temporary grows with the table.
-    """
-    chosen = [  # uint64 may not fit int64: left to hashing
-        j
-        for j, v in enumerate(arrays)
-        if isinstance(v, np.ndarray) and (v.dtype.kind == "i" or (v.dtype.kind == "u" and v.itemsize < 8)) and v.size
-    ]
-    if not chosen:
+
+def _stacked(columns: list, positions: list[int]) -> np.ndarray:
+    """The columns at ``positions`` as the rows of one int64 array (values past int64, in a
+    uint64 column, wrap around: the range checks read the columns themselves)."""
+    out = np.empty((len(positions), len(columns[positions[0]])), dtype=np.int64)
+    for row, j in enumerate(positions):
+        out[row] = columns[j]
+    return out
+
+
+def _dense_integer_codes(columns: list) -> dict[int, tuple[np.ndarray, list]]:
+    """``{position: (codes, labels)}`` of the numpy integer columns whose values span at
+    most ``_DENSE_RANGE``: sorted distinct values found by counting (one ``np.bincount``
+    over every column's values shifted into a segment of its own) instead of hashing."""
+    positions = _integer_positions(columns)
+    if not positions:
         return {}
-    n = len(arrays[chosen[0]])
-    step = max(1, _LOOKUP_CELLS // n)
-    buffer = np.empty((min(step, len(chosen)), n), dtype=np.int64)
-    states = {}
-    for start in range(0, len(chosen), step):
-        group = chosen[start : start + step]
-        block = buffer[: len(group)]
-        for row, j in enumerate(group):
-            block[row] = arrays[j]
-        low, high = block.min(axis=1), block.max(axis=1)
-        narrow = high.astype(float) - low.astype(float) < _DENSE_RANGE  # no overflow
-        if not narrow.all():
-            keep = np.flatnonzero(narrow)
-            group, block, low, high = [group[k] for k in keep], block[keep], low[keep], high[keep]
-            if not group:
-                continue
-        span = high - low + 1
-        base = np.cumsum(span) - span  # each column's values get a segment of the counts
-        block -= (low - base)[:, None]
-        present = np.bincount(block.ravel(), minlength=int(span.sum())) > 0
-        rank = np.cumsum(present) - 1  # the code of a value: present values before it in its segment
-        rank -= np.repeat(rank[base] + 1 - present[base], span)  # ... in its own segment
-        for row, (j, b, size, lo) in enumerate(zip(group, base.tolist(), span.tolist(), low.tolist())):
-            states[j] = np.flatnonzero(present[b : b + size]) + lo
-            if out is not None:
-                rank.take(block[row], out=out[:, j])
-    return states
-
-
-def factorize(values: Any) -> tuple[np.ndarray, Any]:
-    """``pd.factorize(values)``: codes in order of first appearance (-1 for a missing
-    value) and the distinct values; for a long numpy object column, by object identity first.
-
-    Notes
-    -----
-    Hashing Python objects costs about 20 ns a value, most of it calls into each object's
-    ``__hash__`` and ``__eq__``. A column of text (read from a file, or cast from
-    categories) holds a few objects many times over, so the column is factorized first by
-    the objects' addresses (integers hashed as such, about 5 ns a value), and only the
-    distinct objects, once each, by value. Equal values held by different objects meet in
-    the second step, so the result is the same as ``pd.factorize``'s, codes included: a
-    value first appears where its first object first appears. The addresses are read from
-    the array's own buffer of object pointers, and each distinct object taken back from its
-    address, while the array holds the objects alive. A column of nearly an object per
-    value (more distinct objects than an eighth of its values) goes to ``pd.factorize``
-    directly.
-    """
-    if not _by_identity(values):
-        return pd.factorize(values)
-    objects, distinct = pd.factorize(_addresses(values))  # one code per distinct object, first seen first
-    if len(distinct) * 8 > len(values):  # nearly an object per value: identity saves little
-        return pd.factorize(values)
-    local, uniques = pd.factorize(_held(distinct))
-    return local[objects], uniques
-
-
-def _blocks_of_kind(frame: pd.DataFrame, kinds: str) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``(positions, values)`` of each 2-D numpy block of ``frame`` whose dtype kind is in
-    ``kinds``: the columns' positions in the frame, and their values as ``(columns,
-    rows)``, one row a column (a view of the frame's own block); none when the frame's
-    blocks cannot be read."""
-    try:
-        blocks = frame._mgr.blocks
-    except AttributeError:  # pragma: no cover - another pandas internals layout
-        return []
-    found = []
-    for block in blocks:
-        values = block.values
-        if type(values) is np.ndarray and values.dtype.kind in kinds and values.ndim == 2:
-            found.append((block.mgr_locs.as_array.astype(np.int64, copy=False), values))
-    return found
-
-
-def _factorize_columns(
-    groups: list[tuple[np.ndarray, np.ndarray]], out: np.ndarray | None = None
-) -> dict[int, tuple[np.ndarray, list, bool]]:
-    """``{position: (codes, labels, missing)}`` of object columns given as ``groups`` of
-    ``(positions, values)`` (:func:`_blocks_of_kind`) of at least ``_IDENTITY_ROWS`` rows, all
-    at once (as :func:`factorize` does one column, codes -1 for a missing value, and
-    ``missing`` whether there is one); a column's labels are its distinct values in sorted
-    order (by type name and text when they do not compare), as Python scalars. The codes
-    are written into the columns of ``out`` (column-major ``(rows, columns)``) when given,
-    unless a column is factorized on its own.
-
-    Notes
-    -----
-    Objects are told apart by address, then the distinct objects, once each, by value.
-    The objects of ``_SAMPLE_ROWS`` rows spread over the table give each column's values
-    and their codes, and one lookup of every address among them writes its code
-    (:func:`_code_from_samples`): one pass over the cells. A column with an object no
-    sampled row holds is coded again, with the others of its kind, by
-    :func:`_factorize_by_objects`. Values are told apart across all the columns at once,
-    so a value that equal objects of different types hold (``1``, ``1.0`` and ``True``
-    are one key) would take one column's object as its label in another column; then, and
-    when the sampled rows hold more distinct objects than an eighth of their cells
-    (identity saves little), each column is factorized on its own.
-    """
-    groups = [(positions, values) for positions, values in groups if values.shape[1] >= _IDENTITY_ROWS]
-    if not groups:
+    lows = [columns[j].min().item() for j in positions]
+    highs = [columns[j].max().item() for j in positions]
+    narrow = [k for k in range(len(positions)) if highs[k] - lows[k] < _DENSE_RANGE]
+    if not narrow:
         return {}
-    chosen = np.concatenate([positions for positions, _ in groups]).tolist()
-    n = groups[0][1].shape[1]
-    if out is None:
-        out = np.empty((n, max(chosen) + 1), dtype=np.int64, order="F")
-    first, last = min(chosen), max(chosen)
-    if chosen == list(range(first, last + 1)):  # one 2-D view: each row a column of out
-        columns = out[:, first : last + 1].T
-    else:
-        columns = [out[:, j] for j in chosen]
-    blocks = [_addresses(values) for _, values in groups]
-    values = [row for _, group in groups for row in group]  # each column's objects
-    coded = _code_from_samples(blocks, columns)
-    if coded is None:  # many distinct objects, or equal values of several types
-        return {j: _with_missing(*_sorted_factorize(row)) for j, row in zip(chosen, values)}
-    labels, missed = coded
-    lowest = columns.min(axis=1) if isinstance(columns, np.ndarray) else [column.min() for column in columns]
-    found = {j: (columns[r], labels[r].tolist(), bool(lowest[r] < 0)) for r, j in enumerate(chosen)}
-    if missed:  # columns with an object no sampled row holds
-        rows = [row for block in blocks for row in block]
-        again = _factorize_by_objects([np.stack([rows[r] for r in missed])], [columns[r] for r in missed])
-        if again is None:
-            found.update({chosen[r]: _with_missing(*_sorted_factorize(values[r])) for r in missed})
-        else:
-            found.update({chosen[r]: _with_missing(columns[r], labels_r) for r, labels_r in zip(missed, again)})
-    return found
+    positions = [positions[k] for k in narrow]
+    low = np.array([lows[k] for k in narrow], dtype=object)
+    span = np.array([highs[k] - lows[k] + 1 for k in narrow], dtype=np.int64)
+    base = np.cumsum(span) - span  # each column's values get a segment of the counts
+    block = np.empty((len(positions), len(columns[positions[0]])), dtype=np.int64)
+    for row, j in enumerate(positions):  # value - low: exact, whatever the column's type
+        block[row] = (
+            columns[j] - columns[j].dtype.type(lows[narrow[row]])
+            if lows[narrow[row]] >= 0
+            else (columns[j].astype(np.int64) - lows[narrow[row]])
+        )
+    block += base[:, None]
+    present = np.bincount(block.ravel(), minlength=int(span.sum())) > 0
+    rank = np.cumsum(present) - 1  # the code of a value: present values before it in its segment
+    rank -= np.repeat(rank[base] + 1 - present[base], span)  # ... in its own segment
+    codes = rank.take(block)
+    out = {}
+    for row, (j, b, size) in enumerate(zip(positions, base.tolist(), span.tolist())):
+        values = np.flatnonzero(present[b : b + size])
+        out[j] = (codes[row], [int(v) + low[row] for v in values.tolist()])
+    return out
 
 
-def _with_missing(codes: np.ndarray, uniques: Iterable) -> tuple[np.ndarray, list, bool]:
-    """``(codes, labels, whether a code is missing)`` of a factorized column."""
-    return codes, [python_scalar(v) for v in uniques], bool((codes < 0).any())
+def _is_arrow_text(values) -> bool:
+    """An Arrow-backed text column: pandas' string dtype in Arrow storage (pandas 3's
+    default ``str``), or an ``ArrowDtype`` of strings."""
+    dtype = values.dtype
+    if isinstance(dtype, pd.StringDtype):
+        return dtype.storage == "pyarrow"
+    if isinstance(dtype, pd.ArrowDtype):
+        import pyarrow as pa
+
+        return pa.types.is_string(dtype.pyarrow_dtype) or pa.types.is_large_string(dtype.pyarrow_dtype)
+    return False
 
 
-def _code_from_samples(blocks: list[np.ndarray], out: np.ndarray | list[np.ndarray]):
-    """Code object columns (``blocks`` of addresses, one row a column, read as one) by the
-    objects of a sample of their rows, writing the codes into ``out`` (a 2-D array, or one
-    1-D array a column): return ``(labels, missed)``, each column's distinct values in
-    sorted order (Python scalars) and the columns with an object no sampled row holds
-    (their codes not all written); ``None`` (``out`` unwritten) when the sample holds more
-    distinct objects than an eighth of its cells, or equal values of several types. When
-    the table of codes by column and slot would be large, the columns are coded by
-    :func:`_factorize_by_objects` instead.
+def _encode_arrow_text(columns: list) -> dict[int, tuple[np.ndarray, list]]:
+    """``{position: (codes, values)}`` of the Arrow-backed text columns among ``columns``,
+    all encoded by one Arrow ``dictionary_encode``: ``values`` are the distinct texts of
+    all of them (a list), ``codes`` index them, -1 where a value is missing."""
+    positions = [j for j, values in enumerate(columns) if _is_arrow_text(values)]
+    if not positions:
+        return {}
+    import pyarrow as pa
+    import pyarrow.compute as pc
 
-    Notes
-    -----
-    The sample is ``_SAMPLE_ROWS`` rows spread over the rows, the same for every column.
-    A column's values in its own sampled rows get their codes (their ranks); an object of
-    another column's sample with another value gets a provisional code past those, which
-    tells the column holds it. Such a column is then recoded (a late value: its
-    provisional codes mapped to the ranks among all its values); one pass over the cells
-    otherwise.
-    """
-    n = blocks[0].shape[1]
-    every = max(1, n // _SAMPLE_ROWS)
-    sample = np.concatenate([block[:, ::every][:, :_SAMPLE_ROWS] for block in blocks])
-    ordered = np.sort(sample, axis=1)
-    first = np.ones(ordered.shape, dtype=bool)
-    np.not_equal(ordered[:, 1:], ordered[:, :-1], out=first[:, 1:])
-    pair_column = np.nonzero(first)[0]  # the distinct (column, object) pairs of the sample
-    objects, pair_object = np.unique(ordered[first], return_inverse=True)
-    if len(objects) * 8 > sample.size:
-        return None
-    table = _AddressTable(objects)
-    if len(sample) << table.bits > _SLOT_CODES:
-        labels = _factorize_by_objects(blocks, list(out))
-        return None if labels is None else (labels, [])
-    valued = _values_of(objects)
-    if valued is None:
-        return None
-    value, uniques = valued
-    if not len(uniques):  # the sampled rows are all missing: nothing to code by
-        return None
-    present = np.zeros((len(sample), len(uniques) + 1), dtype=bool)  # a last slot: missing
-    present[pair_column, value[pair_object]] = True
-    present = present[:, :-1]
-    rank = np.cumsum(present, axis=1) - 1  # a value's code in its column: its rank there
-    own = present.sum(axis=1)  # each column's number of values in the sample
-    known = np.maximum(value, 0)
-    code = np.where(present[:, known], rank[:, known], own[:, None] + known)  # (column, object)
-    code[:, value < 0] = -1
-    missed = table.gather(blocks, code.take(table.slot_index, axis=1, mode="clip"), out, stop=False)
-    top = out.max(axis=1) if isinstance(out, np.ndarray) else [row.max() for row in out]
-    for r in sorted(set(np.flatnonzero(np.asarray(top) >= own).tolist()) - set(missed)):  # late values
-        column, sampled = out[r], np.flatnonzero(present[r])
-        present[r, np.unique(column[column >= own[r]]) - own[r]] = True
-        final = np.cumsum(present[r]) - 1  # a value's code among all the column's values
-        np.concatenate([final[sampled], final, [-1]]).take(column, out=column)  # provisional -> final
-    return [uniques[row] for row in present], missed
+    chunks = []
+    for j in positions:
+        array = pa.array(columns[j])  # through the array's __arrow_array__: no copy
+        for chunk in array.chunks if isinstance(array, pa.ChunkedArray) else [array]:
+            chunks.append(chunk.cast(pa.large_string()) if not pa.types.is_large_string(chunk.type) else chunk)
+    encoded = pc.dictionary_encode(pa.chunked_array(chunks, type=pa.large_string()).combine_chunks())
+    local = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64, copy=False)
+    distinct = encoded.dictionary.to_pylist()
+    n = len(columns[positions[0]])
+    return {j: (local[k * n : (k + 1) * n], distinct) for k, j in enumerate(positions)}
 
 
-def _values_of(addresses: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """``(value, uniques)`` of the distinct objects at ``addresses`` (held alive by the
-    caller): their distinct values in sorted order as Python scalars, and each object's
-    position among them (-1 for a missing value); ``None`` when equal objects of different
-    types hold a value (``1``, ``1.0`` and ``True`` are one key), which would give one
-    column's object as another's label, or when the values do not compare (numbers and
-    text): each column then sorts its own values, which may compare."""
-    held = _held(addresses)
-    value, uniques = pd.factorize(held)
-    if len({(v, type(o)) for v, o in zip(value.tolist(), held) if v >= 0}) > len(uniques):
-        return None
-    uniques = np.asarray(uniques, dtype=object)
-    try:
-        order = np.asarray(np.argsort(uniques, kind="stable"), dtype=np.int64)  # as the encoder labels them
-    except TypeError:
-        return None
-    uniques = np.fromiter(map(python_scalar, uniques[order]), dtype=object, count=len(order))
-    return np.append(np.argsort(order), -1)[value], uniques
+def _sorted_codes(local: np.ndarray, distinct) -> tuple[np.ndarray, list]:
+    """The codes and labels of :func:`_sorted_factorize` from codes ``local`` into the
+    ``distinct`` values of one or more columns (-1: missing): the values this column
+    holds, sorted, and each row's index among them."""
+    objects = np.asarray(distinct, dtype=object)
+    present = np.flatnonzero(np.bincount(local[local >= 0], minlength=len(objects)))
+    order = _sort_order(objects[present])
+    rank = np.full(len(objects) + 1, -1, dtype=np.int64)  # the last: a missing value
+    rank[present[order]] = np.arange(len(present))
+    return rank.take(local), [python_scalar(v) for v in objects[present[order]]]
 
 
-def _factorize_by_objects(blocks: list[np.ndarray], out: list[np.ndarray]) -> list[np.ndarray] | None:
-    """Code object columns (``blocks`` of addresses, one row a column, read as one) by
-    their distinct objects (:func:`_object_index`), writing the codes into ``out`` (one
-    1-D array a column): return each column's distinct values in sorted order, or ``None``
-    (as :func:`_code_from_samples`)."""
-    distinct = _object_index(blocks, out)
-    valued = None if distinct is None else _values_of(distinct)
-    if valued is None:
-        return None
-    value, uniques = valued
-    g, n_values = len(distinct), len(uniques)
-    seen = np.array([np.bincount(column, minlength=g) > 0 for column in out])  # (column, object)
-    columns, objects = np.nonzero(seen)
-    present = np.zeros((len(out), n_values + 1), dtype=bool)  # a last slot: missing
-    present[columns, value[objects]] = True
-    present = present[:, :-1]  # each column's values
-    rank = np.cumsum(present, axis=1) - 1
-    own = np.where(value >= 0, np.take(rank, np.maximum(value, 0), axis=1), -1)  # (column, object) -> code
-    for row, column in enumerate(out):  # object index -> code, in place (read before written)
-        np.take(own[row], column, out=column, mode="clip")
-    return [uniques[present[row]] for row in range(len(out))]
-
-
-def _run_shape(n_rows: int, n: int) -> tuple[int, int]:
-    """The shape of the buffers for runs of rows of ``n`` addresses: about ``_LOOKUP_CELLS``
-    entries (at least one row, at most ``n_rows``)."""
-    return min(max(1, _LOOKUP_CELLS // max(1, n)), n_rows), n
-
-
-def _row_chunks(blocks: list[np.ndarray], step: int, buffer: np.ndarray):
-    """``(start, rows)`` for consecutive runs of at most ``step`` rows of ``blocks`` (2-D
-    arrays, or 1-D arrays of one row each) read as one: ``rows`` a view of one block, or,
-    for a run across blocks, their rows copied into ``buffer`` (``(step, columns)``, the
-    blocks' dtype)."""
-
-    def joined(pending: list, size: int) -> np.ndarray:
-        if len(pending) == 1 and pending[0].ndim == 2:
-            return pending[0]
-        if all(part.ndim == 1 for part in pending):  # rows: one copy into the flat buffer
-            np.concatenate(pending, out=buffer[:size].reshape(-1))
-            return buffer[:size]
-        return np.concatenate([np.atleast_2d(part) for part in pending], out=buffer[:size])
-
-    start, pending, size = 0, [], 0
-    for block in blocks:
-        if block.ndim == 1:
-            pending.append(block)
-            size += 1
-        else:
-            at = 0
-            while at < len(block):
-                part = block[at : at + step - size]
-                pending.append(part)
-                size, at = size + len(part), at + len(part)
-                if size == step and at < len(block):
-                    yield start, joined(pending, size)
-                    start, pending, size = start + size, [], 0
-        if size == step:
-            yield start, joined(pending, size)
-            start, pending, size = start + size, [], 0
-    if pending:
-        yield start, joined(pending, size)
+def _sorted_factorize(values) -> tuple[np.ndarray, list]:
+    """``(codes, labels)``: a column's distinct values in sorted order (by type name and
+    text when they do not compare) as Python scalars, and each value's index among them
+    (-1 where missing)."""
+    local, uniques = pd.factorize(values)
+    return _sorted_codes(local, uniques)
 
 
 def _sort_order(uniques: np.ndarray) -> np.ndarray:
@@ -960,382 +873,18 @@ def _sort_order(uniques: np.ndarray) -> np.ndarray:
         return np.array(sorted(range(len(uniques)), key=key.__getitem__), dtype=np.int64)
 
 
-def _sorted_factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`factorize` with the distinct values in sorted order and the codes in that order."""
-    local, uniques = factorize(values)
-    uniques = np.asarray(uniques, dtype=object)
-    order = _sort_order(uniques)
-    return np.append(np.argsort(order), -1)[local], uniques[order]
-
-
-def _object_index(blocks: list[np.ndarray], out: list[np.ndarray]) -> np.ndarray | None:
-    """The distinct addresses among the address ``blocks`` (2-D arrays, one row a column),
-    with the index of each address among them written into ``out`` (one array a column);
-    ``None`` (``out`` unwritten) when the rows hold more distinct objects than an eighth
-    of their cells.
-
-    Notes
-    -----
-    The distinct objects of the first rows are put in an :class:`_AddressTable`, where
-    every address is then looked up; only the addresses it lacks are hashed
-    (``pd.factorize``). A column of text holds a few objects many times over, and they
-    nearly all appear in its first rows.
-    """
-    sample = pd.unique(np.concatenate([block[:, :_SAMPLE_ROWS].ravel() for block in blocks]))
-    if len(sample) * 8 > sum(block[:, :_SAMPLE_ROWS].size for block in blocks):
-        return None
-    missed = [(k, out[k] < 0) for k in _AddressTable(sample).index_into(blocks, out)]
-    if not missed:
-        return sample
-    rows = [row for block in blocks for row in block]
-    local, more = pd.factorize(np.concatenate([rows[k][new] for k, new in missed]))
-    if (len(sample) + len(more)) * 8 > sum(block.size for block in blocks):
-        return None
-    at = 0
-    for k, new in missed:
-        count = int(np.count_nonzero(new))
-        out[k][new] = local[at : at + count] + len(sample)
-        at += count
-    return np.concatenate([sample, more])
-
-
-class _AddressTable:
-    """Positions of some distinct object addresses, found for many addresses at once.
-
-    Parameters
-    ----------
-    distinct : ndarray of int
-        Distinct object addresses (never 0).
-
-    Notes
-    -----
-    Multiplicative (Fibonacci) hashing into ``2^b`` slots, eight times as many as
-    addresses (at most ``2^16``), each slot holding the first address that hashes to it:
-    a lookup is a few whole-array numpy operations (multiply, shift, two ``take``, a
-    comparison), about half the cost of a hash table. An address whose slot another
-    address took, and one that is not in ``distinct``, do not match their slot's address;
-    :meth:`index_into` finds those by ``pd.Index.get_indexer``, :meth:`gather` reports
-    their rows.
-    """
-
-    def __init__(self, distinct: np.ndarray) -> None:
-        self.distinct = np.asarray(distinct, dtype=np.int64)
-        self.bits = int(min(16, max(4, int(np.ceil(np.log2(max(len(self.distinct), 1) * 8))))))
-        slots = self._slots(self.distinct)
-        taken, first = np.unique(slots, return_index=True)
-        self.slot_address = np.zeros(1 << self.bits, dtype=np.int64)  # 0: no object's address
-        self.slot_index = np.full(1 << self.bits, -1, dtype=np.int64)
-        self.slot_address[taken], self.slot_index[taken] = self.distinct[first], first
-        self.collided = len(taken) < len(self.distinct)  # some address has no slot of its own
-        self._index = None
-
-    def _slots(self, addresses: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        slots = np.multiply(addresses.view(np.uint64), np.uint64(0x9E3779B97F4A7C15), out=out)  # modulo 2^64
-        slots >>= np.uint64(64 - self.bits)
-        return slots.view(np.int64)
-
-    def _looked_up(self, blocks: list[np.ndarray], n_rows: int):
-        """``(start, part, slot, other)`` for runs of rows of the address ``blocks`` (read
-        as one array of ``n_rows`` rows, :func:`_row_chunks`): the addresses, their slots,
-        and where an address is not its slot's; through buffers of about
-        ``_LOOKUP_CELLS`` entries, reused from run to run (each run's arrays are valid until
-        the next)."""
-        shape = _run_shape(n_rows, blocks[0].shape[-1])
-        slots = np.empty(shape, dtype=np.uint64)
-        buffer, found, other = (
-            np.empty(shape, dtype=np.intp),
-            np.empty(shape, dtype=np.int64),
-            np.empty(shape, dtype=bool),
-        )
-        for start, part in _row_chunks(blocks, shape[0], buffer):
-            m = len(part)
-            slot = self._slots(part, out=slots[:m])  # in range: no bounds to check
-            np.not_equal(self.slot_address.take(slot, out=found[:m], mode="clip"), part, out=other[:m])
-            yield start, part, slot, other[:m]
-
-    def gather(
-        self, blocks: list[np.ndarray], by_slot: np.ndarray, out: np.ndarray | list[np.ndarray], *, stop: bool = True
-    ) -> list[int]:
-        """Write ``by_slot[r, slot of address]`` into ``out[r][i]`` for the address in row
-        ``r`` (a column), place ``i`` of the 2-D ``blocks`` read as one array (``out``: a
-        2-D array, or one 1-D array a row); return the rows with an address that is not in
-        its slot (those rows of ``out`` are not all written): the first such row only, and
-        at once, when ``stop``."""
-        shape = _run_shape(len(out), blocks[0].shape[-1])
-        written = None if isinstance(out, np.ndarray) else np.empty(shape, dtype=np.int64)
-        shift = np.empty(shape, dtype=np.int64)  # row i of a run: its slots from i << bits
-        shift[...] = (np.arange(shape[0], dtype=np.int64) << self.bits)[:, None]  # (a whole-array add is faster)
-        by_slot = np.ravel(by_slot)
-        missed = []
-        for start, part, slot, other in self._looked_up(blocks, len(out)):
-            m = len(part)
-            if other.any():
-                missed.extend((start + np.flatnonzero(other.any(axis=1))).tolist())
-                if stop:
-                    return missed[:1]
-            slot += shift[:m]
-            target = out[start : start + m] if written is None else written[:m]
-            by_slot[start << self.bits :].take(slot, out=target, mode="clip")
-            if written is not None:
-                for r in range(m):
-                    out[start + r][...] = written[r]
-        return missed
-
-    def index(self, addresses: np.ndarray) -> np.ndarray:
-        """Position of each address of ``addresses`` (``(columns, rows)``) in ``distinct``
-        (-1 if absent), an array of the same shape."""
-        index = np.empty(addresses.shape, dtype=np.int64)
-        if addresses.size:
-            rows = addresses.reshape(-1, addresses.shape[-1])
-            self.index_into([rows], list(index.reshape(rows.shape)))
-        return index
-
-    def index_into(self, blocks: list[np.ndarray], out: list[np.ndarray]) -> list[int]:
-        """Write the position in ``distinct`` of each address of ``blocks`` (2-D arrays of
-        one row length, read as one) into ``out`` (one 1-D array a row; -1 if absent), a
-        few rows at a time through buffers that stay in cache; return the rows with an
-        absent address."""
-        n_rows = sum(len(block) for block in blocks)
-        index = np.empty(_run_shape(n_rows, blocks[0].shape[-1]), dtype=np.int64)
-        absent = []
-        for start, part, slot, other in self._looked_up(blocks, n_rows):
-            m = len(part)
-            self.slot_index.take(slot, out=index[:m], mode="clip")
-            if other.any():  # an address not in the table, or one whose slot another took
-                if not self.collided:
-                    index[:m][other] = -1
-                else:
-                    if self._index is None:
-                        self._index = pd.Index(self.distinct)
-                    index[:m][other] = self._index.get_indexer(part[other])
-                absent.extend((start + np.flatnonzero((index[:m] < 0).any(axis=1))).tolist())
-            for r in range(m):
-                out[start + r][...] = index[r]
-        return absent
-
-
-class _HeldObjects:
-    """The state codes of objects an encoder has coded before, in each of its columns,
-    found by the objects' addresses.
-
-    Parameters
-    ----------
-    objects : ndarray of object
-        The objects, held: while they are held, no other object can have their addresses.
-    codes : ndarray of int, shape (n_columns, len(objects))
-        The state of each object in each column: a code, ``UNKNOWN`` (no state), or
-        ``_NOT_LOOKED_UP`` until a column holds that object.
-
-    Notes
-    -----
-    Text columns read from a file or cast from categories hold a few objects many times
-    over. Once their objects are held, coding a long text column is an address lookup
-    (:class:`_AddressTable`) and a gather, with no hashing of values; a value's state is
-    looked up once per object and column (``dict`` of the states), so the codes are those
-    of the lookup by value. Only objects of immutable types (``str``, ``bytes``, numbers,
-    ``None``, numpy scalars) are held: the state of a value that cannot change cannot
-    change. At most ``_HELD_OBJECTS`` objects are held; past that, the objects of the
-    newest call replace the others (and a call with more than that many is coded column by
-    column, by distinct values, without holding them).
-    """
-
-    def __init__(self, objects: np.ndarray, codes: np.ndarray) -> None:
-        self.objects, self.codes = objects, codes
-        self.table = _AddressTable(_addresses(objects))
-
-    @classmethod
-    def empty(cls, n_columns: int) -> _HeldObjects:
-        return cls(np.empty(0, dtype=object), np.empty((n_columns, 0), dtype=np.int64))
-
-    def code(
-        self, positions: np.ndarray, blocks: list[np.ndarray], lookups: list[dict], out: np.ndarray
-    ) -> _HeldObjects:
-        """Write the codes of the objects at the addresses of ``blocks`` (2-D, one row a
-        column, read as one ``(columns, rows)`` array; the columns at ``positions``, their
-        arrays held by the caller; ``lookups``: each column's ``value -> state``) into
-        ``out``; return the holder to keep for the next call: this one, or one that also
-        holds the new objects; ``None`` (``out`` not all written) when the call holds more
-        distinct objects than ``_HELD_OBJECTS``."""
-        rows = self.codes[positions]
-        if 0 < rows.size <= _EAGER_LOOKUPS:  # states of every held object in these columns: one gather
-            if (rows == _NOT_LOOKED_UP).any():
-                rows = self._look_up(positions, lookups)
-            if not self.table.gather(blocks, rows.take(self.table.slot_index, axis=1, mode="clip"), out):
-                return self
-        addresses = np.concatenate([np.atleast_2d(block) for block in blocks])  # (columns, rows)
-        index = self.table.index(addresses)
-        if index.min() >= 0:  # every object held
-            self._gather(positions, index, lookups, out)
-            return self
-        new = pd.unique(addresses[index < 0])
-        if len(self.objects) + len(new) <= _HELD_OBJECTS:
-            new = _held(new)
-            holdable = _holdable(new)
-        else:
-            holdable = False
-        if holdable:
-            holder = self._with(new)
-        else:  # the objects of this call alone, kept if they can be
-            objects = pd.unique(addresses.ravel())
-            if len(objects) > _HELD_OBJECTS:  # too many for a state of each in every column
-                return None
-            holder = _HeldObjects.empty(self.codes.shape[0])._with(_held(objects))
-            holdable = _holdable(holder.objects)
-        holder._gather(positions, holder.table.index(addresses), lookups, out)
-        return holder if holdable else self
-
-    def _with(self, objects: np.ndarray) -> _HeldObjects:
-        more = np.full((self.codes.shape[0], len(objects)), _NOT_LOOKED_UP, dtype=np.int64)
-        return _HeldObjects(np.concatenate([self.objects, objects]), np.hstack([self.codes, more]))
-
-    def _look_up(self, positions: np.ndarray, lookups: list[dict]) -> np.ndarray:
-        """Look up the state of every held object in the columns at ``positions``; return
-        those columns' rows of ``codes``."""
-        rows = self.codes[positions]
-        for row, k in zip(*np.nonzero(rows == _NOT_LOOKED_UP)):
-            rows[row, k] = lookups[positions[row]].get(self.objects[k], UNKNOWN)
-        self.codes[positions] = rows
-        return rows
-
-    def _gather(self, positions, index, lookups, out) -> None:
-        g = len(self.objects)
-        rows = self.codes[positions]
-        if (rows == _NOT_LOOKED_UP).any() and rows.size <= _EAGER_LOOKUPS:
-            self._look_up(positions, lookups)
-        index += (positions * g)[:, None]  # (column, object)
-        self.codes.take(index, out=out, mode="clip")  # in range: no bounds to check
-        if rows.size > _EAGER_LOOKUPS and out.min() == _NOT_LOOKED_UP:  # the states these rows need, once each
-            todo = out == _NOT_LOOKED_UP
-            pairs = pd.unique(index[todo])
-            flat = self.codes.reshape(-1)
-            flat[pairs] = [lookups[column].get(self.objects[k], UNKNOWN) for column, k in zip(*divmod(pairs, g))]
-            out[todo] = flat[index[todo]]
-
-
-_IMMUTABLE = frozenset({str, bytes, int, float, complex, bool, type(None)})
-"""Types of the objects :class:`_HeldObjects` holds (with numpy scalars)."""
-
-
-def _holdable(objects: Iterable) -> bool:
-    """Whether :class:`_HeldObjects` may hold all of ``objects`` (immutable values only)."""
-    return all(type(o) in _IMMUTABLE or isinstance(o, np.generic) for o in objects)
-
-
-_HELD_OBJECTS = 1 << 12
-"""Most objects an encoder holds (:class:`_HeldObjects`)."""
-
-_NOT_LOOKED_UP = -2
-"""The state of a held object in a column that has not held it yet."""
-
-_EAGER_LOOKUPS = 1 << 14
-"""Up to this many (column, held object) pairs, a column's states are looked up for every
-held object at once; beyond, only for the objects the column holds."""
-
-
-def _by_identity(values: Any) -> bool:
-    return (
-        isinstance(values, np.ndarray) and values.dtype == object and values.ndim == 1 and values.size >= _IDENTITY_ROWS
-    )
-
-
-def _address_rows(values: np.ndarray) -> np.ndarray:
-    """:func:`_addresses` of a 2-D block of object columns (one row a column), as one 1-D
-    row when it has one contiguous row (for :func:`_row_chunks`)."""
-    if len(values) == 1 and values.flags.c_contiguous and values.size:
-        return _buffer_addresses(values)
-    return _addresses(values)
-
-
-def _addresses(values: np.ndarray) -> np.ndarray:
-    """The object pointers of an object array, as integers of the same shape: a view of the
-    array's own buffer (with its strides: a column of a row-major block is strided), which
-    holds the array alive. Nothing is copied.
-
-    Notes
-    -----
-    A contiguous array is read through the buffer protocol (``np.frombuffer``, whose view
-    holds the array's buffer export): about 0.3 µs, against 2.5 µs through an array
-    interface (:class:`_PointerView`), which matters for a frame of one block per column.
-    """
-    if values.size == 0:
-        return np.empty(values.shape, dtype=np.intp)
-    if values.flags.c_contiguous:
-        return _buffer_addresses(values).reshape(values.shape)
-    if values.flags.f_contiguous:
-        return _buffer_addresses(values.T).reshape(values.T.shape).T
-    if min(values.strides) < 0:  # a reversed view: read the buffer forwards
-        if values.ndim == 1:
-            return _addresses(values[::-1])[::-1]
-        return np.stack([_addresses(row) for row in values])
-    return np.asarray(_PointerView(values))
-
-
-def _buffer_addresses(values: np.ndarray) -> np.ndarray:
-    """The object pointers of a C-contiguous object array, flat, through the buffer
-    protocol; through :class:`_PointerView` if a numpy refuses to export the buffer."""
+def _hashable(value) -> bool:
     try:
-        return np.frombuffer(values, dtype=np.intp)
-    except (TypeError, ValueError, BufferError):  # pragma: no cover - numpy 2.4 exports object buffers
-        return np.asarray(_PointerView(values)).reshape(-1)
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
-class _PointerView:
-    """The buffer of an object array seen as pointer-sized integers (``__array_interface__``),
-    holding the array alive while a view of it lives."""
-
-    __slots__ = ("__array_interface__", "values")
-
-    def __init__(self, values: np.ndarray) -> None:
-        self.values = values
-        self.__array_interface__ = {
-            "data": (values.__array_interface__["data"][0], True),
-            "shape": values.shape,
-            "strides": values.strides,
-            "typestr": np.dtype(np.intp).str,
-            "version": 3,
-        }
-
-
-def _held(addresses: np.ndarray) -> np.ndarray:
-    """The objects at ``addresses`` (each held by an array the caller keeps alive)."""
-    held = np.empty(len(addresses), dtype=object)
-    for k, address in enumerate(addresses.tolist()):
-        held[k] = ctypes.cast(address, ctypes.py_object).value
-    return held
-
-
-_IDENTITY_ROWS = 1024
-"""Object columns of at least this many values are factorized by object identity first."""
-
-_SAMPLE_ROWS = 64
-"""Rows whose distinct objects give the text columns' values and codes at fit time (spread
-over the rows, :func:`_code_from_samples`), or seed the address table of
-:func:`_object_index` (the first rows)."""
-
-_SLOT_CODES = 1 << 22
-"""Most entries of the table of codes by (column, slot) that :func:`_code_from_samples` builds."""
-
-_LOOKUP_CELLS = 1 << 15
-"""Addresses looked up per step of :meth:`_AddressTable.index` (its buffers: 544 KiB, in cache)."""
-
-_DENSE_RANGE = 1 << 16
-"""Integer columns whose values span fewer than this many integers are coded through a
-table indexed by value instead of a hash table."""
-
-_CACHES = (
-    "_lookup_dicts",
-    "_category_maps",
-    "_integer_tables",
-    "_integer_block_tables",
-    "_observed_index",
-    "_held_objects",
-    "_feature_index",
-)
-"""Lookup structures an encoder builds from its states on first use (not pickled)."""
-
-_SMALL_ROWS = 256
-"""Columns of at most this many rows are coded by a dict lookup per value, a Python step
-per value, cheaper than a hash pass (``pd.factorize``) below a few hundred rows."""
+def factorize(values: Any) -> tuple[np.ndarray, Any]:
+    """``pd.factorize(values)``: codes in order of first appearance (-1 for a missing
+    value) and the distinct values."""
+    return pd.factorize(values)
 
 
 class IdLikeColumnWarning(UserWarning):

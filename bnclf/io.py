@@ -428,10 +428,14 @@ def save_model(estimator: BaseEstimator, path: str | os.PathLike, *, format: str
     estimator : fitted bnclf classifier or Pipeline
     path : path-like
     format : {"safe", "pickle"}, default="safe"
-        ``"safe"``: JSON + ``.npz`` in a zip archive (:mod:`bnclf.modelfile`), which
-        loads without running code and is checked on load; it holds the coded
-        training rows, from which the model is rebuilt. ``"pickle"``: any Python
-        object, for trusted use only (loading a pickle runs code).
+        ``"safe"``: the model's parameters as JSON and ``.npy`` arrays in a zip archive
+        (:mod:`bnclf.modelfile`): networks, weights, encoder states, cut points and the
+        count tables ``partial_fit`` needs, no training rows (except for the
+        instance-specific learners, which predict from them). It loads without running
+        code and without refitting, and what it holds is checked on load. Any fitted
+        bnclf model can be saved so, whether fitted in memory, from chunks, from a Dask
+        DataFrame or by ``partial_fit``. ``"pickle"``: any Python object, for trusted use
+        only (loading a pickle runs code).
     """
     from . import modelfile
 

@@ -1,37 +1,42 @@
-"""A model file that loads without running code: JSON + ``.npz`` in one zip archive.
+"""The safe model file: a fitted model's parameters as JSON and ``.npy`` arrays in a zip archive.
 
 A pickle runs whatever its author put in it at load time, so the command line never
 unpickles. ``save_model`` writes this format instead:
 
-* ``model.json`` — the format version, the bnclf version, the pipeline's steps: each
-  discretizer's class, parameters and cut points; the classifier's class (one of
-  bnclf's own, checked against an allow-list), its parameters, its encoder states
-  (typed labels) and its class labels;
-* ``arrays.npz`` — the coded training rows and class codes (``allow_pickle=False``),
-  and every fitted network's log-CPTs.
+* ``model.json`` — the format, the bnclf version, and the model as a tree of plain
+  values (numbers, text, lists), in which each object a model is made of (bnclf's
+  estimators, a pipeline of bnclf's discretizers, networks, encoders, count summaries)
+  is named by its class and given by its state: the networks' structures and log-CPTs,
+  weights, encoder states, cut points and, where ``partial_fit`` or
+  ``refit_parameters`` need them, count tables. Class names are looked up in an
+  allow-list of bnclf's own classes (and scikit-learn's ``Pipeline`` and the two
+  multi-output wrappers of the multilabel baselines), never imported by name.
+* ``arrays/<n>.npy`` — every numeric array of that tree (``allow_pickle=False``).
 
-Loading rebuilds the classifier by running its fit on the stored codes (every bnclf
-learner is a deterministic function of its parameters and the coded data) and then
-checks every rebuilt log-CPT against the stored one, so a file that was tampered with
-or written by an incompatible version is refused by name rather than loaded
-differently.
+A model file holds what the model holds: no training rows (the instance-specific
+learners, which build a network per test row from their training rows, are the
+exception and say so), so its size does not grow with the data. Loading builds each
+object from its stored state without refitting, and checks what can be checked from
+the file itself before using it: every array's size against the memory budget before
+it is read, shapes against the cardinalities of the states, finite log-CPTs whose
+distributions sum to one, sorted finite cut points, unique states, codes in range.
+A failed check names the file and what is wrong. The file is trusted to be what its
+author meant (nothing stops an author from writing consistent wrong numbers); it is
+never run.
 
-A multilabel model (``"kind": "multilabel"``: mNB, mFAN, the BN ensemble, binary
-relevance, classifier chains) is stored the same way: its parameters, its own
-discretizer's cut points, its encoder states and label names in ``model.json``; the
-coded training rows (``codes``) and the 0/1 label matrix (``labels``) in
-``arrays.npz``, refitted through ``_fit_coded(codes, labels)`` on load (chains replay
-their stored seeds) and checked network by network.
+Files of the first format (``bnclf-safe/1``), which stored the coded training rows and
+refitted on load, are still read that way; save them again to get this format.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import math
 import os
 import zipfile
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -39,388 +44,334 @@ import pandas as pd
 if TYPE_CHECKING:
     from sklearn.base import BaseEstimator
 
-FORMAT = "bnclf-safe/1"
-_LABEL_TYPES = (str, int, float, bool, type(None))
+FORMAT = "bnclf-safe/2"
+LEGACY_FORMAT = "bnclf-safe/1"
+_JSON_LIMIT = 256 << 20
+"""Largest ``model.json`` read (bytes, inflated)."""
+_NORMALIZED = 1e-6
+"""How far from one the probabilities of a stored CPT column may sum."""
 
 
-def _discretizer_classes() -> dict:
-    from .discretize import MDLDiscretizer, QuantileDiscretizer
-
-    return {"MDLDiscretizer": MDLDiscretizer, "QuantileDiscretizer": QuantileDiscretizer}
+class ModelFileError(ValueError):
+    """A model file that cannot be read: the message names the file and what is wrong."""
 
 
-def _classifier_classes() -> dict:
+# -- the classes a model file may name ----------------------------------------------------------------
+def _allowed_classes() -> dict[str, type]:
+    """``qualified name -> class`` of everything a model file may hold."""
+    from sklearn.multioutput import ClassifierChain, MultiOutputClassifier
+    from sklearn.pipeline import Pipeline
+
     from . import models
+    from .data import DiscreteData, FeatureEncoder
+    from .discretize import MDLDiscretizer, QuantileDiscretizer
+    from .models.multilabel_baselines import BinaryRelevanceNB, CodesNaiveBayes, EnsembleOfClassifierChains
+    from .network import Network
+    from .stats import CountSummary
 
-    return {
-        name: getattr(models, name)
-        for name in models.__all__
-        if name.endswith("Classifier")
-        and not name.startswith(("BayesNet", "Ensemble", "Multinet", "InstanceSpecific", "Multilabel"))
-    }
-
-
-def _multilabel_classes() -> dict:
-    from .models.multilabel import MultilabelBNClassifier, MultilabelBNEnsemble
-    from .models.multilabel_baselines import BinaryRelevanceNB, EnsembleOfClassifierChains
-
-    return {
-        cls.__name__: cls
-        for cls in (MultilabelBNClassifier, MultilabelBNEnsemble, BinaryRelevanceNB, EnsembleOfClassifierChains)
-    }
+    classes = [getattr(models, name) for name in models.__all__]
+    classes = [c for c in classes if isinstance(c, type)]
+    classes += [BinaryRelevanceNB, EnsembleOfClassifierChains, CodesNaiveBayes]
+    classes += [Network, FeatureEncoder, CountSummary, DiscreteData, MDLDiscretizer, QuantileDiscretizer]
+    classes += [Pipeline, MultiOutputClassifier, ClassifierChain]
+    return {_qualified(c): c for c in classes}
 
 
-def _label(value, what):
-    from .data import python_scalar
+def _qualified(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
 
-    value = python_scalar(value)
-    if not isinstance(value, _LABEL_TYPES):
+
+def _state_of(obj) -> dict:
+    getstate = getattr(obj, "__getstate__", None)
+    state = getstate() if getstate is not None else None
+    return dict(vars(obj)) if state is None else dict(state)
+
+
+# -- writing ------------------------------------------------------------------------------------------
+class _Writer:
+    """Turns a model into a JSON tree and a list of numeric arrays."""
+
+    def __init__(self, allowed: dict[str, type]) -> None:
+        self.arrays: list[np.ndarray] = []
+        self.names = {cls: name for name, cls in allowed.items()}
+
+    def encode(self, value: Any, where: str) -> Any:
+        if value is None or isinstance(value, (bool, str)):
+            return value
+        if isinstance(value, np.generic):
+            return self.encode(value.item(), where)
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float):
+            return value if math.isfinite(value) else {"float": repr(value)}
+        if isinstance(value, np.ndarray):
+            return self._array(value, where)
+        if isinstance(value, list):
+            return [self.encode(v, where) for v in value]
+        if isinstance(value, tuple):
+            return {"tuple": [self.encode(v, where) for v in value]}
+        if isinstance(value, dict):
+            return {"dict": [[self.encode(k, where), self.encode(v, f"{where}[{k!r}]")] for k, v in value.items()]}
+        if isinstance(value, pd.DataFrame):
+            if not isinstance(value.index, pd.RangeIndex) or value.index.start != 0 or value.index.step != 1:
+                raise ValueError(f"{where}: a table with an index of its own cannot be stored in a safe model file.")
+            columns = [self.encode(c, where) for c in value.columns]
+            data = [self._array(value[c].to_numpy(), f"{where}[{c!r}]") for c in value.columns]
+            return {"frame": {"columns": columns, "data": data}}
+        name = self.names.get(type(value))
+        if name is not None:
+            return {"object": name, "state": self.encode(_state_of(value), f"{where}.{type(value).__name__}")}
         raise ValueError(
-            f"{what} {value!r} ({type(value).__name__}) cannot be stored in a safe model file "
-            "(labels must be text, numbers or booleans); use save_model(..., format='pickle') "
-            "for trusted use, or recode the labels."
+            f"{where} holds {value!r} ({type(value).__name__}), which cannot be stored in a safe model "
+            "file (it holds numbers, text, booleans and bnclf's own objects); use "
+            "save_model(..., format='pickle') for trusted use, or recode it (labels as text or numbers)."
         )
-    return value
 
-
-def _labels(values, what):
-    return [_label(v, what) for v in values]
-
-
-def _params(est) -> dict:
-    params = est.get_params(deep=False)
-    for key, value in params.items():
-        ok = isinstance(value, _LABEL_TYPES) or (
-            isinstance(value, (list, tuple)) and all(isinstance(v, _LABEL_TYPES) for v in value)
+    def _array(self, array: np.ndarray, where: str) -> Any:
+        kind = array.dtype.kind
+        if kind in "biuf":
+            self.arrays.append(np.ascontiguousarray(array))
+            return {"array": len(self.arrays) - 1}
+        if kind in "OUS":
+            items = [self.encode(v, where) for v in array.ravel().tolist()]
+            return {"objects": items, "dtype": "object" if kind == "O" else array.dtype.str, "shape": list(array.shape)}
+        raise ValueError(
+            f"{where} is an array of {array.dtype}, which cannot be stored in a safe model file; use "
+            "save_model(..., format='pickle') for trusted use."
         )
-        if not ok:
-            raise ValueError(
-                f"{type(est).__name__}({key}={value!r}) cannot be stored in a safe "
-                "model file; use save_model(..., format='pickle')."
-            )
-    return params
 
 
-# -- writing ------------------------------------------------------------------------------
 def dump(model: BaseEstimator, path: str | os.PathLike) -> Path:
-    """Write a fitted bnclf classifier, or a pipeline of bnclf discretizers ending in one."""
+    """Write a fitted bnclf model (a classifier, a multilabel classifier, or a pipeline of
+    bnclf discretizers ending in a classifier)."""
+    from sklearn.pipeline import Pipeline
+    from sklearn.utils.validation import check_is_fitted
+
     from . import __version__
 
-    steps = list(model.steps) if hasattr(model, "steps") else [("classifier", model)]
-    *transformers, (clf_name, est) = steps
-    if type(est).__name__ in _multilabel_classes():
-        if transformers:
+    allowed = _allowed_classes()
+    steps = list(model.steps) if isinstance(model, Pipeline) else [("model", model)]
+    for name, step in steps:
+        if _qualified(type(step)) not in allowed:
+            what = "pipeline step" if isinstance(model, Pipeline) else "model"
             raise ValueError(
-                f"{type(est).__name__} discretizes inside the model; save it without a "
-                "pipeline (a safe model file holds a multilabel model on its own)."
+                f"{what} {name!r} ({type(step).__name__}) is not one of bnclf's models or discretizers; a "
+                "safe model file holds bnclf's own objects (use format='pickle' for others)."
             )
-        return _dump_multilabel(est, path)
-    if type(est).__name__ not in _classifier_classes():
-        raise ValueError(
-            f"{type(est).__name__} is not a bnclf classifier; a safe model file "
-            "holds bnclf's own classifiers (use format='pickle' for others)."
-        )
-    if not hasattr(est, "_training_data"):
-        if hasattr(est, "classes_"):
-            raise ValueError(
-                f"this {type(est).__name__} was fitted from chunks, a Dask DataFrame, partial_fit or "
-                "refit_parameters and keeps no training rows, which a safe model file stores and "
-                "refits; save it with format='pickle' (load only files you trust)."
-            )
-        raise ValueError(f"{type(est).__name__} is not fitted (or was fitted by an older bnclf).")
-    meta = {
-        "format": FORMAT,
-        "bnclf_version": __version__,
-        "pipeline": hasattr(model, "steps"),
-        "steps": [],
-        "classifier": {},
-    }
-    for name, step in transformers:
-        meta["steps"].append(_step_meta(name, step, "pipeline step"))
-    enc = est._encoder
-    data = est._training_data
-    meta["classifier"] = {
-        "name": clf_name,
-        "class": type(est).__name__,
-        "params": _params(est),
-        "classes": _labels(est.classes_, "class label"),
-        "classes_dtype": est.classes_.dtype.str if est.classes_.dtype.kind in "biuf" else "object",
-        "class_name": _label(est.class_name_, "class name"),
-        "feature_names_in": (
-            _labels(est.feature_names_in_, "column name") if hasattr(est, "feature_names_in_") else None
-        ),
-        "n_features_in": int(est.n_features_in_),
-        "encoder": _encoder_meta(enc),
-    }
-    if hasattr(est, "search_seed_"):  # a searched structure: replay the same random choices
-        meta["classifier"]["search_seed"] = int(est.search_seed_)
-    arrays = {"codes": np.asarray(data.codes), "y": np.asarray(data.y)}
-    arrays.update(_cpt_arrays(est))
-    return _write(path, meta, arrays)
+        check_is_fitted(step)
+    writer = _Writer(allowed)
+    tree = writer.encode(model, "the model")
+    meta = {"format": FORMAT, "bnclf_version": __version__, "model": tree}
+    return _write(path, json.dumps(meta, indent=None, separators=(",", ":")), writer.arrays)
 
 
-def _write(path, meta, arrays) -> Path:
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, **arrays)
+def _write(path, text: str, arrays: list[np.ndarray]) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr("model.json", json.dumps(meta, indent=1))
-        archive.writestr("arrays.npz", buffer.getvalue())
+        archive.writestr("model.json", text)
+        for k, array in enumerate(arrays):
+            buffer = io.BytesIO()
+            np.lib.format.write_array(buffer, array, allow_pickle=False)
+            archive.writestr(f"arrays/{k}.npy", buffer.getvalue())
     return path
 
 
-def _step_meta(name, step, what) -> dict:
-    cls = type(step).__name__
-    if cls not in _discretizer_classes():
-        raise ValueError(
-            f"{what} {name!r} ({cls}) cannot be stored in a safe model "
-            "file: only bnclf's discretizers can; use format='pickle'."
-        )
-    return {
-        "name": name,
-        "class": cls,
-        "params": _params(step),
-        "columns_in": _labels(step._columns_in, "column name"),
-        "fitted_on_frame": bool(step._fitted_on_frame),
-        "columns": _labels(step.columns_, "column name"),
-        "cut_points": [[_label(c, "column name"), [float(x) for x in cuts]] for c, cuts in step.cut_points_.items()],
-        "feature_names_in": (
-            _labels(step.feature_names_in_, "column name") if hasattr(step, "feature_names_in_") else None
-        ),
-        "n_features_in": int(step.n_features_in_),
-    }
-
-
-def _encoder_meta(enc) -> dict:
-    return {
-        "missing": enc.missing,
-        "handle_unknown": enc.handle_unknown,
-        "feature_names": _labels(enc.feature_names_, "column name"),
-        "categories": [_labels(c, "category") for c in enc.categories_],
-        "observed": [_labels(list(o), "category") for o in enc._observed],
-        "missing_code": [None if c is None else int(c) for c in enc._missing_code],
-    }
-
-
-def _cpt_arrays(est) -> dict:
-    arrays = {}
-    for m, (_, net) in enumerate(est.network_members() if _has_members(est) else []):
-        for f, table in enumerate(net.log_cpts):
-            arrays[f"cpt_{m}_{f}"] = table
-    return arrays
-
-
-def _dump_multilabel(est, path) -> Path:
-    """A multilabel model: its parameters, discretizer, encoder, label names and coded rows."""
-    from . import __version__
-
-    if not hasattr(est, "_training_data"):
-        raise ValueError(f"{type(est).__name__} is not fitted.")
-    disc = getattr(est, "_discretizer", None)
-    spec = {
-        "class": type(est).__name__,
-        "params": _params(est),
-        "label_names": _labels(est.label_names_, "label name"),
-        "feature_names_in": (
-            _labels(est.feature_names_in_, "column name") if hasattr(est, "feature_names_in_") else None
-        ),
-        "n_features_in": int(est.n_features_in_),
-        "discretizer": None if disc is None else _step_meta("discretizer", disc, "discretizer"),
-        "encoder": _encoder_meta(est._encoder),
-    }
-    if hasattr(est, "chain_seeds_"):  # chains replay the orders (and rows) they drew
-        spec["chain_seeds"] = [int(s) for s in est.chain_seeds_]
-    meta = {
-        "format": FORMAT,
-        "bnclf_version": __version__,
-        "kind": "multilabel",
-        "pipeline": False,
-        "steps": [],
-        "classifier": spec,
-    }
-    codes, labels = est._training_data
-    arrays = {"codes": np.asarray(codes), "labels": np.asarray(labels)}
-    arrays.update(_cpt_arrays(est))
-    return _write(path, meta, arrays)
-
-
-def _has_members(est) -> bool:
-    try:
-        est.network_members()
-    except ValueError:  # an instance-specific model without a network fitted in advance
-        return False
-    return True
-
-
-# -- reading ------------------------------------------------------------------------------
+# -- reading ------------------------------------------------------------------------------------------
 def is_model_archive(path: str | os.PathLike | IO[bytes]) -> bool:
     """Whether ``path`` is a zip archive (this format); pickles start otherwise."""
     return zipfile.is_zipfile(path)
 
 
 def load(path: str | os.PathLike) -> BaseEstimator:
-    """Rebuild the model written by :func:`dump`; refuses, naming the file, anything else."""
+    """The model written by :func:`dump` (or a file of the first format); anything else is
+    refused with a :class:`ModelFileError` naming the file."""
     path = Path(path)
     try:
         with zipfile.ZipFile(path) as archive:
-            meta = json.loads(archive.read("model.json").decode("utf-8"))
-            arrays = np.load(io.BytesIO(archive.read("arrays.npz")), allow_pickle=False)
-            arrays = {k: arrays[k] for k in arrays.files}
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError) as exc:
-        raise ValueError(
-            f"{path} is not a readable bnclf model file ({type(exc).__name__}: "
-            f"{exc}); write one with 'bnclf fit ... -o FILE'."
+            meta = _read_json(archive, path)
+            found = meta.get("format") if isinstance(meta, dict) else None
+            if found == LEGACY_FORMAT:
+                from ._modelfile_v1 import load_v1
+
+                return load_v1(archive, meta, path)
+            if found != FORMAT:
+                raise ModelFileError(
+                    f"{path} has model format {found!r}; this bnclf reads {FORMAT!r} (and "
+                    f"{LEGACY_FORMAT!r}). Refit the model with this version ('bnclf fit', or "
+                    "save_model after fit)."
+                )
+            arrays = _read_arrays(archive, path)
+    except ModelFileError:
+        raise
+    except (zipfile.BadZipFile, KeyError, OSError, EOFError, UnicodeDecodeError) as exc:
+        raise ModelFileError(
+            f"{path} is not a readable bnclf model file ({type(exc).__name__}: {exc}); write one with "
+            "'bnclf fit ... -o FILE' or bnclf.io.save_model."
         ) from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        found = meta.get("format") if isinstance(meta, dict) else None
-        raise ValueError(
-            f"{path} has model format {found!r}; this bnclf reads {FORMAT!r}. "
-            "Refit the model with this version ('bnclf fit')."
-        )
     try:
-        if meta.get("kind") == "multilabel":
-            return _rebuild_multilabel(meta, arrays, path)
-        return _rebuild(meta, arrays, path)
-    except (KeyError, TypeError, IndexError) as exc:
-        raise ValueError(
+        return _Reader(arrays, path).decode(meta.get("model"), "the model")
+    except ModelFileError:
+        raise
+    except (KeyError, TypeError, IndexError, ValueError, AttributeError, RecursionError) as exc:
+        raise ModelFileError(
             f"{path} is a damaged bnclf model file ({type(exc).__name__}: {exc}); refit the model."
         ) from None
 
 
-def _rebuild(meta, arrays, path):
-    from sklearn.pipeline import Pipeline
-
-    from .data import DiscreteData
-
-    steps = [(spec["name"], _rebuild_step(spec, path)) for spec in meta["steps"]]
-    spec = meta["classifier"]
-    cls = _classifier_classes().get(spec["class"])
-    if cls is None:
-        raise ValueError(f"{path}: {spec['class']!r} is not a bnclf classifier.")
-    est = cls(**spec["params"])
-    enc = _rebuild_encoder(spec["encoder"])
-    dtype = spec["classes_dtype"]
-    if dtype != "object" and np.dtype(dtype).kind not in "biuf":
-        raise ValueError(f"{path}: unexpected class label type {dtype!r}.")
-    est.classes_ = np.asarray(spec["classes"], dtype=object if dtype == "object" else dtype)
-    est._encoder = enc
-    est.class_name_ = spec["class_name"]
-    est.n_features_in_ = int(spec["n_features_in"])
-    if spec["feature_names_in"] is not None:
-        est.feature_names_in_ = np.asarray(spec["feature_names_in"], dtype=object)
-    codes = np.asarray(arrays["codes"], dtype=np.int64)
-    y = np.asarray(arrays["y"], dtype=np.int64)
-    cards = enc.cardinalities_
-    if (
-        codes.ndim != 2
-        or codes.shape[1] != len(cards)
-        or len(y) != len(codes)
-        or (codes >= cards).any()
-        or (codes < -1).any()
-        or (y < 0).any()
-        or (y >= len(est.classes_)).any()
-    ):
-        raise ValueError(f"{path}: the stored training codes do not fit the stored states.")
-    if spec.get("search_seed") is not None:
-        est._replay_seed = int(spec["search_seed"])
+def _read_json(archive: zipfile.ZipFile, path: Path) -> Any:
+    info = archive.getinfo("model.json")
+    if info.file_size > _JSON_LIMIT:
+        raise ModelFileError(f"{path}: model.json inflates to {info.file_size:,} bytes, more than a model file holds.")
     try:
-        est._fit_coded(DiscreteData(codes, cards, y, len(est.classes_)))
-    finally:
-        est.__dict__.pop("_replay_seed", None)
-    _check_cpts(est, arrays, meta, path)
-    if meta.get("pipeline"):
-        return Pipeline(steps + [(spec["name"], est)])
-    return est
+        return json.loads(archive.read(info).decode("utf-8"))
+    except (ValueError, RecursionError) as exc:
+        raise ModelFileError(f"{path}: model.json is not valid JSON ({type(exc).__name__}); refit the model.") from None
 
 
-def _check_cpts(est, arrays, meta, path) -> None:
-    members = est.network_members() if _has_members(est) else []
-    stored_count = sum(1 for k in arrays if k.startswith("cpt_"))
-    if sum(len(net.log_cpts) for _, net in members) != stored_count:
-        raise ValueError(
-            f"{path}: the rebuilt model has other networks than the stored one; the file "
-            f"was changed or written by an incompatible bnclf ({meta.get('bnclf_version')}). "
-            "Refit the model."
-        )
-    for m, (_, net) in enumerate(members):
-        for f, table in enumerate(net.log_cpts):
-            stored = arrays.get(f"cpt_{m}_{f}")
-            if (
-                stored is None
-                or stored.shape != table.shape
-                or not np.allclose(stored, table, rtol=0, atol=1e-9, equal_nan=True)
-            ):
-                raise ValueError(
-                    f"{path}: the rebuilt model differs from the stored one (network {m}, "
-                    f"family {f}); the file was changed or written by an incompatible bnclf "
-                    f"({meta.get('bnclf_version')}). Refit the model."
+def _read_arrays(archive: zipfile.ZipFile, path: Path) -> list[np.ndarray]:
+    """Every ``arrays/<n>.npy`` member, each sized from its header before it is read."""
+    from .config import memory_budget
+    from .stats import _size
+
+    names = sorted(
+        (n for n in archive.namelist() if n.startswith("arrays/") and n.endswith(".npy")),
+        key=lambda n: int(n[len("arrays/") : -len(".npy")]),
+    )
+    if [n[len("arrays/") : -len(".npy")] for n in names] != [str(k) for k in range(len(names))]:
+        raise ModelFileError(f"{path}: the arrays of the model file are not numbered 0, 1, 2, ...; refit the model.")
+    budget, total, arrays = memory_budget(), 0, []
+    for name in names:
+        with archive.open(name) as handle:
+            try:
+                version = np.lib.format.read_magic(handle)
+                read_header = (
+                    np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
                 )
+                shape, _, dtype = read_header(handle)
+            except ValueError as exc:
+                raise ModelFileError(f"{path}: {name} is not a numpy array ({exc}).") from None
+        if dtype.hasobject or dtype.kind not in "biuf":
+            raise ModelFileError(f"{path}: {name} holds {dtype} values; a model file holds numbers.")
+        total += int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
+        if total > budget:
+            raise ModelFileError(
+                f"{path}: its arrays would take {_size(total)} of memory, over the budget of {_size(budget)} "
+                "(bnclf.set_config(memory_budget=...) or $BNCLF_MEMORY_BUDGET raises it)."
+            )
+        with archive.open(name) as handle:
+            arrays.append(np.lib.format.read_array(handle, allow_pickle=False))
+    return arrays
 
 
-def _rebuild_step(spec, path):
-    cls = _discretizer_classes().get(spec["class"])
-    if cls is None:
-        raise ValueError(f"{path}: unknown step class {spec['class']!r}.")
-    step = cls(**spec["params"])
-    step._columns_in = list(spec["columns_in"])
-    step._fitted_on_frame = bool(spec["fitted_on_frame"])
-    step.columns_ = list(spec["columns"])
-    step.n_features_in_ = int(spec["n_features_in"])
-    if spec["feature_names_in"] is not None:
-        step.feature_names_in_ = np.asarray(spec["feature_names_in"], dtype=object)
-    step._finish_fit({c: np.asarray(cuts, dtype=float) for c, cuts in spec["cut_points"]})
-    return step
+class _Reader:
+    """Builds a model from the JSON tree and the arrays, checking each object it builds."""
+
+    def __init__(self, arrays: list[np.ndarray], path: Path) -> None:
+        self.arrays = arrays
+        self.path = path
+        self.allowed = _allowed_classes()
+
+    def fail(self, where: str, what: str):
+        raise ModelFileError(f"{self.path}: {where}: {what}; refit the model (or save it again).")
+
+    def decode(self, value: Any, where: str) -> Any:
+        if value is None or isinstance(value, (bool, int, str)):
+            return value
+        if isinstance(value, float):
+            return value
+        if isinstance(value, list):
+            return [self.decode(v, where) for v in value]
+        if not isinstance(value, dict) or len(value) == 0:
+            self.fail(where, f"unexpected entry {value!r}")
+        if "float" in value:
+            text = value["float"]
+            if text not in ("nan", "inf", "-inf"):
+                self.fail(where, f"{text!r} is not a number")
+            return float(text)
+        if "array" in value:
+            index = value["array"]
+            if not isinstance(index, int) or not 0 <= index < len(self.arrays):
+                self.fail(where, f"array {index!r} is not in the file")
+            return self.arrays[index]
+        if "objects" in value:
+            items = [self.decode(v, where) for v in value["objects"]]
+            dtype = value.get("dtype", "object")
+            out = np.empty(len(items), dtype=object)
+            out[:] = items
+            out = out.reshape(value["shape"])
+            return out if dtype == "object" else out.astype(np.dtype(dtype))
+        if "tuple" in value:
+            return tuple(self.decode(v, where) for v in value["tuple"])
+        if "dict" in value:
+            return {_key(self.decode(k, where)): self.decode(v, f"{where}[{k!r}]") for k, v in value["dict"]}
+        if "frame" in value:
+            frame = value["frame"]
+            columns = [self.decode(c, where) for c in frame["columns"]]
+            data = [self.decode(c, where) for c in frame["data"]]
+            return pd.DataFrame(dict(zip(range(len(columns)), data))).set_axis(columns, axis=1)
+        if "object" in value:
+            return self._object(value["object"], value["state"], where)
+        self.fail(where, f"unexpected entry with keys {sorted(value)}")
+
+    def _object(self, name: str, state: Any, where: str) -> Any:
+        cls = self.allowed.get(name)
+        if cls is None:
+            self.fail(where, f"{name!r} is not one of bnclf's model classes")
+        state = self.decode(state, f"{where}.{name.rsplit('.', 1)[-1]}")
+        if not isinstance(state, dict):
+            self.fail(where, f"the state of {name} is not a mapping")
+        obj = cls.__new__(cls)
+        try:
+            setstate = getattr(obj, "__setstate__", None)
+            if setstate is not None:
+                setstate(state)
+            else:
+                obj.__dict__.update(state)
+            _check(obj)
+        except ModelFileError:
+            raise
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            self.fail(f"{where} ({cls.__name__})", str(exc).rstrip("."))
+        return obj
 
 
-def _rebuild_encoder(e):
-    from .data import FeatureEncoder
-
-    enc = FeatureEncoder(e["missing"], e["handle_unknown"])
-    enc.feature_names_ = list(e["feature_names"])
-    enc.categories_ = [list(c) for c in e["categories"]]
-    enc._observed = [pd.Index(o, dtype=object) for o in e["observed"]]
-    enc._missing_code = list(e["missing_code"])
-    enc.cardinalities_ = np.array([len(c) for c in enc.categories_], dtype=np.int64)
-    return enc
+def _key(key):
+    return tuple(key) if isinstance(key, list) else key
 
 
-def _rebuild_multilabel(meta, arrays, path):
-    spec = meta["classifier"]
-    cls = _multilabel_classes().get(spec["class"])
-    if cls is None:
-        raise ValueError(f"{path}: {spec['class']!r} is not a bnclf multilabel classifier.")
-    est = cls(**spec["params"])
-    est._discretizer = None if spec["discretizer"] is None else _rebuild_step(spec["discretizer"], path)
-    enc = _rebuild_encoder(spec["encoder"])
-    est._encoder = enc
-    names = list(spec["label_names"])
-    est.label_names_ = names
-    est.classes_ = [np.array([0, 1]) for _ in names]
-    est.n_features_in_ = int(spec["n_features_in"])
-    if spec["feature_names_in"] is not None:
-        est.feature_names_in_ = np.asarray(spec["feature_names_in"], dtype=object)
-    codes = np.asarray(arrays["codes"], dtype=np.int64)
-    labels = np.asarray(arrays["labels"])
-    cards = enc.cardinalities_
-    if (
-        codes.ndim != 2
-        or codes.shape[1] != len(cards)
-        or labels.ndim != 2
-        or labels.shape != (len(codes), len(names))
-        or (codes >= cards).any()
-        or (codes < -1).any()
-        or not np.isin(labels, (0, 1)).all()
-    ):
-        raise ValueError(f"{path}: the stored training codes do not fit the stored states.")
-    seeds = spec.get("chain_seeds")
-    if seeds is not None:
-        if len(seeds) != int(spec["params"].get("n_chains", -1)):
-            raise ValueError(f"{path}: the stored chain seeds do not fit n_chains.")
-        est._replay_seeds = [int(s) for s in seeds]
-    try:
-        est._fit_coded(codes, labels.astype(np.int8))
-    finally:
-        est.__dict__.pop("_replay_seeds", None)
-    _check_cpts(est, arrays, meta, path)
-    return est
+# -- what is checked, object by object ----------------------------------------------------------------------
+def _check(obj) -> None:
+    """Raise a ValueError when a loaded object's state is inconsistent (what the file alone
+    can tell)."""
+    from .data import DiscreteData
+    from .discretize import MDLDiscretizer, QuantileDiscretizer
+    from .network import Network
+
+    if isinstance(obj, Network):
+        obj.check()
+    elif isinstance(obj, DiscreteData):
+        obj.check()
+    elif isinstance(obj, (MDLDiscretizer, QuantileDiscretizer)) and hasattr(obj, "cut_points_"):
+        for column, cuts in obj.cut_points_.items():
+            cuts = np.asarray(cuts, dtype=float)
+            if not np.isfinite(cuts).all() or (np.diff(cuts) <= 0).any():
+                raise ValueError(f"the cut points of column {column!r} are not finite and increasing: {cuts.tolist()}")
+    check = getattr(obj, "_check_fitted_state", None)
+    if check is not None:
+        check()
+
+
+def check_log_cpt(table: np.ndarray, what: str) -> None:
+    """Raise a ValueError unless ``table`` holds natural-log probabilities: no NaN, no
+    ``+inf``, each distribution over its first axis summing to one."""
+    table = np.asarray(table)
+    if table.dtype.kind != "f" or np.isnan(table).any() or np.isposinf(table).any():
+        raise ValueError(f"the log-CPT of {what} holds values that are not log-probabilities")
+    if table.size:
+        from scipy.special import logsumexp
+
+        with np.errstate(divide="ignore"):
+            sums = logsumexp(table, axis=0)
+        if not np.all(np.abs(sums) <= _NORMALIZED):
+            raise ValueError(f"the distributions of {what} do not sum to one (log-sums up to {np.abs(sums).max():.3g})")

@@ -134,8 +134,38 @@ class Network:
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        state["_kernel"] = None  # rebuilt on first use
+        state.pop("_kernel", None)  # rebuilt on first use
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._kernel = None
+
+    def check(self) -> None:
+        """Raise a ValueError unless the network is consistent: families over the named
+        variables, each variable a child once, CPT shapes that match the states, and
+        log-CPTs whose distributions sum to one (what a model file is checked against)."""
+        from .modelfile import check_log_cpt
+
+        n = len(self.names)
+        if len(self.states) != n:
+            raise ValueError(f"the network names {n} variables but gives states for {len(self.states)}.")
+        if len(self.families) != len(self.log_cpts):
+            raise ValueError(f"{len(self.families)} families but {len(self.log_cpts)} CPTs.")
+        children = [f[0] for f in self.families]
+        if len(set(children)) != len(children):
+            raise ValueError("a variable is the child of two families.")
+        for family, table in zip(self.families, self.log_cpts):
+            if not family or len(set(family)) != len(family) or not all(0 <= v < n for v in family):
+                raise ValueError(f"family {family} is not a family of distinct variables 0..{n - 1}.")
+            expected = tuple(len(self.states[v]) for v in family)
+            if np.shape(table) != expected:
+                raise ValueError(f"CPT of {self.names[family[0]]!r} has shape {np.shape(table)}, expected {expected}.")
+            check_log_cpt(table, repr(self.names[family[0]]))
+        if self.class_index is not None and not 0 <= self.class_index < n:
+            raise ValueError(f"class index {self.class_index} is not a variable.")
+        if not nx.is_directed_acyclic_graph(self.graph):
+            raise ValueError("the families do not form a directed acyclic graph.")
 
     def __repr__(self) -> str:
         edges = sum(len(f) - 1 for f in self.families)

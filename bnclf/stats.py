@@ -56,8 +56,9 @@ class CountCache:
     Notes
     -----
     Tables are additive over rows: the tables of two disjoint row sets sum to the
-    table of their union (see :meth:`merge`), which is how chunked or
-    distributed counting plugs in without touching any learner.
+    table of their union. :meth:`summary` keeps the tables a learner needs without the
+    rows (:class:`CountSummary`, added with ``+``), which is how chunked, distributed
+    and incremental counting plug in without touching any learner.
     """
 
     def __init__(self, data: DiscreteData) -> None:
@@ -77,7 +78,6 @@ class CountCache:
         self._has_unknown = np.append((data.codes < 0).any(axis=0), False)
         self.names = [f"x{j}" for j in range(self.n_features)] + ["class"]
         self._tables: dict[tuple, np.ndarray] = {}
-        self._parts: list[CountCache] = []  # set by merge(): tables are sums over the parts
 
     # -- counting ------------------------------------------------------------
     def check_size(self, family: Iterable[int], cells: float | None = None, what: str = "the count table of") -> None:
@@ -138,7 +138,7 @@ class CountCache:
             self._tables_from_products(pairs)
             for key in pairs:
                 del todo[3][key]
-        if self._parts or self._columns is None:
+        if self._columns is None:
             for group in todo.values():
                 for key in group:
                     self.counts(key)
@@ -227,23 +227,20 @@ class CountCache:
             what=f"the all-pairs count array of the {d} features ({int(width)} values in all; the largest column:",
         )
         offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
-        if self._parts:
-            blocks = sum(part.pair_blocks()[0] for part in self._parts)
-        else:
-            y = self._columns[c]
-            width = int(cards.sum())
-            blocks = np.empty((width, width, self.n_classes))
-            # float32 sums of 0/1 products are exact integers below 2**24 rows
-            dtype = np.float32 if self.n_samples < 2**24 else np.float64
-            for label in range(self.n_classes):
-                rows = np.flatnonzero(y == label)
-                onehot = np.zeros((rows.size, width), dtype=dtype)
-                for i in range(d):
-                    codes = self._columns[i][rows]
-                    known = codes >= 0
-                    onehot[np.flatnonzero(known), offsets[i] + codes[known]] = 1.0
-                with single_threaded_blas():
-                    blocks[:, :, label] = onehot.T @ onehot
+        y = self._columns[c]
+        width = int(cards.sum())
+        blocks = np.empty((width, width, self.n_classes))
+        # float32 sums of 0/1 products are exact integers below 2**24 rows
+        dtype = np.float32 if self.n_samples < 2**24 else np.float64
+        for label in range(self.n_classes):
+            rows = np.flatnonzero(y == label)
+            onehot = np.zeros((rows.size, width), dtype=dtype)
+            for i in range(d):
+                codes = self._columns[i][rows]
+                known = codes >= 0
+                onehot[np.flatnonzero(known), offsets[i] + codes[known]] = 1.0
+            with single_threaded_blas():
+                blocks[:, :, label] = onehot.T @ onehot
         self._pair_blocks = (blocks, offsets)
         return self._pair_blocks
 
@@ -275,8 +272,6 @@ class CountCache:
             self._tables[(i, j, c)] = np.ascontiguousarray(block)
 
     def _count(self, family: tuple) -> np.ndarray:
-        if self._parts:
-            return sum(part.counts(family) for part in self._parts)
         if not family:
             return np.array(float(self.n_samples))
         self.check_size(family)
@@ -290,30 +285,16 @@ class CountCache:
             flat = flat[~np.logical_or.reduce(unknown)]
         return np.bincount(flat, minlength=int(np.prod(shape))).reshape(shape).astype(np.float64)
 
-    def merge(self, other: "CountCache") -> "CountCache":
-        """A cache over the rows of both caches: each table is the sum of the two tables.
+    def summary(self, families: Iterable[Sequence[int]] = (), *, pairs: bool = False) -> CountSummary:
+        """The tables of ``families`` (and, with ``pairs``, of every ``(i, j, class)``
+        pair) as a :class:`CountSummary`, without the rows: the additive state of these
+        rows (a chunk's, a partition's, a model's)."""
+        return CountSummary.from_cache(self, families, pairs=pairs)
 
-        The merged cache keeps no rows; it asks both parts for a table (each
-        counts it once, or already has it) and sums them, so chunks of a large
-        data set, or Dask partitions, can be counted separately and combined.
-        """
-        if not np.array_equal(self.cardinalities, other.cardinalities):
-            raise ValueError(
-                "Cannot merge count caches with different cardinalities "
-                f"({self.cardinalities.tolist()} and {other.cardinalities.tolist()}); encode "
-                "every chunk with the same fitted encoder."
-            )
-        merged = CountCache.__new__(CountCache)
-        merged.__dict__.update(self.__dict__)
-        merged._columns = merged._matrix = None
-        merged._has_unknown = self._has_unknown | other._has_unknown
-        merged.n_samples = self.n_samples + other.n_samples
-        merged._parts = [self, other]
-        merged._tables = {}
-        merged._pair_blocks = None
-        merged._pair_terms = None
-        merged._pair_sources = None
-        return merged
+    def including(self, families: Iterable[Sequence[int]]) -> CountCache:
+        """This cache with the tables of ``families`` counted (rows answer every table)."""
+        self.counts_many(families)
+        return self
 
     # -- shortcuts used by the learners ----------------------------------------
     @property
@@ -638,7 +619,7 @@ thread."""
 
 
 class MissingCountsError(LookupError):
-    """A :class:`ChunkedCountCache` was asked for count tables that no pass counted.
+    """A :class:`CountSummary` was asked for count tables that no pass counted.
 
     Attributes
     ----------
@@ -655,24 +636,28 @@ class MissingCountsError(LookupError):
         shown = ", ".join(label(f) for f in self.families[:5])
         more = f" and {len(self.families) - 5} more" if len(self.families) > 5 else ""
         super().__init__(
-            f"the count tables of {shown}{more} were not counted: a cache of summed tables "
+            f"the count tables of {shown}{more} were not counted: a summary of counts "
             "holds only what its passes over the data counted. Count them in one more pass "
-            "(ChunkedCountCache.from_cache(cache, families) on each chunk, summed) and add "
-            "them with add_tables."
+            "(CountCache(chunk).summary(families) on each chunk, summed) and add them with "
+            "add_tables."
         )
 
 
-class ChunkedCountCache(CountCache):
-    """Count tables summed over chunks of rows, without the rows.
+class CountSummary(CountCache):
+    """Count tables of some rows, without the rows: the additive state of a fit.
 
-    The cache of chunked and Dask fits (:mod:`bnclf.chunked`): each chunk is counted by
-    an ordinary :class:`CountCache` and reduced to the tables a learner needs
-    (:meth:`from_cache`); the parts are summed with ``+`` (counts are additive over
-    rows, and sums of integer counts are exact, so the result equals the tables of the
+    A summary holds the tables a learner needs (the class, the ``(x_j, class)`` tables,
+    the all-pairs ``(x_i, x_j, class)`` array, a network's CPT families): computed from
+    the rows of a frame (:meth:`CountCache.summary`), from each chunk of rows or each
+    partition of a Dask DataFrame, and added with ``+`` (counts are additive over rows,
+    and sums of integer counts are exact, so a sum over parts equals the tables of the
     concatenated rows bit for bit). Learners read it as any cache. A table that was not
-    counted, and cannot be summed out of one that was, raises
-    :class:`MissingCountsError` naming it; ``counts_many`` names every missing table of
-    its call at once, so a driver can count them in one more pass and retry.
+    counted, and cannot be summed out of one that was, is counted by :meth:`including`
+    in one more pass over the rows when the summary has a ``recount`` (the source of
+    its rows), and raises :class:`MissingCountsError` naming it otherwise.
+
+    Single-network models keep the summary of their CPT families (``counts_``), which
+    ``partial_fit`` and ``refit_parameters(add=True)`` add to.
 
     Parameters
     ----------
@@ -688,6 +673,12 @@ class ChunkedCountCache(CountCache):
         Per variable, whether some counted row had an unknown (``-1``) code there, left
         out of the tables that contain the variable. A table is summed out of a larger
         one only over variables without unknown codes. Default: none.
+
+    Attributes
+    ----------
+    recount : callable or None
+        ``recount(families) -> CountSummary``: the same rows counted again for more
+        families (set by the driver of a chunked fit; None for a summary on its own).
 
     Notes
     -----
@@ -711,7 +702,6 @@ class ChunkedCountCache(CountCache):
         self.n_classes = int(self.cardinalities[-1])
         self.n_samples = int(n_samples)
         self._columns = self._matrix = None
-        self._parts = []
         self._has_unknown = (
             np.zeros(len(self.cardinalities), dtype=bool)
             if has_unknown is None
@@ -733,6 +723,7 @@ class ChunkedCountCache(CountCache):
             )
         self._pair_terms = None
         self._pair_blocks = None
+        self.recount = None
         if pair_blocks is not None:
             width = int(self.cardinalities[: self.n_features].sum())
             if np.shape(pair_blocks) != (width, width, self.n_classes):
@@ -744,7 +735,7 @@ class ChunkedCountCache(CountCache):
     @classmethod
     def from_cache(
         cls, cache: CountCache, families: Iterable[Sequence[int]] = (), *, pairs: bool = False
-    ) -> ChunkedCountCache:
+    ) -> CountSummary:
         """The tables of ``families`` (and, with ``pairs``, of every ``(i, j, class)``
         pair: the pair blocks, or the pair tables when the blocks are too large) counted
         on ``cache``, without its rows."""
@@ -760,8 +751,41 @@ class ChunkedCountCache(CountCache):
             tables.update({(i, j, c): cache.counts((i, j, c)) for i in range(d) for j in range(i + 1, d)})
         return cls(cache.cardinalities, cache.n_samples, tables, blocks, cache._has_unknown)
 
+    def including(self, families: Iterable[Sequence[int]]) -> CountSummary:
+        """This summary with the tables of ``families`` held: counted in one more pass over
+        the rows (:attr:`recount`) when some cannot be derived from the held ones."""
+        keys = {tuple(sorted(int(v) for v in f)) for f in families}
+        missing = sorted(
+            k for k in keys if k and len(set(k)) == len(k) and k not in self._tables and self._source(k) is None
+        )
+        if missing:
+            if self.recount is None:
+                raise MissingCountsError(missing, self.names)
+            self.add_tables(self.recount(missing))
+        return self
+
+    def __getstate__(self) -> dict:
+        """The counts: cardinalities, rows, tables, pair blocks, unknown flags and names
+        (the measures memoized from them and the source of the rows are left out)."""
+        return {
+            "cardinalities": self.cardinalities,
+            "n_samples": self.n_samples,
+            "tables": dict(self._tables),
+            "pair_blocks": None if self._pair_blocks is None else self._pair_blocks[0],
+            "has_unknown": self._has_unknown,
+            "names": list(self.names),
+        }
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(
+            state["cardinalities"], state["n_samples"], state["tables"], state["pair_blocks"], state["has_unknown"]
+        )
+        self.names = list(state["names"])
+        if self.n_samples < 0 or any((t < 0).any() or not np.isfinite(t).all() for t in self._tables.values()):
+            raise ValueError("count tables must hold finite counts >= 0.")
+
     # -- combining -----------------------------------------------------------------------
-    def _check_same_variables(self, other: ChunkedCountCache) -> None:
+    def _check_same_variables(self, other: CountSummary) -> None:
         if not np.array_equal(self.cardinalities, other.cardinalities):
             raise ValueError(
                 "Cannot add count tables with different cardinalities "
@@ -769,9 +793,9 @@ class ChunkedCountCache(CountCache):
                 "every chunk with the same categories."
             )
 
-    def __add__(self, other: ChunkedCountCache) -> ChunkedCountCache:
+    def __add__(self, other: CountSummary) -> CountSummary:
         """The tables of the rows of both caches (disjoint rows): every table summed."""
-        if not isinstance(other, ChunkedCountCache):
+        if not isinstance(other, CountSummary):
             return NotImplemented
         self._check_same_variables(other)
         if set(self._tables) != set(other._tables) or (self._pair_blocks is None) != (other._pair_blocks is None):
@@ -780,11 +804,11 @@ class ChunkedCountCache(CountCache):
             )
         tables = {key: table + other._tables[key] for key, table in self._tables.items()}
         blocks = None if self._pair_blocks is None else self._pair_blocks[0] + other._pair_blocks[0]
-        return ChunkedCountCache(
+        return CountSummary(
             self.cardinalities, self.n_samples + other.n_samples, tables, blocks, self._has_unknown | other._has_unknown
         )
 
-    def add_tables(self, other: ChunkedCountCache) -> None:
+    def add_tables(self, other: CountSummary) -> None:
         """Take the tables of ``other``, counted on the same rows in another pass."""
         self._check_same_variables(other)
         if other.n_samples != self.n_samples:
@@ -798,7 +822,7 @@ class ChunkedCountCache(CountCache):
             self._pair_blocks = other._pair_blocks
         self._has_unknown |= other._has_unknown
 
-    def take(self, keep: Sequence[ArrayLike], has_unknown: ArrayLike | None = None) -> ChunkedCountCache:
+    def take(self, keep: Sequence[ArrayLike], has_unknown: ArrayLike | None = None) -> CountSummary:
         """The tables restricted to (and reordered by) the states ``keep[v]`` of every
         variable ``v``: drops states that no row has (a reserved ``<missing>`` state, a
         declared class that did not occur) or that are left out (``missing="ignore"``)."""
@@ -817,9 +841,23 @@ class ChunkedCountCache(CountCache):
             offsets = self._offsets()
             width = np.concatenate([offsets[i] + keep[i] for i in range(self.n_features)])
             blocks = self._pair_blocks[0][np.ix_(width, width, keep[self.class_index])]
-        return ChunkedCountCache(
+        return CountSummary(
             cards, self.n_samples, tables, blocks, self._has_unknown if has_unknown is None else has_unknown
         )
+
+    def with_new_states(self, variables: Iterable[int]) -> CountSummary:
+        """The tables with one more state, counted zero times, at the end of each of
+        ``variables`` (a column that gains its ``<missing>`` state)."""
+        grown = set(int(v) for v in variables)
+        cards = self.cardinalities.copy()
+        cards[list(grown)] += 1
+        tables = {}
+        for family, table in self._tables.items():
+            pad = [(0, 1 if v in grown else 0) for v in family]
+            tables[family] = np.pad(table, pad) if any(p[1] for p in pad) else table
+        summary = CountSummary(cards, self.n_samples, tables, None, self._has_unknown)
+        summary.names = list(self.names)
+        return summary
 
     @property
     def families(self) -> list[tuple[int, ...]]:
@@ -1094,3 +1132,7 @@ def bdeu_score(counts: ArrayLike, ess: float = 1.0) -> float:
     a_j, a_jk = ess / q, ess / (q * r)
     n_j = n.sum(axis=0)
     return float(np.sum(gammaln(a_j) - gammaln(a_j + n_j)) + np.sum(gammaln(a_jk + n) - gammaln(a_jk)))
+
+
+ChunkedCountCache = CountSummary
+"""The former name of :class:`CountSummary`."""

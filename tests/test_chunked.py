@@ -24,7 +24,7 @@ from bnclf import (
 from bnclf.chunked import UnseenCategoryError
 from bnclf.data import DiscreteData
 from bnclf.datasets import load_dataset
-from bnclf.stats import ChunkedCountCache, CountCache, MissingCountsError
+from bnclf.stats import CountCache, CountSummary, MissingCountsError
 
 LEARNERS = {
     "NB": NaiveBayesClassifier,
@@ -84,7 +84,8 @@ def test_chunked_fit_equals_in_memory_fit(learner, dataset, kr, soybean):
     b = make().fit_chunks(chunks_of(X, y, 500))
     assert_same_model(a, b)
     assert np.array_equal(a.predict_proba(X), b.predict_proba(X))
-    assert not hasattr(b, "_training_data")  # the chunked model keeps no rows
+    assert not hasattr(a, "_rows") and not hasattr(b, "_rows")  # a model keeps counts, not rows
+    assert isinstance(b.counts_, CountSummary) and b.counts_.n_samples == len(X)
 
 
 @pytest.mark.parametrize("learner", LEARNERS)
@@ -204,7 +205,7 @@ def test_chunked_count_cache_sums_parts_and_names_missing_tables(soybean):
     whole = CountCache(data)
     families = [(d,)] + [(j, d) for j in range(d)] + [(0, 1, 2, d)]
     parts = [
-        ChunkedCountCache.from_cache(CountCache(data.subset(rows)), families, pairs=True)
+        CountCache(data.subset(rows)).summary(families, pairs=True)
         for rows in np.array_split(np.arange(data.n_samples), 3)
     ]
     total = parts[0] + parts[1] + parts[2]
@@ -385,12 +386,13 @@ def test_refit_parameters_on_dask_and_errors(dd, kr):
         AODEClassifier().fit(X, y).refit_parameters(X, y)
 
 
-def test_a_model_without_rows_is_refused_by_the_safe_model_file_with_the_fix(tmp_path, kr):
+def test_a_model_fitted_from_chunks_is_saved_and_loaded_bit_for_bit(tmp_path, kr):
     from bnclf.io import load_model, save_model
 
     X, y = kr
     model = TANClassifier().fit_chunks(chunks_of(X, y, 1000))
-    with pytest.raises(ValueError, match="fitted from chunks.*format='pickle'"):
-        save_model(model, tmp_path / "model.bnclf")
+    back = load_model(save_model(model, tmp_path / "model.bnclf"))
+    assert_same_model(model, back)
+    assert np.array_equal(back.predict_proba(X), model.predict_proba(X))
     save_model(model, tmp_path / "model.pkl", format="pickle")
     assert np.array_equal(load_model(tmp_path / "model.pkl", trusted=True).predict_proba(X), model.predict_proba(X))

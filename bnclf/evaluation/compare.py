@@ -84,7 +84,7 @@ def _classifier_items(classifiers) -> list[tuple[str, object]]:
 def _strip_object_columns(df: pd.DataFrame) -> pd.DataFrame:
     df = df.copy()
     for c in df.columns:
-        if df[c].dtype == object:
+        if df[c].dtype == object or isinstance(df[c].dtype, pd.StringDtype):  # pandas 3 reads text as str
             df[c] = df[c].astype(str).str.strip()
             converted = pd.to_numeric(df[c], errors="coerce")
             if converted.notna().all():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -20,6 +20,7 @@ from ..data import (
     FeatureEncoder,
     as_frame,
     check_option,
+    class_name_of,
     encode_target,
     python_scalar,
     record_feature_names,
@@ -36,7 +37,35 @@ if TYPE_CHECKING:
     from pgmpy.models import DiscreteBayesianNetwork
 
 
-class BayesNetClassifier(ClassifierMixin, BaseEstimator):
+class FittedState:
+    """A model's state is what it stores: ``__getstate__`` leaves out the ``_derived``
+    attributes (kernels), and ``__setstate__`` (a pickle, a model file) checks the loaded
+    state and builds them again."""
+
+    _derived: tuple[str, ...] = ()
+    _fitted_attribute = "classes_"
+
+    def _build_derived(self) -> None:
+        """Build the ``_derived`` attributes from the fitted state (predict leaves the
+        estimator's ``__dict__`` unchanged, as scikit-learn requires)."""
+
+    def _check_fitted_state(self) -> None:
+        """Raise a ValueError when the fitted state is inconsistent."""
+
+    def __getstate__(self) -> dict:
+        state = dict(super().__getstate__())  # a copy: object.__getstate__ returns __dict__ itself
+        for name in self._derived:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        super().__setstate__(state)
+        if self._fitted_attribute in self.__dict__:
+            self._check_fitted_state()
+            self._build_derived()
+
+
+class BayesNetClassifier(FittedState, ClassifierMixin, BaseEstimator):
     """Base class: validation, encoding, counting, parameters and prediction.
 
     A subclass implements :meth:`_learn_structure` (a pure structure learner
@@ -104,7 +133,24 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         check_option("missing", self.missing, MISSING_OPTIONS)
         check_option("handle_unknown", self.handle_unknown, UNKNOWN_OPTIONS)
 
-    # -- fitting -----------------------------------------------------------------
+    # -- fitting -----------------------------------------------------------------------------
+    _counts_needed: str | None = "pairs"
+    """The count tables this learner reads before its structure is known, declared so that a
+    fit from chunks or Dask partitions can count them: ``"class"`` (the class and every
+    ``(x_j, class)`` table), ``"pairs"`` (also every ``(x_i, x_j, class)`` table), or None
+    (the learner reads the coded rows: it cannot learn from summed counts). Tables a
+    learner needs once its structure is known are asked for with
+    ``counts.including(families)``, which counts them in one more pass over the chunks."""
+
+    _derived: tuple[str, ...] = ()
+    """Attributes built from the fitted state (kernels) by ``_build_derived``, at the end of a
+    fit and when a model is loaded: never stored, in a pickle or a model file."""
+
+    def _count_passes(self) -> int:
+        """Passes over the chunks that count tables: 2 when the CPT families are not among
+        the tables of ``_counts_needed`` (KDB with ``k >= 2``)."""
+        return 1
+
     def fit(self, X: ArrayLike | pd.DataFrame, y: ArrayLike | pd.DataFrame | None = None) -> BayesNetClassifier:
         """Learn structure and parameters from discrete features ``X`` and labels ``y``.
 
@@ -128,9 +174,9 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         """
         self._check_params()
         if _is_dask(X):
-            from ..chunked import _fit_dask
+            from ..chunked import dask_source
 
-            return _fit_dask(self, X, y)
+            return self._fit_source(dask_source(X, y))
         if isinstance(X, Iterator):
             raise TypeError(
                 f"fit got an iterator ({type(X).__name__}); to fit from chunks of rows pass "
@@ -149,14 +195,12 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"X has {frame.shape[0]} rows but y has {len(y_codes)}; they must match: give one label per row of X."
             )
-        record_feature_names(self, X, frame)
         encoder = FeatureEncoder(self.missing, self.handle_unknown)
         codes = encoder.fit_transform(frame)
-        data = DiscreteData(codes, encoder.cardinalities_, y_codes, len(classes))
-        self.classes_ = classes
-        self._encoder = encoder
-        self.class_name_ = _class_name(y, encoder.feature_names_)
-        return self._fit_coded(data)
+        self._forget_fitted()
+        record_feature_names(self, X, frame)
+        self._set_labels(encoder, classes, class_name_of(y, encoder.feature_names_))
+        return self._fit_coded(DiscreteData(codes, encoder.cardinalities_, y_codes, len(classes)))
 
     def fit_chunks(
         self,
@@ -167,10 +211,10 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
     ) -> BayesNetClassifier:
         """Learn from chunks of rows that are never all in memory at once.
 
-        Each chunk is coded and counted on its own and the count tables are summed;
-        the learner runs on the sums. Counts are additive and sums of integer counts
-        are exact, so the model equals ``fit(pd.concat(Xs), pd.concat(ys))`` bit for
-        bit (same structure, same log-CPTs), however the rows are cut.
+        Each chunk is coded and counted on its own and the count summaries are added;
+        the learner runs on the sum. Counts are additive and sums of integer counts are
+        exact, so the model equals ``fit(pd.concat(Xs), pd.concat(ys))`` bit for bit
+        (same structure, same log-CPTs), however the rows are cut.
 
         Parameters
         ----------
@@ -200,11 +244,8 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         Raises
         ------
         TypeError
-            For a learner that cannot learn from summed tables (it needs the rows or
-            tables one at a time); the message lists the supported ones:
-            ``NaiveBayesClassifier``, ``TANClassifier``, ``KDBClassifier``,
-            ``AODEClassifier``, ``WAODEClassifier``, ``ATANClassifier``,
-            ``WATANClassifier`` and ``ChowLiuMultinetClassifier``.
+            For a learner that reads training rows (ETAN, the instance-specific and the
+            search-based learners); the message lists those that learn from counts.
         ValueError
             For a chunk value outside the agreed categories, naming the column and the
             way to declare them.
@@ -216,12 +257,12 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         ``X``), ``y=None`` is an error for a classifier, and a generator can be read
         once while a fit may need several passes, which this method checks and
         explains. A Dask DataFrame, which is a table of rows, goes to ``fit(X, y)``.
-        The fitted model keeps no rows, so it cannot be written as a safe model file
-        (``bnclf.io.save_model`` refits from the stored rows); pickle it instead.
+        The fitted model is the same as an in-memory fit's and is saved the same way.
         """
-        from ..chunked import _fit_chunks
+        from ..chunked import chunk_source
 
-        return _fit_chunks(self, chunks, categories=categories, classes=classes)
+        self._check_counts_learner()
+        return self._fit_source(chunk_source(chunks, categories), classes)
 
     def refit_parameters(self, X: Any, y: Any = None, *, add: bool = False) -> BayesNetClassifier:
         """Recount the CPTs of the learned structure on new data; the structure is kept.
@@ -235,9 +276,9 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
             Class labels of ``X``; they must be among ``classes_``.
         add : bool, default=False
             ``False``: the CPTs come from the new rows only. ``True``: the new counts are
-            added to the counts the model was fitted on (kept per family), so that
-            ``fit(A)`` then ``refit_parameters(B, add=True)`` has the CPTs of the
-            structure learned on A with the counts of A and B.
+            added to the counts the model was fitted on (``counts_``), so that ``fit(A)``
+            then ``refit_parameters(B, add=True)`` has the CPTs of the structure learned on
+            A with the counts of A and B.
 
         Returns
         -------
@@ -250,41 +291,192 @@ class BayesNetClassifier(ClassifierMixin, BaseEstimator):
         ``missing="category"``. Single-network estimators only (not ensembles,
         multinets or instance-specific learners).
         """
-        from ..chunked import _refit_parameters
+        from ..chunked import chunk_source, dask_source, frame_source, is_dask_collection
 
-        return _refit_parameters(self, X, y, add=add)
+        check_is_fitted(self, "classes_")
+        if "network_" not in self.__dict__ or "counts_" not in self.__dict__:
+            raise TypeError(
+                f"{type(self).__name__} is not one network with kept counts (ensembles, multinets and "
+                "instance-specific learners are not); refit_parameters keeps one learned structure "
+                "and recounts its families. Use fit instead."
+            )
+        if is_dask_collection(X):
+            source = dask_source(X, y)
+        elif y is None:
+            source = chunk_source(X)
+        else:
+            source = frame_source(self._check_predict_frame(X), y)
+        if list(source.names) != list(self._encoder.feature_names_):
+            raise ValueError(
+                f"the data has the columns {list(source.names)[:10]}, the model "
+                f"{list(self._encoder.feature_names_)[:10]}; they must be the same."
+            )
+        return self._add_counts(source, self.network_.families, add=add)
 
-    def _fit_coded(self, data: DiscreteData):
-        """Learn from coded rows once ``classes_``, ``_encoder`` and the names are set.
+    def _partial_fit(self, X, y, classes=None, categories=None) -> BayesNetClassifier:
+        """Add the counts of one chunk of rows to ``counts_`` and recompute the CPTs of the
+        structure ``_learn_structure`` gives without counts (see ``partial_fit``)."""
+        from ..chunked import classes_of, declare, first_chunk_encoder, frame_source
 
-        The coded rows are kept (``_training_data``): the safe model file
-        (:mod:`bnclf.modelfile`) stores them and rebuilds the model through this
-        method, since every learner is a deterministic function of its parameters
-        and the coded data.
-        """
-        for attr in ("network_", "networks_", "weights_", "_family_counts"):
-            self.__dict__.pop(attr, None)  # a refit may change the kind of model
-        self._training_data = data
-        cache = CountCache(data)
-        cache.names = [str(name) for name in self.node_names_]
-        self._fit_network(data, cache)
+        self._check_params()
+        first = "counts_" not in self.__dict__ or not hasattr(self, "classes_")
+        if first:
+            if classes is None:
+                raise ValueError(
+                    "classes must be passed on the first call to partial_fit: every class "
+                    "label that any chunk may have (scikit-learn's convention)."
+                )
+            frame = declare(X, categories)
+            if frame.shape[0] == 0:
+                raise ValueError("X has 0 samples; at least one training row is required.")
+            classes_ = classes_of(classes, y)
+            self._forget_fitted()
+            record_feature_names(self, X, frame)
+            encoder = first_chunk_encoder(frame, self.missing, self.handle_unknown)
+            self._set_labels(encoder, classes_, class_name_of(y, encoder.feature_names_))
+        else:
+            if classes is not None and not np.array_equal(classes_of(classes, y), self.classes_):
+                raise ValueError(
+                    f"classes={list(classes_of(classes, y))} differs from the classes of the first call, "
+                    f"{list(self.classes_)}; pass the same classes or none."
+                )
+            if categories:
+                raise ValueError("categories= is taken on the first call to partial_fit only.")
+            frame = self._check_predict_frame(X)
+        d = len(self._encoder.feature_names_)
+        families = [(j, d) for j in range(d)] + [(d,)]
+        return self._add_counts(frame_source(frame, y, where=" in this partial_fit call"), families, add=not first)
+
+    def _add_counts(self, source, families, add: bool) -> BayesNetClassifier:
+        """Count ``families`` on ``source`` with the model's states (added to ``counts_``
+        with ``add``) and make the network's CPTs from them: the parameter step of ``fit``,
+        for a structure that does not change."""
+        from ..chunked import count_with_states
+
+        families = [tuple(int(v) for v in f) for f in families]
+        new, encoder, grown = count_with_states(source, self._encoder, self.classes_, families)
+        new = new.summary(families)
+        if add:
+            old = self.counts_
+            new = old.with_new_states(grown) + new if grown else old + new
+        title = self.network_.title if "network_" in self.__dict__ else ""
+        self._encoder = encoder
+        new.names = [str(name) for name in self.node_names_]
+        self.network_ = self._make_network(families, new, title=title)
+        self.counts_ = new
+        self._build_derived()
         return self
 
-    def _fit_network(self, data: DiscreteData, cache: CountCache):
-        """Learn the network(s) of this estimator from the coded data and its counts.
+    def _fit_source(self, source, classes=None) -> BayesNetClassifier:
+        """Fit from a source of chunks (``fit_chunks``, a Dask DataFrame): count the declared
+        tables chunk by chunk, then the same path as an in-memory fit (:meth:`_fit_counts`)."""
+        from ..chunked import summarize
 
-        Single-DAG subclasses provide ``_learn_structure(cache) -> networkx.DiGraph``
-        (a pure learner from :mod:`bnclf.structure` applied to the cache) and get
-        ``network_``. Ensembles and multinets override this hook and set
-        ``networks_``; learners that need rows (instance-specific, cross-validated)
-        read them from ``data``.
+        self._check_params()
+        self._check_counts_learner()
+        if source.one_shot and self._count_passes() > 1:
+            raise ValueError(
+                f"{self!r} counts its CPT families in a second pass, after its structure; an "
+                "iterator can be read once. Pass a list of (X, y) pairs or a function returning "
+                "a new iterator."
+            )
+        found = summarize(
+            source,
+            missing=self.missing,
+            handle_unknown=self.handle_unknown,
+            pairs=self._counts_needed == "pairs",
+            classes=classes,
+        )
+        self._forget_fitted()
+        record_feature_names(self, found.first_X, found.meta)
+        self._set_labels(found.encoder, found.classes, found.class_name)
+        self._fit_counts(found.counts, None)
+        return self
+
+    def _check_counts_learner(self) -> None:
+        if self._counts_needed is None:
+            raise TypeError(
+                f"{type(self).__name__} cannot be fitted from chunks or a Dask DataFrame: it reads "
+                "the training rows, which summed count tables do not keep. Supported (learners that "
+                "learn from counts): " + ", ".join(_counts_learners()) + ". Fit it in memory instead (concatenate "
+                "the chunks, or compute the Dask DataFrame)."
+            )
+
+    def _set_labels(self, encoder: FeatureEncoder, classes: np.ndarray, class_name: Hashable) -> None:
+        self._encoder = encoder
+        self.classes_ = classes
+        self.class_name_ = class_name
+
+    def _forget_fitted(self) -> None:
+        """Drop what an earlier fit learned (a refit may change the kind of model)."""
+        for attr in ("network_", "networks_", "weights_", "class_log_prior_", "counts_") + self._derived:
+            self.__dict__.pop(attr, None)
+
+    def _fit_coded(self, data: DiscreteData) -> BayesNetClassifier:
+        """Learn from coded rows once ``classes_``, ``_encoder`` and the names are set: a
+        count cache over the rows (it counts any table a learner asks for) goes through
+        :meth:`_fit_counts`, the path every fit takes."""
+        return self._fit_counts(CountCache(data), data)
+
+    def _fit_counts(self, counts: CountCache, rows: DiscreteData | None) -> BayesNetClassifier:
+        """The one fitting path: the learner and the parameter step on ``counts`` (a
+        cache over in-memory rows, or a summary of chunks); ``rows`` are the coded rows
+        when the fit has them (None from chunks)."""
+        counts.names = [str(name) for name in self.node_names_]
+        self._fit_network(counts, rows)
+        self._build_derived()
+        return self
+
+    def _fit_network(self, counts: CountCache, rows: DiscreteData | None) -> None:
+        """Learn the network(s) of this estimator from its counts (and rows).
+
+        Single-DAG subclasses provide ``_learn_structure(counts) -> networkx.DiGraph`` (a
+        pure learner from :mod:`bnclf.structure` applied to the counts) and get
+        ``network_``, with ``counts_`` the summary of its CPT families. Ensembles and
+        multinets override this hook and set ``networks_``; learners that read rows
+        (instance-specific, cross-validated; ``_counts_needed = None``) take ``rows``.
         """
-        graph = self._learn_structure(cache)
-        families = graph_families(graph, cache.class_index)
-        self.network_ = self._make_network(families, cache)
-        # the counts of the CPTs, kept for refit_parameters(add=True) and partial_fit
-        self._family_counts = {tuple(f): cache.counts(f) for f in families}
-        self._counted_rows = cache.n_samples
+        graph = self._learn_structure(counts)
+        families = graph_families(graph, counts.class_index)
+        counts = counts.including(families)
+        self.network_ = self._make_network(families, counts)
+        self.counts_ = counts.summary(families)
+
+    def _check_fitted_state(self) -> None:
+        """Raise a ValueError unless a loaded model is consistent: its encoder, classes,
+        networks, weights and kept counts describe the same variables and states."""
+        if "classes_" not in self.__dict__:
+            return  # not fitted: nothing to check
+        encoder = self._encoder
+        if len(encoder.feature_names_) != self.n_features_in_:
+            raise ValueError(
+                f"the encoder has {len(encoder.feature_names_)} columns but n_features_in_ is {self.n_features_in_}."
+            )
+        classes = list(np.asarray(self.classes_).tolist())
+        if len(classes) < 2 or len(set(map(repr, classes))) != len(classes):
+            raise ValueError(f"the classes {classes[:10]} are not two or more distinct labels.")
+        states = self._states()
+        members = [self.network_] if "network_" in self.__dict__ else list(self.__dict__.get("networks_", []))
+        for net in members:
+            if net.states != states:
+                raise ValueError(f"the states of network {net.title or 0!r} differ from the encoder's and the classes.")
+        weights = self.__dict__.get("weights_")
+        if weights is not None:
+            weights = np.asarray(weights, dtype=float)
+            if weights.shape != (len(members),) or not np.isfinite(weights).all() or (weights < 0).any():
+                raise ValueError("the member weights are not one finite weight >= 0 per network.")
+        prior = self.__dict__.get("class_log_prior_")
+        if prior is not None:
+            from ..modelfile import check_log_cpt
+
+            if np.shape(prior) != (len(classes),):
+                raise ValueError("the class prior does not have one entry per class.")
+            check_log_cpt(prior, "the class prior")
+        counts = self.__dict__.get("counts_")
+        if counts is not None:
+            expected = np.append(encoder.cardinalities_, len(classes))
+            if not np.array_equal(counts.cardinalities, expected):
+                raise ValueError("the kept count tables do not have the cardinalities of the states.")
 
     def _make_network(self, families, cache: CountCache, log_cpts=None, title="") -> Network:
         """A :class:`~bnclf.network.Network` of this estimator's variables.
@@ -500,12 +692,16 @@ def check_integer(name: str, value: Any, minimum: int, hint: str) -> None:
         raise ValueError(f"{name}={value!r} is not valid; {hint}")
 
 
-def _class_name(y: Any, feature_names: Sequence[Hashable]) -> Hashable:
-    name = getattr(y, "name", None)
-    if isinstance(y, pd.DataFrame) and y.shape[1] == 1:
-        name = y.columns[0]
-    if name is None or name in feature_names:
-        name = "class"
-    while name in feature_names:
-        name = name + "_"
-    return name
+def _counts_learners() -> list[str]:
+    """The names of bnclf's estimators that learn from counts (``_counts_needed`` set)."""
+    import inspect
+
+    from .. import models
+
+    bases = ("BayesNetClassifier", "EnsembleClassifier", "MultinetClassifier")
+    found = [getattr(models, name) for name in models.__all__ if name not in bases]
+    return [
+        cls.__name__
+        for cls in found
+        if inspect.isclass(cls) and issubclass(cls, BayesNetClassifier) and cls._counts_needed is not None
+    ]

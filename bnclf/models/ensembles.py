@@ -41,12 +41,15 @@ class EnsembleClassifier(BayesNetClassifier):
 
     _network_kind = "ensemble"
     _combine = "joint"
+    _derived = ("_stacked",)
 
     def _set_members(self, networks, weights):
         weights = np.asarray(weights, dtype=float)
         total = weights.sum()
         self.networks_ = list(networks)
         self.weights_ = weights / total if total > 0 else np.full(len(weights), 1 / len(weights))
+
+    def _build_derived(self) -> None:
         self._stacked = StackedKernel(self.networks_, len(self.classes_))
 
     def _member_kernel(self) -> StackedKernel:
@@ -165,7 +168,9 @@ class AODEClassifier(EnsembleClassifier):
     def _frequency_limit(self):
         return self.frequency_limit
 
-    def _fit_network(self, data, cache):
+    _derived = ("_stacked", "_spodes")
+
+    def _fit_network(self, cache, rows):
         c, d = cache.class_index, cache.n_features
         dense = cache.pair_blocks_fit()  # else: features with very many values
         if dense:
@@ -197,21 +202,39 @@ class AODEClassifier(EnsembleClassifier):
             weights = np.ones(d)
         self._set_members(networks, np.append(weights, 0.0))
         self._value_counts = [cache.counts((i,)) for i in range(d)]
-        self._spodes = None
-        if not dense:
-            return
-        by_child = [dict(zip((f[0] for f in net.families), net.log_cpts)) for net in networks]
-        self._spodes = SuperParentKernel(
+        self._all_pairs_kernel = bool(dense)
+
+    def _build_derived(self) -> None:
+        if self._all_pairs_kernel:
+            self._spodes = self._super_parent_kernel()
+        else:
+            super()._build_derived()
+
+    def _member_kernel(self):
+        return self._spodes if self._all_pairs_kernel else self._stacked
+
+    def _super_parent_kernel(self) -> SuperParentKernel:
+        """The all-pairs kernel of the SPODEs, from the member networks' tables: the block of
+        child ``j`` and super-parent ``p`` is ``log P(x_j | x_p, c)`` of SPODE ``p``."""
+        d = len(self.networks_) - 1
+        c = d
+        cards = np.array([len(states) for states in self.networks_[0].states[:d]], dtype=np.int64)
+        offsets = np.cumsum(cards) - cards
+        width = int(cards.sum())
+        by_child = [dict(zip((f[0] for f in net.families), net.log_cpts)) for net in self.networks_]
+        pair_tables = np.zeros((width, width, len(self.classes_)))
+        for p in range(d):
+            for j in range(d):
+                if j != p:
+                    pair_tables[offsets[j] : offsets[j] + cards[j], offsets[p] : offsets[p] + cards[p]] = by_child[p][j]
+        return SuperParentKernel(
             pair_tables,
             offsets,
-            cards[:d],
+            cards,
             spode_priors=[by_child[p][c] for p in range(d)],
             spode_parents=[by_child[p][p] for p in range(d)],
             nb_tables=[by_child[d][c]] + [by_child[d][j] for j in range(d)],
         )
-
-    def _member_kernel(self):
-        return self._stacked if self._spodes is None else self._spodes
 
     def _child_log_cpt(self, cache, family):
         """``log P(x_j | x_p, c)`` of one SPODE child (for data too wide for the all-pairs table)."""
@@ -362,7 +385,7 @@ class ATANClassifier(EnsembleClassifier):
     def _root_weights(self, cache) -> np.ndarray:
         return np.ones(cache.n_features)
 
-    def _fit_network(self, data, cache):
+    def _fit_network(self, cache, rows):
         graphs = learn_atan(cache)
         networks = [
             self._make_network(graph_families(g, cache.class_index), cache, title=f"root: {self.node_names_[r]}")

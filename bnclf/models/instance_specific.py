@@ -95,20 +95,63 @@ class Explanation:
 
 
 class InstanceSpecificClassifier(BayesNetClassifier):
-    """Base class: training counts kept for prediction, rows processed in bounded chunks.
+    """Base class: training rows kept for prediction, rows predicted in bounded chunks.
 
     Subclasses implement ``_fit_local(data, cache)``, ``_chunk(codes) -> dict``
     (at least ``"proba"``: the posterior of each row of the chunk) and
     ``_explain_parts(codes_row, parts) -> (networks, posteriors, details)``.
+
+    Notes
+    -----
+    An instance-specific model keeps its coded training rows: a structure is built for
+    every test row, and the CPT entries of a family with two or more feature parents
+    (the families of that row's structure) are counted from the rows at predict time.
+    The fitted model, its pickle and its model file therefore grow with the training
+    data, unlike the other learners', which keep count tables. The value-level tables
+    computed at fit time (local and pointwise measures) are kept too; the count cache,
+    the per-row parameter tables and the row bitsets are rebuilt from the rows on first
+    use.
     """
 
     _network_kind = "instance"
+    _counts_needed = None  # per-row structures read the training rows
+    _derived = ("_counts_cache", "_local_parameters", "_local_tables")
 
-    def _fit_network(self, data, cache):
-        self._local = LocalParameters(data, cache, self.m)
-        self._tables = LocalTables(cache)
-        self._cache = cache
-        self._fit_local(data, cache)
+    def _fit_network(self, cache, rows):
+        self._rows = rows
+        self._counts_cache = cache
+        self._build_derived()
+        self._fit_local(rows, cache)
+
+    def _check_fitted_state(self) -> None:
+        super()._check_fitted_state()
+        rows = self.__dict__.get("_rows")
+        if rows is not None and (
+            not np.array_equal(rows.cardinalities, self._encoder.cardinalities_) or rows.n_classes != len(self.classes_)
+        ):
+            raise ValueError("the kept training rows do not have the cardinalities of the states.")
+
+    def _build_derived(self) -> None:
+        from ..stats import CountCache
+
+        if self.__dict__.get("_counts_cache") is None:
+            cache = self._counts_cache = CountCache(self._rows)
+            cache.names = [str(name) for name in self.node_names_]
+        self._local_parameters = LocalParameters(self._rows, self._counts_cache, self.m)
+        self._local_tables = LocalTables(self._counts_cache)
+
+    @property
+    def _cache(self):
+        """The count cache of the training rows."""
+        return self._counts_cache
+
+    @property
+    def _local(self) -> LocalParameters:
+        return self._local_parameters
+
+    @property
+    def _tables(self) -> LocalTables:
+        return self._local_tables
 
     def _cells_per_row(self) -> int:
         """Cells of the largest per-row array a chunk builds (a few d x d score matrices)."""

@@ -42,5 +42,8 @@ class KDBClassifier(BayesNetClassifier):
             "k is the number of feature parents, an integer >= 0 (2 is the default, 0 gives naive Bayes).",
         )
 
+    def _count_passes(self) -> int:
+        return 2 if int(self.k) >= 2 else 1  # (x, pa_1, pa_2, class) is not among the pair tables
+
     def _learn_structure(self, cache):
         return learn_kdb(cache, k=int(self.k))

@@ -41,7 +41,7 @@ from ..multilabel_structure import (
 )
 from ..network import Network
 from ..stats import CountCache, TableTooLargeError, _size, memory_budget
-from .base import BayesNetClassifier
+from .base import BayesNetClassifier, FittedState
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -171,7 +171,7 @@ def cfs_union(codes: ArrayLike, cardinalities: ArrayLike, labels: np.ndarray) ->
     return np.array(sorted(chosen), dtype=np.int64)
 
 
-class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
+class MultilabelBNClassifier(FittedState, MultiOutputMixin, ClassifierMixin, BaseEstimator):
     """Multilabel naive (mNB) or forest-augmented (mFAN) Bayesian network classifier.
 
     Corani, Antonucci, Mauá & Gabaglio (2014), *Trading off speed and accuracy
@@ -337,8 +337,8 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
 
     def _fit_coded(self, codes: np.ndarray, labels: np.ndarray):
         m, n = codes.shape[1], labels.shape[1]
-        self._training_data = (codes, labels)
-        self.__dict__.pop("_fast_plan_", None)
+        for derived in ("_fast_plan_", "_label_kernel"):
+            self.__dict__.pop(derived, None)
         cards = np.asarray(self._encoder.cardinalities_, dtype=np.int64)
         data = DiscreteData(
             np.hstack([codes, labels.astype(np.int64)]),
@@ -365,7 +365,7 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         self._build_networks(cache, m, n)
         self.selected_features_ = [names[j] for j in selected]
         self.bridge_parents_ = {names[j]: tuple(self.label_names_[c] for c in parents[j]) for j in selected}
-        self._kernel = LabelKernel(feature_families, feature_cpts, self._class_factors, m, n)
+        self._build_derived()
         self.treewidth_ = self._kernel.treewidth()
         return self
 
@@ -398,6 +398,38 @@ class MultilabelBNClassifier(MultiOutputMixin, ClassifierMixin, BaseEstimator):
         )
 
     # -- the fitted network ---------------------------------------------------------------
+    _derived = ("_fast_plan_", "_label_kernel")
+    """Built from the fitted state at the end of a fit and on load: never stored."""
+    _fitted_attribute = "label_names_"
+
+    def _build_derived(self) -> None:
+        self._label_kernel = LabelKernel(
+            self._feature_families,
+            self._feature_cpts,
+            self._class_factors,
+            len(self._encoder.feature_names_),
+            len(self.label_names_),
+        )
+
+    @property
+    def _kernel(self) -> LabelKernel:
+        """The query kernel over the classes."""
+        return self._label_kernel
+
+    def _check_fitted_state(self) -> None:
+        """Raise a ValueError unless a loaded model is consistent (encoder, labels, networks)."""
+        if "label_names_" not in self.__dict__:
+            return
+        if len(self._encoder.feature_names_) != self.n_features_in_:
+            raise ValueError("the encoder's columns do not match n_features_in_.")
+        states = list(self._encoder.categories_) + [[0, 1] for _ in self.label_names_]
+        members = [net for _, net in self.network_members()]
+        if any(net.states != states for net in members) or self._states != states:
+            raise ValueError("the states of the networks differ from the encoder's and the labels'.")
+        for family, table in zip(self._feature_families, self._feature_cpts):
+            if np.shape(table) != tuple(len(states[v]) for v in family):
+                raise ValueError(f"the feature CPT of {family} does not fit the states.")
+
     @property
     def dag_(self) -> nx.DiGraph:
         check_is_fitted(self, "network_")

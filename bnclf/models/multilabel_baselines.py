@@ -163,9 +163,7 @@ class CodesNaiveBayes(ClassifierMixin, BaseEstimator):
             return self
         names = [f"x{j}" for j in range(codes.shape[1])]
         nb = NaiveBayesClassifier(m=self.m)
-        nb._encoder = _codes_encoder(names, cards)
-        nb.classes_ = self.classes_
-        nb.class_name_ = "label"
+        nb._set_labels(_codes_encoder(names, cards), self.classes_, "label")
         nb.n_features_in_ = codes.shape[1]
         self.nb_ = nb._fit_coded(DiscreteData(codes, cards, target, 2))
         return self
@@ -191,15 +189,7 @@ class CodesNaiveBayes(ClassifierMixin, BaseEstimator):
 
 def _codes_encoder(names, cards) -> FeatureEncoder:
     """The encoder of columns whose values are already the codes ``0..r-1`` (no missing state)."""
-    cards = np.asarray(cards, dtype=np.int64)
-    encoder = FeatureEncoder("category", "marginalize")
-    encoder.feature_names_ = list(names)
-    encoder.categories_ = [list(range(int(r))) for r in cards]
-    shared = {int(r): pd.Index(range(int(r)), dtype=object) for r in set(cards.tolist())}  # immutable
-    encoder._observed = [shared[int(r)] for r in cards]
-    encoder._missing_code = [None] * len(names)
-    encoder.cardinalities_ = np.asarray(cards, dtype=np.int64)
-    return encoder
+    return FeatureEncoder.from_states(names, [range(int(r)) for r in np.asarray(cards, dtype=np.int64)])
 
 
 class _CodedMultilabel(MultiOutputMixin, ClassifierMixin, BaseEstimator):
@@ -311,7 +301,6 @@ class BinaryRelevanceNB(_CodedMultilabel):
         self.discretizer = discretizer
 
     def _fit_coded(self, codes: np.ndarray, labels: np.ndarray):
-        self._training_data = (codes, labels)
         self.estimator_ = MultiOutputClassifier(self._base()).fit(codes, labels.astype(np.int64))
         return self
 
@@ -430,7 +419,6 @@ class EnsembleOfClassifierChains(_CodedMultilabel):
                 )
 
     def _fit_coded(self, codes: np.ndarray, labels: np.ndarray):
-        self._training_data = (codes, labels)
         n_labels = labels.shape[1]
         if not isinstance(self.order, str):
             order = [int(i) for i in self.order]
@@ -441,7 +429,7 @@ class EnsembleOfClassifierChains(_CodedMultilabel):
                 )
         else:
             order = "random"
-        seeds = self.__dict__.get("_replay_seeds")  # a safe model file replays the drawn seeds
+        seeds = self.__dict__.get("_replay_seeds")  # a first-format model file replays the drawn seeds
         if seeds is None:
             seeds = check_random_state(self.random_state).randint(np.iinfo(np.int32).max, size=int(self.n_chains))
         self.chain_seeds_ = [int(seed) for seed in seeds]

@@ -33,8 +33,9 @@ class MultinetClassifier(BayesNetClassifier, metaclass=ABCMeta):
     """
 
     _network_kind = "multinet"
+    _derived = ("_stacked",)
 
-    def _fit_network(self, data, cache):
+    def _fit_network(self, cache, rows):
         c = cache.class_index
         graphs = self._learn_multinet(cache)
         networks = []
@@ -47,7 +48,9 @@ class MultinetClassifier(BayesNetClassifier, metaclass=ABCMeta):
             networks.append(self._make_network(families, cache, tables, title=f"class = {name}"))
         self.networks_ = networks
         self.class_log_prior_ = m_estimated_log_cpts(cache, [(c,)], self.m)[0]
-        self._stacked = StackedKernel(networks, 1)
+
+    def _build_derived(self) -> None:
+        self._stacked = StackedKernel(self.networks_, 1)
 
     def _member_kernel(self) -> StackedKernel:
         return self._stacked
@@ -129,6 +132,8 @@ class ETANClassifier(MultinetClassifier):
             "k is the number of attribute parents of each attribute "
             "in a sub-model, an integer >= 1 (2 is the default).",
         )
+
+    _counts_needed = None  # the sub-models' searches ask for tables one at a time
 
     def _learn_multinet(self, cache):
         scores = {}  # I(Xi; Pi | y) for every label, shared by the sub-models

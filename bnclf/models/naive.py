@@ -31,6 +31,8 @@ class NaiveBayesClassifier(BayesNetClassifier):
     Sun, Wang & Sun (2017), Label-Driven Learning Framework, Entropy 19, §2.
     """
 
+    _counts_needed = "class"
+
     def _learn_structure(self, cache):
         return learn_nb(cache)
 
@@ -71,6 +73,4 @@ class NaiveBayesClassifier(BayesNetClassifier):
         -------
         self
         """
-        from ..chunked import _partial_fit
-
-        return _partial_fit(self, X, y, classes=classes, categories=categories)
+        return self._partial_fit(X, y, classes=classes, categories=categories)

@@ -30,6 +30,8 @@ HILL_CLIMB_SCORES = ("mdl", "k2", "bdeu", "cmdl", "cll")
 class _SearchClassifier(BayesNetClassifier):
     """Shared plumbing: start graph, parameter checks, fitted search attributes."""
 
+    _counts_needed = None  # the searches score families of any shape, and RMCV cross-validates rows
+
     def _check_search_params(self):
         check_option("start", self.start, STARTS)
         if self.max_parents is not None:
@@ -53,8 +55,9 @@ class _SearchClassifier(BayesNetClassifier):
 
     def _search_rng(self) -> np.random.RandomState:
         """The generator of every random choice of one fit, from one seed drawn from
-        ``random_state`` and kept as ``search_seed_`` (a safe model file stores it, so
-        reloading rebuilds the same network even with ``random_state=None``)."""
+        ``random_state`` and kept as ``search_seed_``, so that a fit with
+        ``random_state=None`` can be repeated (``random_state=model.search_seed_``); a
+        model file of the first format, which refits on load, replays it."""
         seed = getattr(self, "_replay_seed", None)
         if seed is None:
             seed = check_random_state(self.random_state).randint(2**31 - 1)
@@ -233,7 +236,7 @@ class RMCVClassifier(_SearchClassifier):
         check_option("variant", self.variant, VARIANTS)
         self._check_search_params()
 
-    def _fit_network(self, data: DiscreteData, cache: CountCache):
+    def _fit_network(self, cache: CountCache, data: DiscreteData):
         codes = self._complete_codes(data)
         k = int(self.n_splits)
         if data.n_samples < k:
@@ -356,7 +359,7 @@ class HillClimbClassifier(_SearchClassifier):
             )
         self._check_search_params()
 
-    def _fit_network(self, data: DiscreteData, cache: CountCache):
+    def _fit_network(self, cache: CountCache, data: DiscreteData):
         if self.criterion in ("cmdl", "cll"):
             table = FamilyContributions(self._complete_codes(data), cache.cardinalities, None, m=self.m, cache=cache)
             score = ClassScore(table, self.criterion)

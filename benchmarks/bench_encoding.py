@@ -1,0 +1,154 @@
+"""Input types on pandas 2 and pandas 3: naive Bayes fit and predict, this bnclf and an older one.
+
+For every Python interpreter given with ``--python`` (one with pandas 2.x, one with pandas
+3.x), and for this checkout and the commit ``--old`` (checked out into a temporary git
+worktree), a subprocess times ``NaiveBayesClassifier().fit`` and ``.predict`` on the same
+table given as
+
+* a categorical frame, an integer frame and an integer ndarray;
+* an object frame (Python strings), a text ndarray (object);
+* a ``str`` frame: pandas 3's default string dtype (Arrow-backed where pyarrow is
+  installed); on pandas 2, ``string[pyarrow]``, the dtype pandas 3's ``str`` is;
+* ``string[python]`` (pandas' string dtype held as Python objects).
+
+Tables: kr-vs-kp (3,196 rows x 36 attributes) and a synthetic table of 10,000 rows x 300
+attributes of 4 values (``bench_tan_width.make_data``). Each figure is the median of
+``--repeats`` calls, the input types taking turns call by call (drift in the machine's
+state hits them alike); predicts are on a model fitted once. Writes
+``benchmarks/results/encoding.json`` and prints a Markdown table per table, with each
+type's ratio to the categorical frame of the same run.
+
+Run: ``python benchmarks/bench_encoding.py --python /path/to/pandas2/python
+/path/to/pandas3/python``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+from old_commit import checkout  # benchmarks/ is on sys.path when run as a script
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+
+WORK = r"""
+import json, sys, time, warnings
+sys.path[:0] = [sys.argv[1], sys.argv[2]]
+import numpy as np, pandas as pd
+import bnclf
+from bnclf import NaiveBayesClassifier
+assert bnclf.__file__.startswith(sys.argv[1]), bnclf.__file__  # the checkout's code
+from bnclf.datasets import load_dataset
+from bench_tan_width import make_data
+warnings.simplefilter("ignore")
+repeats = int(sys.argv[3])
+pandas3 = int(pd.__version__.split(".")[0]) >= 3
+
+def types(X):
+    text = X.astype(str).astype(object)
+    codes = np.column_stack([X[c].cat.codes for c in X]).astype(np.int64)
+    return {
+        "categorical frame": X,
+        "integer frame": pd.DataFrame(codes, columns=X.columns),
+        "integer ndarray": codes,
+        "object frame": text,
+        "text ndarray": text.to_numpy(),
+        "str frame": text.astype("str" if pandas3 else "string[pyarrow]"),
+        "string[python] frame": text.astype("string[python]"),
+    }
+
+out = {"pandas": pd.__version__, "numpy": np.__version__, "tables": {}}
+tables = {"kr-vs-kp": load_dataset("kr-vs-kp")}
+X300, y300 = make_data(300)
+tables["300 attributes"] = (X300.astype("category"), y300)
+for table, (X, y) in tables.items():
+    inputs = types(X)
+    fitted = {name: NaiveBayesClassifier().fit(data, y) for name, data in inputs.items()}
+    fitting = {name: NaiveBayesClassifier() for name in inputs}
+    times = {name: ([], []) for name in inputs}
+    calls = (lambda name, data: fitting[name].fit(data, y), lambda name, data: fitted[name].predict(data))
+    for column, call in enumerate(calls):
+        for _ in range(repeats):
+            for name, data in inputs.items():
+                start = time.perf_counter(); call(name, data); times[name][column].append(time.perf_counter() - start)
+    out["tables"][table] = {
+        name: {"fit_ms": float(np.median(f) * 1e3), "predict_ms": float(np.median(p) * 1e3)}
+        for name, (f, p) in times.items()
+    }
+print(json.dumps(out))
+"""
+
+
+def run(python: str, source: Path, repeats: int) -> dict:
+    result = subprocess.run(
+        [python, "-c", WORK, str(source), str(HERE), str(repeats)],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin"},
+    )
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def commit_of(path: Path) -> str:
+    return subprocess.run(
+        ["git", "-C", str(path), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--python", nargs="+", default=[sys.executable], help="interpreters (pandas 2 and 3)")
+    parser.add_argument("--old", default="fa4d99f", help="the commit to compare with (default: the address encoder)")
+    parser.add_argument("--repeats", type=int, default=21)
+    parser.add_argument("--out", default=str(HERE / "results" / "encoding.json"))
+    args = parser.parse_args(argv)
+    runs = []
+    with checkout(args.old) as (old, _):
+        for python in args.python:
+            for label, source in (("now", REPO), ("before", old)):
+                result = run(python, source, args.repeats)
+                result.update(version=label, python=python)
+                runs.append(result)
+                print(f"{label} on pandas {result['pandas']}: done", file=sys.stderr)
+    for result in runs:
+        for table in result["tables"].values():
+            base = table["categorical frame"]
+            for figures in table.values():
+                figures["fit_vs_categorical"] = figures["fit_ms"] / base["fit_ms"]
+                figures["predict_vs_categorical"] = figures["predict_ms"] / base["predict_ms"]
+    report = {
+        "machine": platform.platform(),
+        "date": date.today().isoformat(),
+        "commit": commit_of(REPO),
+        "old_commit": args.old,
+        "repeats": args.repeats,
+        "runs": runs,
+    }
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1) + "\n")
+    for table in runs[0]["tables"]:
+        print(f"\n### {table}: NB fit / predict, ms (ratio to the categorical frame)\n")
+        heads = [f"{r['version']}, pandas {r['pandas']}" for r in runs]
+        print("| input | " + " | ".join(heads) + " |")
+        print("|---" * (len(runs) + 1) + "|")
+        for name in runs[0]["tables"][table]:
+            cells = []
+            for r in runs:
+                f = r["tables"][table][name]
+                cells.append(
+                    f"{f['fit_ms']:.2f} ({f['fit_vs_categorical']:.2f}) / "
+                    f"{f['predict_ms']:.2f} ({f['predict_vs_categorical']:.2f})"
+                )
+            print(f"| {name} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
