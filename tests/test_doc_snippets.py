@@ -21,7 +21,7 @@ def blocks(page):
 
 
 @pytest.mark.parametrize("page", [p for p in PAGES if blocks(p)])
-def test_page_snippets_run(page, tmp_path, monkeypatch):
+def test_page_snippets_run(page, tmp_path, monkeypatch, keel_files):
     matplotlib.use("Agg")
     monkeypatch.chdir(tmp_path)
     namespace = {"__name__": "__snippet__"}
