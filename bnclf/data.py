@@ -373,7 +373,11 @@ class FeatureEncoder:
     def observed_(self) -> list[list]:
         """The labels that raw values map to, per column (``categories_`` without the
         ``"<missing>"`` state)."""
-        return [c[:code] if code is not None else c for c, code in zip(self.categories_, self.missing_codes_)]
+        return [self._observed_of(j) for j in range(len(self.categories_))]
+
+    def _observed_of(self, j: int) -> list:
+        states, code = self.categories_[j], self.missing_codes_[j]
+        return states if code is None else states[:code]
 
     @property
     def feature_index(self) -> pd.Index:
@@ -409,9 +413,9 @@ class FeatureEncoder:
         n = X.shape[0]
         # column-major: each column is written, and counted from, as one contiguous block
         codes = np.empty((n, len(names)), dtype=np.int64, order="F") if keep_codes else None
-        columns = _column_values(X)
+        columns, block = _column_values(X)
         arrow = _encode_arrow_text(columns) if _has_pyarrow() else {}  # Arrow-backed text, in one pass
-        dense = _dense_integer_codes(columns)  # integers in a short range: counted, not hashed
+        dense = _dense_integer_codes(columns, block, codes)  # short-range integers: counted, codes written
         categories, missing_codes = [], []
         for j, (name, values) in enumerate(zip(names, columns)):
             kind = getattr(values.dtype, "kind", "O")  # numpy, masked and arrow dtypes: 'f' float, 'iu' integer
@@ -423,20 +427,20 @@ class FeatureEncoder:
                     "--discretize mdl), or cast it to a categorical dtype if its values are categories."
                 )
             if isinstance(values.dtype, pd.CategoricalDtype):
-                local = values.codes.astype(np.int64)  # -1: missing
+                local = values.codes  # -1: missing (int8 or int16: cast where written)
                 labels = [python_scalar(v) for v in values.categories.tolist()]
             elif j in arrow:
                 local, labels = _sorted_codes(*arrow[j])
             elif j in dense:
-                local, labels = dense[j]
+                local, labels = None, dense[j]  # no missing value; its codes are written
             else:
                 local, labels = _sorted_factorize(values)
             if kind in "iuf" and not isinstance(values.dtype, pd.CategoricalDtype):
                 self._warn_if_many_valued(name, len(labels))
             if not labels:
                 raise ValueError(f"column {name!r} has no observed values; drop it.")
-            missing = local < 0
-            n_missing = int(np.count_nonzero(missing))
+            missing = None if local is None else local < 0
+            n_missing = 0 if missing is None else int(np.count_nonzero(missing))
             self._warn_if_id_like(name, len(labels), n - n_missing)
             code = None
             if n_missing:
@@ -449,11 +453,12 @@ class FeatureEncoder:
                 if self.missing == "category":
                     code = len(labels)
                     labels = labels + [_unique_missing_label(labels)]
-                    local = np.where(missing, code, local)
             missing_codes.append(code)
             categories.append(labels)
-            if keep_codes:
+            if keep_codes and local is not None:
                 codes[:, j] = local
+                if code is not None:
+                    codes[missing, j] = code
         self._set_states(names, categories, missing_codes)
         return codes
 
@@ -516,9 +521,9 @@ class FeatureEncoder:
         if n <= _SMALL_ROWS:
             self._code_small(X, by_column)
         else:
-            columns = _column_values(X)
+            columns, block = _column_values(X)
             arrow = _encode_arrow_text(columns) if _has_pyarrow() else {}
-            coded = self._code_integers(columns, by_column)
+            coded = self._code_integers(columns, by_column, block)
             for j, values in enumerate(columns):
                 if j not in coded:
                     by_column[j] = self._column_codes(j, values, arrow.get(j))
@@ -562,38 +567,30 @@ class FeatureEncoder:
             lookup = np.append(self._state_index(j).get_indexer(np.asarray(uniques, dtype=object)), UNKNOWN)
         return lookup.take(local)  # local -1 (missing) -> UNKNOWN
 
-    def _code_integers(self, columns: list, by_column: np.ndarray) -> set[int]:
+    def _code_integers(self, columns: list, by_column: np.ndarray, block: np.ndarray | None = None) -> set[int]:
         """Write the codes of the numpy integer columns whose states are integers in a
-        short range and whose values all lie in it into ``by_column``, by one gather from
-        a table of all their codes indexed by value; return their positions."""
-        positions = _integer_positions(columns)
-        tables = {j: self._integer_table(j) for j in positions}
-        chosen, lows, parts = [], [], []
-        for j in positions:
-            table = tables[j]
+        short range and whose values all lie in it into ``by_column``, a chunk of columns
+        at a time by one gather from a table of all their codes indexed by value; return
+        their positions."""
+        positions, lows, highs = _integer_ranges(columns, block)
+        chosen, chosen_lows, tables = [], [], []
+        for j, low, high in zip(positions, lows, highs):
+            table = self._integer_table(j)
             # every value inside the table, compared as Python integers: exact at the ends of every type
-            if (
-                table is not None
-                and table[0] <= columns[j].min().item()
-                and columns[j].max().item() < table[0] + len(table[1])
-            ):
+            if table is not None and table[0] <= low and high < table[0] + len(table[1]):
                 chosen.append(j)
-                lows.append(table[0])
-                parts.append(table[1])
+                chosen_lows.append(table[0])
+                tables.append(table[1])
         if not chosen:
             return set()
-        sizes = np.array([len(p) for p in parts], dtype=np.int64)
-        offsets = np.cumsum(sizes) - sizes
-        block = np.empty((len(chosen), by_column.shape[1]), dtype=np.int64)
-        for row, (j, low) in enumerate(zip(chosen, lows)):  # value - low: in the table, so exact
-            values = columns[j]
-            block[row] = values - values.dtype.type(low) if low >= 0 else values.astype(np.int64) - low
-        block += offsets[:, None]
-        np.concatenate(parts).take(block, out=block)
-        if chosen == list(range(chosen[0], chosen[0] + len(chosen))):
-            by_column[chosen[0] : chosen[0] + len(chosen)] = block
-        else:
-            by_column[chosen] = block
+        sizes = np.array([len(t) for t in tables], dtype=np.int64)
+        table = np.concatenate(tables)
+        for start, rows in _shifted_chunks(columns, chosen, chosen_lows, np.cumsum(sizes) - sizes):
+            targets = chosen[start : start + len(rows)]
+            if targets == list(range(targets[0], targets[0] + len(targets))):
+                table.take(rows, out=by_column[targets[0] : targets[0] + len(targets)])
+            else:
+                by_column[targets] = table.take(rows)
         return set(chosen)
 
     def _code_small(self, X: pd.DataFrame, by_column: np.ndarray) -> None:
@@ -612,7 +609,7 @@ class FeatureEncoder:
         indexes = self.__dict__.setdefault("_state_indexes", {})
         index = indexes.get(j)
         if index is None:
-            index = indexes[j] = pd.Index(self.observed_[j], dtype=object)
+            index = indexes[j] = pd.Index(self._observed_of(j), dtype=object)
         return index
 
     def _integer_table(self, j: int) -> tuple[int, np.ndarray] | None:
@@ -621,7 +618,7 @@ class FeatureEncoder:
         within a range of at most ``_DENSE_RANGE``; else ``None``."""
         tables = self.__dict__.setdefault("_integer_tables", {})
         if j not in tables:
-            labels = self.observed_[j]
+            labels = self._observed_of(j)
             table = None
             if all(isinstance(v, int) and not isinstance(v, bool) for v in labels):
                 low, high = min(labels), max(labels)
@@ -678,7 +675,7 @@ class FeatureEncoder:
         text (``1`` and ``'1'``), a value with that text is an error that names the
         column and the fix, rather than a guess.
         """
-        labels = self.observed_[j]
+        labels = self._observed_of(j)
         texts = pd.Index([_text(v) for v in labels])
         codes, distinct = pd.factorize(column.to_numpy(dtype=object)[unseen])
         if not texts.is_unique:  # e.g. both 1 and '1' are states: a value with that text is ambiguous
@@ -715,6 +712,8 @@ class FeatureEncoder:
             )
 
 
+_PANDAS_3 = int(pd.__version__.split(".")[0]) >= 3
+
 _CACHES = ("_feature_index", "_state_indexes", "_integer_tables", "_category_maps", "_lookup_dicts")
 """Lookup structures an encoder builds on first use (never part of its state)."""
 
@@ -724,6 +723,10 @@ _DICT_LOOKUPS = 1 << 10
 
 _DENSE_RANGE = 1 << 16
 """Largest span of an integer column's states that is coded through a table by value."""
+
+_CHUNK_CELLS = 1 << 16
+"""Cells of the buffer integer columns are coded through, a few columns at a time (512 KiB:
+it stays in cache, and no call makes temporaries the size of the data)."""
 
 _SMALL_ROWS = 64
 """Frames of at most this many rows are coded by a ``dict`` lookup per value: below a few
@@ -738,10 +741,12 @@ def _has_pyarrow() -> bool:
     return True
 
 
-def _column_values(frame: pd.DataFrame) -> list:
-    """The values of every column of ``frame``, in order: a numpy array for columns that
-    numpy holds (object, integer, float, bool), else the pandas extension array
-    (categorical, nullable, string and Arrow-backed columns).
+def _column_values(frame: pd.DataFrame) -> tuple[list, np.ndarray | None]:
+    """``(columns, block)``: the values of every column of ``frame``, in order (a numpy
+    array for columns that numpy holds: object, integer, float, bool; else the pandas
+    extension array: categorical, nullable, string and Arrow-backed columns), and the
+    whole frame as one ``(rows, columns)`` numpy array when its columns share one numpy
+    dtype (else None).
 
     Notes
     -----
@@ -752,61 +757,86 @@ def _column_values(frame: pd.DataFrame) -> list:
     dtypes = frame.dtypes.tolist()
     first = dtypes[0] if dtypes else None
     if isinstance(first, np.dtype) and first.kind in "biufO" and all(d == first for d in dtypes):
-        return list(frame.to_numpy().T)
+        block = frame.to_numpy()
+        return list(block.T), block
+    if _PANDAS_3 and (frame.attrs or not isinstance(frame.columns, pd.RangeIndex)):
+        # a view (copy-on-write) named by position and without attrs: pandas 3 boxes each
+        # column's name (Arrow-backed text names cost about 10 µs each) and deep-copies the
+        # frame's attrs into every Series it builds
+        frame = frame.set_axis(pd.RangeIndex(frame.shape[1]), axis=1)
+        frame.attrs = {}
     out = []
     for _, column in frame.items():
         values = column.array
         out.append(column.to_numpy() if isinstance(values, pd.arrays.NumpyExtensionArray) else values)
-    return out
+    return out, None
 
 
-def _integer_positions(columns: list) -> list[int]:
-    """The numpy integer columns among ``columns`` (of at least one row)."""
-    return [j for j, v in enumerate(columns) if isinstance(v, np.ndarray) and v.dtype.kind in "iu" and v.size]
-
-
-def _stacked(columns: list, positions: list[int]) -> np.ndarray:
-    """The columns at ``positions`` as the rows of one int64 array (values past int64, in a
-    uint64 column, wrap around: the range checks read the columns themselves)."""
-    out = np.empty((len(positions), len(columns[positions[0]])), dtype=np.int64)
-    for row, j in enumerate(positions):
-        out[row] = columns[j]
-    return out
-
-
-def _dense_integer_codes(columns: list) -> dict[int, tuple[np.ndarray, list]]:
-    """``{position: (codes, labels)}`` of the numpy integer columns whose values span at
-    most ``_DENSE_RANGE``: sorted distinct values found by counting (one ``np.bincount``
-    over every column's values shifted into a segment of its own) instead of hashing."""
-    positions = _integer_positions(columns)
+def _integer_ranges(columns: list, block: np.ndarray | None) -> tuple[list[int], list[int], list[int]]:
+    """``(positions, lows, highs)`` of the numpy integer columns among ``columns`` whose
+    values fit int64: each column's least and greatest value, as Python integers (the
+    columns of a 2-D ``block`` reduced in one call each; a uint64 column past int64 is
+    left out)."""
+    positions = [j for j, v in enumerate(columns) if isinstance(v, np.ndarray) and v.dtype.kind in "iu" and v.size]
     if not positions:
-        return {}
-    lows = [columns[j].min().item() for j in positions]
-    highs = [columns[j].max().item() for j in positions]
+        return [], [], []
+    if block is not None and len(positions) == block.shape[1]:
+        lows, highs = block.min(axis=0).tolist(), block.max(axis=0).tolist()
+    else:
+        lows = [columns[j].min().item() for j in positions]
+        highs = [columns[j].max().item() for j in positions]
+    keep = [k for k, high in enumerate(highs) if high < 2**63]
+    return [positions[k] for k in keep], [lows[k] for k in keep], [highs[k] for k in keep]
+
+
+def _shifted_chunks(columns: list, positions: list[int], lows: list[int], offsets: np.ndarray):
+    """``(start, rows)`` over the integer columns at ``positions``, a few at a time: ``rows``
+    holds each column's values minus its ``low`` plus its offset, in one int64 buffer of
+    about ``_CHUNK_CELLS`` cells reused from chunk to chunk (no temporary the size of the
+    data). Exact: every value lies within its column's span, which the offsets place."""
+    n = len(columns[positions[0]])
+    step = max(1, _CHUNK_CELLS // max(1, n))
+    buffer = np.empty((min(step, len(positions)), n), dtype=np.int64)
+    lows, offsets = np.array(lows, dtype=np.int64), np.asarray(offsets, dtype=np.int64)
+    for start in range(0, len(positions), step):
+        chunk = positions[start : start + step]
+        rows = buffer[: len(chunk)]
+        for r, j in enumerate(chunk):
+            rows[r] = columns[j]
+        rows -= lows[start : start + len(chunk), None]
+        rows += offsets[start : start + len(chunk), None]
+        yield start, rows
+
+
+def _dense_integer_codes(
+    columns: list, block: np.ndarray | None = None, out: np.ndarray | None = None
+) -> dict[int, list]:
+    """``{position: labels}`` of the numpy integer columns whose values span at most
+    ``_DENSE_RANGE``: their sorted distinct values, found by counting (one ``np.bincount``
+    over a chunk of columns, each column's values shifted into a segment of its own)
+    instead of hashing; each column's codes are written into column ``position`` of
+    ``out`` (``(rows, columns)``, column-major) when it is given."""
+    positions, lows, highs = _integer_ranges(columns, block)
     narrow = [k for k in range(len(positions)) if highs[k] - lows[k] < _DENSE_RANGE]
     if not narrow:
         return {}
-    positions = [positions[k] for k in narrow]
-    low = np.array([lows[k] for k in narrow], dtype=object)
-    span = np.array([highs[k] - lows[k] + 1 for k in narrow], dtype=np.int64)
+    positions, lows = [positions[k] for k in narrow], [lows[k] for k in narrow]
+    span = np.array([highs[k] - lows[i] + 1 for i, k in enumerate(narrow)], dtype=np.int64)
     base = np.cumsum(span) - span  # each column's values get a segment of the counts
-    block = np.empty((len(positions), len(columns[positions[0]])), dtype=np.int64)
-    for row, j in enumerate(positions):  # value - low: exact, whatever the column's type
-        block[row] = (
-            columns[j] - columns[j].dtype.type(lows[narrow[row]])
-            if lows[narrow[row]] >= 0
-            else (columns[j].astype(np.int64) - lows[narrow[row]])
-        )
-    block += base[:, None]
-    present = np.bincount(block.ravel(), minlength=int(span.sum())) > 0
-    rank = np.cumsum(present) - 1  # the code of a value: present values before it in its segment
-    rank -= np.repeat(rank[base] + 1 - present[base], span)  # ... in its own segment
-    codes = rank.take(block)
-    out = {}
-    for row, (j, b, size) in enumerate(zip(positions, base.tolist(), span.tolist())):
-        values = np.flatnonzero(present[b : b + size])
-        out[j] = (codes[row], [int(v) + low[row] for v in values.tolist()])
-    return out
+    labels = {}
+    step = max(1, _CHUNK_CELLS // max(1, len(columns[positions[0]])))
+    for start, rows in _shifted_chunks(columns, positions, lows, base - base[(np.arange(len(base)) // step) * step]):
+        sizes = span[start : start + len(rows)]
+        segments = np.cumsum(sizes) - sizes
+        present = np.bincount(rows.ravel(), minlength=int(sizes.sum())) > 0
+        rank = np.cumsum(present) - 1  # the code of a value: present values before it in its segment
+        rank -= np.repeat(rank[segments] + 1 - present[segments], sizes)  # ... in its own segment
+        for r, (first, size) in enumerate(zip(segments.tolist(), sizes.tolist())):
+            j = positions[start + r]
+            labels[j] = [int(v) + lows[start + r] for v in np.flatnonzero(present[first : first + size]).tolist()]
+            if out is not None:
+                rank.take(rows[r], out=out[:, j])
+    return labels
 
 
 def _is_arrow_text(values) -> bool:
