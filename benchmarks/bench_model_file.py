@@ -35,6 +35,7 @@ REPO = HERE.parent
 
 WORK = r"""
 import io, json, pickle, sys, tempfile, time, warnings, zipfile
+from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 import numpy as np, pandas as pd
 import bnclf

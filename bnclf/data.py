@@ -516,6 +516,10 @@ class FeatureEncoder:
         """
         if X.columns.tolist() != self.feature_names_:
             X = X[self.feature_names_]
+        return self._codes(X, training)
+
+    def _codes(self, X: pd.DataFrame, training: bool = False) -> np.ndarray:
+        """:meth:`transform` of a frame whose columns are the fitted ones, in order."""
         n = X.shape[0]
         by_column = np.empty((len(self.feature_names_), n), dtype=np.int64)  # row j: column j's codes
         if n <= _SMALL_ROWS:
@@ -594,13 +598,20 @@ class FeatureEncoder:
         return set(chosen)
 
     def _code_small(self, X: pd.DataFrame, by_column: np.ndarray) -> None:
-        """Codes of a few rows: a ``dict`` lookup per value (category columns by their codes)."""
-        for j, (_, column) in enumerate(X.items()):
+        """Codes of a few rows: a ``dict`` lookup per value (category columns by their codes;
+        one or two rows read row by row, which costs pandas less than a Series per column)."""
+        lookups = self._lookups()
+        if X.shape[0] <= _ROW_BY_ROW:
+            for i in range(X.shape[0]):
+                for j, v in enumerate(X.iloc[i].to_numpy().tolist()):
+                    by_column[j, i] = lookups[j].get(v, UNKNOWN) if _hashable(v) else UNKNOWN
+            return
+        for j, (_, column) in enumerate(_positional(X).items()):
             values = column.array
             if isinstance(values.dtype, pd.CategoricalDtype):
                 by_column[j] = self._column_codes(j, values)
                 continue
-            get = self._lookups()[j].get
+            get = lookups[j].get
             items = column.to_numpy(dtype=object)
             by_column[j] = [get(v, UNKNOWN) if _hashable(v) else UNKNOWN for v in items.tolist()]
 
@@ -732,6 +743,9 @@ _SMALL_ROWS = 64
 """Frames of at most this many rows are coded by a ``dict`` lookup per value: below a few
 dozen rows that costs less than building a hash table for the call."""
 
+_ROW_BY_ROW = 2
+"""Frames of at most this many rows are read a row at a time (``DataFrame.iloc[i]``)."""
+
 
 def _has_pyarrow() -> bool:
     try:
@@ -759,17 +773,22 @@ def _column_values(frame: pd.DataFrame) -> tuple[list, np.ndarray | None]:
     if isinstance(first, np.dtype) and first.kind in "biufO" and all(d == first for d in dtypes):
         block = frame.to_numpy()
         return list(block.T), block
-    if _PANDAS_3 and (frame.attrs or not isinstance(frame.columns, pd.RangeIndex)):
-        # a view (copy-on-write) named by position and without attrs: pandas 3 boxes each
-        # column's name (Arrow-backed text names cost about 10 µs each) and deep-copies the
-        # frame's attrs into every Series it builds
-        frame = frame.set_axis(pd.RangeIndex(frame.shape[1]), axis=1)
-        frame.attrs = {}
     out = []
-    for _, column in frame.items():
+    for _, column in _positional(frame).items():
         values = column.array
         out.append(column.to_numpy() if isinstance(values, pd.arrays.NumpyExtensionArray) else values)
     return out, None
+
+
+def _positional(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` to read column by column: with pandas 3, a view (copy-on-write) named by
+    position and without attrs, since pandas 3 boxes each column's name anew (an
+    Arrow-backed text name costs about 10 µs) and deep-copies the attrs into every Series
+    it builds; with pandas 2, ``frame`` itself."""
+    if _PANDAS_3 and (frame.attrs or not isinstance(frame.columns, pd.RangeIndex)):
+        frame = frame.set_axis(pd.RangeIndex(frame.shape[1]), axis=1)
+        frame.attrs = {}
+    return frame
 
 
 def _integer_ranges(columns: list, block: np.ndarray | None) -> tuple[list[int], list[int], list[int]]:
@@ -789,13 +808,18 @@ def _integer_ranges(columns: list, block: np.ndarray | None) -> tuple[list[int],
     return [positions[k] for k in keep], [lows[k] for k in keep], [highs[k] for k in keep]
 
 
+def _columns_per_chunk(n_rows: int) -> int:
+    """Columns of ``n_rows`` values in a buffer of about ``_CHUNK_CELLS`` cells."""
+    return max(1, _CHUNK_CELLS // max(1, n_rows))
+
+
 def _shifted_chunks(columns: list, positions: list[int], lows: list[int], offsets: np.ndarray):
     """``(start, rows)`` over the integer columns at ``positions``, a few at a time: ``rows``
     holds each column's values minus its ``low`` plus its offset, in one int64 buffer of
     about ``_CHUNK_CELLS`` cells reused from chunk to chunk (no temporary the size of the
     data). Exact: every value lies within its column's span, which the offsets place."""
     n = len(columns[positions[0]])
-    step = max(1, _CHUNK_CELLS // max(1, n))
+    step = _columns_per_chunk(n)
     buffer = np.empty((min(step, len(positions)), n), dtype=np.int64)
     lows, offsets = np.array(lows, dtype=np.int64), np.asarray(offsets, dtype=np.int64)
     for start in range(0, len(positions), step):
@@ -822,10 +846,11 @@ def _dense_integer_codes(
         return {}
     positions, lows = [positions[k] for k in narrow], [lows[k] for k in narrow]
     span = np.array([highs[k] - lows[i] + 1 for i, k in enumerate(narrow)], dtype=np.int64)
-    base = np.cumsum(span) - span  # each column's values get a segment of the counts
     labels = {}
-    step = max(1, _CHUNK_CELLS // max(1, len(columns[positions[0]])))
-    for start, rows in _shifted_chunks(columns, positions, lows, base - base[(np.arange(len(base)) // step) * step]):
+    step = _columns_per_chunk(len(columns[positions[0]]))
+    # within a chunk, each column's segment starts where the previous column's ends
+    starts = np.concatenate([np.cumsum(span[i : i + step]) - span[i : i + step] for i in range(0, len(span), step)])
+    for start, rows in _shifted_chunks(columns, positions, lows, starts):
         sizes = span[start : start + len(rows)]
         segments = np.cumsum(sizes) - sizes
         present = np.bincount(rows.ravel(), minlength=int(sizes.sum())) > 0

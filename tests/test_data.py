@@ -332,7 +332,7 @@ def test_lookup_caches_are_rebuilt_and_not_pickled():
     from bnclf.data import _CACHES, FeatureEncoder
 
     enc = FeatureEncoder().fit(pd.DataFrame({"a": pd.Categorical(["x", "y"]), "b": [1, 2] * 1}))
-    enc.transform(pd.DataFrame({"a": pd.Categorical(["y"]), "b": [2]}))  # a few rows: dict lookups
+    enc.transform(pd.DataFrame({"a": pd.Categorical(["y"] * 10), "b": [2] * 10}))  # a few rows: dict lookups
     enc.transform(pd.DataFrame({"a": ["y"] * 100, "b": [2] * 100}))  # many rows: tables and indexes
     assert all(enc.__dict__.get(key) for key in ("_category_maps", "_lookup_dicts", "_integer_tables"))
     copy = pickle.loads(pickle.dumps(enc))

@@ -543,7 +543,7 @@ class BayesNetClassifier(FittedState, ClassifierMixin, BaseEstimator):
     def _encode(self, X) -> np.ndarray:
         check_is_fitted(self, "classes_")
         frame = self._check_predict_frame(X)
-        return self._encoder.transform(frame)
+        return self._encoder._codes(frame)
 
     def _check_predict_frame(self, X) -> pd.DataFrame:
         names = self._encoder.feature_names_
@@ -554,7 +554,10 @@ class BayesNetClassifier(FittedState, ClassifierMixin, BaseEstimator):
                     f"{self.n_features_in_} features as input. Pass the columns it was fitted on, "
                     f"model.feature_names_in_ = {shown_names(names)}."
                 )
-            if hasattr(self, "feature_names_in_") and list(X.columns) != list(names):
+            columns = X.columns.tolist()  # once: pandas 3 boxes each name of a text index anew
+            if columns == names:
+                return X
+            if hasattr(self, "feature_names_in_"):
                 missing = [c for c in names if c not in X.columns]
                 extra = [c for c in X.columns if c not in names]
                 raise ValueError(
@@ -563,9 +566,7 @@ class BayesNetClassifier(FittedState, ClassifierMixin, BaseEstimator):
                     + ("" if missing or extra else ", same names in another order")
                     + "; select them with X[model.feature_names_in_]."
                 )
-            if list(X.columns) == list(names):
-                return X
-            if set(X.columns) == set(names):  # non-string names, same set: select by name
+            if set(columns) == set(names):  # non-string names, same set: select by name
                 return X[names]
             return X.set_axis(names, axis=1)
         if isinstance(X, np.ndarray) and X.ndim == 2 and X.shape[1] == self.n_features_in_:
@@ -632,10 +633,10 @@ class BayesNetClassifier(FittedState, ClassifierMixin, BaseEstimator):
         frame = self._check_predict_frame(X)
         n = frame.shape[0]
         if n <= _PREDICT_ROWS:
-            return finish(self._joint_log_likelihood(self._encoder.transform(frame)))
+            return finish(self._joint_log_likelihood(self._encoder._codes(frame)))
         out = None
         for start in range(0, n, _PREDICT_ROWS):
-            codes = self._encoder.transform(frame.iloc[start : start + _PREDICT_ROWS])
+            codes = self._encoder._codes(frame.iloc[start : start + _PREDICT_ROWS])
             part = finish(self._joint_log_likelihood(codes))
             if out is None:
                 out = np.empty((n,) + part.shape[1:], dtype=part.dtype)
