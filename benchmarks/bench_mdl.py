@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPO))
 TIMER = """
 import sys, time, pickle
 sys.path.insert(0, sys.argv[1])
-from bnclf.discretize import MDLDiscretizer
+from bnclf.encoding import MDLDiscretizer
 import bnclf
 assert bnclf.__file__.startswith(sys.argv[1]), bnclf.__file__  # the checkout's code
 X, y = pickle.load(open(sys.argv[2], "rb"))
@@ -59,8 +59,8 @@ def main(argv=None):
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
 
-    from bnclf.discretize import MDLDiscretizer
-    from bnclf.evaluation.compare import _load_keel
+    from bnclf.encoding._discretize import MDLDiscretizer
+    from bnclf.evaluation._compare import _load_keel
 
     rows = []
     with checkout(args.old) as (old, scratch):

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_tan_letter import prepare  # noqa: E402
 
 from bnclf import KDBClassifier, TANClassifier  # noqa: E402
-from bnclf.pgmpy_adapter import variable_elimination  # noqa: E402
+from bnclf.io._pgmpy import variable_elimination  # noqa: E402
 
 MISSING_RATE = 0.2
 

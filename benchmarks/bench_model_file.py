@@ -43,7 +43,7 @@ assert bnclf.__file__.startswith(sys.argv[1]), bnclf.__file__  # the checkout's 
 from bnclf import make_classifier
 from bnclf.datasets import load_dataset, load_multilabel_dataset
 from bnclf.io import load_model, save_model
-from bnclf.models.registry import make_multilabel_classifier
+from bnclf.models import make_multilabel_classifier
 warnings.simplefilter("ignore")
 rmcv_rows = int(sys.argv[2])
 

@@ -30,8 +30,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bnclf.arff import read_arff
-from bnclf.models.multilabel import MultilabelBNClassifier
+from bnclf.io._arff import read_arff
+from bnclf.models._multilabel import MultilabelBNClassifier
 
 HERE = Path(__file__).resolve().parent
 DATA = {"emotions": ("emotions/emotions.arff", 6), "yeast": ("yeast/yeast.arff.gz", 14)}
@@ -54,7 +54,7 @@ def best_of(fn, repeats=3):
 
 def pgmpy_answers(model, rows: pd.DataFrame):
     """Per-row pgmpy MAP and marginals with the selected features as evidence."""
-    from bnclf.pgmpy_adapter import variable_elimination
+    from bnclf.io._pgmpy import variable_elimination
 
     infer = variable_elimination(model.to_pgmpy())
     states = model.network_.categories

@@ -225,7 +225,7 @@ def predict_per(total_s: float, rows: int) -> dict:
 
 def pgmpy_cpt_diff(model, est) -> float:
     """Max |P_pgmpy - P_bnclf| over every CPT entry, states and parents aligned by name."""
-    from bnclf.pgmpy_adapter import tables_from_network
+    from bnclf.io._pgmpy import tables_from_network
 
     families, tables, states = tables_from_network(model)
     worst = 0.0

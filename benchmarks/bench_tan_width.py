@@ -145,7 +145,7 @@ def main(argv=None):
         "widths": rows,
     }
     if args.medical:
-        from bnclf.arff import load_arff_xy
+        from bnclf.io._arff import load_arff_xy
 
         X, y = load_arff_xy(args.medical)
         result["medical"] = {

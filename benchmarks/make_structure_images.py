@@ -20,7 +20,7 @@ import pandas as pd  # noqa: E402
 
 from bnclf import KDBClassifier, NaiveBayesClassifier, TANClassifier  # noqa: E402
 from bnclf.datasets import load_dataset  # noqa: E402
-from bnclf.plot import save_structure_png  # noqa: E402
+from bnclf.plot._structures import save_structure_png  # noqa: E402
 
 
 def splice() -> tuple[pd.DataFrame, pd.Series]:
@@ -49,7 +49,7 @@ def main(argv=None) -> None:
     X, y = splice()
     save_structure_png(KDBClassifier(k=2).fit(X, y), out / "structure_splice_kdb2.png", title="KDB (k = 2) on splice")
     if args.medical:
-        from bnclf.arff import load_mulan
+        from bnclf.io._arff import load_mulan
 
         X, Y = load_mulan(args.medical)
         label = Y.sum().idxmax()

@@ -4,12 +4,12 @@ Protocol (a test can regenerate exactly the same inputs):
 
 * data sets: ``kr-vs-kp`` and ``iris`` from ``bnclf.datasets.load_dataset``, ``glass``
   from ``bnclf.datasets.load_table("tests/data/glass.arff")``; class = last attribute;
-* folds: ``bnclf.evaluation.protocols.make_cv_splits(y, n_splits=10, random_state=0)``
+* folds: ``bnclf.evaluation.make_cv_splits(y, n_splits=10, random_state=0)``
   (stratified 10-fold, one repeat);
 * in each fold ``bnclf.MDLDiscretizer()`` is fitted on the training rows only (it
   discretizes the float columns; kr-vs-kp has none and passes through unchanged),
   then transforms the training and the test rows;
-* both parts are written with ``bnclf.arff.write_arff``: every attribute nominal with
+* both parts are written with ``bnclf.io.write_arff``: every attribute nominal with
   exactly the categories (and order) of its pandas categorical column, unused ones
   included (Weka's Laplace corrections use the number of *declared* values); the
   class attribute last, declaring every label of the full data set in the file's
@@ -48,9 +48,9 @@ sys.path.insert(0, str(HERE))
 from weka_runner import AODE, WAODE, run_weka, time_weka, weka_available, weka_version  # noqa: E402
 
 from bnclf import MDLDiscretizer  # noqa: E402
-from bnclf.arff import write_arff  # noqa: E402
 from bnclf.datasets import load_dataset, load_table  # noqa: E402
-from bnclf.evaluation.protocols import make_cv_splits  # noqa: E402
+from bnclf.evaluation._protocols import make_cv_splits  # noqa: E402
+from bnclf.io._arff import write_arff  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "weka_aode_reference.csv"
 N_SPLITS = 10

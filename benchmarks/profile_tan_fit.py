@@ -23,11 +23,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_tan_letter import prepare, timed  # noqa: E402
 
 from bnclf import TANClassifier  # noqa: E402
-from bnclf.data import DiscreteData, FeatureEncoder, as_frame, encode_target  # noqa: E402
-from bnclf.inference import NetworkKernel, graph_families  # noqa: E402
-from bnclf.params import m_estimated_log_cpts  # noqa: E402
-from bnclf.stats import CountCache, conditional_mutual_information, mutual_information  # noqa: E402
-from bnclf.structure import maximum_spanning_arborescence  # noqa: E402
+from bnclf.counts._cache import CountCache  # noqa: E402
+from bnclf.counts._measures import conditional_mutual_information, mutual_information  # noqa: E402
+from bnclf.encoding._encoder import FeatureEncoder  # noqa: E402
+from bnclf.encoding._frames import DiscreteData, as_frame, encode_target  # noqa: E402
+from bnclf.inference._kernels import NetworkKernel  # noqa: E402
+from bnclf.learn._parameters import m_estimated_log_cpts  # noqa: E402
+from bnclf.learn._restricted import (
+    graph_families,  # noqa: E402
+    maximum_spanning_arborescence,  # noqa: E402
+)
 
 REPEATS = 15
 

@@ -51,8 +51,8 @@ from tqdm.auto import tqdm
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reproduce_seed000 as r0  # noqa: E402  (loaders, mapping, protocol, helpers)
 
+import bnclf.evaluation as st  # noqa: E402
 from bnclf.evaluation import compare  # noqa: E402
-from bnclf.evaluation import stats_tests as st  # noqa: E402
 
 DEFAULT_OUT = r0.DEFAULT_OUT
 
@@ -95,7 +95,7 @@ def seed003_classifiers():
 
 
 # --------------------------------------------------------------------------- paper values
-# Seed 000 Table 4 (zero-one loss), columns read from tests/data/seed000_table4.csv.
+# Seed 000 Table 4 (zero-one loss), columns read from tests/data/sun2017_table4.csv.
 # Seed 000 Table 5 (W/D/L on all 40 data sets), the cells with AODE or WATAN.
 TABLE5 = {
     ("AODE", "NB"): "28/7/5",
@@ -216,7 +216,7 @@ def run_dataset(name, X, y, classifiers, *, n_splits, n_repeats, discretizer, se
             discretizer=discretizer,
             random_state=seed,
             n_jobs=1,
-            progress=False,
+            verbose=0,
             return_predictions=bv,
         )
     res, preds = out if bv else (out, {})

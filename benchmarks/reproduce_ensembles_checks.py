@@ -41,8 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reproduce_ensembles as ens  # noqa: E402
 import reproduce_seed000 as r0  # noqa: E402
 
+import bnclf.evaluation as st  # noqa: E402
 from bnclf.evaluation import compare  # noqa: E402
-from bnclf.evaluation import stats_tests as st  # noqa: E402
 
 SEEDS = r0.REPO.parent / "shared" / "seeds"
 COLS = ("NB", "TAN", "KDB", "LR", "ETAN", "AODE", "WAODE")
@@ -206,7 +206,7 @@ def check_poker(out, log):
             discretizer="mdl",
             random_state=0,
             n_jobs=1,
-            progress=False,
+            verbose=0,
         )
         rows.append(res.groupby("classifier")["zero_one_loss"].mean().rename(n))
     curve = pd.DataFrame(rows).round(4)
@@ -219,7 +219,7 @@ def check_poker(out, log):
         discretizer="mdl",
         random_state=0,
         n_jobs=1,
-        progress=False,
+        verbose=0,
     )
     numeric = res.groupby("classifier")["zero_one_loss"].mean().round(4)
     curve.to_csv(out / "ensembles_checks_poker.csv")
@@ -253,7 +253,7 @@ def check_labor(out, log):
     }
     rows = []
     for s in tqdm(range(6), desc="labor fold seeds", file=sys.stdout):
-        res = compare([("labor", X, y)], clfs, n_splits=10, discretizer="mdl", random_state=s, n_jobs=1, progress=False)
+        res = compare([("labor", X, y)], clfs, n_splits=10, discretizer="mdl", random_state=s, n_jobs=1, verbose=0)
         rows.append(res.groupby("classifier")["zero_one_loss"].mean().rename(s))
     tab = pd.DataFrame(rows)[list(clfs)].round(4)
     tab.index.name = "fold seed"
@@ -346,7 +346,7 @@ def check_etan(out, log, only=None):
             discretizer=r0.ImputeThenMDL(),
             random_state=0,
             n_jobs=1,
-            progress=False,
+            verbose=0,
         )
         res_rows.append(res.groupby("classifier")["zero_one_loss"].mean().rename(name))
         parents.append({"dataset": name, **unseen_parent_configs(X, y)})
@@ -422,7 +422,7 @@ def check_lr(out, log):
             discretizer=RawForLR(),
             random_state=0,
             n_jobs=1,
-            progress=False,
+            verbose=0,
         )
         res_rows.append(raw.groupby("classifier")["zero_one_loss"].mean().rename(name))
     tab = pd.DataFrame(res_rows)

@@ -52,11 +52,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reproduce_ensembles as ens  # noqa: E402  (runner, cache, W/D/L helpers)
 import reproduce_seed000 as r0  # noqa: E402  (loaders, mapping, protocol, md_table)
 
+import bnclf.evaluation as st  # noqa: E402
 from bnclf.evaluation import build_pipeline, compare, make_cv_splits  # noqa: E402
-from bnclf.evaluation import stats_tests as st  # noqa: E402
-from bnclf.evaluation.plots import plot_critical_difference  # noqa: E402
+from bnclf.evaluation._plots import plot_critical_difference  # noqa: E402
 from bnclf.models import LTANClassifier  # noqa: E402
-from bnclf.models.instance_specific import cohen_kappa  # noqa: E402
+from bnclf.models._instance_specific import cohen_kappa  # noqa: E402
 
 DEFAULT_OUT = r0.DEFAULT_OUT
 DELTA = 0.1
@@ -841,7 +841,7 @@ def check_poker(out, log=print):
             discretizer="mdl",
             random_state=0,
             n_jobs=1,
-            progress=False,
+            verbose=0,
         )
         row = res.groupby("classifier")["zero_one_loss"].mean().rename(n)
         diag, rws = ltan_diagnostics(Xs, ys, seed=0)
@@ -872,7 +872,7 @@ def check_promoters(out, log=print):
     rows = []
     for seed in tqdm(range(3), desc="promoters m", file=sys.stdout):
         res = compare(
-            [("promoters", X, y)], clfs, n_splits=10, discretizer="mdl", random_state=seed, n_jobs=1, progress=False
+            [("promoters", X, y)], clfs, n_splits=10, discretizer="mdl", random_state=seed, n_jobs=1, verbose=0
         )
         rows.append(res.groupby("classifier")["zero_one_loss"].mean().rename(seed))
     tab = pd.DataFrame(rows)[list(clfs)]

@@ -28,11 +28,11 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from bnclf.arff import load_mulan
-from bnclf.evaluation.metrics import global_accuracy, hamming_accuracy
-from bnclf.evaluation.protocols import multilabel_cv_splits
-from bnclf.models.multilabel import MultilabelBNClassifier, MultilabelBNEnsemble
-from bnclf.models.multilabel_baselines import binary_relevance, ensemble_of_classifier_chains
+from bnclf.evaluation._metrics import global_accuracy, hamming_accuracy
+from bnclf.evaluation._protocols import multilabel_cv_splits
+from bnclf.io._arff import load_mulan
+from bnclf.models._multilabel import MultilabelBNClassifier, MultilabelBNEnsemble
+from bnclf.models._multilabel_baselines import binary_relevance, ensemble_of_classifier_chains
 
 HERE = Path(__file__).resolve().parent
 DATASETS = {  # name: ARFF path under the data folder (labels from the XML beside it)

@@ -42,13 +42,13 @@ sys.path.insert(0, str(HERE))
 
 import reproduce_seed000 as r0  # noqa: E402
 
+import bnclf.evaluation as st  # noqa: E402
 from bnclf import MDLDiscretizer  # noqa: E402
-from bnclf.data import DiscreteData, FeatureEncoder, encode_target  # noqa: E402
 from bnclf.datasets import load_dataset  # noqa: E402
-from bnclf.evaluation import stats_tests as st  # noqa: E402
-from bnclf.evaluation.compare import compare  # noqa: E402
-from bnclf.models.search_based import _holdout_folds  # noqa: E402
-from bnclf.search import (  # noqa: E402
+from bnclf.encoding._encoder import FeatureEncoder  # noqa: E402
+from bnclf.encoding._frames import DiscreteData, encode_target  # noqa: E402
+from bnclf.evaluation._compare import compare  # noqa: E402
+from bnclf.learn._search import (
     ClassScore,
     DagState,
     FamilyContributions,
@@ -56,6 +56,7 @@ from bnclf.search import (  # noqa: E402
     enumerate_dags,
     hill_climb,
 )
+from bnclf.models._search_based import _holdout_folds  # noqa: E402
 
 CLASSIFIERS = {
     "RMCV (NBC)": "rmcv",
@@ -380,7 +381,7 @@ def part_accuracy(uci_dir, out, seed, resume, only, log=print):
             discretizer="mdl",
             random_state=seed,
             n_jobs=1,
-            progress=True,
+            verbose=1,
         )
         res = res.assign(wall_s=time.perf_counter() - t0)
         res.to_csv(f, index=False)

@@ -47,18 +47,18 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from bnclf.arff import load_arff_xy
+import bnclf.evaluation as st
 from bnclf.datasets import load_dataset
-from bnclf.discretize import MDLDiscretizer
+from bnclf.encoding._discretize import MDLDiscretizer
 from bnclf.evaluation import compare
-from bnclf.evaluation import stats_tests as st
-from bnclf.evaluation.compare import load_dataset_spec, write_report
-from bnclf.evaluation.plots import plot_paper_vs_ours
+from bnclf.evaluation._compare import load_dataset_spec, write_report
+from bnclf.evaluation._plots import plot_paper_vs_ours
+from bnclf.io._arff import load_arff_xy
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_UCI = REPO.parent / "shared" / "data" / "uci"
 DEFAULT_OUT = REPO / "benchmarks" / "results" / "reproduction"
-TABLE4_CSV = REPO / "tests" / "data" / "seed000_table4.csv"
+TABLE4_CSV = REPO / "tests" / "data" / "sun2017_table4.csv"
 
 
 # --------------------------------------------------------------------------- loaders
@@ -384,7 +384,7 @@ def run_compare(
             discretizer=discretizer,
             random_state=seed,
             n_jobs=jobs,
-            progress=False,
+            verbose=0,
             return_predictions=return_predictions,
         )
         res, pr = out if return_predictions else (out, {})

@@ -464,8 +464,8 @@ def splice_split():
 
 def write_split_arff(train, test, directory, name: str):
     """Write two all-categorical DataFrames (class last) as ``name-train.arff`` and
-    ``name-test.arff`` with ``bnclf.arff.write_arff``; returns the two paths."""
-    from bnclf.arff import write_arff
+    ``name-test.arff`` with ``bnclf.io.write_arff``; returns the two paths."""
+    from bnclf.io._arff import write_arff
 
     for frame in (train, test):
         bad = [c for c in frame.columns if frame[c].dtype.name != "category"]

@@ -7,11 +7,14 @@ vectorized kernel that equals pgmpy's exact inference, and export to pgmpy,
 BIF and XMLBIF.
 """
 
-__version__ = "0.1.0"
+import bnclf._compat as _compat
+from bnclf._version import __version__ as __version__
 
-from .config import config_context, get_config, set_config  # noqa: E402
-from .discretize import MDLDiscretizer, QuantileDiscretizer  # noqa: E402
-from .models import (  # noqa: E402
+_compat.install()  # the module names of bnclf 0.1, with a DeprecationWarning
+
+from bnclf._config import config_context, get_config, set_config  # noqa: E402
+from bnclf.encoding import MDLDiscretizer, QuantileDiscretizer  # noqa: E402
+from bnclf.models import (  # noqa: E402
     AKDBClassifier,
     AODEClassifier,
     ATANClassifier,
@@ -32,7 +35,7 @@ from .models import (  # noqa: E402
     WATANClassifier,
     make_classifier,
 )
-from .network import Network  # noqa: E402
+from bnclf.network import Network  # noqa: E402
 
 __all__ = [
     "BayesNetClassifier",

@@ -16,7 +16,7 @@ import networkx as nx
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .inference import NetworkKernel
+from bnclf.inference._kernels import NetworkKernel
 
 if TYPE_CHECKING:
     from pgmpy.models import DiscreteBayesianNetwork
@@ -128,7 +128,7 @@ class Network:
 
     def to_pgmpy(self) -> DiscreteBayesianNetwork:
         """This network as a pgmpy ``DiscreteBayesianNetwork`` with named nodes and states."""
-        from .pgmpy_adapter import network_from_tables
+        from bnclf.io._pgmpy import network_from_tables
 
         return network_from_tables(self.dag, self.named_families, self.named_log_cpts, self.categories)
 
@@ -145,7 +145,7 @@ class Network:
         """Raise a ValueError unless the network is consistent: families over the named
         variables, each variable a child once, CPT shapes that match the states, and
         log-CPTs whose distributions sum to one (what a model file is checked against)."""
-        from .modelfile import check_log_cpt
+        from bnclf.io._modelfile import check_log_cpt
 
         n = len(self.names)
         if len(self.states) != n:

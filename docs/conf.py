@@ -87,34 +87,24 @@ autodoc_typehints = "none"  # numpydoc's Parameters sections say the types
 numpydoc_show_class_members = False  # the class template lists the members (autodoc)
 numpydoc_validation_checks = set()
 
-# Public modules, in the order of the API reference. A module's public names are its
-# ``__all__``, or, without one, the classes and functions it defines whose names do not
-# start with an underscore. The subpackages' modules follow their package (see below).
+# Public modules, in the order of the API reference (the flow of the package: estimators,
+# then data -> counts -> structure and parameters -> network -> inference -> files and
+# drawings, then evaluation). A module's public names are its ``__all__``, or, without
+# one, the classes and functions it defines whose names do not start with an underscore.
 PUBLIC_MODULES = [
     "bnclf",
     "bnclf.models",
-    "bnclf.data",
-    "bnclf.arff",
-    "bnclf.datasets",
-    "bnclf.discretize",
-    "bnclf.config",
-    "bnclf.stats",
-    "bnclf.chunked",
-    "bnclf.structure",
-    "bnclf.params",
+    "bnclf.encoding",
+    "bnclf.counts",
+    "bnclf.learn",
     "bnclf.network",
     "bnclf.inference",
-    "bnclf.search",
-    "bnclf.cfs",
-    "bnclf.multilabel_structure",
-    "bnclf.label_inference",
     "bnclf.io",
-    "bnclf.modelfile",
     "bnclf.plot",
-    "bnclf.pgmpy_adapter",
     "bnclf.evaluation",
+    "bnclf.datasets",
 ]
-SUBPACKAGES = ["bnclf.evaluation"]  # every module of these is public too
+SUBPACKAGES = []  # packages whose modules are public too (none: each package has one public face)
 
 
 def public_names(module):
@@ -142,12 +132,11 @@ def api_layout():
     """Where every public name is documented, for the autosummary templates.
 
     An object exported by several public modules (``bnclf.TANClassifier`` is also
-    ``bnclf.models.TANClassifier``; ``bnclf.evaluation.accuracy`` is
-    ``bnclf.evaluation.metrics.accuracy``) gets one page, at its first place in this
-    order: ``bnclf``, ``bnclf.models``, then the modules, a subpackage's modules before the
-    subpackage itself (so ``bnclf.evaluation.compare.compare``, the function, never takes
-    the name of the module ``bnclf.evaluation.compare``). The other modules list it under
-    "Also exported here", linked to that page.
+    ``bnclf.models.TANClassifier``; ``bnclf.evaluation.make_classifier`` is
+    ``bnclf.models.make_classifier``) gets one page, at its first place in this order:
+    :data:`PUBLIC_MODULES`, with a subpackage's public modules (:data:`SUBPACKAGES`)
+    before the subpackage itself, so a function never takes the name of a module. The
+    other modules list it under "Also exported here", linked to that page.
     """
     submodules = {
         package: [
@@ -254,7 +243,7 @@ sphinx_gallery_conf = {
 
 
 def module_docstring_for_shadowed_modules(app, what, name, obj, options, lines):
-    """``bnclf.evaluation.compare`` is a module and, in ``bnclf.evaluation``, the function
+    """``bnclf.evaluation`` is a module and, in ``bnclf.evaluation``, the function
     ``compare``: autosummary's table of submodules resolves the name to the function, so
     its summary line would be the function's. Give it the module's docstring."""
     if name in API and not inspect.ismodule(obj):

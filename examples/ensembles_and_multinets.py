@@ -24,8 +24,8 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 
 from bnclf import MDLDiscretizer, make_classifier  # noqa: E402
 from bnclf.datasets import load_dataset  # noqa: E402
-from bnclf.io import write_network  # noqa: E402
-from bnclf.plot import draw_members  # noqa: E402
+from bnclf.io._networks import write_network  # noqa: E402
+from bnclf.plot._structures import draw_members  # noqa: E402
 
 SPECS = ["nb", "tan", "kdb(k=2)", "aode", "waode", "atan", "watan", "bmccl", "etan(k=2)"]
 

@@ -26,7 +26,7 @@ from sklearn.model_selection import train_test_split  # noqa: E402
 
 from bnclf import make_classifier  # noqa: E402
 from bnclf.datasets import load_dataset  # noqa: E402
-from bnclf.plot import draw_explanation  # noqa: E402
+from bnclf.plot._explanations import draw_explanation  # noqa: E402
 
 SPECS = ["tan", "lkdb", "akdb", "ltan", "kdb(k=2)", "targetkdb(k=2)"]
 

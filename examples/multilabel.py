@@ -61,7 +61,7 @@ def main(out="."):
     )
 
     # the same conditional marginal from pgmpy's exact inference on the exported network
-    from bnclf.pgmpy_adapter import variable_elimination
+    from bnclf.io._pgmpy import variable_elimination
 
     infer = variable_elimination(model.to_pgmpy())
     states = model.network_.categories

@@ -28,8 +28,9 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 
 from bnclf import MDLDiscretizer, make_classifier  # noqa: E402
 from bnclf.datasets import load_dataset  # noqa: E402
-from bnclf.io import write_network  # noqa: E402
-from bnclf.plot import draw_search_trace, draw_structure  # noqa: E402
+from bnclf.io._networks import write_network  # noqa: E402
+from bnclf.plot._structures import draw_structure  # noqa: E402
+from bnclf.plot._traces import draw_search_trace  # noqa: E402
 
 SPECS = [
     "nb",

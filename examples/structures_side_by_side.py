@@ -19,8 +19,8 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 
 from bnclf import KDBClassifier, MDLDiscretizer, NaiveBayesClassifier, TANClassifier  # noqa: E402
 from bnclf.datasets import load_dataset  # noqa: E402
-from bnclf.io import write_network  # noqa: E402
-from bnclf.plot import draw_structure  # noqa: E402
+from bnclf.io._networks import write_network  # noqa: E402
+from bnclf.plot._structures import draw_structure  # noqa: E402
 
 
 def main(out="."):

@@ -651,7 +651,7 @@ def ltan_reference(X, y, r, l, x, generalist_proba, delta=0.1, m=1.0, mi_terms=N
 
 
 def cohen_kappa(first, second, l) -> float:
-    """κ of seed 000 Eqs. (25)-(27) between two label sequences.
+    """κ of Sun et al. (2017) Eqs. (25)-(27) between two label sequences.
 
     ``D[a, b]`` counts the rows labelled a by the first and b by the second;
     ``Θ1 = sum_i D_ii / M``, ``Θ2 = sum_i (sum_j D_ij / M)(sum_j D_ji / M)``,
@@ -672,7 +672,7 @@ def cohen_kappa(first, second, l) -> float:
 
 
 def ltan_diagnostics(results, generalist_probas, y_true=None) -> dict:
-    """LLP, r̄, and with true labels CP, LP and κ (seed 000 Eqs. 21-27).
+    """LLP, r̄, and with true labels CP, LP and κ (Sun et al. 2017 Eqs. 21-27).
 
     ``results``: the :func:`ltan_reference` dicts of the test rows Q, in order.
     R = the reconsidered rows; LLP = |R|/|Q|*100; r̄ = mean |Ω'| over R; CP and LP
@@ -713,7 +713,7 @@ def ltan_diagnostics(results, generalist_probas, y_true=None) -> dict:
 
 
 def target_kdb_reference(X, y, r, l, x, k, kdb_proba, m=1.0, smoothing="m-estimate"):
-    """Discriminatory target learning with KDB (seed 004) for one test row.
+    """Discriminatory target learning with KDB (the discriminatory target learning paper) for one test row.
 
     For each label y, a micro KDB kdb_y: rank the known attributes by pointwise
     y-MI descending; the attribute at rank p takes up to k parents among earlier

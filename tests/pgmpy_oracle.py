@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from bnclf.pgmpy_adapter import variable_elimination
+from bnclf.io._pgmpy import variable_elimination
 
 
 def observed(row: pd.Series) -> dict:

@@ -1,4 +1,4 @@
-"""Tests of bnclf.arff: dense, sparse and gzip ARFF reading, writing, X/y split.
+"""Tests of bnclf.io: dense, sparse and gzip ARFF reading, writing, X/y split.
 
 The expected values of the fixtures were also checked by loading them with
 Weka 3.6 (``weka.core.converters.ConverterUtils.DataSource``).
@@ -13,7 +13,7 @@ import pandas as pd
 import pandas.testing as pdt
 import pytest
 
-from bnclf.arff import load_arff_xy, read_arff, write_arff
+from bnclf.io._arff import load_arff_xy, read_arff, write_arff
 
 DATA = Path(__file__).parent / "data"
 

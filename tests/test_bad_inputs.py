@@ -19,7 +19,7 @@ from bnclf import (
     TANClassifier,
     TargetKDBClassifier,
 )
-from bnclf.cli import main
+from bnclf.cli._main import main
 from bnclf.models import make_classifier
 
 X = pd.DataFrame({"a": list("xyxyxy"), "b": list("uuvvuv")})
@@ -252,8 +252,8 @@ def test_at_least_forty_cases():
 
 def test_tables_too_large_for_memory_name_the_columns_and_the_fix(monkeypatch):
     from bnclf import KDBClassifier, TANClassifier
-    from bnclf.data import IdLikeColumnWarning
-    from bnclf.stats import TableTooLargeError
+    from bnclf._config import TableTooLargeError
+    from bnclf.encoding._frames import IdLikeColumnWarning
 
     monkeypatch.setenv("BNCLF_MEMORY_BUDGET", "1M")
     rng = np.random.default_rng(0)
@@ -287,8 +287,8 @@ def test_the_two_oversized_examples_are_refused_before_anything_is_allocated():
     60 features of 50 values (233 GiB families): refused from the sizes, within seconds,
     under a budget of 8 GiB, naming the columns, the size and the fix."""
     import bnclf
-    from bnclf.data import IdLikeColumnWarning
-    from bnclf.stats import TableTooLargeError
+    from bnclf._config import TableTooLargeError
+    from bnclf.encoding._frames import IdLikeColumnWarning
 
     rng = np.random.default_rng(0)
     n = 100_000
@@ -311,7 +311,7 @@ def test_searched_families_are_sized_before_they_are_counted(spec):
     import warnings
 
     import bnclf
-    from bnclf.stats import TableTooLargeError
+    from bnclf._config import TableTooLargeError
 
     rng = np.random.default_rng(0)
     n = 600
@@ -327,9 +327,8 @@ def test_searched_families_are_sized_before_they_are_counted(spec):
 def test_the_memory_budget_is_a_setting_that_reaches_the_workers(monkeypatch):
     import bnclf
     from bnclf import KDBClassifier
-    from bnclf.config import memory_budget
-    from bnclf.evaluation.protocols import _parallel_map
-    from bnclf.stats import TableTooLargeError
+    from bnclf._config import TableTooLargeError, memory_budget
+    from bnclf.evaluation._protocols import _parallel_map
 
     monkeypatch.delenv("BNCLF_MEMORY_BUDGET", raising=False)
     rng = np.random.default_rng(1)
@@ -359,7 +358,7 @@ def test_config_blocks_in_threads_do_not_leak():
     from concurrent.futures import ThreadPoolExecutor
 
     import bnclf
-    from bnclf.config import memory_budget
+    from bnclf._config import memory_budget
 
     def in_a_block(k):
         with bnclf.config_context(memory_budget=(k + 1) << 20):

@@ -1,4 +1,4 @@
-"""Correlation-based feature selection (bnclf.cfs) against independent oracles: per-pair
+"""Correlation-based feature selection (bnclf.learn) against independent oracles: per-pair
 entropies from crosstabs, hand-derived merits, exhaustive search over all subsets, and
 Weka 3.6's own CfsSubsetEval + BestFirst run at test time."""
 
@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bnclf.cfs import cfs_merit, cfs_select, symmetric_uncertainty_matrix, symmetric_uncertainty_with
+from bnclf.learn._cfs import cfs_merit, cfs_select, symmetric_uncertainty_matrix, symmetric_uncertainty_with
 
 WEKA_JAR = "/usr/share/java/weka.jar"
 LOG2_3 = math.log2(3)
@@ -371,8 +371,8 @@ WEKA_CASES = [(name, local) for name in ("kr-vs-kp", "soybean", "synthetic") for
 @pytest.fixture(scope="module")
 def weka_runs(tmp_path_factory):
     """Weka's selections (0-based) for every case, the six JVMs run concurrently."""
-    from bnclf.arff import load_arff_xy, write_arff
     from bnclf.datasets import dataset_path
+    from bnclf.io._arff import load_arff_xy, write_arff
 
     folder = tmp_path_factory.mktemp("weka_cfs")
     data = {}

@@ -21,10 +21,11 @@ from bnclf import (
     WAODEClassifier,
     WATANClassifier,
 )
-from bnclf.chunked import UnseenCategoryError
-from bnclf.data import DiscreteData
+from bnclf.counts._cache import CountCache
+from bnclf.counts._chunks import UnseenCategoryError
+from bnclf.counts._summary import CountSummary, MissingCountsError
 from bnclf.datasets import load_dataset
-from bnclf.stats import CountCache, CountSummary, MissingCountsError
+from bnclf.encoding._frames import DiscreteData
 
 LEARNERS = {
     "NB": NaiveBayesClassifier,
@@ -358,7 +359,7 @@ def test_refit_parameters_keeps_the_structure_and_adds_counts(kr):
         data = DiscreteData(
             codes, whole._encoder.cardinalities_, pd.Index(whole.classes_).get_indexer(y.astype(object)), 2
         )
-        from bnclf.params import m_estimated_log_cpts
+        from bnclf.learn._parameters import m_estimated_log_cpts
 
         expected = m_estimated_log_cpts(CountCache(data), structure, 1.0)
         assert all(np.array_equal(p, q) for p, q in zip(expected, added.network_.log_cpts))
@@ -387,7 +388,7 @@ def test_refit_parameters_on_dask_and_errors(dd, kr):
 
 
 def test_a_model_fitted_from_chunks_is_saved_and_loaded_bit_for_bit(tmp_path, kr):
-    from bnclf.io import load_model, save_model
+    from bnclf.io._models import load_model, save_model
 
     X, y = kr
     model = TANClassifier().fit_chunks(chunks_of(X, y, 1000))

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bnclf.cli import main
+from bnclf.cli._main import main
 from bnclf.datasets import dataset_path, load_dataset
 
 
@@ -96,9 +96,10 @@ def test_a_byte_order_mark_never_reaches_a_column_name(tmp_path):
 def test_show_prints_structure_blanket_cuts_cpts_and_dot(tmp_path, capsys):
     import networkx as nx
 
-    from bnclf.cli import main, markov_blanket
+    from bnclf.cli._main import main
     from bnclf.datasets import load_dataset
-    from bnclf.io import load_model
+    from bnclf.io._models import load_model
+    from bnclf.learn._restricted import markov_blanket
 
     X, y = load_dataset("iris")
     X.assign(**{"class": y}).to_csv(tmp_path / "iris.csv", index=False)
@@ -135,7 +136,7 @@ def test_show_prints_structure_blanket_cuts_cpts_and_dot(tmp_path, capsys):
 
 
 def test_show_multinet_member_and_instance_specific(tmp_path, capsys):
-    from bnclf.cli import main
+    from bnclf.cli._main import main
     from bnclf.datasets import load_dataset
 
     X, y = load_dataset("iris")
@@ -312,12 +313,12 @@ def test_a_table_past_the_memory_budget_is_one_error_line(tmp_path, capsys, monk
 
 
 def test_a_defect_is_one_error_line_unless_the_traceback_is_asked_for(tmp_path, capsys, monkeypatch):
-    import bnclf.cli
+    import bnclf.cli._main
 
     def broken(args):
         raise IndexError("index 3 is out of bounds")
 
-    monkeypatch.setattr(bnclf.cli, "cmd_fit", broken)
+    monkeypatch.setattr(bnclf.cli._main, "cmd_fit", broken)
     monkeypatch.delenv("BNCLF_TRACEBACK", raising=False)
     assert main(["fit", "any.csv"]) == 2
     err = capsys.readouterr().err

@@ -4,9 +4,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import bnclf.data
+import bnclf.encoding
 from bnclf import NaiveBayesClassifier
-from bnclf.data import UNKNOWN, FeatureEncoder, as_frame, encode_target
+from bnclf.encoding._encoder import FeatureEncoder
+from bnclf.encoding._frames import UNKNOWN, as_frame, encode_target
 
 
 def test_dtypes_are_encoded_once_with_their_labels():
@@ -89,7 +90,7 @@ def test_predict_time_type_mismatch_is_matched_by_text():
     import warnings
 
     from bnclf import NaiveBayesClassifier, TANClassifier
-    from bnclf.data import UnseenValuesWarning
+    from bnclf.encoding._frames import UnseenValuesWarning
 
     X = pd.DataFrame({"a": ["0", "1", "1", "0"] * 10, "b": ["x", "y", "y", "x"] * 10})
     y = [0, 1, 0, 1] * 10
@@ -135,9 +136,9 @@ def test_one_integer_column_rule_in_python_and_on_the_command_line(tmp_path):
     from sklearn.pipeline import make_pipeline
 
     from bnclf import MDLDiscretizer, TANClassifier
-    from bnclf.cli import main
-    from bnclf.data import ManyValuedIntegerWarning
-    from bnclf.io import load_model
+    from bnclf.cli._main import main
+    from bnclf.encoding._frames import ManyValuedIntegerWarning
+    from bnclf.io._models import load_model
 
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 300)
@@ -170,7 +171,7 @@ def test_small_inputs_encode_as_large_ones():
     """Few rows go through dict lookups; the codes equal the vectorized path's."""
     import warnings
 
-    from bnclf.data import _SMALL_ROWS, FeatureEncoder
+    from bnclf.encoding._encoder import _SMALL_ROWS, FeatureEncoder
 
     rng = np.random.default_rng(3)
     n = 300
@@ -206,7 +207,7 @@ def test_small_inputs_encode_as_large_ones():
 
 
 def test_refitting_an_encoder_rebuilds_its_lookups():
-    from bnclf.data import FeatureEncoder
+    from bnclf.encoding._encoder import FeatureEncoder
 
     enc = FeatureEncoder().fit(pd.DataFrame({"a": ["x", "y"]}))
     assert enc.transform(pd.DataFrame({"a": ["y"]}))[0, 0] == 1
@@ -239,7 +240,7 @@ def test_codes_of_every_column_kind_equal_the_definition(n):
     integer (dense and wide-range), nullable integer, bool and float-integral columns."""
     import warnings
 
-    from bnclf.data import FeatureEncoder
+    from bnclf.encoding._encoder import FeatureEncoder
 
     rng = np.random.default_rng(n)
     train = pd.DataFrame(
@@ -288,7 +289,7 @@ def test_integer_blocks_coded_together_equal_the_definition(n):
     values inside it, a column fitted on text given integers, and an integer array."""
     import warnings
 
-    from bnclf.data import FeatureEncoder
+    from bnclf.encoding._encoder import FeatureEncoder
 
     rng = np.random.default_rng(n)
     size = max(n, 50)
@@ -301,7 +302,7 @@ def test_integer_blocks_coded_together_equal_the_definition(n):
     enc, ends_enc = FeatureEncoder().fit(train), FeatureEncoder().fit(ends)
     ends = ends.iloc[:n].assign(low=rng.choice([-(2**63), 1 - 2**63, 2**63 - 1, 0], n), high=ends.iloc[:n]["low"])
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", bnclf.data.UnseenValuesWarning)
+        warnings.simplefilter("ignore", bnclf.encoding.UnseenValuesWarning)
         np.testing.assert_array_equal(ends_enc.transform(ends), _reference_codes(ends_enc, ends))  # shifts wrap
     test = train.iloc[:n].copy()
     variants = {"as fitted": test}
@@ -329,7 +330,7 @@ def test_integer_blocks_coded_together_equal_the_definition(n):
 def test_lookup_caches_are_rebuilt_and_not_pickled():
     import pickle
 
-    from bnclf.data import _CACHES, FeatureEncoder
+    from bnclf.encoding._encoder import _CACHES, FeatureEncoder
 
     enc = FeatureEncoder().fit(pd.DataFrame({"a": pd.Categorical(["x", "y"]), "b": [1, 2] * 1}))
     enc.transform(pd.DataFrame({"a": pd.Categorical(["y"] * 10), "b": [2] * 10}))  # a few rows: dict lookups

@@ -1,4 +1,4 @@
-"""Tests of bnclf.discretize: MDL (Fayyad & Irani) and quantile discretizers."""
+"""Tests of bnclf.encoding: MDL (Fayyad & Irani) and quantile discretizers."""
 
 import math
 import os
@@ -18,8 +18,8 @@ from sklearn.naive_bayes import CategoricalNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OrdinalEncoder
 
-from bnclf.arff import load_arff_xy, write_arff
-from bnclf.discretize import MDLDiscretizer, QuantileDiscretizer, interval_labels, mdl_cut_points
+from bnclf.encoding._discretize import MDLDiscretizer, QuantileDiscretizer, interval_labels, mdl_cut_points
+from bnclf.io._arff import load_arff_xy, write_arff
 
 DATA = Path(__file__).parent / "data"
 

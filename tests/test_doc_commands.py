@@ -14,7 +14,7 @@ from pathlib import Path
 import matplotlib
 import pytest
 
-from bnclf.cli import main
+from bnclf.cli._main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["README.md"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))
@@ -35,8 +35,8 @@ def commands():
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
-    from bnclf.arff import write_arff
     from bnclf.datasets import load_dataset
+    from bnclf.io._arff import write_arff
 
     d = tmp_path_factory.mktemp("doc-commands")
     X, y = load_dataset("heart-c")

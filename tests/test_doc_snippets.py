@@ -38,7 +38,7 @@ def _modules_with_examples():
 
     import bnclf
 
-    names = ["bnclf"] + [m.name for m in pkgutil.walk_packages(bnclf.__path__, "bnclf.")]
+    names = ["bnclf"] + [m.name for m in pkgutil.walk_packages(bnclf.__path__, "bnclf.") if m.name != "bnclf.__main__"]
     return [n for n in names if ">>> " in Path(importlib.import_module(n).__file__).read_text(encoding="utf-8")]
 
 

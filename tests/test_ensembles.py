@@ -14,9 +14,9 @@ from bnclf import (
     WATANClassifier,
     make_classifier,
 )
-from bnclf.inference import StackedKernel, log_posterior
-from bnclf.pgmpy_adapter import variable_elimination
-from bnclf.stats import mutual_information
+from bnclf.counts._measures import mutual_information
+from bnclf.inference._kernels import StackedKernel, log_posterior
+from bnclf.io._pgmpy import variable_elimination
 
 ENSEMBLES = [AODEClassifier(), WAODEClassifier(), AODEClassifier(smoothing="weka"), ATANClassifier(), WATANClassifier()]
 IDS = ["aode", "waode", "aode-weka", "atan", "watan"]
@@ -221,7 +221,7 @@ def test_frequency_limit_zero_lets_a_never_seen_declared_value_qualify():
 
 
 def test_wide_features_use_per_family_tables_with_the_same_result(small, monkeypatch):
-    import bnclf.stats as stats
+    import bnclf.counts._cache as stats
 
     X, y = small
     test = rows_with_unknowns(X, 2000, 12)
@@ -237,7 +237,7 @@ def test_wide_features_use_per_family_tables_with_the_same_result(small, monkeyp
 
 
 def test_combinations_keep_far_classes_finite():
-    from bnclf.inference import log_weighted_posterior, log_weighted_sum
+    from bnclf.inference._kernels import log_weighted_posterior, log_weighted_sum
 
     joints = np.array([[[-2000.0, 0.0], [-2100.0, -5.0]]])
     got = log_weighted_posterior(joints, np.array([0.5, 0.5]))

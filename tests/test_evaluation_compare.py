@@ -9,6 +9,7 @@ from sklearn.naive_bayes import CategoricalNB, GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import KBinsDiscretizer
 
+from bnclf.cli._compare import _split_top_level, add_compare_subparser, main
 from bnclf.evaluation import (
     compare,
     load_dataset_spec,
@@ -17,7 +18,6 @@ from bnclf.evaluation import (
     register_classifier,
     summarize,
 )
-from bnclf.evaluation.cli import _split_top_level, add_compare_subparser, main
 
 
 def _toy(seed, n=90):
@@ -49,7 +49,7 @@ def test_compare_tidy_results_and_report(tmp_path, toy_datasets):
         discretizer="none",
         random_state=0,
         out_dir=tmp_path,
-        progress=False,
+        verbose=0,
         return_predictions=True,
     )
     assert list(res.columns[:4]) == ["dataset", "classifier", "repeat", "fold"]
@@ -80,7 +80,7 @@ def test_compare_tidy_results_and_report(tmp_path, toy_datasets):
 
 def test_summarize(toy_datasets):
     res, preds = compare(
-        toy_datasets, _standins(), n_splits=3, n_repeats=2, discretizer=None, progress=False, return_predictions=True
+        toy_datasets, _standins(), n_splits=3, n_repeats=2, discretizer=None, verbose=0, return_predictions=True
     )
     s = summarize(res, predictions=preds)
     assert s.mean.shape == (4, 2)
@@ -103,7 +103,7 @@ def test_single_dataset_skips_friedman(tmp_path):
         {"gnb": GaussianNB(), "gnb2": GaussianNB(var_smoothing=1)},
         n_splits=3,
         discretizer=None,
-        progress=False,
+        verbose=0,
         out_dir=tmp_path,
     )
     s = summarize(res)
@@ -121,10 +121,11 @@ def test_parse_classifier_spec():
 
 
 def test_make_classifier_registry(monkeypatch):
-    import importlib
 
-    module = importlib.import_module("bnclf.models.registry")
-    monkeypatch.setattr(module, "CLASSIFIERS", dict(module.CLASSIFIERS))
+    from bnclf.models import CLASSIFIERS
+
+    for name in ("gauss", "gauss2"):  # registered below, removed again afterwards
+        monkeypatch.setitem(CLASSIFIERS, name, None)
     est = GaussianNB()
     assert make_classifier(est) is est
     with pytest.raises(ValueError, match="import path.*register_classifier"):
@@ -176,12 +177,10 @@ def test_load_keel_dataset(keel_files):
 
 def test_compare_with_bnclf_models_and_mdl(keel_files):
     models = pytest.importorskip("bnclf.models")
-    pytest.importorskip("bnclf.discretize")
+    pytest.importorskip("bnclf.encoding")
     if not hasattr(models, "TANClassifier"):
         pytest.skip("bnclf.models not ready")
-    res = compare(
-        ["keel:iris", "keel:breast"], ["nb", "tan", "kdb(k=1)"], n_splits=5, discretizer="mdl", progress=False
-    )
+    res = compare(["keel:iris", "keel:breast"], ["nb", "tan", "kdb(k=1)"], n_splits=5, discretizer="mdl", verbose=0)
     assert set(res["classifier"]) == {"nb", "tan", "kdb(k=1)"}
     mean = res.groupby(["dataset", "classifier"])["zero_one_loss"].mean()
     assert mean.loc["iris"].max() < 0.15
@@ -222,7 +221,7 @@ def test_split_top_level():
 
 
 def test_cli_run(tmp_path, capsys, keel_files):
-    pytest.importorskip("bnclf.discretize")
+    pytest.importorskip("bnclf.encoding")
     models = pytest.importorskip("bnclf.models")
     if not hasattr(models, "NaiveBayesClassifier"):
         pytest.skip("bnclf.models not ready")
@@ -266,7 +265,7 @@ def test_compare_keel_end_to_end(tmp_path):
         n_splits=10,
         discretizer="mdl",
         out_dir=tmp_path,
-        progress=False,
+        verbose=0,
         n_jobs=2,
     )
     assert res["dataset"].nunique() == 10
@@ -274,7 +273,7 @@ def test_compare_keel_end_to_end(tmp_path):
 
 
 def test_keep_going_records_failures_and_compares_the_rest(tmp_path, capsys):
-    from bnclf.evaluation.cli import main as compare_main
+    from bnclf.cli._compare import main as compare_main
 
     missing = str(tmp_path / "nope.csv")
     args = [
@@ -304,7 +303,7 @@ def test_keep_going_records_failures_and_compares_the_rest(tmp_path, capsys):
 
 
 def test_keep_going_leaves_out_a_dataset_a_classifier_fails_on():
-    from bnclf.evaluation.compare import compare
+    from bnclf.evaluation._compare import compare
 
     X = pd.DataFrame({"a": list("xyxyxyxyxy"), "b": list("uuvvuuvvuu")})
     y = pd.Series([0, 1] * 5)
@@ -314,7 +313,7 @@ def test_keep_going_leaves_out_a_dataset_a_classifier_fails_on():
         ["nb"],
         n_splits=2,
         discretizer="none",
-        progress=False,
+        verbose=0,
         keep_going=True,
     )
     assert set(results["dataset"]) == {"good"}
@@ -350,7 +349,7 @@ def test_discretizer_fitted_once_per_fold_and_shared(monkeypatch):
         ["nb", "tan", "kdb(k=1)"],
         n_splits=5,
         discretizer="mdl",
-        progress=False,
+        verbose=0,
         return_predictions=True,
     )
     assert len(fits) == 5  # one per fold, not one per classifier and fold
@@ -374,13 +373,13 @@ def test_a_foreign_estimator_on_interval_labels_is_told_to_encode_first():
     with pytest.raises(
         RuntimeError, match=r"intervals such as.*make_pipeline\(OrdinalEncoder\(\), CategoricalNB\(\)\)"
     ):
-        compare({"iris": (X, y)}, {"cnb": CategoricalNB()}, n_splits=5, discretizer="mdl", progress=False)
+        compare({"iris": (X, y)}, {"cnb": CategoricalNB()}, n_splits=5, discretizer="mdl", verbose=0)
     results = compare(
         {"iris": (X, y)},
         {"cnb": make_pipeline(OrdinalEncoder(), CategoricalNB())},
         n_splits=5,
         discretizer="mdl",
-        progress=False,
+        verbose=0,
     )
     assert results["accuracy"].mean() > 0.9
 
@@ -392,14 +391,14 @@ def test_evaluate_fits_the_discretizer_once_per_fold_and_equals_a_pipeline_per_m
     from sklearn.pipeline import make_pipeline
 
     from bnclf import MDLDiscretizer
-    from bnclf.cli import cross_validate_models
     from bnclf.datasets import load_dataset
     from bnclf.evaluation import make_cv_splits
+    from bnclf.evaluation._reports import cross_validate_models
 
     fits, original = count_mdl_fits(monkeypatch)
     X, y = load_dataset("heart-c")
     specs = ["nb", "tan", "kdb(k=2, m=5)"]
-    _, cvs = cross_validate_models(X, y, specs, n_splits=4, progress=False, return_cv=True)
+    _, cvs = cross_validate_models(X, y, specs, n_splits=4, verbose=0, return_cv=True)
     assert len(fits) == 4  # one per fold, not one per model and fold
     monkeypatch.setattr(MDLDiscretizer, "fit", original)
     y_arr = np.asarray(y)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn import metrics as skm
 
-from bnclf.evaluation import metrics as m
+from bnclf.evaluation import _metrics as m
 
 
 def _random_proba(rng, n, k):

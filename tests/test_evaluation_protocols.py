@@ -7,6 +7,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.multioutput import MultiOutputClassifier
 from sklearn.naive_bayes import GaussianNB
 
+from bnclf.evaluation import _metrics as m
 from bnclf.evaluation import (
     build_pipeline,
     cross_validate_multilabel,
@@ -15,7 +16,6 @@ from bnclf.evaluation import (
     make_cv_splits,
     multilabel_cv_splits,
 )
-from bnclf.evaluation import metrics as m
 
 
 class SpyTransformer(TransformerMixin, BaseEstimator):
@@ -76,8 +76,8 @@ def test_build_pipeline_clones():
 
 
 def test_named_discretizers_resolve():
-    pytest.importorskip("bnclf.discretize")
-    from bnclf.discretize import MDLDiscretizer, QuantileDiscretizer
+    pytest.importorskip("bnclf.encoding")
+    from bnclf.encoding._discretize import MDLDiscretizer, QuantileDiscretizer
 
     assert isinstance(build_pipeline(GaussianNB(), "mdl").steps[0][1], MDLDiscretizer)
     assert isinstance(build_pipeline(GaussianNB(), "quantile").steps[0][1], QuantileDiscretizer)
@@ -170,7 +170,7 @@ def test_bias_variance_from_repeats(data):
 def test_parallel_equals_serial(data):
     X, y = data
     a = cross_validate_predictions(GaussianNB(), X, y, n_splits=4, random_state=0, n_jobs=1)
-    b = cross_validate_predictions(GaussianNB(), X, y, n_splits=4, random_state=0, n_jobs=2, progress=True)
+    b = cross_validate_predictions(GaussianNB(), X, y, n_splits=4, random_state=0, n_jobs=2, verbose=1)
     pd.testing.assert_frame_equal(a.predictions, b.predictions)
     assert np.allclose(a.proba, b.proba)
 
@@ -233,7 +233,7 @@ def test_shared_fold_coding_gives_the_models_of_the_raw_columns():
     test values stay unseen (not missing), and many-valued integer and float columns
     are left to the encoder."""
     from bnclf import KDBClassifier, NaiveBayesClassifier, TANClassifier
-    from bnclf.evaluation.protocols import shared_categories
+    from bnclf.evaluation._protocols import shared_categories
 
     rng = np.random.default_rng(5)
     n = 240

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from bnclf.evaluation import stats_tests as st
+from bnclf.evaluation import _stats_tests as st
 
 DATA = Path(__file__).parent / "data"
 TABLE4_CLASSIFIERS = ["LTAN", "NB", "TAN", "KDB", "AODE", "WATAN", "AKDB"]
@@ -16,8 +16,8 @@ TABLE4_CLASSIFIERS = ["LTAN", "NB", "TAN", "KDB", "AODE", "WATAN", "AKDB"]
 
 @pytest.fixture(scope="module")
 def table4():
-    """Seed 000, Table 4: zero-one losses of 7 classifiers on 40 datasets, as printed."""
-    df = pd.read_csv(DATA / "seed000_table4.csv")
+    """Sun et al. (2017), Table 4: zero-one losses of 7 classifiers on 40 datasets, as printed."""
+    df = pd.read_csv(DATA / "sun2017_table4.csv")
     assert df.shape[0] == 40
     return df.set_index("dataset")[TABLE4_CLASSIFIERS]
 
@@ -69,10 +69,10 @@ def test_sign_test_equals_binomtest(wins, losses):
         assert st.sign_test(wins, losses, alternative=alt) == pytest.approx(ref, rel=1e-12)
 
 
-# --- seed 000 (Sun, Wang, Sun 2017), Section 4.2 ------------------------------------------
+# --- Sun, Wang & Sun (2017), Section 4.2 -----------------------------------------------------
 
 
-def test_nemenyi_cd_seed000():
+def test_nemenyi_cd_sun2017():
     # 7 classifiers, 40 datasets, alpha = 0.05: CD = 1.4245 (q_0.05 = 2.949)
     assert st.nemenyi_q(7, 0.05) == 2.949
     assert round(st.nemenyi_critical_difference(7, 40, 0.05), 4) == 1.4245
@@ -88,7 +88,7 @@ def test_nemenyi_q_exact():
 
 def test_average_ranks_table4(table4):
     ranks = st.average_ranks(table4)
-    # the values quoted for seed 000 (three decimals, halves rounded up) ...
+    # the values quoted for Sun et al. (2017) (three decimals, halves rounded up) ...
     quoted = {
         "LTAN": "2.425",
         "NB": "5.5",
@@ -118,7 +118,7 @@ def test_friedman_table4(table4):
 
 
 def test_win_draw_loss_reproduces_table5(table4):
-    # Seed 000, Table 5 (row classifier against column classifier)
+    # Sun et al. (2017), Table 5 (row classifier against column classifier)
     table5 = {
         ("TAN", "NB"): "26/3/11",
         ("KDB", "NB"): "26/4/10",
@@ -152,7 +152,7 @@ def test_win_draw_loss_reproduces_table5(table4):
 
 def test_ltan_vs_tan_marks(table4):
     # the circles/bullets of Table 4 mark LTAN improving/degrading TAN by at least 5 %
-    df = pd.read_csv(DATA / "seed000_table4.csv").set_index("dataset")
+    df = pd.read_csv(DATA / "sun2017_table4.csv").set_index("dataset")
     for name, row in table4.iterrows():
         r = st.win_draw_loss([row["LTAN"]], [row["TAN"]])
         mark = df.loc[name, "ltan_vs_tan"]
@@ -160,10 +160,10 @@ def test_ltan_vs_tan_marks(table4):
         assert (r.wins, r.draws, r.losses) == expected, name
 
 
-# --- seed 001 (Kelner, Lerner 2012), Table 8(a) ----------------------------------------------
+# --- Kelner & Lerner (2012), Table 8(a) ------------------------------------------------------
 
 
-def test_bonferroni_dunn_seed001_table8a():
+def test_bonferroni_dunn_kelner2012_table8a():
     ranks = {
         "RMCV": 2.591,
         "BNC-MDL": 4.659,

@@ -8,16 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bnclf.inference import (
-    FamilyGather,
-    NetworkKernel,
-    StackedKernel,
-    elimination_order,
-    log_posterior,
-    log_weighted_sum,
-)
+from bnclf.inference._elimination import elimination_order
+from bnclf.inference._kernels import FamilyGather, NetworkKernel, StackedKernel, log_posterior, log_weighted_sum
+from bnclf.io._pgmpy import variable_elimination
 from bnclf.network import Network
-from bnclf.pgmpy_adapter import variable_elimination
 
 
 def random_network(rng, n_features, class_parents, max_parents=2, card=(2, 4)):
@@ -77,7 +71,7 @@ STRATEGIES = {  # module constants that select how unknowns are summed out
 def test_kernel_equals_brute_force_on_random_dags_with_class_parents(seed, class_parents, strategy):
     """Every strategy: one batched elimination plan, each pattern's own unknowns, and
     enumeration of the components of unknowns (with the large ones eliminated)."""
-    import bnclf.inference as inference
+    import bnclf.inference._kernels as inference
 
     saved = {name: getattr(inference, name) for name in STRATEGIES[strategy]}
     try:
@@ -167,7 +161,7 @@ def test_family_gather_sums_a_few_rows_and_many_rows_alike(monkeypatch):
     """Row by row, in chunks of a few rows (one buffer reused, a shorter last chunk), in one
     chunk and on column-major codes: the same sums, bit for bit; and a negative code of a
     column no family reads is not an error."""
-    import bnclf.inference as inference
+    import bnclf.inference._kernels as inference
 
     families, tables, cards = random_network(np.random.default_rng(3), 6, 0)
     gather = FamilyGather(families, tables, class_index=6, n_classes=cards[6])
@@ -221,9 +215,18 @@ def test_log_weighted_sum_and_posterior():
 
 def test_elimination_order_never_eliminates_the_class_and_sizes_factors():
     families = [(0,), (1, 0, 3), (2, 1, 3), (3, 0)]
-    order, widest = elimination_order(families, {0: 2, 1: 3, 2: 4, 3: 2}, class_index=3)
-    assert sorted(order) == [0, 1, 2]
-    assert widest >= 2 * 3
+    cards = {0: 2, 1: 3, 2: 4, 3: 2}
+    order, widest, cells = elimination_order([[v for v in f if v != 3] for f in families], [0, 1, 2], cards)
+    assert sorted(order) == [0, 1, 2] and widest == 2 and cells >= 2 * 3
+    # the min-fill rule: on a 4-cycle with a chord-free square, eliminating any variable
+    # adds one fill edge; on a chain, an end (no fill) goes first, the smaller cells first
+    square = [(0, 1), (1, 2), (2, 3), (3, 0)]
+    assert elimination_order(square, range(4), [2] * 4).widest == 3
+    chain = [(0, 1), (1, 2), (2, 3)]
+    assert elimination_order(chain, range(4), [3, 2, 2, 2]).order[0] == 3  # ends: 0 (3x2 cells) and 3 (2x2)
+    # variables in `first` go before the others; kept variables only widen cliques
+    found = elimination_order([(0, 1), (1, 2), (2, 3)], [0, 1, 3], [2] * 4, first={1})
+    assert found.order[0] == 1 and 2 not in found.order
     graph = nx.DiGraph([(f[1], f[0]) for f in families if len(f) > 1])
     assert nx.is_directed_acyclic_graph(graph)
 
@@ -255,8 +258,8 @@ def test_dense_network_sums_out_only_the_unknowns():
 def test_predictions_in_row_chunks_equal_one_pass(monkeypatch):
     """The predict methods encode and score rows in chunks into one result, and the
     gather sums families per chunk; tiny chunks give the answers of one pass."""
-    import bnclf.inference as inference
-    import bnclf.models.base as base
+    import bnclf.inference._kernels as inference
+    import bnclf.models._base as base
     from bnclf import AODEClassifier, ChowLiuMultinetClassifier, KDBClassifier, NaiveBayesClassifier, TANClassifier
     from bnclf.datasets import load_dataset
 
@@ -306,6 +309,6 @@ def test_components_of_unknowns_on_a_wide_kdb_equal_elimination():
 
 
 def inference_module():
-    import bnclf.inference as inference
+    import bnclf.inference._kernels as inference
 
     return inference

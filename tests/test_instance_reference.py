@@ -4,7 +4,7 @@ The reference (``tests/instance_reference.py``) builds one test row's structures
 with Python loops and boolean masks; here the batched estimators of ``bnclf`` must
 give the same structures exactly and the same posteriors to 1e-12 on three real
 data sets (iris, soybean, glass), including rows with missing and unseen values.
-A hand-worked example (in the spirit of seed 000, Table 8) checks the reference
+A hand-worked example (in the spirit of Sun et al. 2017, Table 8) checks the reference
 itself with exact fractions, and sanity tests tie it to the oracle-tested NB, TAN
 and KDB estimators.
 """
@@ -31,8 +31,8 @@ from bnclf import (
     TANClassifier,
     TargetKDBClassifier,
 )
-from bnclf.arff import load_arff_xy
 from bnclf.datasets import load_dataset
+from bnclf.io._arff import load_arff_xy
 
 DATA = Path(__file__).parent / "data"
 M = 1.0
@@ -526,7 +526,7 @@ def _hand_worked():
     # Final: P_G(Ω') = 0.96 shared by (P_RG + P_E)/2; P(c2) = 0.04 kept.
     #   c0: 0.96 * (63/143 + 21/41)/2 = 0.457..., c1: 0.96 * (80/143 + 20/41)/2 = 0.502...
     # The experts prefer c0 (as TAN does), TAN-IE prefers c1 and wins the average:
-    # LTAN changes TAN's answer, as in seed 000 Table 8.
+    # LTAN changes TAN's answer, as in Sun et al. (2017) Table 8.
     hand["proba"] = [F(96, 100) * (hand["refined_proba"][c] + hand["expert_proba"][c]) / 2 for c in (0, 1)] + [
         F(4, 100)
     ]

@@ -11,21 +11,21 @@ from pgmpy_oracle import log_evidence, observed, posterior
 from sklearn.base import clone
 from sklearn.metrics import cohen_kappa_score
 
-import bnclf.instance as instance
 from bnclf import (
     AKDBClassifier,
     LKDBClassifier,
     LTANClassifier,
     TANClassifier,
     TargetKDBClassifier,
+    _config,
     make_classifier,
 )
-from bnclf.data import DiscreteData
-from bnclf.instance import LocalParameters, MatchCounter, local_kdb_parents
-from bnclf.models.instance_specific import cohen_kappa
-from bnclf.params import m_estimated_log_cpts
-from bnclf.stats import CountCache
-from bnclf.structure import learn_kdb, maximum_spanning_arborescence
+from bnclf.counts._cache import CountCache
+from bnclf.encoding._frames import DiscreteData
+from bnclf.learn._instance import LocalParameters, MatchCounter, local_kdb_parents
+from bnclf.learn._parameters import m_estimated_log_cpts
+from bnclf.learn._restricted import learn_kdb, maximum_spanning_arborescence
+from bnclf.models._instance_specific import cohen_kappa
 
 
 def random_data(seed, n=300, cards=(2, 3, 4, 3, 2), n_classes=3, missing=False):
@@ -235,8 +235,7 @@ def test_chunked_batches_give_the_same_answers(est, soybean, monkeypatch):
     test = _with_unknowns(X.iloc[500:], np.random.default_rng(1))
     whole = est.local_structures(test)
     whole_p = est.predict_proba(test)
-    monkeypatch.setattr(instance, "_CHUNK_CELLS", 1)
-    monkeypatch.setattr(instance.row_chunks, "__defaults__", (1,))
+    monkeypatch.setattr(_config, "CHUNK_CELLS", 1)  # one row per batch
     parts = est.local_structures(test)
     np.testing.assert_allclose(est.predict_proba(test), whole_p, rtol=0, atol=1e-13)
     for key, value in whole.items():
@@ -333,7 +332,7 @@ def test_single_feature_and_two_classes():
 def test_draw_explanation_marks_departures_and_saves_png(soybean, tmp_path):
     import matplotlib.pyplot as plt
 
-    from bnclf.plot import draw_explanation
+    from bnclf.plot._explanations import draw_explanation
 
     X, y = soybean
     X = X.iloc[:, :10]
@@ -353,7 +352,7 @@ def test_draw_explanation_marks_departures_and_saves_png(soybean, tmp_path):
 
 
 def test_cli_explain(tmp_path, capsys):
-    from bnclf.cli import main
+    from bnclf.cli._main import main
     from bnclf.datasets import load_dataset
 
     X, y = load_dataset("iris")

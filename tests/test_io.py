@@ -8,8 +8,9 @@ import pandas as pd
 import pytest
 
 from bnclf import KDBClassifier, TANClassifier
-from bnclf.io import load_model, read_network, safe_identifiers, save_model, write_network
-from bnclf.pgmpy_adapter import tables_from_network
+from bnclf.io._models import load_model, save_model
+from bnclf.io._networks import read_network, safe_identifiers, write_network
+from bnclf.io._pgmpy import tables_from_network
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +137,7 @@ def test_export_rejects_what_it_cannot_write(tmp_path, krkp):
 @pytest.mark.parametrize("fmt", ["bif", "xmlbif"])
 def test_ensemble_and_multinet_write_one_file_per_member_and_read_back(tmp_path, krkp, fmt):
     from bnclf import ChowLiuMultinetClassifier, WATANClassifier
-    from bnclf.io import read_networks
+    from bnclf.io._networks import read_networks
 
     X, y = krkp
     X = X.iloc[:, :5]
@@ -165,7 +166,7 @@ def test_ensemble_and_multinet_write_one_file_per_member_and_read_back(tmp_path,
 
 def test_aode_manifest_records_what_the_row_weights_need(tmp_path, krkp):
     from bnclf import AODEClassifier
-    from bnclf.io import read_networks
+    from bnclf.io._networks import read_networks
 
     X, y = krkp
     est = AODEClassifier(frequency_limit=3).fit(X.iloc[:, :4], y)

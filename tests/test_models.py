@@ -12,7 +12,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OrdinalEncoder
 
 from bnclf import KDBClassifier, NaiveBayesClassifier, TANClassifier, make_classifier
-from bnclf.pgmpy_adapter import variable_elimination
+from bnclf.io._pgmpy import variable_elimination
 
 ESTIMATORS = [NaiveBayesClassifier(), TANClassifier(), KDBClassifier(k=2), KDBClassifier(k=3)]
 IDS = ["nb", "tan", "kdb2", "kdb3"]

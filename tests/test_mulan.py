@@ -1,4 +1,4 @@
-"""Tests of bnclf.arff.load_mulan (MULAN/MEKA multilabel ARFF) and the embedded multilabel data."""
+"""Tests of bnclf.io.load_mulan (MULAN/MEKA multilabel ARFF) and the embedded multilabel data."""
 
 import gzip
 import io
@@ -8,12 +8,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bnclf.arff import load_mulan
 from bnclf.datasets import (
     list_multilabel_datasets,
     load_multilabel_dataset,
     multilabel_dataset_path,
 )
+from bnclf.io._arff import load_mulan
 
 EMOTIONS_LABELS = ["amazed-suprised", "happy-pleased", "relaxing-calm", "quiet-still", "sad-lonely", "angry-aggresive"]
 

@@ -14,15 +14,10 @@ import pandas as pd
 import pytest
 from scipy.special import logsumexp
 
-from bnclf.label_inference import min_fill_order
-from bnclf.models.multilabel import MultilabelBNClassifier, MultilabelBNEnsemble, as_label_matrix
-from bnclf.multilabel_structure import (
-    enumerate_fans,
-    label_family_scores,
-    learn_bridge,
-    learn_class_graph,
-)
-from bnclf.stats import bdeu_score
+from bnclf.counts._measures import bdeu_score
+from bnclf.inference._elimination import elimination_order
+from bnclf.learn._multilabel import enumerate_fans, label_family_scores, learn_bridge, learn_class_graph
+from bnclf.models._multilabel import MultilabelBNClassifier, MultilabelBNEnsemble, as_label_matrix
 
 
 def synthetic(n_rows=400, n_labels=5, n_features=8, seed=0, missing=0.0):
@@ -171,7 +166,7 @@ def test_missing_and_unseen_values_are_summed_out():
 
 
 def test_pgmpy_variable_elimination_agrees(fitted):
-    from bnclf.pgmpy_adapter import variable_elimination
+    from bnclf.io._pgmpy import variable_elimination
 
     X, Y, models = fitted
     model = models["fan"]
@@ -285,7 +280,7 @@ def test_fitted_attributes_and_treewidth(fitted):
     assert all(dag.out_degree(f) == 0 for f in model.selected_features_)
     scopes = [tuple(model.label_names_.index(p) for p in (c, *dag.predecessors(c))) for c in model.label_names_]
     scopes += [tuple(model.label_names_.index(p) for p in pa) for pa in model.bridge_parents_.values()]
-    assert model.treewidth_ == min_fill_order(scopes, range(5), [2] * 5)[1]
+    assert model.treewidth_ == elimination_order(scopes, range(5), [2] * 5).widest
     assert models["ensemble"].treewidth_ == 5
     assert len(models["ensemble"].to_pgmpy()) == 5
 
@@ -366,9 +361,9 @@ def test_numeric_rows_encode_by_cut_points_like_the_discretizer():
 
 
 def test_bridge_on_emotions_equals_search_without_pruning_and_bdeu_brute_force():
-    from bnclf.data import FeatureEncoder
     from bnclf.datasets import load_multilabel_dataset
-    from bnclf.discretize import QuantileDiscretizer
+    from bnclf.encoding._discretize import QuantileDiscretizer
+    from bnclf.encoding._encoder import FeatureEncoder
 
     X, Y = load_multilabel_dataset("emotions")
     frame = QuantileDiscretizer(n_bins=4).fit_transform(X)
@@ -410,7 +405,7 @@ def test_twelve_labels_brute_force_including_the_non_empty_map():
 def test_maximum_branching_weight_equals_networkx_edmonds():
     import networkx as nx
 
-    from bnclf.multilabel_structure import maximum_branching
+    from bnclf.learn._multilabel import maximum_branching
 
     rng = np.random.default_rng(0)
     for _ in range(150):

@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bnclf.arff import write_arff
-from bnclf.cli import main
+from bnclf.cli._main import main
 from bnclf.datasets import load_multilabel_dataset
-from bnclf.io import load_model, save_model
+from bnclf.io._arff import write_arff
+from bnclf.io._models import load_model, save_model
 from bnclf.models import make_multilabel_classifier
 
 
@@ -259,7 +259,7 @@ def test_an_inconsistent_multilabel_file_is_refused(files, mnb_file, tmp_path):
 def test_export_and_plot_a_multilabel_network(mnb_file, tmp_path, capsys):
     import matplotlib.pyplot as plt
 
-    from bnclf.io import read_network
+    from bnclf.io._networks import read_network
 
     model = load_model(mnb_file)
     out = tmp_path / "mnb.xmlbif"

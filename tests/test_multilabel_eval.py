@@ -16,22 +16,21 @@ from sklearn.metrics import accuracy_score, hamming_loss
 from sklearn.naive_bayes import CategoricalNB
 
 from bnclf.datasets import load_multilabel_dataset
-from bnclf.discretize import QuantileDiscretizer
-from bnclf.evaluation.compare import summarize
-from bnclf.evaluation.multilabel import (
+from bnclf.encoding._discretize import QuantileDiscretizer
+from bnclf.evaluation._compare import summarize
+from bnclf.evaluation._metrics import global_accuracy, hamming_accuracy
+from bnclf.evaluation._multilabel import (
     compare_multilabel,
     empty_rate,
-    global_accuracy,
-    hamming_accuracy,
     least_relevant_label_folds,
     multilabel_fold_scores,
     split_label_columns,
     summarize_multilabel,
 )
-from bnclf.evaluation.protocols import multilabel_cv_splits
+from bnclf.evaluation._protocols import multilabel_cv_splits
 from bnclf.models import NaiveBayesClassifier, make_multilabel_classifier
-from bnclf.models.multilabel import MultilabelBNClassifier
-from bnclf.models.multilabel_baselines import (
+from bnclf.models._multilabel import MultilabelBNClassifier
+from bnclf.models._multilabel_baselines import (
     BinaryRelevanceNB,
     CodesNaiveBayes,
     EnsembleOfClassifierChains,
@@ -225,7 +224,7 @@ def test_registry_names_the_baselines():
 def test_cross_validate_on_emotions(emotions):
     X, Y = emotions
     estimators = {"mnb": "mnb", "br": binary_relevance()}
-    cv = multilabel_fold_scores(estimators, X, Y, n_splits=5, random_state=0, progress=False)
+    cv = multilabel_fold_scores(estimators, X, Y, n_splits=5, random_state=0, verbose=0)
     assert len(cv) == 10 and list(cv["classifier"].unique()) == ["mnb", "br"]
     assert (cv.groupby("classifier")["n_test"].sum() == len(X)).all()
     assert cv["global_accuracy"].between(0.1, 0.5).all()
@@ -255,14 +254,14 @@ def test_cross_validate_on_emotions(emotions):
 
 def test_cross_validate_restores_allow_empty_and_names_a_failing_fold(small):
     X, Y = small
-    cv = multilabel_fold_scores(["mnb(feature_selection=None, allow_empty=True)"], X, Y, n_splits=3, progress=False)
+    cv = multilabel_fold_scores(["mnb(feature_selection=None, allow_empty=True)"], X, Y, n_splits=3, verbose=0)
     np.testing.assert_allclose(cv["global_accuracy"], cv["global_accuracy_empty_allowed"])
     with pytest.raises(RuntimeError, match="bad fold 0"):
         multilabel_fold_scores(
-            {"bad": MultilabelBNClassifier(alpha=5.0, max_parents=2, discretizer=None)}, X, Y, progress=False
+            {"bad": MultilabelBNClassifier(alpha=5.0, max_parents=2, discretizer=None)}, X, Y, verbose=0
         )
     with pytest.raises(ValueError, match="repeat"):
-        multilabel_fold_scores(["br", "br"], X, Y, progress=False)
+        multilabel_fold_scores(["br", "br"], X, Y, verbose=0)
 
 
 def test_compare_multilabel_feeds_the_comparison_tests(small, emotions):
@@ -271,7 +270,7 @@ def test_compare_multilabel_feeds_the_comparison_tests(small, emotions):
         [("first", X.iloc[:120], Y.iloc[:120]), ("second", X.iloc[120:], Y.iloc[120:])],
         ["mnb(feature_selection=None)", "br"],
         n_splits=3,
-        progress=False,
+        verbose=0,
     )
     assert set(results["dataset"]) == {"first", "second"} and (results["repeat"] == 0).all()
     np.testing.assert_allclose(results["zero_one_loss"], 1 - results["global_accuracy"])

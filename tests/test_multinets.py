@@ -10,8 +10,8 @@ from pgmpy_oracle import log_evidence, observed
 from sklearn.metrics import mutual_info_score
 
 from bnclf import ChowLiuMultinetClassifier, ETANClassifier, make_classifier
-from bnclf.arff import load_arff_xy
-from bnclf.pgmpy_adapter import variable_elimination
+from bnclf.io._arff import load_arff_xy
+from bnclf.io._pgmpy import variable_elimination
 
 DATA = Path(__file__).parent / "data"
 
@@ -73,7 +73,7 @@ def test_bmccl_trees_are_the_maximum_spanning_trees_of_each_labels_mi(krkp):
 
 
 def test_etan_reproduces_the_papers_balance_scale_walk_through(balance):
-    """Seed 003 Figure 5: for y1 (label L) and k=2, the pair X3-X4 comes first, then X2
+    """The ETAN paper (2019) Figure 5: for y1 (label L) and k=2, the pair X3-X4 comes first, then X2
     takes {X3, X4}, then X1 takes {X3, X4} out of {X2, X3, X4}."""
     X, y = balance
     est = ETANClassifier(k=2).fit(X, y)

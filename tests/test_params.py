@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from bnclf.data import DiscreteData
-from bnclf.params import m_estimated_log_cpts
-from bnclf.stats import CountCache, m_estimate
+from bnclf.counts._cache import CountCache
+from bnclf.counts._measures import m_estimate
+from bnclf.encoding._frames import DiscreteData
+from bnclf.learn._parameters import m_estimated_log_cpts
 
 X = np.array([0, 0, 1, 1, 1, 2, 0, 1])
 C = np.array([0, 0, 0, 1, 1, 1, 1, 1])
@@ -42,7 +43,7 @@ def test_negative_m_is_rejected():
 
 @pytest.mark.parametrize("m", [0.0, 1.0, 2.5])
 def test_all_pairs_cpts_equal_the_m_estimates_of_each_family(m):
-    from bnclf.params import child_given_pair_log_cpts
+    from bnclf.learn._parameters import child_given_pair_log_cpts
 
     rng = np.random.default_rng(1)
     codes = rng.integers(0, 3, size=(7, 4))  # few rows: empty parent configurations occur

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
+from bnclf.io._pgmpy import network_from_tables, tables_from_network, variable_elimination
 from bnclf.network import Network
-from bnclf.pgmpy_adapter import network_from_tables, tables_from_network, variable_elimination
 
 
 def two_parent_network():

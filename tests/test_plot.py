@@ -8,7 +8,8 @@ import pytest
 from matplotlib.path import Path
 
 from bnclf import NaiveBayesClassifier, TANClassifier
-from bnclf.plot import draw_structure, save_structure_png, structure_layout
+from bnclf.plot._layout import structure_layout
+from bnclf.plot._structures import draw_structure, save_structure_png
 
 
 def test_png_of_a_fitted_tan(tmp_path, krkp):
@@ -77,7 +78,7 @@ def test_multinet_and_ensemble_draw_a_panel_per_member(tmp_path, krkp):
 
 def test_large_ensembles_draw_sixteen_panels_and_multinet_files_draw_without_a_class(krkp, tmp_path):
     from bnclf import ATANClassifier, ChowLiuMultinetClassifier
-    from bnclf.io import read_networks, write_network
+    from bnclf.io._networks import read_networks, write_network
 
     X, y = krkp
     axes = draw_structure(ATANClassifier().fit(X.iloc[:, :20], y))
@@ -85,7 +86,7 @@ def test_large_ensembles_draw_sixteen_panels_and_multinet_files_draw_without_a_c
     plt.close("all")
     bmc = ChowLiuMultinetClassifier().fit(X.iloc[:, :6], y)
     model = read_networks(write_network(bmc, tmp_path / "b.bif"))["networks"]["won"]
-    from bnclf.plot import _graph_and_class
+    from bnclf.plot._layout import _graph_and_class
 
     assert _graph_and_class(model)[1] is not None  # guessed: the root feature
     assert _graph_and_class(model, class_node=False)[1] is None
@@ -98,7 +99,7 @@ def test_draw_members_rejects_positions_that_are_not_members(krkp):
     import pytest
 
     from bnclf import ChowLiuMultinetClassifier
-    from bnclf.plot import draw_members
+    from bnclf.plot._structures import draw_members
 
     X, y = krkp
     bmc = ChowLiuMultinetClassifier().fit(X.iloc[:, :4], y)
@@ -111,7 +112,8 @@ def test_large_networks_can_be_drawn_in_part(krkp, tmp_path):
     import matplotlib.pyplot as plt
 
     from bnclf import KDBClassifier
-    from bnclf.plot import draw_structure, select_nodes
+    from bnclf.plot._layout import select_nodes
+    from bnclf.plot._structures import draw_structure
 
     X, y = krkp
     est = KDBClassifier(k=2).fit(X, y)
@@ -135,7 +137,7 @@ def test_large_networks_can_be_drawn_in_part(krkp, tmp_path):
 
 
 def test_cli_plot_options(tmp_path, capsys):
-    from bnclf.cli import main
+    from bnclf.cli._main import main
     from bnclf.datasets import load_dataset
 
     X, y = load_dataset("iris")
@@ -153,7 +155,7 @@ def test_unrestricted_structure_and_search_trace(krkp, tmp_path):
     from matplotlib.colors import to_hex
 
     from bnclf import RMCVClassifier
-    from bnclf.plot import draw_search_trace
+    from bnclf.plot._traces import draw_search_trace
 
     X, y = krkp
     est = RMCVClassifier(start="empty", random_state=0).fit(X, y)
@@ -178,7 +180,7 @@ def test_unrestricted_structure_and_search_trace(krkp, tmp_path):
 
 
 def test_cli_plot_trace(tmp_path, capsys):
-    from bnclf.cli import main
+    from bnclf.cli._main import main
     from bnclf.datasets import load_dataset
 
     X, y = load_dataset("iris")
@@ -282,7 +284,7 @@ def test_no_arc_passes_through_a_node(krkp, case):
 def test_class_arcs_are_thin_and_grey_and_drawn_under_the_feature_arcs(krkp):
     from matplotlib.colors import to_hex
 
-    from bnclf.plot import CLASS_EDGE_COLOR, CLASS_EDGE_WIDTH, FEATURE_EDGE_COLOR, FEATURE_EDGE_WIDTH
+    from bnclf.plot._layout import CLASS_EDGE_COLOR, CLASS_EDGE_WIDTH, FEATURE_EDGE_COLOR, FEATURE_EDGE_WIDTH
 
     X, y = krkp
     est = TANClassifier().fit(X.iloc[:, :12], y)
@@ -309,7 +311,7 @@ def test_class_arcs_are_thin_and_grey_and_drawn_under_the_feature_arcs(krkp):
 
 def test_features_max_features_and_markov_blanket_restrict_the_drawn_nodes(krkp):
     from bnclf import KDBClassifier
-    from bnclf.plot import model_class_information
+    from bnclf.plot._layout import model_class_information
 
     X, y = krkp
     est = KDBClassifier(k=2).fit(X, y)
@@ -335,7 +337,7 @@ def test_features_max_features_and_markov_blanket_restrict_the_drawn_nodes(krkp)
 def test_model_class_information_is_the_data_mutual_information_for_naive_bayes(krkp):
     from sklearn.metrics import mutual_info_score
 
-    from bnclf.plot import model_class_information
+    from bnclf.plot._layout import model_class_information
 
     X, y = krkp
     X = X.iloc[:, :10]

@@ -13,14 +13,8 @@ import pytest  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch  # noqa: E402
 
-from bnclf.models.multilabel import MultilabelBNClassifier, MultilabelBNEnsemble  # noqa: E402
-from bnclf.plot import (  # noqa: E402
-    BRIDGE_COLOR,
-    CLASS_ARC_COLOR,
-    MORAL_COLOR,
-    PALE_FILL,
-    draw_multilabel,
-)
+from bnclf.models._multilabel import MultilabelBNClassifier, MultilabelBNEnsemble  # noqa: E402
+from bnclf.plot._multilabel import BRIDGE_COLOR, CLASS_ARC_COLOR, MORAL_COLOR, PALE_FILL, draw_multilabel
 
 
 def synthetic(n_rows=300, n_labels=4, n_features=8, seed=0, names=None):

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from pgmpy_oracle import posterior
 
 from bnclf import KDBClassifier, NaiveBayesClassifier, TANClassifier
-from bnclf.pgmpy_adapter import variable_elimination
+from bnclf.io._pgmpy import variable_elimination
 
 ESTIMATORS = {
     "nb": lambda m: NaiveBayesClassifier(m=m),

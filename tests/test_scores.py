@@ -7,9 +7,10 @@ import warnings
 import numpy as np
 import pytest
 
-from bnclf.data import DiscreteData, FeatureEncoder, encode_target
-from bnclf.scores import local_score
-from bnclf.stats import CountCache
+from bnclf.counts._cache import CountCache
+from bnclf.encoding._encoder import FeatureEncoder
+from bnclf.encoding._frames import DiscreteData, encode_target
+from bnclf.learn._scores import local_score
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +52,7 @@ def test_score_name_is_checked(data):
 
 
 def test_k2_by_hand():
-    from bnclf.scores import bic_score, k2_score
+    from bnclf.learn._scores import bic_score, k2_score
 
     # child with 3 states, parent with 2 states; the second configuration never occurs
     table = np.array([[2, 0], [1, 0], [0, 0]])

@@ -16,13 +16,13 @@ import pytest
 from pgmpy_oracle import observed, posterior
 
 from bnclf import HillClimbClassifier, MDLDiscretizer, RMCVClassifier
-from bnclf.data import DiscreteData, FeatureEncoder, encode_target
+from bnclf.counts._cache import CountCache
 from bnclf.datasets import load_dataset
-from bnclf.inference import NetworkKernel, log_posterior
-from bnclf.models import make_classifier
-from bnclf.models.search_based import _holdout_folds
-from bnclf.params import m_estimated_log_cpts
-from bnclf.search import (
+from bnclf.encoding._encoder import FeatureEncoder
+from bnclf.encoding._frames import DiscreteData, encode_target
+from bnclf.inference._kernels import NetworkKernel, log_posterior
+from bnclf.learn._parameters import m_estimated_log_cpts
+from bnclf.learn._search import (
     ClassScore,
     DagState,
     DecomposableScore,
@@ -33,7 +33,8 @@ from bnclf.search import (
     first_best,
     hill_climb,
 )
-from bnclf.stats import CountCache
+from bnclf.models import make_classifier
+from bnclf.models._search_based import _holdout_folds
 
 
 def coded(X, y):

@@ -8,18 +8,18 @@ import pytest
 from scipy.special import gammaln
 from sklearn.metrics import mutual_info_score
 
-from bnclf.data import DiscreteData
-from bnclf.stats import (
-    CountCache,
+from bnclf._entropy import entropy
+from bnclf.counts._cache import CountCache
+from bnclf.counts._measures import (
     bdeu_score,
     conditional_mutual_information,
-    entropy,
     label_conditional_mi,
     m_estimate,
     mutual_information,
     pointwise_class_cmi,
     pointwise_class_mi,
 )
+from bnclf.encoding._frames import DiscreteData
 
 # A tiny table worked by hand: within class 0, Y copies X (1 bit); within class 1,
 # X and Y are independent and uniform (0 bits). X is uniform in both classes.
@@ -56,7 +56,8 @@ def test_hand_computed_measures():
 
 def test_measures_agree_with_sklearn_on_real_data(krkp):
     X_, y_ = krkp
-    from bnclf.data import FeatureEncoder, encode_target
+    from bnclf.encoding._encoder import FeatureEncoder
+    from bnclf.encoding._frames import encode_target
 
     enc = FeatureEncoder().fit(X_)
     codes = enc.transform(X_, training=True)
@@ -212,17 +213,17 @@ def test_tables_read_from_the_all_pairs_products_equal_bincounts(missing):
 # unequal cardinalities; equal ones (segment sums by strided slices); one value left per feature
 @pytest.mark.parametrize("cards", [[2, 5, 3, 4, 1, 6], [4, 4, 4, 4, 4, 4], [2, 1, 2, 2, 1, 2]])
 def test_all_pair_cmi_at_once_equals_pair_by_pair(missing, group_cells, chunk_cells, products, cards, monkeypatch):
-    import bnclf.stats
-    from bnclf.stats import conditional_mutual_information, label_conditional_mi
+    import bnclf.counts._cache
+    from bnclf.counts._measures import conditional_mutual_information, label_conditional_mi
 
     if group_cells is not None:
-        monkeypatch.setattr(bnclf.stats, "_PAIR_GROUP_CELLS", group_cells)
+        monkeypatch.setattr(bnclf.counts._cache, "_PAIR_GROUP_CELLS", group_cells)
     if chunk_cells is not None:
-        monkeypatch.setattr(bnclf.stats, "_ONEHOT_CHUNK_CELLS", chunk_cells)
+        monkeypatch.setattr(bnclf.counts._cache, "_ONEHOT_CHUNK_CELLS", chunk_cells)
     if products != "full":
-        monkeypatch.setattr(bnclf.stats, "_FULL_PRODUCT_CELLS", 0)
+        monkeypatch.setattr(bnclf.counts._cache, "_FULL_PRODUCT_CELLS", 0)
     if products == "remade":
-        monkeypatch.setattr(bnclf.stats, "_ONEHOT_KEEP_BYTES", 0)
+        monkeypatch.setattr(bnclf.counts._cache, "_ONEHOT_KEEP_BYTES", 0)
 
     rng = np.random.default_rng(7)
     cards = np.array(cards)

@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 from sklearn.metrics import mutual_info_score
 
-from bnclf.data import DiscreteData, FeatureEncoder, encode_target
-from bnclf.stats import CountCache
-from bnclf.structure import learn_kdb, learn_nb, learn_tan, maximum_spanning_arborescence
+from bnclf.counts._cache import CountCache
+from bnclf.encoding._encoder import FeatureEncoder
+from bnclf.encoding._frames import DiscreteData, encode_target
+from bnclf.learn._restricted import learn_kdb, learn_nb, learn_tan, maximum_spanning_arborescence
 
 
 class HandCache:

@@ -62,7 +62,8 @@ OPTIONAL_TYPE_MODULES = ("dask",)
 
 # -- the walk -----------------------------------------------------------------------------------
 def _modules() -> list:
-    names = ["bnclf"] + [m.name for m in pkgutil.walk_packages(bnclf.__path__, "bnclf.")]
+    # bnclf.__main__ runs the command line when imported
+    names = ["bnclf"] + [m.name for m in pkgutil.walk_packages(bnclf.__path__, "bnclf.") if m.name != "bnclf.__main__"]
     return [importlib.import_module(name) for name in sorted(names)]
 
 
@@ -106,7 +107,15 @@ def _public_objects() -> list:
                 continue
             if inspect.isfunction(obj) or inspect.isclass(obj):
                 found[id(obj)] = obj
-    for package in ("bnclf", "bnclf.models", "bnclf.evaluation"):
+    for package in (
+        "bnclf",
+        "bnclf.models",
+        "bnclf.evaluation",
+        "bnclf.io",
+        "bnclf.plot",
+        "bnclf.learn",
+        "bnclf.counts",
+    ):
         module = importlib.import_module(package)
         for name in getattr(module, "__all__", ()):
             obj = getattr(module, name)
@@ -167,16 +176,16 @@ def _type_checking_namespace(module) -> dict:
 # -- the tests --------------------------------------------------------------------------------------
 def test_walk_reaches_the_public_api():
     # the walk sees the estimators, their inherited methods and module-level functions
-    assert "bnclf.models.multilabel.MultilabelBNClassifier.fit" in FUNCTIONS
-    assert "bnclf.models.multilabel.MultilabelBNClassifier.map_query" in FUNCTIONS
-    assert "bnclf.models.base.BayesNetClassifier.predict_proba" in FUNCTIONS  # via TANClassifier
-    assert "bnclf.discretize._BaseDiscretizer.transform" in FUNCTIONS  # inherited by MDLDiscretizer
+    assert "bnclf.models._multilabel.MultilabelBNClassifier.fit" in FUNCTIONS
+    assert "bnclf.models._multilabel.MultilabelBNClassifier.map_query" in FUNCTIONS
+    assert "bnclf.models._base.BayesNetClassifier.predict_proba" in FUNCTIONS  # via TANClassifier
+    assert "bnclf.encoding._discretize._BaseDiscretizer.transform" in FUNCTIONS  # inherited by MDLDiscretizer
     assert "bnclf.network.Network.to_pgmpy" in FUNCTIONS
-    assert "bnclf.evaluation.compare.compare" in FUNCTIONS
-    assert "bnclf.io.write_network" in FUNCTIONS
-    assert "bnclf.data.encode_target" in FUNCTIONS
-    assert "bnclf.data.DiscreteData.subset" in FUNCTIONS
-    assert "bnclf.models.naive.NaiveBayesClassifier.partial_fit" in FUNCTIONS
+    assert "bnclf.evaluation._compare.compare" in FUNCTIONS
+    assert "bnclf.io._networks.write_network" in FUNCTIONS
+    assert "bnclf.encoding._frames.encode_target" in FUNCTIONS
+    assert "bnclf.encoding._frames.DiscreteData.subset" in FUNCTIONS
+    assert "bnclf.models._naive.NaiveBayesClassifier.partial_fit" in FUNCTIONS
     assert len(FUNCTIONS) > 200
 
 
@@ -212,8 +221,14 @@ def test_type_hints_resolve(obj):
     module = importlib.import_module(obj.__module__)
     localns = _type_checking_namespace(module)
     if inspect.isclass(obj):
-        # the class's own annotations (dataclass fields, NamedTuple fields, class attributes)
-        hints = typing.get_type_hints(obj, globalns=vars(module), localns=localns)
+        # the class's annotations (dataclass fields, NamedTuple fields, class attributes):
+        # each base's in its own module (globalns left to typing), with the
+        # TYPE_CHECKING names of every bnclf module in the MRO supplied
+        for base in obj.__mro__[1:]:
+            if base.__module__.startswith("bnclf"):
+                base_module = importlib.import_module(base.__module__)
+                localns = {**_type_checking_namespace(base_module), **localns}
+        hints = typing.get_type_hints(obj, localns=localns)
         assert set(hints) >= set(vars(obj).get("__annotations__", {}))
     else:
         hints = typing.get_type_hints(obj, globalns=vars(module), localns=localns)

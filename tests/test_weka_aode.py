@@ -18,7 +18,7 @@ import pytest
 
 from bnclf import AODEClassifier, MDLDiscretizer, WAODEClassifier
 from bnclf.datasets import load_dataset, load_table
-from bnclf.evaluation.protocols import make_cv_splits
+from bnclf.evaluation._protocols import make_cv_splits
 
 DATA = Path(__file__).parent / "data"
 REFERENCE = pd.read_csv(DATA / "weka_aode_reference.csv", dtype={"aode": str, "waode": str})
@@ -60,7 +60,7 @@ def test_live_weka_on_one_fold(tmp_path):
     from make_weka_aode_reference import fold_frames
     from weka_runner import AODE, WAODE, run_weka, weka_available
 
-    from bnclf.arff import write_arff
+    from bnclf.io._arff import write_arff
 
     if not weka_available():
         pytest.skip("Weka is not installed (apt-get install weka)")

@@ -83,7 +83,7 @@ def load_dataset(name: str = DEFAULT_DATASET) -> tuple[pd.DataFrame, pd.Series]:
     y : pandas.Series
         The class (the last attribute).
     """
-    from ..arff import load_arff_xy
+    from bnclf.io._arff import load_arff_xy
 
     with resources.as_file(dataset_path(name)) as path:
         return load_arff_xy(path)
@@ -122,7 +122,7 @@ def load_multilabel_dataset(name: str = "emotions") -> tuple[pd.DataFrame, pd.Da
         The features, numeric ones as float, nominal ones as ``category``.
     Y : pandas.DataFrame
         One ``int8`` 0/1 column per label, named and ordered as in the file
-        (see :func:`bnclf.arff.load_mulan`).
+        (see :func:`bnclf.io.load_mulan`).
 
     Examples
     --------
@@ -130,14 +130,14 @@ def load_multilabel_dataset(name: str = "emotions") -> tuple[pd.DataFrame, pd.Da
     >>> X.shape, Y.shape
     ((593, 72), (593, 6))
     """
-    from ..arff import load_mulan
+    from bnclf.io._arff import load_mulan
 
     arff_file, xml_file = _multilabel_files(name)
     with resources.as_file(arff_file) as arff_path, resources.as_file(xml_file) as xml_path:
         return load_mulan(arff_path, xml=xml_path)
 
 
-from ..data import MAX_INTEGER_CATEGORIES  # noqa: E402 - the one integer-column rule
+from bnclf.encoding._frames import MAX_INTEGER_CATEGORIES  # noqa: E402 - the one integer-column rule
 
 
 def read_csv_table(
@@ -290,7 +290,7 @@ def load_table(
         raise FileNotFoundError(f"no such file: {path}")
     name = path.name.lower()
     if name.endswith((".arff", ".arff.gz")):
-        from ..arff import load_arff_xy
+        from bnclf.io._arff import load_arff_xy
 
         return load_arff_xy(path, target=target)
     frame = read_csv_table(path, header=header, sep=sep, names=names)

@@ -1,27 +1,22 @@
 """Evaluation of classifiers: CV protocols, metrics, statistical tests, plots.
 
 See ``docs/evaluation.md`` for the protocols, the formulas and references, and
-the ``bnclf compare`` command. :mod:`bnclf.evaluation.multilabel` compares
+the ``bnclf compare`` command. :mod:`bnclf.evaluation` compares
 multilabel classifiers by the protocol of Corani et al. (2014):
 ``multilabel_fold_scores`` runs several classifiers on the same folds and
 returns one row per (classifier, fold), while :func:`cross_validate_multilabel`
 keeps the predictions of one estimator.
 """
 
-from . import plots
-from .compare import (
-    CLASSIFIERS,
+from bnclf.evaluation._compare import (
     ComparisonSummary,
     compare,
     load_dataset_spec,
-    make_classifier,
-    parse_classifier_spec,
-    register_classifier,
     render_report,
     summarize,
     write_report,
 )
-from .metrics import (
+from bnclf.evaluation._metrics import (
     KohaviWolpertResult,
     accuracy,
     global_accuracy,
@@ -33,7 +28,7 @@ from .metrics import (
     roc_auc,
     zero_one_loss,
 )
-from .multilabel import (
+from bnclf.evaluation._multilabel import (
     compare_multilabel,
     empty_rate,
     least_relevant_label_folds,
@@ -41,8 +36,8 @@ from .multilabel import (
     multilabel_fold_scores,
     summarize_multilabel,
 )
-from .plots import nemenyi_cliques, plot_critical_difference, plot_dataset_bars, plot_paper_vs_ours
-from .protocols import (
+from bnclf.evaluation._plots import nemenyi_cliques, plot_critical_difference, plot_dataset_bars, plot_paper_vs_ours
+from bnclf.evaluation._protocols import (
     CVPredictions,
     MultilabelCVPredictions,
     Split,
@@ -54,7 +49,7 @@ from .protocols import (
     make_cv_splits,
     multilabel_cv_splits,
 )
-from .stats_tests import (
+from bnclf.evaluation._stats_tests import (
     BayesianResult,
     FriedmanResult,
     TTestResult,
@@ -76,10 +71,10 @@ from .stats_tests import (
     win_draw_loss,
     win_draw_loss_table,
 )
+from bnclf.models._registry import CLASSIFIERS, make_classifier, parse_classifier_spec, register_classifier
 
 __all__ = [
     # plots (matplotlib Figures)
-    "plots",
     "plot_critical_difference",
     "plot_paper_vs_ours",
     "plot_dataset_bars",
@@ -95,7 +90,7 @@ __all__ = [
     "CVPredictions",
     "cross_validate_multilabel",
     "MultilabelCVPredictions",
-    # multilabel comparisons (bnclf.evaluation.multilabel)
+    # multilabel comparisons (bnclf.evaluation)
     "least_relevant_label_folds",
     "empty_rate",
     "summarize_multilabel",

@@ -1,31 +1,39 @@
-"""Estimators, one module per family of classifiers."""
+"""Estimators: thin scikit-learn classes over the learners, one module per family.
 
-from .base import BayesNetClassifier
-from .ensembles import (
-    AODEClassifier,
-    ATANClassifier,
-    EnsembleClassifier,
-    WAODEClassifier,
-    WATANClassifier,
-)
-from .instance_specific import (
+Network → inference → **models**: each estimator validates and encodes its data, hands
+counts to its learner, keeps the fitted networks and answers predictions through their
+kernels. Every class registers itself where it is defined (its ``short_names``): specs
+such as ``"kdb(k=3)"``, the command line, the model files and the scikit-learn checks all
+read that one registry.
+"""
+
+from bnclf.models._base import BayesNetClassifier
+from bnclf.models._ensembles import AODEClassifier, ATANClassifier, EnsembleClassifier, WAODEClassifier, WATANClassifier
+from bnclf.models._instance_specific import (
     AKDBClassifier,
     InstanceSpecificClassifier,
     LKDBClassifier,
     LTANClassifier,
     TargetKDBClassifier,
 )
-from .kdb import KDBClassifier
-from .multilabel import MultilabelBNClassifier, MultilabelBNEnsemble
-from .multinets import ChowLiuMultinetClassifier, ETANClassifier, MultinetClassifier
-from .naive import NaiveBayesClassifier
-from .search_based import HillClimbClassifier, RMCVClassifier
-from .tree import TANClassifier
+from bnclf.models._kdb import KDBClassifier
+from bnclf.models._multilabel import MultilabelBNClassifier, MultilabelBNEnsemble
+from bnclf.models._multilabel_baselines import BinaryRelevanceNB, EnsembleOfClassifierChains
+from bnclf.models._multinets import ChowLiuMultinetClassifier, ETANClassifier, MultinetClassifier
+from bnclf.models._naive import NaiveBayesClassifier
+from bnclf.models._registry import (
+    CLASSIFIERS,
+    ESTIMATORS,
+    MULTILABEL_CLASSIFIERS,
+    make_classifier,
+    make_multilabel_classifier,
+    parse_classifier_spec,
+    register_classifier,
+)
+from bnclf.models._search_based import HillClimbClassifier, RMCVClassifier
+from bnclf.models._tree import TANClassifier
 
 __all__ = [
-    "BayesNetClassifier",
-    "EnsembleClassifier",
-    "MultinetClassifier",
     "NaiveBayesClassifier",
     "TANClassifier",
     "KDBClassifier",
@@ -35,7 +43,6 @@ __all__ = [
     "WATANClassifier",
     "ChowLiuMultinetClassifier",
     "ETANClassifier",
-    "InstanceSpecificClassifier",
     "LKDBClassifier",
     "AKDBClassifier",
     "LTANClassifier",
@@ -44,21 +51,17 @@ __all__ = [
     "HillClimbClassifier",
     "MultilabelBNClassifier",
     "MultilabelBNEnsemble",
-]
-from .registry import (
-    CLASSIFIERS,
-    MULTILABEL_CLASSIFIERS,
-    make_classifier,
-    make_multilabel_classifier,
-    parse_classifier_spec,
-    register_classifier,
-)
-
-__all__ += [
-    "CLASSIFIERS",
-    "MULTILABEL_CLASSIFIERS",
+    "BinaryRelevanceNB",
+    "EnsembleOfClassifierChains",
+    "BayesNetClassifier",
+    "EnsembleClassifier",
+    "MultinetClassifier",
+    "InstanceSpecificClassifier",
     "make_classifier",
     "make_multilabel_classifier",
     "parse_classifier_spec",
     "register_classifier",
+    "CLASSIFIERS",
+    "MULTILABEL_CLASSIFIERS",
+    "ESTIMATORS",
 ]

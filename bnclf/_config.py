@@ -1,0 +1,190 @@
+"""Library-wide settings, in the scikit-learn idiom: :func:`get_config`, :func:`set_config`
+and the :func:`config_context` context manager.
+
+One setting today, ``memory_budget``: the most bytes one count table (or one temporary of
+the all-pairs counts, or one table of a multilabel query) may take. Past it, fitting raises
+:class:`bnclf.counts.TableTooLargeError`, naming the columns, the cells and bytes, and the fix,
+before anything is allocated.
+
+Examples
+--------
+>>> import bnclf
+>>> with bnclf.config_context(memory_budget="512M"):
+...     bnclf.get_config()["memory_budget"]
+536870912
+>>> bnclf.get_config()["memory_budget"] is None  # the default: see memory_budget()
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from typing import Any
+
+__all__ = ["get_config", "set_config", "config_context", "memory_budget", "parse_size"]
+
+
+_UNSET = object()
+
+
+_global_config: dict[str, Any] = {"memory_budget": None}  # set_config
+
+
+_local = threading.local()  # config_context: a per-thread overlay, so threads never mix blocks
+
+
+def _overlay() -> dict[str, Any] | None:
+    return getattr(_local, "config", None)
+
+
+def parse_size(value: int | float | str, what: str = "memory_budget") -> int:
+    """Bytes from an int, a float or a text such as ``"8G"``, ``"500M"``, ``"64K"``, ``"1e9"``."""
+    if isinstance(value, bool):
+        raise TypeError(f"{what}={value!r} is not a size; give bytes or a text such as '8G' or '500M'.")
+    if isinstance(value, (int, float)):
+        size = value
+    else:
+        text = str(value).strip().upper().removesuffix("B").removesuffix("I")
+        scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}.get(text[-1:], 1)
+        try:
+            size = float(text.rstrip("KMGT")) * scale
+        except ValueError:
+            raise ValueError(f"{what}={value!r} is not a size; give bytes or a text such as '8G' or '500M'.") from None
+    if not size == size or size <= 0 or size == float("inf"):  # NaN, negative, zero, infinite
+        raise ValueError(f"{what}={value!r} must be a positive, finite number of bytes, e.g. '8G'.")
+    return int(size)
+
+
+def get_config() -> dict[str, Any]:
+    """The current settings, as a new dict.
+
+    ``memory_budget`` is ``None`` unless set: then :func:`memory_budget` falls back on the
+    environment variable ``BNCLF_MEMORY_BUDGET``, else a quarter of the physical memory.
+    """
+    return dict(_overlay() or _global_config)
+
+
+def set_config(*, memory_budget: int | float | str | None = _UNSET) -> None:  # type: ignore[assignment]
+    """Change settings for the rest of the session (see :func:`config_context` for a block).
+
+    Parameters
+    ----------
+    memory_budget : int, float, str or None
+        Most bytes one count table may take: bytes, or a text such as ``"8G"`` or
+        ``"500M"``. ``None`` restores the default (``$BNCLF_MEMORY_BUDGET``, else a
+        quarter of the physical memory).
+
+    Notes
+    -----
+    The setting is process-wide (inside a :func:`config_context` block it also changes that
+    block's setting until the block ends). The evaluation harness's joblib workers and the Dask
+    counting tasks of :mod:`bnclf.counts` receive the budget of the process that starts
+    them, so a budget set here holds for them too.
+    """
+    if memory_budget is not _UNSET:
+        value = None if memory_budget is None else parse_size(memory_budget)
+        _global_config["memory_budget"] = value
+        if _overlay() is not None:
+            _overlay()["memory_budget"] = value
+
+
+@contextlib.contextmanager
+def config_context(*, memory_budget: int | float | str | None = _UNSET) -> Iterator[None]:  # type: ignore[assignment]
+    """Settings for a ``with`` block in this thread; the earlier ones come back on leaving it.
+
+    Parameters
+    ----------
+    memory_budget : int, float, str or None
+        As in :func:`set_config`.
+
+    Notes
+    -----
+    The block's settings hold in the thread that enters it (as scikit-learn's
+    ``config_context``); other threads, such as those of a Dask threaded scheduler, keep
+    theirs. Tasks that bnclf sends to other threads or processes carry the caller's settings.
+    """
+    before = _overlay()
+    config = get_config()
+    if memory_budget is not _UNSET:
+        config["memory_budget"] = None if memory_budget is None else parse_size(memory_budget)
+    _local.config = config
+    try:
+        yield
+    finally:
+        _local.config = before
+
+
+def memory_budget() -> int:
+    """Bytes one array may take: the ``memory_budget`` setting (:func:`set_config`), else
+    ``$BNCLF_MEMORY_BUDGET`` (bytes; ``K``, ``M``, ``G`` suffixes allowed), else a quarter of
+    the physical memory, else 4 GiB."""
+    setting = get_config()["memory_budget"]
+    if setting is not None:
+        return int(setting)
+    text = os.environ.get("BNCLF_MEMORY_BUDGET", "").strip()
+    if text:
+        return parse_size(text, "BNCLF_MEMORY_BUDGET")
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")) // 4
+    except (AttributeError, ValueError, OSError):
+        return 4 << 30
+
+
+class ConfiguredCall:
+    """``func`` run under the settings of the process that made this object: what a joblib or
+    Dask task needs to see the caller's :func:`set_config` in another process."""
+
+    def __init__(self, func: Callable, config: dict[str, Any] | None = None) -> None:
+        self.func = func
+        self.config = get_config() if config is None else dict(config)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        with config_context(**self.config):
+            return self.func(*args, **kwargs)
+
+
+class TableTooLargeError(MemoryError):
+    """A count table (or a temporary of the all-pairs counts) would exceed the memory
+    budget (:func:`bnclf._config.memory_budget`); the message names the columns and the fix."""
+
+
+def _size(n_bytes: float) -> str:
+    for unit, scale in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20)):
+        if n_bytes >= scale:
+            return f"{n_bytes / scale:.1f} {unit}"
+    return f"{int(n_bytes)} bytes"
+
+
+_BLAS = None
+
+
+def single_threaded_blas() -> AbstractContextManager[Any]:
+    """A context in which BLAS uses one thread.
+
+    The products here are small and run inside loops; on a busy two-core
+    machine a multi-threaded BLAS that spins waiting for a second core is ten
+    times slower than one thread.
+    """
+    global _BLAS
+    if _BLAS is None:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS = ThreadpoolController()
+    return _BLAS.limit(limits=1, user_api="blas")
+
+
+CHUNK_CELLS = 1 << 22
+"""Cells of the largest temporary array one chunk of rows may make (32 MiB of float64)."""
+
+
+def row_chunks(n_rows: int, cells_per_row: int, limit: int | None = None) -> Iterator[slice]:
+    """Slices of at most ``limit // cells_per_row`` rows (at least one) covering ``n_rows``:
+    the one way every kernel and learner walks rows in bounded memory (``limit``
+    defaults to :data:`CHUNK_CELLS`, read at each call)."""
+    step = max(1, int(CHUNK_CELLS if limit is None else limit) // max(1, int(cells_per_row)))
+    for start in range(0, n_rows, step):
+        yield slice(start, min(n_rows, start + step))

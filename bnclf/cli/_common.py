@@ -1,0 +1,314 @@
+"""What the commands share: reading data files, building models from specs, the
+multilabel switch, writing rows, and the options every command takes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from bnclf.encoding._frames import shown_names
+
+if TYPE_CHECKING:
+    from sklearn.base import BaseEstimator
+
+
+# -- data and models ---------------------------------------------------------------
+def _csv_options(args) -> dict:
+    names = getattr(args, "names", None)
+    return {
+        "header": not getattr(args, "no_header", False),
+        "sep": getattr(args, "sep", None),
+        "names": [n.strip() for n in names.split(",")] if names else None,
+    }
+
+
+def read_table(
+    path: str | os.PathLike, target: str | None = None, args: argparse.Namespace | None = None
+) -> tuple[pd.DataFrame, pd.Series]:
+    """Features and target of a CSV or ARFF file (``--class``, default the last column)."""
+    from bnclf.datasets import load_table
+
+    X, y = load_table(path, target, **_csv_options(args))
+    return _drop_columns(X, path, args), y
+
+
+def _drop_columns(X: pd.DataFrame, path, args) -> pd.DataFrame:
+    """``X`` without the ``--drop`` columns (each must be a column of the file)."""
+    text = getattr(args, "drop", None)
+    if not text:
+        return X
+    drop = [c.strip() for c in text.split(",") if c.strip()]
+    absent = [c for c in drop if c not in X.columns]
+    if absent:
+        raise ValueError(f"--drop {absent} are not feature columns of {path}; its columns are {list(X.columns)}.")
+    return X.drop(columns=drop)
+
+
+def read_features(path: str | os.PathLike, args: argparse.Namespace | None = None, model: Any = None) -> pd.DataFrame:
+    """All columns of a CSV or ARFF file (for predict). A headerless CSV file (``--no-header``
+    without ``--names``) with as many columns as ``model`` has features gets their names."""
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no such file: {path}")
+    if path.name.lower().endswith((".arff", ".arff.gz")):
+        from bnclf.io._arff import read_arff
+
+        return read_arff(path)
+    from bnclf.datasets import read_csv_table
+
+    options = _csv_options(args)
+    frame = read_csv_table(path, **options)
+    features = getattr(model, "feature_names_in_", None)
+    if not options["header"] and options["names"] is None and features is not None:
+        if frame.shape[1] == len(features):  # the model's features, without a class column
+            frame.columns = list(features)
+    return frame
+
+
+def final_estimator(model: BaseEstimator) -> BaseEstimator:
+    """The Bayesian network classifier inside a pipeline (or the model itself)."""
+    return model[-1] if hasattr(model, "steps") else model
+
+
+# -- multilabel data and models --------------------------------------------------------
+def is_multilabel_spec(spec: str) -> bool:
+    """Whether a classifier spec names a multilabel classifier (``mnb``, ``br(m=2)``, ...)."""
+    from bnclf.models._registry import MULTILABEL_CLASSIFIERS, parse_classifier_spec
+
+    try:
+        name, _ = parse_classifier_spec(spec)
+    except ValueError:
+        return False
+    return name.lower() in MULTILABEL_CLASSIFIERS
+
+
+def is_multilabel_model(est: object) -> bool:
+    """Whether a fitted model predicts a label set (it has ``label_names_``)."""
+    return hasattr(est, "label_names_")
+
+
+def multilabel_names_help() -> str:
+    """The registered multilabel classifier names, for help texts and errors."""
+    from bnclf.models._registry import MULTILABEL_CLASSIFIERS
+
+    return ", ".join(sorted(MULTILABEL_CLASSIFIERS))
+
+
+def _label_options(args) -> dict:
+    labels = getattr(args, "labels", None)
+    if labels is not None:
+        labels = [name.strip() for name in labels.split(",") if name.strip()]
+        if not labels:
+            raise ValueError("--labels is empty; give the label columns separated by commas, e.g. --labels happy,sad.")
+    n_labels = getattr(args, "n_labels", None)
+    if n_labels is not None and n_labels < 1:
+        raise ValueError(f"--n-labels {n_labels} is not valid; give the number of trailing label columns (>= 1).")
+    return {"labels": labels, "n_labels": n_labels, "xml": getattr(args, "xml", None)}
+
+
+def _embedded_multilabel(name: str) -> bool:
+    from bnclf.datasets import list_multilabel_datasets
+
+    return name in list_multilabel_datasets()
+
+
+def _labels_declared(path) -> bool:
+    """Whether an ARFF file names its labels: a MULAN label file beside it or a MEKA ``-C`` tag."""
+    from bnclf.io._arff import _meka_label_count, _sibling_label_file
+
+    path = Path(path)
+    name = path.name.lower()
+    if not path.is_file() or not name.endswith((".arff", ".arff.gz")):
+        return False
+    if _sibling_label_file(path) is not None:
+        return True
+    import gzip
+
+    opener = gzip.open if name.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8", errors="replace") as fh:
+        for _, line in zip(range(1000), fh):
+            text = line.strip()
+            if text.lower().startswith("@relation"):
+                relation = text[len("@relation") :].strip().strip("'\"")
+                try:
+                    return _meka_label_count(relation) is not None
+                except ValueError:
+                    return True  # a malformed tag: load_mulan names the problem
+    return False
+
+
+def wants_multilabel(args: argparse.Namespace, specs: Sequence[str]) -> bool:
+    """Multilabel mode: labels given, a multilabel classifier named, or data that declares labels.
+
+    A mix of single-label and multilabel classifier specs, or label options with a
+    single-label classifier, is refused with the fix.
+    """
+    options = _label_options(args)
+    given = [
+        flag
+        for flag, key in (("--labels", "labels"), ("--n-labels", "n_labels"), ("--xml", "xml"))
+        if options[key] is not None
+    ]
+    multi = [s for s in specs if is_multilabel_spec(s)]
+    single = [s for s in specs if not is_multilabel_spec(s)]
+    data = str(getattr(args, "data", ""))
+    declared = _labels_declared(data) or (not Path(data).exists() and _embedded_multilabel(data))
+    if multi and single:
+        raise ValueError(
+            f"{', '.join(single)} {'predicts' if len(single) == 1 else 'predict'} one class "
+            f"and {', '.join(multi)} a label set; evaluate single-label and multilabel "
+            "classifiers separately."
+        )
+    if multi or given or (declared and not single):
+        if single:
+            raise ValueError(
+                f"{single[0]} is a single-label classifier; for multilabel data "
+                f"({', '.join(given) or data}) use one of {multilabel_names_help()}."
+            )
+        if getattr(args, "target", None) is not None:
+            raise ValueError(
+                "--class names the target of a single-label classifier; a multilabel "
+                "classifier takes its labels from --labels, --n-labels or --xml."
+            )
+        return True
+    return False
+
+
+def read_multilabel(data: str | os.PathLike, args: argparse.Namespace) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Features and 0/1 label matrix of a MULAN/MEKA ARFF file, a CSV file or an embedded data set."""
+    from bnclf.evaluation._multilabel import load_multilabel_spec
+
+    options = _label_options(args)
+    name = str(data).lower()
+    if (
+        all(v is None for v in options.values())
+        and name.endswith((".arff", ".arff.gz"))
+        and Path(data).is_file()
+        and not _labels_declared(data)
+    ):
+        raise ValueError(
+            f"no labels given for {data}: name them with --labels a,b,..., count the "
+            "trailing label columns with --n-labels K, or give the MULAN label file with "
+            "--xml FILE (a <stem>.xml beside the ARFF file, or a MEKA '-C K' relation tag, "
+            "is found without options)."
+        )
+    _, X, Y = load_multilabel_spec(data, **options, csv_options=_csv_options(args))
+    return _drop_columns(X, data, args), Y
+
+
+def _is_multilabel_network(est) -> bool:
+    from bnclf.models._multilabel import MultilabelBNClassifier
+
+    return isinstance(est, MultilabelBNClassifier)
+
+
+def _refuse_multilabel(est, command: str, networks_ok: bool = False) -> None:
+    if is_multilabel_model(est) and not (networks_ok and _is_multilabel_network(est)):
+        raise ValueError(
+            f"'bnclf {command}' is for single-label models and this is a multilabel "
+            f"{type(est).__name__}; use 'bnclf predict' (label sets, --proba marginals) "
+            "or 'bnclf query' (MAP and marginal queries)."
+        )
+
+
+def _model_columns(model, X, args):
+    """The model's feature columns of the rows (others ignored), and the ``--id`` column."""
+    ids = None
+    names = getattr(model, "feature_names_in_", None)
+    if args.id is not None:
+        if args.id not in X.columns:
+            raise ValueError(f"--id {args.id!r} is not a column of {args.data}; columns: {shown_names(X.columns)}.")
+        ids = X[args.id].to_numpy()
+        if names is not None and args.id in list(names):
+            warnings.warn(
+                f"--id {args.id!r} is also a feature of the model (it was fitted with that column), "
+                f"so its values take part in the prediction; refit with --drop {args.id} to leave it out.",
+                UserWarning,
+                stacklevel=2,
+            )
+    if names is not None and not set(names) <= set(X.columns):
+        lacking = [c for c in names if c not in X.columns]
+        raise ValueError(
+            f"{args.data} lacks the model's columns {shown_names(lacking)}; the model was "
+            f"fitted on {shown_names(names)} (other columns are ignored)."
+        )
+    if names is not None:
+        X = X[list(names)]  # the training columns, in training order; others are ignored
+    elif args.id is not None and args.id in X.columns:
+        X = X.drop(columns=[args.id])
+    return X, ids
+
+
+def _write_rows(out: pd.DataFrame, args, what: str):
+    if args.output:
+        out.to_csv(args.output, index=False)
+        print(f"wrote {len(out)} {what} -> {args.output}")
+    else:
+        out.to_csv(sys.stdout, index=False)
+
+
+# -- parser -----------------------------------------------------------------------------
+def _add_model_options(p):
+    from bnclf.models._registry import classifier_names_help
+
+    p.add_argument(
+        "--model",
+        help=f"classifier spec: one of {classifier_names_help()}, or with parameters "
+        "e.g. 'kdb(k=3)', 'kdb(k=3, m=5)' (m: the m-estimate's weight, default 1), 'etan(k=2)', "
+        "'aode(smoothing=\"weka\")' (default: tan); "
+        f"multilabel: one of {multilabel_names_help()}, e.g. 'mfan(alpha=2)' "
+        "(default: mnb)",
+    )
+    _add_discretize_options(p)
+
+
+def _add_label_options(p):
+    p.add_argument(
+        "--labels", metavar="A,B,...", help="multilabel data: the 0/1 label columns, by name (comma-separated)"
+    )
+    p.add_argument(
+        "--n-labels", type=int, metavar="K", help="multilabel data: the last K columns are the labels (MULAN's layout)"
+    )
+    p.add_argument(
+        "--xml",
+        metavar="FILE",
+        help="multilabel data: a MULAN XML file naming the labels of an ARFF file (a "
+        "sibling <stem>.xml and a MEKA '-C K' relation tag are found without options)",
+    )
+
+
+def _add_csv_options(p):
+    p.add_argument(
+        "--no-header", action="store_true", help="the CSV file has no header line (columns x1.., the last 'class')"
+    )
+    p.add_argument("--sep", help="CSV column separator (default: sniffed), e.g. ';' or '\\t'")
+    p.add_argument(
+        "--names",
+        help="comma-separated column names for the CSV file (they replace its header line; "
+        "with --no-header they name its columns)",
+    )
+    p.add_argument(
+        "--drop",
+        metavar="A,B,...",
+        help="feature columns to leave out, e.g. an identifier (comma-separated); at predict "
+        "time columns the model was not fitted on are ignored",
+    )
+
+
+def _add_discretize_options(p):
+    p.add_argument(
+        "--discretizer",
+        "--discretize",
+        dest="discretize",
+        choices=["mdl", "quantile", "none"],
+        help="discretizer for continuous columns, fitted on training rows only "
+        "(default: mdl; multilabel classifiers: quantile, the quartiles)",
+    )
+    p.add_argument("--bins", type=int, default=4, help="bins for --discretize quantile")

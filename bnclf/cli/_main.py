@@ -1,0 +1,249 @@
+"""The ``bnclf`` argument parser and its entry point: one subcommand per module of
+:mod:`bnclf.cli`, usage errors as one line pointing to ``--help``."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from typing import NoReturn
+
+from bnclf._version import __version__
+from bnclf.cli._common import _add_csv_options, _add_discretize_options, _add_label_options, _add_model_options
+from bnclf.cli._demo import cmd_demo
+from bnclf.cli._evaluate import cmd_evaluate
+from bnclf.cli._explain import cmd_explain
+from bnclf.cli._export import cmd_export
+from bnclf.cli._fit import cmd_fit
+from bnclf.cli._plot import cmd_plot
+from bnclf.cli._predict import cmd_predict, cmd_query
+from bnclf.cli._show import cmd_show
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one ``bnclf: error:`` line (exit status 2)
+    that points to the command's ``--help``, like every other error of the command line."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"bnclf: error: {message} (see '{self.prog} --help')\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="bnclf",
+        description="Bayesian network classifiers on pgmpy: single-label (NB, TAN, KDB, AODE, ..., RMCV) "
+        "and multilabel (mNB, mFAN, the BN ensemble).",
+    )
+    parser.add_argument("--version", action="version", version=f"bnclf {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    from bnclf.datasets import list_multilabel_datasets
+
+    embedded_multilabel = ", ".join(list_multilabel_datasets())
+
+    p = sub.add_parser("fit", help="fit a classifier on a CSV/ARFF file and save it")
+    p.add_argument(
+        "data", help=f"training data (.csv or .arff[.gz]), or an embedded multilabel data set ({embedded_multilabel})"
+    )
+    p.add_argument("--class", dest="target", help="target column (default: the last column)")
+    p.add_argument("-o", "--output", default="model.bnclf", help="model file (default: %(default)s)")
+    _add_model_options(p)
+    _add_label_options(p)
+    _add_csv_options(p)
+    p.set_defaults(func=cmd_fit)
+
+    p = sub.add_parser("predict", help="predict with a saved model")
+    p.add_argument("model_file", help="model written by 'bnclf fit'")
+    p.add_argument("data", help="rows to classify (.csv or .arff); extra columns are ignored")
+    p.add_argument("-o", "--output", help="CSV file for predictions (default: standard output)")
+    p.add_argument(
+        "--proba",
+        action="store_true",
+        help="also write class probabilities (multilabel: P(label), the marginal "
+        "probability that each label is relevant)",
+    )
+    p.add_argument(
+        "--id",
+        help="a column of the rows to copy into the output (an identifier); it is a feature only if "
+        "the model was fitted with it (fit --drop COLUMN leaves it out)",
+    )
+    _add_csv_options(p)
+    p.set_defaults(func=cmd_predict)
+
+    p = sub.add_parser(
+        "query",
+        help="MAP or marginal queries over the labels of a multilabel "
+        "network (mnb, mfan, bn-ensemble), with observed labels",
+    )
+    p.add_argument("model_file", help="multilabel model written by 'bnclf fit'")
+    p.add_argument("data", help="rows (.csv or .arff) with the model's feature columns; extra columns are ignored")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument(
+        "--map",
+        action="store_true",
+        help="the most probable joint configuration of the queried labels (0/1; other free labels summed out)",
+    )
+    what.add_argument("--marginal", action="store_true", help="P(label = 1) of each queried label")
+    p.add_argument(
+        "--labels", metavar="A,B,...", help="labels to query (default: every label; for --map every label not given)"
+    )
+    p.add_argument(
+        "--given",
+        action="append",
+        metavar="LABEL=0|1",
+        help="an observed label (repeatable), e.g. --given happy=1 --given sad=0",
+    )
+    p.add_argument("-o", "--output", help="CSV file for the answers (default: standard output)")
+    p.add_argument("--id", help="a column of the rows to copy into the output (an identifier)")
+    _add_csv_options(p)
+    p.set_defaults(func=cmd_query)
+
+    p = sub.add_parser(
+        "evaluate", help="k-fold stratified cross-validation accuracy (multilabel: global and Hamming accuracy)"
+    )
+    p.add_argument(
+        "data", help=f"data (.csv or .arff[.gz]), or an embedded multilabel data set ({embedded_multilabel})"
+    )
+    p.add_argument("--class", dest="target", help="target column (default: the last column)")
+    p.add_argument(
+        "--models",
+        help='comma-separated classifier specs, e.g. "nb,tan(m=0),kdb(k=3, m=5)" (default: nb,tan,kdb; '
+        "multilabel: mnb,mfan,br,ecc)",
+    )
+    p.add_argument(
+        "--folds", type=int, help="number of folds (default: 10; multilabel: 5, stratified on the least relevant label)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="shuffling seed (default: %(default)s)")
+    p.add_argument("-o", "--output", help="CSV file for the results table")
+    p.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="parallel jobs over folds; -1 = all cores (default: 1)"
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--predictions",
+        help="CSV file for every out-of-fold prediction and its class probabilities (one row per model and row)",
+    )
+    p.add_argument("--brief", action="store_true", help="only the table: no confusion matrix or per-class scores")
+    _add_discretize_options(p)
+    _add_label_options(p)
+    _add_csv_options(p)
+    p.set_defaults(func=cmd_evaluate)
+
+    p = sub.add_parser("export", help="write a saved model as BIF or XMLBIF")
+    p.add_argument("model_file", help="model written by 'bnclf fit'")
+    p.add_argument("-o", "--output", required=True, help="target file (.bif, .xmlbif or .xml)")
+    p.add_argument("--format", choices=["bif", "xmlbif"], help="format (default: from the suffix)")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("plot", help="draw a saved model's structure as PNG")
+    p.add_argument("model_file", help="model written by 'bnclf fit'")
+    p.add_argument("-o", "--output", default="structure.png", help="PNG file (default: %(default)s)")
+    p.add_argument("--title", help="figure title")
+    p.add_argument("--features", help="comma-separated features to draw (default: all)")
+    p.add_argument("--markov-blanket-only", action="store_true", help="draw only the class's Markov blanket")
+    p.add_argument("--max-features", type=int, help="draw at most this many features, the most connected first")
+    p.add_argument(
+        "--trace",
+        action="store_true",
+        help="draw the structure search (score per accepted move) of an rmcv, "
+        "rmho, hc, bnc-mdl or bnc-2p model instead",
+    )
+    p.set_defaults(func=cmd_plot)
+
+    p = sub.add_parser(
+        "show", help="print a saved model: structure, Markov blanket, cut points, CPTs (--cpt), Graphviz (--dot)"
+    )
+    p.add_argument("model_file", help="model written by 'bnclf fit'")
+    p.add_argument(
+        "--cpt", action="append", metavar="NODE", help="also print the CPT of NODE as a labelled table (repeatable)"
+    )
+    p.add_argument("--dot", action="store_true", help="print the network(s) in Graphviz DOT")
+    p.add_argument("--member", help="only this member of an ensemble or multinet (its position, or its class label)")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser(
+        "explain", help="show the networks an instance-specific model (lkdb, akdb, ltan, targetkdb) builds for one row"
+    )
+    p.add_argument("model_file", help="model written by 'bnclf fit'")
+    p.add_argument("data", help="rows (.csv or .arff) with the model's feature columns")
+    p.add_argument("--row", type=int, default=0, help="row to explain, from 0 (default: 0)")
+    p.add_argument("--plot", help="also draw the networks side by side into this PNG")
+    _add_csv_options(p)
+    p.set_defaults(func=cmd_explain)
+
+    from bnclf.datasets import DEFAULT_DATASET, list_datasets
+
+    p = sub.add_parser(
+        "demo", help="10-fold CV of NB, TAN and KDB on an embedded data set; TAN drawn as PNG and written as XMLBIF"
+    )
+    p.add_argument(
+        "--dataset", default=DEFAULT_DATASET, choices=list_datasets(), help="embedded data set (default: %(default)s)"
+    )
+    p.add_argument("--folds", type=int, default=10, help="number of folds (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, help="shuffling seed (default: %(default)s)")
+    p.add_argument(
+        "-o", "--output", default="bnclf-demo", help="folder for the PNG, XMLBIF and results (default: %(default)s)"
+    )
+    p.set_defaults(func=cmd_demo)
+
+    try:
+        from bnclf.cli._compare import add_compare_subparser
+    except ImportError:  # the evaluation harness is optional at import time
+        pass
+    else:
+        add_compare_subparser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int | None:
+    """Run the command line; user errors end with ``bnclf: error: ...`` and exit status 2.
+
+    Returns the exit status: 2 after a user error, 0 on a broken pipe, otherwise what the
+    command returns (None for success, the status of ``compare``).
+    """
+    args = build_parser().parse_args(argv)
+    with warnings.catch_warnings():
+        warnings.showwarning = functools.partial(_show_warning, shown=set())  # one line each, once
+        try:
+            return args.func(args)
+        except (ValueError, TypeError, KeyError, RuntimeError, OSError, MemoryError) as exc:
+            if isinstance(exc, BrokenPipeError):  # e.g. `bnclf predict ... | head`
+                sys.stderr.close()
+                return 0
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+            if type(exc) is MemoryError:  # not a sized table (TableTooLargeError names its columns)
+                message = (
+                    f"out of memory{f' ({message})' if str(message) else ''}; use fewer rows or "
+                    "columns, a lower k or max_parents, or discretize many-valued columns."
+                )
+            print(f"bnclf: error: {message}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("bnclf: interrupted", file=sys.stderr)
+            return 130
+        except Exception as exc:  # a defect, not a user error: one line unless asked for the traceback
+            if os.environ.get("BNCLF_TRACEBACK"):
+                raise
+            print(
+                f"bnclf: error: internal error: {type(exc).__name__}: {exc} (set BNCLF_TRACEBACK=1 to see "
+                "where; please report it with the command that caused it)",
+                file=sys.stderr,
+            )
+            return 2
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None, *, shown: set[str]) -> None:
+    """Warnings as one line each, ``bnclf: warning: ...`` (the library's own and its
+    dependencies'), without the Python source location, each text once per command
+    (``predict --proba`` codes the rows for the labels and for the probabilities)."""
+    text = str(message)
+    if text in shown:
+        return
+    shown.add(text)
+    print(f"bnclf: warning: {text}", file=sys.stderr if file is None else file)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""``bnclf predict`` and ``bnclf query``: labels, probabilities and multilabel queries for
+the rows of a file."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Hashable
+
+import numpy as np
+import pandas as pd
+
+from bnclf.cli._common import _model_columns, _write_rows, final_estimator, is_multilabel_model, read_features
+
+
+def _predict_multilabel(model, args):
+    X, ids = _model_columns(model, read_features(args.data, args, model), args)
+    names = [str(n) for n in model.label_names_]
+    out = pd.DataFrame(np.asarray(model.predict(X), dtype=np.int64), columns=names)
+    if ids is not None:
+        out.insert(0, args.id, ids)
+    if args.proba:
+        proba = model.predict_proba(X)
+        for j, name in enumerate(names):
+            out[f"P({name})"] = proba[:, j]
+    _write_rows(out, args, "label sets")
+
+
+def cmd_predict(args: argparse.Namespace) -> None:
+    from bnclf.io._models import load_model
+
+    model = load_model(args.model_file)
+    if is_multilabel_model(final_estimator(model)):
+        return _predict_multilabel(model, args)
+    est = final_estimator(model)
+    X, ids = _model_columns(model, read_features(args.data, args, model), args)
+    out = pd.DataFrame({"prediction": model.predict(X)})
+    if ids is not None:
+        out.insert(0, args.id, ids)
+    if args.proba:
+        proba = model.predict_proba(X)
+        for j, label in enumerate(est.classes_):
+            out[f"P({label})"] = proba[:, j]
+    _write_rows(out, args, "predictions")
+
+
+def _given(values, model) -> dict:
+    """``--given name=0|1`` options as ``{name: 0 or 1}``."""
+    given: dict[Hashable, int] = {}
+    for item in values or []:
+        name, sep, value = item.rpartition("=")
+        name, value = name.strip(), value.strip()
+        if not sep or not name:
+            raise ValueError(f"--given {item!r} is not valid; write --given LABEL=0 or --given LABEL=1.")
+        if name not in map(str, model.label_names_):
+            raise ValueError(
+                f"--given {item!r}: unknown label {name!r}; the labels are {', '.join(map(str, model.label_names_))}."
+            )
+        if value not in ("0", "1"):
+            raise ValueError(f"--given {item!r}: a label is observed as 0 or 1, not {value!r}.")
+        label = next(n for n in model.label_names_ if str(n) == name)
+        if label in given and given[label] != int(value):
+            raise ValueError(f"--given gives {name!r} twice, as {given[label]} and {value}.")
+        given[label] = int(value)
+    return given
+
+
+def cmd_query(args: argparse.Namespace) -> None:
+    from bnclf.io._models import load_model
+
+    model = load_model(args.model_file)
+    est = final_estimator(model)
+    if not is_multilabel_model(est):
+        raise ValueError(
+            f"'bnclf query' asks a multilabel Bayesian network about its labels and "
+            f"{type(est).__name__} predicts one class; use 'bnclf predict' (--proba for "
+            "the class probabilities)."
+        )
+    if not hasattr(est, "map_query"):
+        raise ValueError(
+            f"{type(est).__name__} answers no MAP or marginal queries (it is not one "
+            "network); use 'bnclf predict' (--proba for the marginals), or fit mnb, mfan "
+            "or bn-ensemble for queries."
+        )
+    labels = None
+    if args.labels is not None:
+        labels = [name.strip() for name in args.labels.split(",") if name.strip()]
+        if not labels:
+            raise ValueError("--labels is empty; give label names separated by commas.")
+        by_text = {str(n): n for n in est.label_names_}
+        unknown = [name for name in labels if name not in by_text]
+        if unknown:
+            raise ValueError(f"--labels: unknown label {unknown[0]!r}; the labels are {', '.join(by_text)}.")
+        labels = [by_text[name] for name in labels]
+    given = _given(args.given, est)
+    X, ids = _model_columns(model, read_features(args.data, args, model), args)
+    if args.map:
+        out = est.map_query(X, labels=labels, given=given).astype(np.int64)
+        what = "MAP answers"
+    else:
+        out = est.marginal_query(X, labels=labels, given=given)
+        out.columns = [f"P({name})" for name in out.columns]
+        what = "marginal answers"
+    out.columns = [str(c) for c in out.columns]
+    if ids is not None:
+        out.insert(0, args.id, ids)
+    _write_rows(out.reset_index(drop=True), args, what)

@@ -1,0 +1,609 @@
+"""Count tables of coded rows, counted on demand.
+
+Counts are the one substrate of bnclf: every structure score and every CPT is a pure
+function of count arrays built here with ``np.bincount`` over combined codes. Variables are
+numbered ``0 .. d-1`` for the features and ``d`` for the class, so a *family* is a tuple of
+variable indices and its count table has one axis per variable in that order. All
+``(x_i, x_j, class)`` tables and the pair measures come from one-hot products per class.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from bnclf._config import TableTooLargeError, _size, memory_budget, single_threaded_blas
+from bnclf._entropy import xlogx
+from bnclf.counts._measures import conditional_mutual_information, label_conditional_mi
+from bnclf.encoding._frames import DiscreteData
+
+if TYPE_CHECKING:
+    from bnclf.counts._summary import CountSummary
+
+_PAIR_BLOCK_CELLS = 2**24
+"""Largest all-pairs count array (cells) that :meth:`CountCache.pair_blocks` builds."""
+
+
+class CountCache:
+    """Memoized count tables of one data set (or one CV fold).
+
+    Parameters
+    ----------
+    data : DiscreteData
+        Coded training data with class codes. Rows whose code is negative for a
+        variable of a family (``missing="ignore"``) are left out of that
+        family's table only.
+
+    Notes
+    -----
+    Tables are additive over rows: the tables of two disjoint row sets sum to the
+    table of their union. :meth:`summary` keeps the tables a learner needs without the
+    rows (:class:`CountSummary`, added with ``+``), which is how chunked, distributed
+    and incremental counting plug in without touching any learner.
+    """
+
+    def __init__(self, data: DiscreteData) -> None:
+        if data.y is None:
+            raise ValueError("CountCache needs class codes (data.y).")
+        self.n_features = data.n_features
+        self.class_index = data.n_features
+        self.n_classes = int(data.n_classes)
+        self.n_samples = data.n_samples
+        self.cardinalities = np.append(data.cardinalities, self.n_classes).astype(np.int64)
+        # one row of codes per variable (the class last), each contiguous: combined codes
+        # are sums of code * stride, and many families gather their rows in one take
+        self._matrix = np.empty((self.n_features + 1, self.n_samples), dtype=np.int64)
+        self._matrix[: self.n_features] = data.codes.T
+        self._matrix[self.n_features] = data.y
+        self._columns = list(self._matrix)
+        self._has_unknown = np.append((data.codes < 0).any(axis=0), False)
+        self.names = [f"x{j}" for j in range(self.n_features)] + ["class"]
+        self._tables: dict[tuple, np.ndarray] = {}
+
+    # -- counting ------------------------------------------------------------
+    def check_size(self, family: Iterable[int], cells: float | None = None, what: str = "the count table of") -> None:
+        """Raise :class:`TableTooLargeError` if ``family``'s table (or ``cells`` float64
+        cells) would not fit the memory budget, naming the columns and the fix."""
+        family = [int(v) for v in family]
+        if cells is None:
+            cells = float(np.prod([float(self.cardinalities[v]) for v in family]))
+        need, budget = 8.0 * cells, memory_budget()
+        if need <= budget:
+            return
+        columns = ", ".join(f"{self.names[v]!r} ({int(self.cardinalities[v])} values)" for v in family)
+        raise TableTooLargeError(
+            f"{what} {columns} would have {cells:,.0f} cells ({_size(need)}), over the "
+            f"memory budget of {_size(budget)}. Lower k or max_parents, merge rare "
+            "categories, discretize many-valued columns, or drop identifier columns; "
+            "bnclf.set_config(memory_budget=...) or $BNCLF_MEMORY_BUDGET raises the budget."
+        )
+
+    def counts(self, family: Iterable[int], *, memoize: bool = True) -> np.ndarray:
+        """Count table of ``family`` (variable indices), one axis per variable in that order.
+
+        ``memoize=False`` counts without keeping the table (for learners that
+        look at very many large families once each).
+
+        Tables are computed once per *set* of variables (the canonical key is
+        the sorted family) and returned transposed to the order asked for, so
+        ``(i, j, c)`` and ``(j, i, c)`` share one count.
+        """
+        family = tuple(int(v) for v in family)
+        key = tuple(sorted(family))
+        if len(set(key)) != len(key):
+            raise ValueError(f"family {family} names a variable twice.")
+        table = self._tables.get(key)
+        if table is None:
+            table = self._count(key)
+            if memoize:
+                self._tables[key] = table
+        if key == family:
+            return table
+        return table.transpose([key.index(v) for v in family])
+
+    def counts_many(self, families: Iterable[Sequence[int]]) -> None:
+        """Count many families at once (one ``np.bincount`` per batch) and memoize them.
+
+        Families of the same size are counted together: their combined codes
+        form an ``(n_rows, n_families)`` array offset so that the tables do not
+        overlap, and one bincount fills them all. Use it before asking
+        :meth:`counts` for hundreds of tables (all pairs, all SPODE families).
+        """
+        todo = {}
+        for family in families:
+            key = tuple(sorted(int(v) for v in family))
+            if key and key not in self._tables and len(set(key)) == len(key):
+                todo.setdefault(len(key), {})[key] = None
+        if getattr(self, "_pair_sources", None) is not None and 3 in todo:
+            pairs = [key for key in todo[3] if key[2] == self.class_index]
+            self._tables_from_products(pairs)
+            for key in pairs:
+                del todo[3][key]
+        if self._columns is None:
+            for group in todo.values():
+                for key in group:
+                    self.counts(key)
+            return
+        matrix = self._matrix  # (variables, rows): a family's codes are rows of it
+        for size, group in todo.items():
+            keys = np.array(list(group), dtype=np.int64).reshape(-1, size)
+            unknown = self._has_unknown[keys].any(axis=1)
+            for key in map(tuple, keys[unknown]):  # rows to skip differ per family
+                self.counts(key)
+            keys = keys[~unknown]
+            if not len(keys):
+                continue
+            shapes = self.cardinalities[keys]
+            for key in keys[shapes.prod(axis=1, dtype=np.float64) * 8.0 > memory_budget()]:
+                self.check_size(key)  # raises, naming the first family over the budget
+            strides = np.cumprod(shapes[:, ::-1], axis=1)[:, ::-1]
+            strides = np.concatenate([strides[:, 1:], np.ones((len(keys), 1), np.int64)], axis=1)
+            sizes = shapes.prod(axis=1)
+            per_batch = max(1, (1 << 22) // max(1, self.n_samples * size))
+            for start in range(0, len(keys), per_batch):
+                part = slice(start, start + per_batch)
+                bases = np.concatenate([[0], np.cumsum(sizes[part])[:-1]])
+                flat = matrix[keys[part, 0]]
+                flat *= strides[part, 0, None]
+                flat += bases[:, None]
+                for slot in range(1, size):
+                    variables, factors = keys[part, slot], strides[part, slot]
+                    if (variables == variables[0]).all() and (factors == factors[0]).all():
+                        flat += matrix[variables[0]] * factors[0]  # one row for all (the class)
+                    else:
+                        codes = matrix[variables]
+                        codes *= factors[:, None]
+                        flat += codes
+                counts = np.bincount(flat.ravel(), minlength=int(sizes[part].sum()))
+                counts = counts.astype(np.float64)
+                for key, base, shape, n_cells in zip(keys[part], bases, shapes[part], sizes[part]):
+                    self._tables[tuple(int(v) for v in key)] = counts[base : base + n_cells].reshape(tuple(shape))
+
+    def _tables_from_products(self, pairs: list[tuple[int, int, int]]) -> None:
+        """Memoize the tables ``(i, j, class)`` of ``pairs`` (``i < j``) from the value-pair
+        products that :meth:`pair_information_terms` formed: the counted cells as they are,
+        a row or column of a last value as totals minus counted cells. Pairs of the same
+        shape are read in one indexing."""
+        products, by_feature, known_pairs, roff = self._pair_sources
+        cards = self.cardinalities
+        shapes: dict[tuple[int, int], list] = {}
+        for key in pairs:
+            shapes.setdefault((int(cards[key[0]]), int(cards[key[1]])), []).append(key)
+        for (ri, rj), keys in shapes.items():
+            first, second = (np.array([key[slot] for key in keys]) for slot in (0, 1))
+            rows = roff[first][:, None] + np.arange(ri - 1)  # (pairs, counted values of i)
+            cols = roff[second][:, None] + np.arange(rj - 1)
+            table = np.empty((self.n_classes, len(keys), ri, rj))
+            counted = products[:, rows[:, :, None], cols[:, None, :]]
+            table[:, :, :-1, :-1] = counted
+            table[:, :, :-1, -1] = by_feature[:, rows, second[:, None]] - counted.sum(axis=3)
+            table[:, :, -1, :-1] = by_feature[:, cols, first[:, None]] - counted.sum(axis=2)
+            table[:, :, -1, -1] = (
+                known_pairs[:, first, second] - table[:, :, :-1, :].sum(axis=(2, 3)) - table[:, :, -1, :-1].sum(axis=2)
+            )
+            table = np.ascontiguousarray(np.moveaxis(table, 0, -1))
+            for key, one in zip(keys, table):
+                self._tables[key] = one
+
+    def pair_blocks(self) -> tuple[np.ndarray, np.ndarray]:
+        """Counts of every pair of feature values within each class, in one array.
+
+        Returns ``(blocks, offsets)``: ``blocks`` has shape ``(R, R, n_classes)``
+        with ``R = sum_i r_i``, and the table ``(i, j, class)`` is
+        ``blocks[offsets[i]:offsets[i] + r_i, offsets[j]:offsets[j] + r_j]``.
+        With ``H`` the one-hot codes of all features, the counts within class c
+        are ``H_c^T H_c`` (``H_c``: the rows of class c), one BLAS product per
+        class. A row whose value of ``i`` or ``j`` is unknown (``-1``) has no
+        one-hot entry for it, so it is left out of that pair only, as
+        :meth:`counts` does. A merged cache sums its parts' blocks.
+        """
+        if getattr(self, "_pair_blocks", None) is not None:
+            return self._pair_blocks
+        d, c = self.n_features, self.class_index
+        cards = self.cardinalities[:d]
+        width = float(cards.sum())
+        self.check_size(
+            [int(np.argmax(cards))],
+            cells=width * width * self.n_classes,
+            what=f"the all-pairs count array of the {d} features ({int(width)} values in all; the largest column:",
+        )
+        offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
+        y = self._columns[c]
+        width = int(cards.sum())
+        blocks = np.empty((width, width, self.n_classes))
+        # float32 sums of 0/1 products are exact integers below 2**24 rows
+        dtype = np.float32 if self.n_samples < 2**24 else np.float64
+        for label in range(self.n_classes):
+            rows = np.flatnonzero(y == label)
+            onehot = np.zeros((rows.size, width), dtype=dtype)
+            for i in range(d):
+                codes = self._columns[i][rows]
+                known = codes >= 0
+                onehot[np.flatnonzero(known), offsets[i] + codes[known]] = 1.0
+            with single_threaded_blas():
+                blocks[:, :, label] = onehot.T @ onehot
+        self._pair_blocks = (blocks, offsets)
+        return self._pair_blocks
+
+    def pair_blocks_fit(self) -> bool:
+        """Whether :meth:`pair_blocks` is small enough to build (at most 2**24 cells).
+
+        The array has ``(sum_i r_i)^2 * n_classes`` cells: a feature with
+        thousands of values makes it quadratically large, while the pair tables
+        themselves grow only linearly; then pairs are counted family by family.
+        """
+        width = int(self.cardinalities[: self.n_features].sum())
+        return width * width * self.n_classes <= _PAIR_BLOCK_CELLS
+
+    def count_all_pairs(self) -> None:
+        """Memoize the table ``(i, j, class)`` of every feature pair ``i < j`` from
+        :meth:`pair_blocks` (one pass over the data for all pairs), or with
+        :meth:`counts_many` when the blocks would be too large."""
+        d, c = self.n_features, self.class_index
+        todo = [(i, j) for i in range(d) for j in range(i + 1, d) if (i, j, c) not in self._tables]
+        if not todo:
+            return
+        if not self.pair_blocks_fit():
+            self.counts_many([(i, j, c) for i, j in todo])
+            return
+        blocks, offsets = self.pair_blocks()
+        cards = self.cardinalities[:d]
+        for i, j in todo:
+            block = blocks[offsets[i] : offsets[i] + cards[i], offsets[j] : offsets[j] + cards[j]]
+            self._tables[(i, j, c)] = np.ascontiguousarray(block)
+
+    def _count(self, family: tuple) -> np.ndarray:
+        if not family:
+            return np.array(float(self.n_samples))
+        self.check_size(family)
+        shape = tuple(int(self.cardinalities[v]) for v in family)
+        strides = np.cumprod((1,) + shape[:0:-1])[::-1]
+        flat = self._columns[family[-1]].copy()
+        for v, stride in zip(family[:-1], strides[:-1]):
+            flat += self._columns[v] * int(stride)
+        unknown = [self._columns[v] < 0 for v in family if self._has_unknown[v]]
+        if unknown:
+            flat = flat[~np.logical_or.reduce(unknown)]
+        return np.bincount(flat, minlength=int(np.prod(shape))).reshape(shape).astype(np.float64)
+
+    def summary(self, families: Iterable[Sequence[int]] = (), *, pairs: bool = False) -> CountSummary:
+        """The tables of ``families`` (and, with ``pairs``, of every ``(i, j, class)``
+        pair) as a :class:`CountSummary`, without the rows: the additive state of these
+        rows (a chunk's, a partition's, a model's)."""
+        from bnclf.counts._summary import CountSummary
+
+        return CountSummary.from_cache(self, families, pairs=pairs)
+
+    def including(self, families: Iterable[Sequence[int]]) -> CountCache:
+        """This cache with the tables of ``families`` counted (rows answer every table)."""
+        self.counts_many(families)
+        return self
+
+    # -- shortcuts used by the learners ----------------------------------------
+    @property
+    def class_counts(self) -> np.ndarray:
+        return self.counts((self.class_index,))
+
+    def mi_with_class(self) -> np.ndarray:
+        """``I(Xi; C)`` for every feature, in bits (compare them through :func:`comparable`).
+
+        ``(sum xlogx(N_ac) - sum_a xlogx(N_a) - sum_c xlogx(N_c) + xlogx(N)) / (N ln 2)`` over
+        each feature's own table, for all features at once.
+        """
+        tables, offsets = self.feature_class_counts()
+        class_sums = np.add.reduceat(tables, offsets, axis=0)  # (features, classes)
+        totals = class_sums.sum(axis=1)
+        value_terms = xlogx(tables).sum(axis=1) - xlogx(tables.sum(axis=1))
+        terms = np.add.reduceat(value_terms, offsets) - xlogx(class_sums).sum(axis=1) + xlogx(totals)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.maximum(np.where(totals > 0, terms / (totals * math.log(2.0)), 0.0), 0.0)
+
+    def feature_class_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """The ``(i, class)`` tables of all features stacked: ``(tables, offsets)``, the table
+        of feature i being ``tables[offsets[i]:offsets[i] + r_i]`` (memoized as each family).
+
+        From the rows, one ``np.bincount`` over the codes of all features at once.
+        """
+        d, c = self.n_features, self.class_index
+        cards = self.cardinalities[:d]
+        offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
+        if self._columns is not None and any((i, c) not in self._tables for i in range(d)):
+            self.check_size(
+                [int(np.argmax(cards))],
+                cells=float(cards.sum()) * self.n_classes,
+                what="the feature-class counts of all features; the largest column:",
+            )
+            flat = self._matrix[:d] + offsets[:, None]
+            flat *= self.n_classes
+            flat += self._matrix[c]
+            if self._has_unknown[:d].any():
+                flat = flat[self._matrix[:d] >= 0]
+            tables = np.bincount(flat.ravel(), minlength=int(cards.sum()) * self.n_classes)
+            tables = tables.reshape(-1, self.n_classes).astype(np.float64)
+            for i in range(d):
+                self._tables[(i, c)] = tables[offsets[i] : offsets[i] + cards[i]]
+            return tables, offsets
+        self.counts_many([(i, c) for i in range(d)])
+        return np.concatenate([self.counts((i, c)) for i in range(d)]), offsets
+
+    def cmi_matrix(self) -> np.ndarray:
+        """Symmetric matrix of ``I(Xi; Xj | C)`` in bits (zero diagonal); learners compare
+        its entries through :func:`comparable`.
+
+        All pairs at once (:meth:`pair_information_terms`); a cache merged from parts
+        whose pair blocks would be too large goes pair by pair.
+        """
+        d, c = self.n_features, self.class_index
+        if self._pair_terms_direct():
+            terms, class_totals = self.pair_information_terms()
+            totals = class_totals.sum(axis=-1)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out = np.where(totals > 0, terms.sum(axis=-1) / (totals * math.log(2.0)), 0.0)
+            out = np.maximum(out, 0.0)
+            np.fill_diagonal(out, 0.0)
+            return out
+        self.count_all_pairs()
+        out = np.zeros((d, d))
+        for i in range(d):
+            for j in range(i + 1, d):
+                out[i, j] = out[j, i] = conditional_mutual_information(self.counts((i, j, c)))
+        return out
+
+    def per_label_cmi(self) -> np.ndarray:
+        """``I(Xi; Xj | C=c)``: array ``(n_classes, d, d)``, MI within each class's rows
+        (learners compare them, or sums of them, through :func:`comparable`)."""
+        d, c = self.n_features, self.class_index
+        if self._pair_terms_direct():
+            terms, class_totals = self.pair_information_terms()
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out = np.where(class_totals > 0, terms / (class_totals * math.log(2.0)), 0.0)
+            out = np.maximum(np.moveaxis(out, -1, 0), 0.0)
+            for label in out:
+                np.fill_diagonal(label, 0.0)
+            return out
+        self.count_all_pairs()
+        out = np.zeros((self.n_classes, d, d))
+        for i in range(d):
+            for j in range(i + 1, d):
+                out[:, i, j] = out[:, j, i] = label_conditional_mi(self.counts((i, j, c)))
+        return out
+
+    def _pair_terms_direct(self) -> bool:
+        """Whether :meth:`cmi_matrix` and :meth:`per_label_cmi` take every pair at once
+        (:meth:`pair_information_terms`): from the rows, or from pair blocks small enough
+        to build; otherwise they go pair by pair."""
+        return self._columns is not None or self.pair_blocks_fit()
+
+    def pair_information_terms(self) -> tuple[np.ndarray, np.ndarray]:
+        """For every feature pair and class: ``S[i, j, c] = sum_ab N_abc ln(N_abc N_c /
+        (N_ac N_bc))`` and ``N_c``, both ``(d, d, n_classes)``.
+
+        ``I(Xi; Xj | C) = sum_c S / (N ln 2)`` and ``I(Xi; Xj | C=c) = S / (N_c ln 2)``.
+        The marginals are those of each pair's own table (under ``missing="ignore"`` a
+        row with either value unknown is left out of that pair only), as
+        :func:`conditional_mutual_information` computes them.
+
+        Notes
+        -----
+        The counts come from one-hot products per class, ``H_c^T H_c`` (value pairs),
+        ``H_c^T K_c`` (a value and the other feature known) and ``K_c^T K_c`` (both
+        known), with ``K`` the known-value indicators. Value pairs are formed for a
+        group of features at a time, so no array exceeds about 2**22 cells however
+        many features there are; a cache merged from parts (no rows) sums its parts'
+        :meth:`pair_blocks`.
+        """
+        if getattr(self, "_pair_terms", None) is not None:
+            return self._pair_terms
+        d, n_classes = self.n_features, self.n_classes
+        cards = self.cardinalities[:d]
+        offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
+        width = int(cards.sum())
+        # sized before anything is allocated: the largest temporary is the value pairs of one
+        # feature with all values, or the per-feature marginals (C, values, d)
+        largest = [int(v) for v in np.argsort(-cards, kind="stable")[:3]]  # named in the error
+        self.check_size(
+            largest,
+            cells=float(n_classes) * width * max(float(cards[largest[0]]), d),
+            what=f"the all-pairs counts of the {d} features ({width} values in all), whose largest columns are",
+        )
+        # Value pairs are counted for every value but the last of each feature (a feature
+        # with one value keeps one column, which stays zero): the counts with a last value
+        # are the totals minus the others, so the products are (1 - 1/r)**2 as large.
+        kept = np.maximum(cards - 1, 1)
+        roff = np.concatenate([[0], np.cumsum(kept)[:-1]]).astype(np.int64)
+        rwidth = int(kept.sum())
+        value = np.arange(width) - np.repeat(offsets, cards)  # each full column's value
+        owner = np.repeat(np.arange(d), cards)
+        counted = value < cards[owner] - 1
+        column = np.full(width, rwidth, dtype=np.int64)  # full column -> reduced one (rwidth: none)
+        column[counted] = roff[owner[counted]] + value[counted]
+        # class-first arrays: by_feature[c, a, j] = N_ac among the rows with feature j known
+        # (a: a counted value), known_pairs[c, i, j] = N_c among the rows with i and j known
+        products = None  # all counted value pairs, when formed at once
+        if self._columns is None:  # merged or summed tables: no rows, the pair blocks
+            source = np.zeros(rwidth, dtype=np.int64)
+            source[column[counted]] = np.flatnonzero(counted)
+            padding = np.ones(rwidth, dtype=bool)
+            padding[column[counted]] = False  # the zero column of a one-valued feature
+            blocks = np.moveaxis(self.pair_blocks()[0], -1, 0)
+            full = np.add.reduceat(blocks, offsets, axis=2)
+            known_pairs = np.add.reduceat(full, offsets, axis=1)
+            by_feature = full[:, source]
+            by_feature[:, padding] = 0.0
+            reduced = blocks[:, source][:, :, source]
+            reduced[:, padding] = 0.0
+            reduced[:, :, padding] = 0.0
+
+            def joint_rows(lo, hi):
+                return reduced[:, lo:hi, lo:]
+        else:
+            # All value pairs in one product per class (a symmetric rank-k update) when their
+            # array is small; else a group of features' rows at a time, from one-hot rows kept
+            # when they are small, or made again for each pass (bounded memory).
+            if float(n_classes) * rwidth * rwidth <= _FULL_PRODUCT_CELLS:
+                exact = np.float32 if self.n_samples < 2**24 else np.float64  # integer sums
+                products = np.zeros((n_classes, rwidth, rwidth), dtype=exact)
+            kept_rows = None
+            if products is None and float(self._matrix.shape[1]) * rwidth * 4 <= _ONEHOT_KEEP_BYTES:
+                kept_rows = list(self._class_onehot_chunks(offsets, column, rwidth))
+
+            def chunks():
+                return kept_rows if kept_rows is not None else self._class_onehot_chunks(offsets, column, rwidth)
+
+            def product(onehot, lo, hi):
+                # a large product is worth the BLAS's threads; small ones run faster on one
+                large = onehot.shape[0] * (hi - lo) * (rwidth - lo) >= _THREADED_PRODUCT
+                with contextlib.nullcontext() if large else single_threaded_blas():
+                    return onehot[:, lo:hi].T @ onehot[:, lo:]
+
+            by_feature = np.zeros((n_classes, rwidth, d))
+            known_pairs = np.zeros((n_classes, d, d))
+            for label, onehot, known in chunks():
+                if products is not None:
+                    products[label] += product(onehot, 0, rwidth)
+                if known is None:  # no unknown values: N_ac whatever the other feature
+                    by_feature[label] += onehot.sum(axis=0)[:, None]  # float32: exact below 2**24 rows
+                    known_pairs[label] += onehot.shape[0]
+                    continue
+                with single_threaded_blas():
+                    by_feature[label] += onehot.T @ known
+                    known_pairs[label] += known.T @ known
+
+            if products is not None:  # the tables of feature pairs, for counts_many to read
+                self._pair_sources = (products, by_feature, known_pairs, roff)
+
+            def joint_rows(lo, hi):
+                if products is not None:
+                    return products[:, lo:hi, lo:]
+                joint = np.zeros((n_classes, hi - lo, rwidth - lo))
+                for label, onehot, _ in chunks():
+                    joint[label] += product(onehot, lo, hi)
+                return joint
+
+        # S = sum_ab xlogx(N_abc) - sum_a xlogx(N_ac) - sum_b xlogx(N_bc) + xlogx(N_c), the
+        # marginals being those of the pair's own table (the sums of its cells)
+        sums = _SegmentSums(roff, kept)  # over each feature's counted values
+        last = known_pairs - sums(by_feature, axis=1)  # (C, i, j): N of i's last value
+        # the (i, class) tables come with them: the counted values from by_feature, the last
+        # value from last (rows with i known, twice)
+        own = by_feature[:, np.arange(rwidth), np.repeat(np.arange(d), kept)]  # (C, counted values)
+        own_last = last[:, np.arange(d), np.arange(d)]  # (C, features)
+        with_class = np.where(counted[:, None], own.T[np.minimum(column, rwidth - 1)], own_last.T[owner])
+        for i in range(d):
+            self._tables.setdefault((i, self.class_index), with_class[offsets[i] : offsets[i] + cards[i]])
+        marginal = sums(xlogx(by_feature), axis=1) + xlogx(last)  # sum_a xlogx(N_ac)
+        terms = xlogx(known_pairs) - marginal - marginal.transpose(0, 2, 1)
+        # the counts with a last value are totals minus counted cells: with_last[c, a, j] =
+        # N_a(j known) - sum_b N_ab (value a with j's last value) is, by symmetry, also the
+        # count of j's last value with a; its sums come from each group of value pairs
+        counted_sums = np.empty((n_classes, rwidth, d))  # sum over j's counted values of N_ab
+        per_feature = rwidth * n_classes * int(kept.max())
+        # products formed per group are worth larger groups (skinny products run slowly)
+        cells = _PAIR_GROUP_CELLS * (8 if self._columns is not None and products is None else 1)
+        group = max(1, cells // max(1, per_feature))
+        for start in range(0, d, group):
+            stop = min(d, start + group)
+            lo, hi = int(roff[start]), int(roff[stop - 1] + kept[stop - 1])
+            # pairs (i, j) with i in the group and j >= i: the rest follows by symmetry
+            joint = joint_rows(lo, hi)  # (C, counted values of the group, counted values from lo on)
+            rows, cols = sums.part(start, stop), sums.part(start, d)
+            counted_sums[:, lo:hi, start:] = cols(joint, axis=2)
+            counted_sums[:, lo:, start:stop] = rows(joint, axis=1).transpose(0, 2, 1)
+            terms[:, start:stop, start:] += rows(cols(xlogx(joint), axis=2), axis=1)
+        with_last = by_feature - counted_sums
+        cells = sums(xlogx(with_last), axis=1)  # (C, i, j): sum_a xlogx(N(a, j's last))
+        both_last = last - sums(with_last, axis=1).transpose(0, 2, 1)
+        terms += cells + cells.transpose(0, 2, 1) + xlogx(both_last)
+        upper = np.triu(np.ones((d, d), dtype=bool), 1)
+        terms = np.where(upper, terms, 0.0)
+        terms = terms + terms.transpose(0, 2, 1)
+        self._pair_terms = (np.moveaxis(terms, 0, -1), np.moveaxis(known_pairs, 0, -1))
+        return self._pair_terms
+
+    def _class_onehot_chunks(self, offsets, column, rwidth):
+        """``(label, one-hot values, known indicators)`` for the rows of each class, in
+        row chunks of at most about 2**22 one-hot cells (float32: exact counts).
+
+        ``column`` maps each value (its full column, ``offsets[i] + code``) to its one-hot
+        column (``rwidth`` of them), or to ``rwidth`` for a value left out. The known
+        indicators are ``None`` when no feature has an unknown value.
+        """
+        d = self.n_features
+        y = self._columns[self.class_index]
+        unknown = bool(self._has_unknown[:d].any())
+        owner = np.zeros(rwidth, dtype=np.int64)  # the feature and value of each one-hot column
+        value = np.full(rwidth, -2, dtype=np.int64)  # -2: no value (a one-valued feature's column)
+        full = np.flatnonzero(column < rwidth)
+        owner[column[full]] = np.searchsorted(offsets, full, side="right") - 1
+        value[column[full]] = full - offsets[owner[column[full]]]
+        small = int(self.cardinalities[:d].max()) < 2**15
+        matrix = self._matrix[:d].astype(np.int16) if small else self._matrix[:d]  # (features, rows)
+        value = value.astype(matrix.dtype)
+        equal = rwidth % d == 0 and np.array_equal(owner, np.repeat(np.arange(d), rwidth // d))
+        step = max(1, _ONEHOT_CHUNK_CELLS // rwidth)
+        for label in range(self.n_classes):
+            rows = np.flatnonzero(y == label)
+            for start in range(0, rows.size, step):
+                codes = matrix.take(rows[start : start + step], axis=1)  # row-major, as the comparisons need
+                # column-major one-hot rows: one comparison per column (an unknown code, -1, matches none)
+                if equal:  # every feature has k columns: compare each feature's codes with its k values
+                    onehot = np.equal(codes[:, None, :], value.reshape(d, -1)[:, :, None]).reshape(rwidth, -1)
+                else:
+                    onehot = np.equal(codes[owner], value[:, None])
+                onehot = onehot.astype(np.float32)
+                known = (codes >= 0).T.astype(np.float32) if unknown else None
+                yield label, onehot.T, known
+
+
+class _SegmentSums:
+    """Sums over consecutive segments of an axis (``np.add.reduceat`` at ``starts``), the
+    segments being each feature's values; when every segment has the same length, strided
+    slices added in order (the same sums, bit for bit, several times faster)."""
+
+    def __init__(self, starts: np.ndarray, lengths: np.ndarray) -> None:
+        self.starts, self.lengths = starts, lengths
+        self.equal = int(lengths[0]) if lengths.size and (lengths == lengths[0]).all() else 0
+
+    def part(self, start: int, stop: int) -> "_SegmentSums":
+        """The sums over the segments ``start:stop``, for an axis that begins at the first."""
+        return _SegmentSums(self.starts[start:stop] - self.starts[start], self.lengths[start:stop])
+
+    def __call__(self, array: np.ndarray, axis: int) -> np.ndarray:
+        if not self.equal:
+            return np.add.reduceat(array, self.starts, axis=axis)
+        k = self.equal
+        split = array.reshape(array.shape[:axis] + (len(self.starts), k) + array.shape[axis + 1 :])
+        index = (slice(None),) * (axis + 1)
+        out = np.array(split[index + (0,)], dtype=np.result_type(array, np.float64) if k > 1 else None)
+        for t in range(1, k):
+            out += split[index + (t,)]
+        return out
+
+
+_ONEHOT_CHUNK_CELLS = 1 << 22
+"""Cells of the one-hot row chunks of :meth:`CountCache.pair_information_terms`."""
+
+
+_ONEHOT_KEEP_BYTES = 1 << 28
+"""Largest one-hot matrix of all rows (float32 bytes) that :meth:`CountCache.pair_information_terms`
+keeps for its passes over the value pairs; a larger one is made again, chunk by chunk, for
+each pass."""
+
+
+_PAIR_GROUP_CELLS = 1 << 18
+"""Cells of the value-pair arrays that :meth:`CountCache.pair_information_terms` takes at a
+time (eight times as many when it forms them per group)."""
+
+
+_FULL_PRODUCT_CELLS = 1 << 25
+"""Largest array of all value pairs (counted values squared, times classes; float32, so at
+most 128 MiB) that :meth:`CountCache.pair_information_terms` forms in one product per class."""
+
+
+_THREADED_PRODUCT = 1 << 27
+"""Multiply-adds from which a one-hot product of the all-pairs counts may use every BLAS
+thread."""

@@ -1,0 +1,413 @@
+"""BIF and XMLBIF files of fitted networks, with name maps; sets of member files with a manifest.
+
+Every written file is read back and compared with the network before the call returns.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import warnings
+from collections.abc import Hashable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from bnclf._version import __version__
+from bnclf.encoding._frames import python_scalar
+from bnclf.io._pgmpy import _pgmpy, network_from_tables, tables_from_network
+
+if TYPE_CHECKING:
+    from pgmpy.models import DiscreteBayesianNetwork
+    from sklearn.base import BaseEstimator
+
+    from bnclf.network import Network
+
+
+_FORMATS = {".bif": "bif", ".xml": "xmlbif", ".xmlbif": "xmlbif"}
+
+
+_KEYWORDS = {"network", "variable", "probability", "property", "type", "discrete", "table", "default"}
+
+
+NAME_MAP_SUFFIX = ".names.json"
+
+
+def _json_label(v):
+    """The label as JSON keeps it: str, int, float, bool or None; anything else as text."""
+    v = python_scalar(v)
+    return v if isinstance(v, (str, int, float, bool)) or v is None else str(v)
+
+
+def safe_identifiers(labels: Iterable[Hashable], prefix: str) -> list[str]:
+    """Distinct identifiers made of letters, digits and ``_`` for ``labels``, in order."""
+    out, used = [], set()
+    for label in labels:
+        base = re.sub(r"[^A-Za-z0-9_]+", "_", str(label)).strip("_") or prefix
+        if base[0].isdigit():
+            base = prefix + "_" + base
+        if base.lower() in _KEYWORDS:
+            base += "_"
+        name, i = base, 2
+        while name.lower() in used:  # pgmpy's BIF reader matches names case-insensitively
+            name, i = f"{base}_{i}", i + 1
+        used.add(name.lower())
+        out.append(name)
+    return out
+
+
+def fitted_estimator(obj: Any) -> BaseEstimator | None:
+    """The fitted bnclf classifier in ``obj`` (itself, or the last step of a pipeline), or None."""
+    if not (hasattr(obj, "get_params") and not hasattr(obj, "get_cpds")):
+        return None
+    from sklearn.utils.validation import check_is_fitted
+
+    est = obj[-1] if hasattr(obj, "steps") else obj
+    if not hasattr(est, "network_members"):
+        raise TypeError(
+            f"Cannot export a {type(est).__name__}; pass a fitted bnclf classifier "
+            "(or a pipeline ending in one) or a pgmpy DiscreteBayesianNetwork."
+        )
+    check_is_fitted(est, "classes_")
+    return est
+
+
+def _network_parts(model_or_estimator):
+    """``(dag, families, prob tables, states)`` of a Network, a one-network estimator or a pgmpy network."""
+    from bnclf.network import Network
+
+    net = model_or_estimator
+    est = None if isinstance(net, Network) else fitted_estimator(net)
+    if est is not None:
+        members = est.network_members()
+        if len(members) != 1:
+            raise ValueError(
+                f"{type(est).__name__} holds {len(members)} networks; write them with "
+                "write_network (one file per member plus a manifest)."
+            )
+        net = members[0][1]
+    if isinstance(net, Network):
+        tables = {k: np.exp(v) for k, v in net.named_log_cpts.items()}
+        return net.dag, net.named_families, tables, net.categories
+    model = model_or_estimator
+    if not hasattr(model, "get_cpds"):
+        raise TypeError(
+            f"Cannot export a {type(model).__name__}; pass a fitted bnclf classifier or a "
+            "pgmpy DiscreteBayesianNetwork."
+        )
+    families, tables, states = tables_from_network(model)
+    import networkx as nx
+
+    dag = nx.DiGraph()
+    dag.add_nodes_from(model.nodes)
+    dag.add_edges_from(model.edges)
+    return dag, families, tables, states
+
+
+def _format_of(path: Path, fmt):
+    fmt = fmt or _FORMATS.get(path.suffix.lower())
+    if fmt not in ("bif", "xmlbif"):
+        raise ValueError(
+            f"Cannot tell the format of {str(path)!r}; use a .bif or .xmlbif/.xml suffix or "
+            "pass fmt='bif' or fmt='xmlbif' (command line: --format bif or --format xmlbif)."
+        )
+    return fmt
+
+
+def write_network(
+    model_or_estimator: BaseEstimator | Network | DiscreteBayesianNetwork,
+    path: str | os.PathLike,
+    fmt: str | None = None,
+) -> Path:
+    """Write a fitted estimator or pgmpy network as BIF or XMLBIF, verified by reading back.
+
+    Parameters
+    ----------
+    model_or_estimator : BayesNetClassifier, Network or pgmpy DiscreteBayesianNetwork
+        An estimator that holds several networks (an ensemble or a multinet)
+        is written as one file per member, ``<stem>.<member><suffix>``, plus a
+        manifest ``<path>.manifest.json`` that lists the member files with their
+        weights (ensemble) or class labels and class prior (multinet); the set
+        is read back with :func:`read_networks` and compared before returning.
+    path : str or Path
+        Target file; the suffix chooses the format unless ``fmt`` is given.
+    fmt : {"bif", "xmlbif"}, optional
+
+    Returns
+    -------
+    Path
+        The file written (the manifest, for several networks). The name map is
+        written to ``path + ".names.json"``.
+
+    Raises
+    ------
+    RuntimeError
+        If the file read back differs from the model (structure, states, or any
+        probability by more than 1e-9).
+    """
+    path = Path(path)
+    fmt = _format_of(path, fmt)
+    est = fitted_estimator(model_or_estimator)
+    if est is not None and len(est.network_members()) > 1:
+        return _write_members(est, path, fmt)
+    dag, families, tables, states = _network_parts(model_or_estimator)
+    nodes = list(dag.nodes)
+    node_ids = dict(zip(nodes, safe_identifiers(nodes, "n")))
+    state_ids = {v: safe_identifiers(states[v], "s") for v in nodes}
+    safe_dag = dag.__class__()
+    safe_dag.add_nodes_from(node_ids[v] for v in nodes)
+    safe_dag.add_edges_from((node_ids[u], node_ids[v]) for u, v in dag.edges)
+    with np.errstate(divide="ignore"):
+        safe_model = network_from_tables(
+            safe_dag,
+            {node_ids[c]: tuple(node_ids[p] for p in ps) for c, ps in families.items()},
+            {node_ids[c]: np.log(t) for c, t in tables.items()},
+            {node_ids[v]: state_ids[v] for v in nodes},
+        )
+    _pgmpy()
+    from pgmpy.readwrite import BIFWriter, XMLBIFWriter
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if fmt == "bif":
+            BIFWriter(safe_model).write_bif(str(path))
+        else:
+            XMLBIFWriter(safe_model).write_xmlbif(str(path))
+    name_map = {
+        "format": "bnclf-name-map/1",
+        "bnclf_version": __version__,
+        "nodes": [[node_ids[v], _json_label(v)] for v in nodes],
+        "states": {node_ids[v]: [[s, _json_label(o)] for s, o in zip(state_ids[v], states[v])] for v in nodes},
+    }
+    name_map["sha256"] = _sha256(path)
+    map_path = Path(str(path) + NAME_MAP_SUFFIX)
+    map_path.write_text(json.dumps(name_map, indent=1, ensure_ascii=False), encoding="utf-8")
+    expected_states = {v: [_json_label(o) for o in states[v]] for v in nodes}
+    try:
+        _verify(read_network(path, fmt=fmt), dag, families, tables, expected_states, path)
+    except Exception:
+        path.unlink(missing_ok=True)  # never leave an unverified file behind
+        map_path.unlink(missing_ok=True)
+        raise
+    return path
+
+
+MANIFEST_SUFFIX = ".manifest.json"
+
+
+def _write_members(est, path: Path, fmt: str) -> Path:
+    """One verified file per member network, and a manifest; the set is read back and compared."""
+    members = est.network_members()
+    kind = est._network_kind
+    keys = (
+        [f"member{i:02d}" for i in range(len(members))]
+        if kind == "ensemble"
+        else ["class_" + s for s in safe_identifiers([k for k, _ in members], "c")]
+    )
+    manifest_path = Path(str(path) + MANIFEST_SUFFIX)
+    entries = []
+    for key, (label, net) in zip(keys, members):
+        member_path = path.with_name(f"{path.stem}.{key}{path.suffix}")
+        write_network(net, member_path, fmt=fmt)
+        entry = {"file": member_path.name, "title": net.title}
+        if kind == "multinet":
+            entry["label"] = _json_label(label)
+        entries.append(entry)
+    manifest = {
+        "format": "bnclf-network-set/1",
+        "bnclf_version": __version__,
+        "estimator": type(est).__name__,
+        "kind": kind,
+        "class": _json_label(est.class_name_),
+        "members": entries,
+    }
+    if kind == "ensemble":
+        manifest["weights"] = [float(w) for w in est.weights_]
+        manifest["combine"] = est._combine
+    else:
+        manifest["class_prior"] = [float(p) for p in np.exp(est.class_log_prior_)]
+    if hasattr(est, "_manifest_extras"):
+        manifest.update(est._manifest_extras())
+    manifest_path.write_text(json.dumps(manifest, indent=1, ensure_ascii=False), encoding="utf-8")
+    back = read_networks(manifest_path, fmt=fmt)
+    expected = [k for k, _ in members] if kind == "multinet" else list(range(len(members)))
+    got = list(back["networks"]) if kind == "multinet" else list(range(len(back["networks"])))
+    if got != [_json_label(k) for k in expected]:
+        raise RuntimeError(f"{manifest_path} does not read back as written: members differ")
+    return manifest_path
+
+
+def read_networks(path: str | os.PathLike, fmt: str | None = None) -> dict[str, Any]:
+    """Read a set of networks written by :func:`write_network` for an ensemble or a multinet.
+
+    Parameters
+    ----------
+    path : str or Path
+        The manifest (``<file>.manifest.json``) or the path given to
+        :func:`write_network`.
+
+    Returns
+    -------
+    dict
+        ``kind`` (``"ensemble"`` or ``"multinet"``), ``networks`` (a list of
+        pgmpy networks for an ensemble, a dict keyed by class label for a
+        multinet), and ``weights`` and ``combine`` (ensemble) or
+        ``class_prior`` (multinet, a dict keyed by class label).
+    """
+    path = Path(path)
+    if not str(path).endswith(MANIFEST_SUFFIX):
+        path = Path(str(path) + MANIFEST_SUFFIX)
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    if manifest.get("format") != "bnclf-network-set/1":
+        raise ValueError(f"{path} is not a bnclf network-set manifest.")
+    files = [path.with_name(entry["file"]) for entry in manifest["members"]]
+    out = {"kind": manifest["kind"], "estimator": manifest["estimator"]}
+    if manifest["kind"] == "multinet":
+        labels = [entry["label"] for entry in manifest["members"]]
+        out["networks"] = {label: read_network(f, fmt=fmt) for label, f in zip(labels, files)}
+        out["class_prior"] = dict(zip(labels, manifest["class_prior"]))
+    else:
+        out["networks"] = [read_network(f, fmt=fmt) for f in files]
+        out["weights"] = manifest["weights"]
+        out["combine"] = manifest["combine"]
+        for key in ("frequency_limit", "value_counts", "row_weights"):
+            if key in manifest:
+                out[key] = manifest[key]
+    return out
+
+
+def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBayesianNetwork:
+    """Read a BIF or XMLBIF file into a pgmpy ``DiscreteBayesianNetwork``.
+
+    If a bnclf name map sits beside the file, original node names and state
+    labels (with their types) are restored; otherwise names are as in the file
+    and states are strings.
+    """
+    path = Path(path)
+    fmt = _format_of(path, fmt)
+    _pgmpy()
+    from pgmpy.readwrite import BIFReader, XMLBIFReader
+
+    if not path.is_file():
+        raise FileNotFoundError(f"no such network file: {path}")
+    where = _bif_problem(path) if fmt == "bif" else ""
+    if where:  # pgmpy's parser skips text it does not understand
+        raise ValueError(f"{path} is not a readable BIF network ({where.rstrip('; ')}); it may be damaged.")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            reader = BIFReader(str(path)) if fmt == "bif" else XMLBIFReader(str(path))
+            model = reader.get_model()
+            model.check_model()
+        except Exception as exc:  # pgmpy's parsers raise many kinds of errors
+            detail = " ".join(str(exc).split())[:200] or type(exc).__name__
+            where = _bif_problem(path, str(exc)) if fmt == "bif" else ""
+            raise ValueError(
+                f"{path} is not a readable {fmt.upper()} network ({where}{detail}); it may be truncated "
+                "or not a network file."
+            ) from None
+    missing = [v for v in model.nodes if model.get_cpds(v) is None]
+    if missing or not model.nodes:
+        where = _bif_problem(path, " ".join(map(str, missing[:1]))) if fmt == "bif" else ""
+        raise ValueError(
+            f"{path} is not a complete {fmt.upper()} network: {where}no probability "
+            f"table for {missing[:5] or 'any variable'}; it may be truncated."
+        )
+    map_path = Path(str(path) + NAME_MAP_SUFFIX)
+    if not map_path.exists():
+        return model
+    try:
+        name_map = json.loads(map_path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{map_path} is not a bnclf name map: {exc}") from None
+    if not isinstance(name_map, dict) or not {"sha256", "nodes", "states"} <= set(name_map):
+        raise ValueError(
+            f"{map_path} is not a complete bnclf name map (it needs the keys sha256, nodes and states); "
+            "write the network again with bnclf.io.write_network, or delete the name map to read "
+            "the file with its own names."
+        )
+    expected = name_map["sha256"]
+    if expected != _sha256(path):
+        raise ValueError(
+            f"{map_path} belongs to another version of {path.name} (its hash does not match); "
+            "write the network again with bnclf.io.write_network, or delete the name map to "
+            "read the file with its own names."
+        )
+    node_of = {safe: orig for safe, orig in name_map["nodes"]}
+    families, tables, states = tables_from_network(model)
+    state_of = {safe: {s: o for s, o in pairs} for safe, pairs in name_map["states"].items()}
+    import networkx as nx
+
+    dag = nx.DiGraph()
+    dag.add_nodes_from(node_of[safe] for safe, _ in name_map["nodes"])
+    dag.add_edges_from((node_of[u], node_of[v]) for u, v in model.edges)
+    with np.errstate(divide="ignore"):
+        return network_from_tables(
+            dag,
+            {node_of[c]: tuple(node_of[p] for p in ps) for c, ps in families.items()},
+            {node_of[c]: np.log(t) for c, t in tables.items()},
+            {node_of[v]: [state_of[v][str(s)] for s in ss] for v, ss in states.items()},
+        )
+
+
+def _bif_problem(path, message: str = "") -> str:
+    """Where a BIF file goes wrong, as ``"line N: ...; "`` (empty if no line is to blame):
+    a block whose ``{`` is never closed (a truncated file), a stray ``}``, text outside
+    any statement, or the ``variable`` line of a variable named in ``message`` (pgmpy's
+    error) that has no probability block."""
+    import re
+
+    try:
+        lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return ""
+    depth, opened = 0, 0
+    for number, line in enumerate(lines, 1):
+        text = line.split("//")[0].strip()
+        if depth == 0 and text and not re.match(r"(network|variable|probability)\b|[{}]", text):
+            return f"line {number}: unexpected text {text[:40]!r}; "
+        for char in text:
+            if char == "{":
+                depth += 1
+                opened = number if depth == 1 else opened
+            elif char == "}":
+                depth -= 1
+                if depth < 0:
+                    return f"line {number}: a '}}' closes no block; "
+    if depth > 0:
+        return f"line {opened}: the block opened there is not closed (the file ends at line {len(lines)}); "
+    declared = {m.group(1): n for n, line in enumerate(lines, 1) if (m := re.match(r"\s*variable\s+(\S+)", line))}
+    for name, number in declared.items():
+        if re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", message):
+            return f"line {number}: variable {name} has no probability block; "
+    return ""
+
+
+def _sha256(path) -> str:
+    import hashlib
+
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def _verify(model, dag, families, tables, states, path):
+    """Compare a network read back with what was written; raise on any difference."""
+    got_families, got_tables, got_states = tables_from_network(model)
+    problems = []
+    if set(model.nodes) != set(dag.nodes) or set(model.edges) != set(dag.edges):
+        problems.append("structure differs")
+    for child, parents in families.items():
+        if child not in got_families or set(got_families[child]) != set(parents):
+            problems.append(f"parents of {child!r} differ")
+            continue
+        order = [0] + [1 + got_families[child].index(p) for p in parents]
+        got = np.transpose(got_tables[child], order)
+        for var in (child, *parents):
+            if list(got_states[var]) != list(states[var]):
+                problems.append(f"states of {var!r} differ")
+        if got.shape != tables[child].shape or not np.allclose(got, tables[child], rtol=0, atol=1e-9):
+            problems.append(f"CPT of {child!r} differs")
+    if problems:
+        raise RuntimeError(f"{path} does not read back as written: {sorted(set(problems))[:5]}")

@@ -1,0 +1,89 @@
+"""Parameters: log-CPT arrays from count tables.
+
+Every table follows the family convention of :mod:`bnclf.counts`: axes
+``(child, *parents)`` with the class, when it is a parent, on the last axis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from bnclf.counts._cache import CountCache
+from bnclf.counts._measures import m_estimate
+
+
+def m_estimated_log_cpts(cache: CountCache, families: Sequence[Sequence[int]], m: float = 1.0) -> list[np.ndarray]:
+    """Natural-log CPTs ``log P(child | parents)`` by m-estimation, one per family.
+
+    ``P(x | pa) = (N(x, pa) + m/|X|) / (N(pa) + m)`` (Mitchell 1997; used with
+    m = 1 by Sun et al. 2017 and the ETAN paper); the class prior is the
+    parentless family ``(N(c) + m/|C|) / (N + m)``. ``m = 0`` is maximum
+    likelihood (Kelner & Lerner 2012).
+
+    Notes
+    -----
+    ``N(pa)`` is the sum of the family's own table over the child axis. It
+    equals the parent count except under ``missing="ignore"``, where rows with
+    a missing child are left out of both numerator and denominator
+    (available-case estimation). With ``m = 0`` a parent configuration never
+    seen gets the uniform distribution, and a child value never seen with a seen
+    configuration gets probability 0 (log -inf).
+    """
+    if m < 0:
+        raise ValueError(f"m={m!r} must be >= 0 (m=0 is maximum likelihood, m=1 the default).")
+    cache.counts_many(families)
+    tables = [cache.counts(family) for family in families]
+    by_shape: dict[tuple, list[int]] = {}
+    for k, table in enumerate(tables):
+        by_shape.setdefault(table.shape, []).append(k)
+    out: list = [None] * len(tables)
+    with np.errstate(divide="ignore"):
+        for members in by_shape.values():  # tables of one shape at once, stacked on a last axis
+            stacked = np.stack([tables[k] for k in members], axis=-1)
+            logs = np.ascontiguousarray(np.moveaxis(np.log(m_estimate(stacked, m)), -1, 0))
+            for k, log_cpt in zip(members, logs):
+                out[k] = log_cpt
+    return out
+
+
+def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """``log P(x_j | x_p, c)`` for every ordered feature pair at once.
+
+    ``P(x_j | x_p, c) = (N(x_j, x_p, c) + alpha_j) / (N(x_p, c) + beta_j)``, with
+    ``N(x_p, c)`` the sum of the pair's own table over ``x_j`` (as
+    :func:`m_estimated_log_cpts` does) and the uniform ``1/r_j`` where the
+    denominator is zero. m-estimation is ``alpha_j = m / r_j``, ``beta_j = m``;
+    Laplace is ``alpha_j = 1``, ``beta_j = r_j``.
+
+    Parameters
+    ----------
+    cache : CountCache
+    alpha, beta : array of shape (n_features,) or float
+        Per child feature.
+
+    Returns
+    -------
+    log_tables, offsets : ndarray
+        ``log_tables`` has shape ``(R, R, n_classes)`` (see
+        :meth:`CountCache.pair_blocks`); the CPT of the family ``(j, p, class)`` is
+        ``log_tables[offsets[j]:offsets[j] + r_j, offsets[p]:offsets[p] + r_p]``.
+        The diagonal blocks (``j == p``) are meaningless.
+    """
+    blocks, offsets = cache.pair_blocks()
+    cards = cache.cardinalities[: cache.n_features]
+    owner = np.repeat(np.arange(cache.n_features), cards)  # feature of each row of blocks
+    alpha = np.broadcast_to(np.asarray(alpha, dtype=float), cards.shape)
+    beta = np.broadcast_to(np.asarray(beta, dtype=float), cards.shape)
+    # N(x_p, c) summed over each child's block: one row per child feature
+    denominator = np.add.reduceat(blocks, offsets, axis=0) + beta[:, None, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        log_denominator = np.where(denominator > 0, np.log(denominator), np.inf)
+        tables = np.log(blocks + alpha[owner, None, None]) - log_denominator[owner]
+    empty = np.isinf(log_denominator)[owner]  # a parent configuration with no rows: uniform
+    if empty.any():
+        uniform = np.broadcast_to(-np.log(cards[owner].astype(float))[:, None, None], tables.shape)
+        tables[empty] = uniform[empty]
+    return tables, offsets

@@ -1,0 +1,83 @@
+"""The networks an instance-specific classifier built for one row, one panel each."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from bnclf.plot._layout import _clip, _graph_and_class, structure_layout
+from bnclf.plot._structures import _panel_figure, _render_structure, _structure_spec
+
+if TYPE_CHECKING:
+    from bnclf.models._instance_specific import Explanation
+
+
+def draw_explanation(
+    explanation: Explanation,
+    *,
+    parts: Sequence[str] | None = None,
+    ncols: int | None = None,
+    title: str | None = None,
+    font_size: float | None = None,
+) -> np.ndarray:
+    """Draw the networks an instance-specific classifier built for one row, side by side.
+
+    Parameters
+    ----------
+    explanation : Explanation
+        From ``estimator.explain(row)`` (LKDB, AKDB, LTAN, TargetKDB).
+    parts : list of str, optional
+        Names of the networks to draw (keys of ``explanation.networks``; default:
+        all, the first 16 when there are more).
+    ncols : int, optional
+        Panels per row (default: up to 4).
+    title : str, optional
+        Figure title (default: the prediction and, for LTAN, the labels kept).
+    font_size : float, optional
+        Label size (see :func:`draw_structure`).
+
+    Returns
+    -------
+    ndarray of matplotlib Axes
+
+    Notes
+    -----
+    Every panel uses the layout of the first network (the generalist or the
+    regular model), so nodes sit in the same place in every panel; arcs among
+    features that the first network does not have (either direction) are drawn
+    in red: where the instance's structure departs from the global one. Each
+    title gives the part's answer and its probability.
+    """
+    names = list(explanation.networks)
+    chosen = names[:16] if parts is None else list(parts)
+    unknown = [p for p in chosen if p not in explanation.networks]
+    if unknown or not chosen:
+        raise ValueError(f"parts={parts!r} is not valid; choose among {names}.")
+    nets = [explanation.networks[p] for p in chosen]
+    base = explanation.networks[names[0]]
+    base_graph, base_class = _graph_and_class(base)
+    layout = structure_layout(base_graph, base_class, font_size=font_size)
+    base_arcs = {frozenset((u, v)) for u, v in base_graph.edges if base_class not in (u, v)}
+    specs = []
+    for name, net in zip(chosen, nets):
+        graph, _ = _graph_and_class(net)
+        new = [(u, v) for u, v in graph.edges if net.class_name not in (u, v) and frozenset((u, v)) not in base_arcs]
+        post = explanation.posteriors.get(name) or {}
+        answer = max(post, key=post.get) if post else None
+        label = name if answer is None else f"{name}\n{answer}: {post[answer]:.3f}"
+        specs.append(
+            _structure_spec(net, title=_clip(label, 80), font_size=font_size, pos=layout, highlight=new, legend=False)
+        )
+    if title is None:
+        title = f"prediction: {explanation.prediction}"
+        if "omega" in explanation.details:
+            title += f"   (labels kept: {', '.join(map(str, explanation.details['omega']))})"
+    axes = _panel_figure(specs, ncols=ncols or min(4, len(nets)), suptitle=_clip(title, 200))
+    frame = (max(spec["width"] for spec in specs), max(spec["height"] for spec in specs))
+    for ax, spec in zip(axes.flat, specs):
+        _render_structure(ax, spec, frame=frame)
+    for ax in list(axes.flat)[len(nets) :]:
+        ax.set_axis_off()
+    return axes

@@ -1,0 +1,173 @@
+"""The package's layout shows the flow of the data, and keeps its promises to old code.
+
+* No import cycle between bnclf's modules (top-level imports; imports inside functions
+  and under ``if TYPE_CHECKING:`` run later and are left out), nor between its
+  subpackages, and the subpackages depend on each other only downstream in the flow
+  ``encoding -> counts -> learn -> network/inference -> models -> io -> plot ->
+  evaluation -> cli``.
+* Internal modules start with an underscore; no module is much over 800 lines.
+* Every module name of bnclf 0.1 still imports, and reading one of its names warns
+  (``DeprecationWarning``) and names where it lives today.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+import bnclf
+
+PACKAGE = Path(bnclf.__file__).parent
+
+#: the subpackages in the order the data flows through them; a package may import only
+#: from the packages before it (and from bnclf's private top-level modules)
+FLOW = [
+    "encoding",
+    "counts",
+    "learn",
+    "inference",
+    "network",
+    "models",
+    "io",
+    "plot",
+    "datasets",
+    "evaluation",
+    "cli",
+]
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+MODULES = {_module_name(path): path for path in PACKAGE.rglob("*.py")}
+
+
+def _top_level_imports(tree: ast.Module):
+    """The modules imported when the module is imported: every top-level ``import`` and
+    ``from ... import`` (also inside top-level ``try``/``if``), except under
+    ``if TYPE_CHECKING:``."""
+    for node in tree.body:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue
+        for inner in ast.walk(node) if isinstance(node, (ast.If, ast.Try)) else [node]:
+            if isinstance(inner, ast.Import):
+                yield from (alias.name for alias in inner.names)
+            elif isinstance(inner, ast.ImportFrom) and inner.level == 0 and inner.module:
+                submodules = [f"{inner.module}.{alias.name}" for alias in inner.names]
+                found = [name for name in submodules if name in MODULES]
+                yield from found
+                if len(found) < len(submodules):  # names defined in the module itself
+                    yield inner.module
+
+
+def _import_graph() -> nx.DiGraph:
+    graph = nx.DiGraph()
+    for name, path in MODULES.items():
+        graph.add_node(name)
+        for target in _top_level_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if target in MODULES and target != name:
+                graph.add_edge(name, target)
+    return graph
+
+
+def _package(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def test_the_graph_sees_the_imports():
+    """The parser finds what it should, so that the tests below can fail."""
+    graph = _import_graph()
+    assert graph.has_edge("bnclf.models._base", "bnclf.counts._cache")
+    assert graph.has_edge("bnclf.counts._cache", "bnclf.encoding._frames")
+    assert graph.has_edge("bnclf.models", "bnclf.models._base")
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import bnclf.models\n")
+    assert list(_top_level_imports(tree)) == ["typing"]
+
+
+def test_no_import_cycle_between_modules():
+    cycles = list(nx.simple_cycles(_import_graph()))
+    assert not cycles, f"import cycles: {cycles[:5]}"
+
+
+def test_packages_import_only_upstream_in_the_flow():
+    order = {name: k for k, name in enumerate(FLOW)}
+    assert set(order) == {_package(m) for m in MODULES if _package(m) and not _package(m).startswith("_")}
+    wrong = sorted(
+        (source, target)
+        for source, target in _import_graph().edges
+        if _package(source) in order and _package(target) in order and order[_package(target)] > order[_package(source)]
+    )
+    assert not wrong, f"imports against the flow: {wrong}"
+
+
+def test_internal_modules_are_private_and_short():
+    public = [name for name in MODULES if name.count(".") >= 2 and not name.rsplit(".", 1)[1].startswith("_")]
+    assert not public, f"modules inside subpackages should start with an underscore: {public}"
+    long = {name: n for name, path in MODULES.items() if (n := len(path.read_text().splitlines())) > 850}
+    assert not long, f"modules over 850 lines: {long}"
+
+
+OLD_NAMES = [
+    ("bnclf.data", "FeatureEncoder", "bnclf.encoding"),
+    ("bnclf.stats", "CountCache", "bnclf.counts"),
+    ("bnclf.stats", "entropy", "bnclf.counts"),
+    ("bnclf.structure", "learn_tan", "bnclf.learn"),
+    ("bnclf.config", "get_config", "bnclf"),
+    ("bnclf.discretize", "MDLDiscretizer", "bnclf"),
+    ("bnclf.modelfile", "check_log_cpt", "bnclf.io._modelfile"),
+    ("bnclf.models.kdb", "KDBClassifier", "bnclf"),
+    ("bnclf.models.registry", "register_classifier", "bnclf.models"),
+    ("bnclf.evaluation.metrics", "kappa", "bnclf.evaluation"),
+    ("bnclf.io", "cpt_table", "bnclf.io"),
+    ("bnclf.inference", "FamilyGather", "bnclf.inference._kernels"),
+    ("bnclf.label_inference", "LabelKernel", "bnclf.inference._labels"),
+]
+
+
+@pytest.mark.parametrize("old, name, home", OLD_NAMES, ids=[f"{o}.{n}" for o, n, _ in OLD_NAMES])
+def test_names_of_bnclf_0_1_still_import_and_say_where_they_live(old, name, home):
+    if name in getattr(importlib.import_module(old), "__all__", ()):  # still public there
+        assert getattr(importlib.import_module(old), name) is not None
+        return
+    with pytest.warns(DeprecationWarning, match=rf"{old}\.{name} moved in bnclf 0\.2; import it from {home}\b"):
+        value = getattr(importlib.import_module(old), name)
+    assert value is getattr(importlib.import_module(home), name)
+
+
+def test_an_old_from_import_works_in_a_fresh_interpreter():
+    code = (
+        "import warnings\n"
+        "warnings.simplefilter('error', DeprecationWarning)\n"
+        "try:\n"
+        "    from bnclf.models.naive import NaiveBayesClassifier\n"
+        "except DeprecationWarning as warning:\n"
+        "    print('warned:', warning)\n"
+        "warnings.simplefilter('ignore', DeprecationWarning)\n"
+        "from bnclf.models.naive import NaiveBayesClassifier\n"
+        "import bnclf\n"
+        "assert NaiveBayesClassifier is bnclf.NaiveBayesClassifier\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "warned: bnclf.models.naive is a module of bnclf 0.1; its names moved in bnclf 0.2" in result.stdout
+
+
+def test_the_current_names_do_not_warn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for package in ["bnclf", *(f"bnclf.{name}" for name in FLOW)]:
+            module = importlib.import_module(package)
+            for name in getattr(module, "__all__", ()):
+                getattr(module, name)
