@@ -21,6 +21,8 @@ from bnclf.inference._kernels import NetworkKernel
 if TYPE_CHECKING:
     from pgmpy.models import DiscreteBayesianNetwork
 
+__all__ = ["Network"]
+
 
 class Network:
     """A DAG over variable indices with its families, log-CPTs, names and states.

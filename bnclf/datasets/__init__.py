@@ -46,6 +46,18 @@ if TYPE_CHECKING:
     else:
         from importlib.abc import Traversable
 
+__all__ = [
+    "DEFAULT_DATASET",
+    "list_datasets",
+    "dataset_path",
+    "load_dataset",
+    "list_multilabel_datasets",
+    "multilabel_dataset_path",
+    "load_multilabel_dataset",
+    "read_csv_table",
+    "load_table",
+]
+
 _FILES = {
     "kr-vs-kp": "kr-vs-kp.arff.gz",
     "soybean": "soybean.arff.gz",
