@@ -248,7 +248,7 @@ def _model_columns(model, X, args):
 
 def _write_rows(out: pd.DataFrame, args, what: str):
     if args.output:
-        out.to_csv(args.output, index=False)
+        write_csv(out, args.output)
         print(f"wrote {len(out)} {what} -> {args.output}")
     else:
         out.to_csv(sys.stdout, index=False)
@@ -312,3 +312,50 @@ def _add_discretize_options(p):
         "(default: mdl; multilabel classifiers: quantile, the quartiles)",
     )
     p.add_argument("--bins", type=int, default=4, help="bins for --discretize quantile")
+
+
+# What each command reads and writes, as (what the user calls it, the argument's dest); the
+# outputs of write_network include its name map and manifest, those of compare its report.
+_COMMAND_FILES = {
+    "fit": ({"DATA": "data", "--xml": "xml"}, {"--output": "output"}),
+    "predict": ({"MODEL_FILE": "model_file", "DATA": "data"}, {"--output": "output"}),
+    "query": ({"MODEL_FILE": "model_file", "DATA": "data"}, {"--output": "output"}),
+    "evaluate": ({"DATA": "data", "--xml": "xml"}, {"--output": "output", "--predictions": "predictions"}),
+    "export": ({"MODEL_FILE": "model_file"}, {"--output": "output"}),
+    "plot": ({"MODEL_FILE": "model_file"}, {"--output": "output"}),
+    "explain": ({"MODEL_FILE": "model_file", "DATA": "data"}, {"--plot": "plot"}),
+    "compare": ({"--datasets": "datasets", "--xml": "xml"}, {}),
+}
+_COMPARE_OUTPUTS = ("results.csv", "report.md", "cd_diagram.png", "scores_by_dataset.png")
+
+
+def check_command_files(args: argparse.Namespace) -> None:
+    """Refuse, before anything is read, a command whose output is one of its inputs
+    (``bnclf predict m.bnclf rows.csv -o rows.csv``) or whose two outputs are one file."""
+    from bnclf.io._files import check_outputs
+    from bnclf.io._networks import MANIFEST_SUFFIX, NAME_MAP_SUFFIX
+
+    reads, writes = _COMMAND_FILES.get(args.command, ({}, {}))
+    inputs = {}
+    for label, dest in reads.items():
+        value = getattr(args, dest, None)
+        values = value if isinstance(value, list) else [value]
+        for v in values:
+            if isinstance(v, str) and not v.lower().startswith("keel:"):
+                inputs[label if len(values) == 1 else f"{label} {v!r}"] = v
+    outputs = {label: getattr(args, dest, None) for label, dest in writes.items()}
+    if args.command == "export" and args.output:
+        outputs["the name map (--output + .names.json)"] = args.output + NAME_MAP_SUFFIX
+        outputs["the manifest (--output + .manifest.json)"] = args.output + MANIFEST_SUFFIX
+    if args.command == "compare" and getattr(args, "out", None):
+        for name in _COMPARE_OUTPUTS:
+            outputs[f"--output's {name}"] = str(Path(args.out) / name)
+    check_outputs(outputs, inputs)
+
+
+def write_csv(frame: pd.DataFrame, path) -> None:
+    """``frame`` as a CSV file without its index, written in full or not at all."""
+    from bnclf.io._files import staged
+
+    with staged(path) as (tmp,):
+        frame.to_csv(tmp, index=False)

@@ -265,7 +265,10 @@ def run_compare_multilabel(args: argparse.Namespace, datasets: Sequence[str], cl
     if args.out:
         summary = write_report(results, args.out, metric=args.metric, alpha=args.alpha)
         report = Path(args.out) / "report.md"
-        report.write_text(report.read_text(encoding="utf-8") + "\n" + extra, encoding="utf-8")
+        from bnclf.io._files import staged
+
+        with staged(report) as (tmp,):
+            tmp.write_text(report.read_text(encoding="utf-8") + "\n" + extra, encoding="utf-8")
         cd = "cd_diagram.png" if summary.nemenyi_cd is not None else None
         bars = "scores_by_dataset.png"
     print(render_report(results, summary, cd_png=cd, bars_png=bars) + "\n" + extra)

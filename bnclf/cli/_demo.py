@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bnclf.cli._common import final_estimator
+from bnclf.cli._common import final_estimator, write_csv
 from bnclf.cli._evaluate import _print_table
 from bnclf.evaluation._reports import build_model, cross_validate_models
 
@@ -24,7 +24,7 @@ def cmd_demo(args: argparse.Namespace) -> None:
         f"{args.folds}-fold stratified CV on the embedded {args.dataset!r} data "
         f"({X.shape[0]} rows, {X.shape[1]} features, {y.nunique()} classes)",
     )
-    table.to_csv(out / "cv_results.csv", index=False)
+    write_csv(table, out / "cv_results.csv")
     model = build_model("tan").fit(X, y)
     tan = final_estimator(model)
     png = save_structure_png(tan, out / "tan_structure.png", title=f"TAN on {args.dataset}")

@@ -6,7 +6,7 @@ import argparse
 
 import pandas as pd
 
-from bnclf.cli._common import read_multilabel, read_table, wants_multilabel
+from bnclf.cli._common import read_multilabel, read_table, wants_multilabel, write_csv
 from bnclf.evaluation._reports import cross_validate_models, evaluate_multilabel, per_class_report
 
 
@@ -74,7 +74,7 @@ def _evaluate_multilabel(args, specs):
         f"{Y.shape[1]} labels)",
     )
     if args.output:
-        table.to_csv(args.output, index=False)
+        write_csv(table, args.output)
 
 
 def cmd_evaluate(args: argparse.Namespace) -> None:
@@ -115,7 +115,7 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
             print(confusion.to_string())
             print(per_class.round(4).to_string())
     if args.output:
-        table.to_csv(args.output, index=False)
+        write_csv(table, args.output)
     if args.predictions:
         frames = []
         for spec, cv in cvs.items():
@@ -124,5 +124,5 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
             for j, label in enumerate(cv.classes):
                 pred[f"P({label})"] = cv.proba[:, j]
             frames.append(pred)
-        pd.concat(frames, ignore_index=True).to_csv(args.predictions, index=False)
+        write_csv(pd.concat(frames, ignore_index=True), args.predictions)
         print(f"wrote the out-of-fold predictions of {len(cvs)} model(s) -> {args.predictions}")

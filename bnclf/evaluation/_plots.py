@@ -43,7 +43,10 @@ def _new_figure(figsize):
 
 def _finish(fig, path, dpi=150):
     if path is not None:
-        fig.savefig(path, dpi=dpi, bbox_inches="tight")
+        from bnclf.io._files import staged
+
+        with staged(path) as (tmp,):
+            fig.savefig(tmp, dpi=dpi, bbox_inches="tight")
     return fig
 
 

@@ -634,10 +634,12 @@ def write_arff(df: pd.DataFrame, path: str | os.PathLike | IO[str], relation: st
     if hasattr(path, "write"):
         path.write(text)
         return
-    path = os.fspath(path)
-    if str(path).endswith(".gz"):
-        with gzip.open(path, "wt", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-    else:
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+    from bnclf.io._files import staged
+
+    with staged(path) as (tmp,):
+        if tmp.name.endswith(".gz"):
+            with gzip.open(tmp, "wt", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+        else:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)

@@ -180,9 +180,10 @@ def dump(model: BaseEstimator, path: str | os.PathLike) -> Path:
 
 
 def _write(path, text: str, arrays: list[np.ndarray]) -> Path:
+    from bnclf.io._files import staged
+
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+    with staged(path) as (tmp,), zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("model.json", text)
         for k, array in enumerate(arrays):
             buffer = io.BytesIO()

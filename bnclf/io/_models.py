@@ -38,8 +38,9 @@ def save_model(estimator: BaseEstimator, path: str | os.PathLike, *, format: str
     path = Path(path)
     if format == "safe":
         return modelfile.dump(estimator, path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as fh:
+    from bnclf.io._files import staged
+
+    with staged(path) as (tmp,), open(tmp, "wb") as fh:
         pickle.dump(
             {"format": "bnclf-model/1", "bnclf_version": __version__, "estimator": estimator},
             fh,

@@ -17,6 +17,7 @@ import numpy as np
 
 from bnclf._version import __version__
 from bnclf.encoding._frames import python_scalar
+from bnclf.io._files import staged
 from bnclf.io._pgmpy import _pgmpy, network_from_tables, tables_from_network
 
 if TYPE_CHECKING:
@@ -152,6 +153,14 @@ def write_network(
     est = fitted_estimator(model_or_estimator)
     if est is not None and len(est.network_members()) > 1:
         return _write_members(est, path, fmt)
+    with staged(path, Path(str(path) + NAME_MAP_SUFFIX)) as (tmp, _):
+        _write_single(model_or_estimator, tmp, fmt, shown=path)
+    return path
+
+
+def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path) -> None:
+    """Write one network and its name map at ``path`` (a staged file) and read it back;
+    messages name ``shown``, the file the user asked for."""
     dag, families, tables, states = _network_parts(model_or_estimator)
     nodes = list(dag.nodes)
     node_ids = dict(zip(nodes, safe_identifiers(nodes, "n")))
@@ -169,7 +178,6 @@ def write_network(
     _pgmpy()
     from pgmpy.readwrite import BIFWriter, XMLBIFWriter
 
-    path.parent.mkdir(parents=True, exist_ok=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if fmt == "bif":
@@ -186,13 +194,8 @@ def write_network(
     map_path = Path(str(path) + NAME_MAP_SUFFIX)
     map_path.write_text(json.dumps(name_map, indent=1, ensure_ascii=False), encoding="utf-8")
     expected_states = {v: [_json_label(o) for o in states[v]] for v in nodes}
-    try:
-        _verify(read_network(path, fmt=fmt), dag, families, tables, expected_states, path)
-    except Exception:
-        path.unlink(missing_ok=True)  # never leave an unverified file behind
-        map_path.unlink(missing_ok=True)
-        raise
-    return path
+    # Read back before the staged files replace anything: an unverified file never lands.
+    _verify(read_network(path, fmt=fmt), dag, families, tables, expected_states, shown)
 
 
 MANIFEST_SUFFIX = ".manifest.json"
@@ -208,10 +211,20 @@ def _write_members(est, path: Path, fmt: str) -> Path:
         else ["class_" + s for s in safe_identifiers([k for k, _ in members], "c")]
     )
     manifest_path = Path(str(path) + MANIFEST_SUFFIX)
+    member_paths = [path.with_name(f"{path.stem}.{key}{path.suffix}") for key in keys]
+    targets = [manifest_path, *member_paths, *(Path(str(m) + NAME_MAP_SUFFIX) for m in member_paths)]
+    with staged(*targets) as staged_paths:
+        _write_member_files(est, members, member_paths, staged_paths, fmt)
+    return manifest_path
+
+
+def _write_member_files(est, members, member_paths, staged_paths, fmt) -> None:
+    """The member files and the manifest, written at their staged paths and read back."""
+    kind = est._network_kind
+    manifest_path = staged_paths[0]
     entries = []
-    for key, (label, net) in zip(keys, members):
-        member_path = path.with_name(f"{path.stem}.{key}{path.suffix}")
-        write_network(net, member_path, fmt=fmt)
+    for (label, net), member_path, tmp in zip(members, member_paths, staged_paths[1:]):
+        _write_single(net, tmp, fmt, shown=member_path)
         entry = {"file": member_path.name, "title": net.title}
         if kind == "multinet":
             entry["label"] = _json_label(label)
@@ -236,8 +249,7 @@ def _write_members(est, path: Path, fmt: str) -> Path:
     expected = [k for k, _ in members] if kind == "multinet" else list(range(len(members)))
     got = list(back["networks"]) if kind == "multinet" else list(range(len(back["networks"])))
     if got != [_json_label(k) for k in expected]:
-        raise RuntimeError(f"{manifest_path} does not read back as written: members differ")
-    return manifest_path
+        raise RuntimeError(f"{manifest_path.name} does not read back as written: members differ")
 
 
 def read_networks(path: str | os.PathLike, fmt: str | None = None) -> dict[str, Any]:
@@ -263,7 +275,9 @@ def read_networks(path: str | os.PathLike, fmt: str | None = None) -> dict[str, 
     manifest = json.loads(path.read_text(encoding="utf-8"))
     if manifest.get("format") != "bnclf-network-set/1":
         raise ValueError(f"{path} is not a bnclf network-set manifest.")
-    files = [path.with_name(entry["file"]) for entry in manifest["members"]]
+    files = [path.with_name(_member_file(entry, path)) for entry in manifest.get("members") or []]
+    if not files:
+        raise ValueError(f"{path} lists no member networks; write the set again with write_network.")
     out = {"kind": manifest["kind"], "estimator": manifest["estimator"]}
     if manifest["kind"] == "multinet":
         labels = [entry["label"] for entry in manifest["members"]]
@@ -277,6 +291,18 @@ def read_networks(path: str | os.PathLike, fmt: str | None = None) -> dict[str, 
             if key in manifest:
                 out[key] = manifest[key]
     return out
+
+
+def _member_file(entry, manifest: Path) -> str:
+    """The file name of one member of a manifest: a plain name in the manifest's folder."""
+    name = entry.get("file") if isinstance(entry, dict) else None
+    if not isinstance(name, str) or name in ("", ".", "..") or Path(name).name != name or "\\" in name:
+        raise ValueError(
+            f"{manifest}: member file {name!r} is not a file name in the manifest's folder (members "
+            "are read only beside their manifest: no folders, no '..'); write the set again with "
+            "write_network."
+        )
+    return name
 
 
 def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBayesianNetwork:

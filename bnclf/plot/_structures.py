@@ -10,6 +10,7 @@ import networkx as nx
 import numpy as np
 from matplotlib.artist import Artist
 
+from bnclf.io._files import staged
 from bnclf.plot._layout import (
     CLASS_COLOR,
     CLASS_EDGE_COLOR,
@@ -600,6 +601,9 @@ def save_structure_png(
 
     ax = draw_structure(obj, **kwargs)
     fig = ax.flat[0].figure if isinstance(ax, np.ndarray) else ax.figure
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:
+        with staged(path) as (tmp,):
+            fig.savefig(tmp, dpi=110)
+    finally:
+        plt.close(fig)
     return path

@@ -1,0 +1,100 @@
+"""Writing files so that nothing is lost.
+
+Every file bnclf writes is first written into a temporary folder beside its target and
+renamed into place only once it is complete (and, for networks and model sets, read
+back): an interrupted or failed write leaves the previous file as it was, never half of
+a new one. A rename replaces a symbolic link at the target rather than writing through
+it. :func:`check_outputs` refuses an output that is one of the command's own inputs.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+PathLike = str | os.PathLike
+
+
+def same_file(a: PathLike, b: PathLike) -> bool:
+    """Whether the paths ``a`` and ``b`` name one file: the same resolved path (symbolic
+    links followed) or, for two existing files, the same file on disk (hard links)."""
+    a, b = os.fspath(a), os.fspath(b)
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet)
+        return False
+
+
+def check_outputs(outputs: Mapping[str, PathLike | None], inputs: Mapping[str, PathLike | None]) -> None:
+    """Refuse an output that is one of the inputs, or two outputs that are one file.
+
+    Parameters
+    ----------
+    outputs, inputs : mapping
+        What the user calls each path (an option such as ``"--output"`` or an argument
+        such as ``"DATA"``) to the path; None entries are skipped.
+
+    Raises
+    ------
+    ValueError
+        Naming both paths and what they are, before anything is read or written.
+    """
+    outputs = {k: v for k, v in outputs.items() if v is not None}
+    inputs = {k: v for k, v in inputs.items() if v is not None}
+    for out_name, out in outputs.items():
+        for in_name, source in inputs.items():
+            if same_file(out, source):
+                raise ValueError(
+                    f"{out_name} {os.fspath(out)!r} is the input {in_name} {os.fspath(source)!r}: writing it "
+                    "would replace what is being read. Choose another output file."
+                )
+    names = list(outputs)
+    for i, first in enumerate(names):
+        for second in names[i + 1 :]:
+            if same_file(outputs[first], outputs[second]):
+                raise ValueError(
+                    f"{first} and {second} are the same file ({os.fspath(outputs[first])!r}); give each its own file."
+                )
+
+
+@contextmanager
+def staged(*targets: PathLike) -> Iterator[list[Path]]:
+    """Temporary paths to write ``targets`` to, renamed onto the targets when the block ends.
+
+    Yields one path per target, of the same file name, in a fresh folder beside it. When
+    the block finishes, each is renamed onto its target (``os.replace``: a link at the
+    target is replaced, not followed); when it raises (an error, ``KeyboardInterrupt``),
+    the temporary folder is removed and the targets are left untouched.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> with staged(folder / "a.txt") as (tmp,):
+    ...     _ = tmp.write_text("new")
+    >>> (folder / "a.txt").read_text()
+    'new'
+    """
+    targets = [Path(t) for t in targets]
+    folders: dict[Path, Path] = {}
+    try:
+        paths = []
+        for target in targets:
+            parent = target.parent.resolve()
+            if parent not in folders:
+                parent.mkdir(parents=True, exist_ok=True)
+                folders[parent] = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=parent))
+            paths.append(folders[parent] / target.name)
+        yield paths
+        for path, target in zip(paths, targets):
+            if path.exists():  # a writer may decide not to write one of them
+                os.replace(path, target)
+    finally:
+        for folder in folders.values():
+            shutil.rmtree(folder, ignore_errors=True)
