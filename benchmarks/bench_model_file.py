@@ -121,12 +121,21 @@ def main(argv=None) -> None:
     parser.add_argument("--old", default="fa4d99f", help="the commit to compare with (default: files of rows)")
     parser.add_argument("--rmcv-rows", type=int, default=159_800)
     parser.add_argument("--out", default=str(HERE / "results" / "model_file.json"))
+    parser.add_argument(
+        "--reuse-before",
+        action="store_true",
+        help="take the older commit's figures from --out when it holds that commit's (its loads refit: slow)",
+    )
     args = parser.parse_args(argv)
     import pandas as pd
 
     now = run(REPO, args.rmcv_rows)
-    with checkout(args.old) as (old, _):
-        before = run(old, args.rmcv_rows)
+    previous = json.loads(Path(args.out).read_text()) if Path(args.out).exists() else {}
+    if args.reuse_before and previous.get("old_commit") == args.old and previous.get("before"):
+        before = previous["before"]
+    else:
+        with checkout(args.old) as (old, _):
+            before = run(old, args.rmcv_rows)
     commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     report = {
         "machine": platform.platform(),
