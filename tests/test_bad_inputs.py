@@ -230,6 +230,33 @@ CLI_CASES = [
     ),
     ("show: no such node", ["show", "{d}/tan.bnclf", "--cpt", "colour"], ["'colour'", "nodes"]),
     ("export: unknown suffix", ["export", "{d}/tan.bnclf", "-o", "{d}/tan.txt"], ["Cannot tell the format", "fmt="]),
+    (
+        "evaluate: --folds 0",
+        ["evaluate", "{d}/iris.csv", "--models", "nb", "--folds", "0"],
+        ["n_splits=0", "--folds 2"],
+    ),
+    ("evaluate: --folds 1", ["evaluate", "{d}/iris.csv", "--models", "nb", "--folds", "1"], ["at least 2 folds"]),
+    (
+        "evaluate: --folds beyond the rows",
+        ["evaluate", "{d}/iris.csv", "--models", "nb", "--folds", "100000"],
+        ["more than the 150 rows", "--folds 10"],
+    ),
+    ("evaluate: --jobs 0", ["evaluate", "{d}/iris.csv", "--models", "nb", "--jobs", "0"], ["n_jobs=0", "--jobs N"]),
+    (
+        "evaluate: a keyword given twice",
+        ["evaluate", "{d}/iris.csv", "--models", "kdb(k=3, k=4)"],
+        ["gives 'k' twice", "kdb(k=4)"],
+    ),
+    (
+        "evaluate: a bin count beyond the rows",
+        ["evaluate", "{d}/iris.csv", "--models", "nb", "--discretize", "quantile", "--bins", "1000000"],
+        ["n_bins=1000000", "training rows", "--bins"],
+    ),
+    (
+        "compare: --alpha 7",
+        ["compare", "--datasets", "{d}/iris.csv", "--classifiers", "nb", "--alpha", "7"],
+        ["--alpha 7", "between 0 and 1"],
+    ),
 ]
 
 
@@ -375,3 +402,18 @@ def test_config_blocks_in_threads_do_not_leak():
     assert memory_budget() == 5 << 20  # and for the rest of the session
     bnclf.set_config(memory_budget=None)
     assert bnclf.get_config()["memory_budget"] is None
+
+
+def test_workers_are_capped_at_the_cores_and_the_tasks():
+    from joblib import cpu_count
+
+    from bnclf.evaluation._protocols import worker_count
+
+    cores = cpu_count()
+    with pytest.warns(UserWarning, match=f"n_jobs=1000 is more than the {cores} cores"):
+        assert worker_count(1000, 10) == min(cores, 10)
+    assert worker_count(-1, 1) == 1
+    assert worker_count(-1) == cores
+    assert worker_count(None, 5) == 1
+    with pytest.raises(ValueError, match="n_jobs=0 .* --jobs N"):
+        worker_count(0)

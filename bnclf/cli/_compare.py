@@ -287,6 +287,10 @@ def run_compare(args: argparse.Namespace) -> int:
     """Run the ``compare`` subcommand; prints the Markdown report, returns 0."""
     from bnclf.evaluation._compare import compare, render_report, summarize  # noqa: F401
 
+    if not 0 < args.alpha < 1:  # before the cross-validation, not after it
+        raise ValueError(
+            f"--alpha {args.alpha:g} is not a significance level; use a number between 0 and 1, e.g. --alpha 0.05."
+        )
     datasets = _split_top_level(args.datasets)
     classifiers = _split_top_level(args.classifiers)
     multi = [c for c in classifiers if _is_multilabel(c)]

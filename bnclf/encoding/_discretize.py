@@ -464,7 +464,8 @@ class QuantileDiscretizer(_BaseDiscretizer):
         ..., (n_bins-1)/n_bins`` quantiles of the training values (quartiles
         by default), computed by :func:`numpy.quantile` (linear
         interpolation). Repeated quantiles collapse into one cut point, so a
-        column with few distinct values gets fewer bins.
+        column with few distinct values gets fewer bins. More bins than
+        training rows (and than 10) is refused at fit.
     columns : list of column labels, optional
         Columns to discretize; by default every float column and every
         integer column with more than 10 distinct values (see
@@ -522,6 +523,12 @@ class QuantileDiscretizer(_BaseDiscretizer):
         check_parameters(self)
         n_bins = self.n_bins
         frame, _ = self._start_fit(X)  # unsupervised: y (a class, a label matrix or None) is not used
+        if n_bins > max(len(frame), 10):  # a few bins on a few rows collapse into fewer
+            raise ValueError(
+                f"n_bins={n_bins} is more than the {len(frame)} training rows: a bin without a row "
+                f"tells nothing; use at most {max(len(frame), 10)} bins, usually far fewer (4, quartiles, "
+                "is the default; command line: --bins)."
+            )
         probs = np.arange(1, n_bins) / n_bins
         cut_points = {}
         for name in self.columns_:

@@ -420,6 +420,11 @@ def summarize(
     -------
     ComparisonSummary
     """
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        raise ValueError(
+            f"alpha={alpha!r} is not a significance level; use a number between 0 and 1, e.g. 0.05 "
+            "(command line: --alpha 0.05)."
+        )
     if metric not in results.columns:
         raise ValueError(f"metric {metric!r} is not a column of results")
     lower = _LOWER_IS_BETTER.get(metric, True)

@@ -101,7 +101,15 @@ def make_cv_splits(
     y = np.asarray(y)
     n_splits, n_repeats = int(n_splits), int(n_repeats)
     if n_splits < 2:
-        raise ValueError(f"n_splits must be at least 2, got {n_splits}")
+        raise ValueError(
+            f"n_splits={n_splits}: a k-fold cross-validation needs at least 2 folds (command line: "
+            "--folds 2 or more; 10 is the papers' protocol)."
+        )
+    if n_splits > len(y):
+        raise ValueError(
+            f"n_splits={n_splits} folds are more than the {len(y)} rows: every fold needs a test row; use "
+            f"at most {len(y)} folds (command line: --folds {min(10, len(y))})."
+        )
     if n_repeats < 1:
         raise ValueError(f"n_repeats must be at least 1, got {n_repeats}")
     if n_repeats > 1 and not shuffle:
@@ -358,13 +366,43 @@ def _run_fold_shared(estimators, X, y, split: Split, classes, discretizer, conte
     return out
 
 
+def worker_count(n_jobs: int | None, n_tasks: int | None = None) -> int:
+    """The number of worker processes for ``n_jobs`` (joblib's meaning: ``-1`` all cores,
+    ``-2`` all but one, ...), at most the machine's cores and the number of tasks.
+
+    A request beyond the cores warns and runs on the cores: more processes than cores only
+    add memory (each worker holds its copy of the data) and start-up time.
+    """
+    from joblib import cpu_count
+
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise ValueError(
+            f"n_jobs={n_jobs!r} is not a number of jobs; use a positive number, or -1 for every core "
+            "(command line: --jobs N)."
+        )
+    cores = max(1, cpu_count())
+    wanted = int(n_jobs) if n_jobs > 0 else max(1, cores + 1 + int(n_jobs))
+    if wanted > cores:
+        warnings.warn(
+            f"n_jobs={n_jobs} is more than the {cores} cores of this machine; running {cores} workers.",
+            UserWarning,
+            stacklevel=3,
+        )
+    workers = min(wanted, cores)
+    return max(1, min(workers, n_tasks)) if n_tasks is not None else workers
+
+
 def _parallel_map(func, tasks, *, n_jobs=1, verbose=0, desc=None, total=None):
-    """Run ``func(*task)`` for each task (in order), with joblib and tqdm."""
+    """Run ``func(*task)`` for each task (in order), with joblib and tqdm, on at most as
+    many workers as there are cores and tasks (:func:`worker_count`)."""
     from joblib import Parallel, delayed
 
     from bnclf._config import ConfiguredCall
 
     total = len(tasks) if total is None and hasattr(tasks, "__len__") else total
+    n_jobs = worker_count(n_jobs, total)
     bar = None
     if verbose:
         from tqdm.auto import tqdm

@@ -157,6 +157,11 @@ def parse_classifier_spec(spec: str) -> tuple[str, dict]:
     for kw in node.keywords:
         if kw.arg is None:
             raise ValueError(f"classifier spec {spec!r}: **kwargs are not supported")
+        if kw.arg in params:
+            raise ValueError(
+                f"classifier spec {spec!r} gives {kw.arg!r} twice; give each parameter once, "
+                f"e.g. {name}({kw.arg}={ast.unparse(kw.value)})"
+            )
         if isinstance(kw.value, ast.Name):
             params[kw.arg] = kw.value.id
             continue
