@@ -353,7 +353,7 @@ def check_command_files(args: argparse.Namespace) -> None:
     check_outputs(outputs, inputs)
 
 
-def write_csv(frame: pd.DataFrame, path) -> None:
+def write_csv(frame: pd.DataFrame, path: str | os.PathLike) -> None:
     """``frame`` as a CSV file without its index, written in full or not at all."""
     from bnclf.io._files import staged
 
