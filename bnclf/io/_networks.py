@@ -5,6 +5,7 @@ Every written file is read back and compared with the network before the call re
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -305,6 +306,32 @@ def _member_file(entry, manifest: Path) -> str:
     return name
 
 
+@functools.cache
+def _bif_reader() -> type:
+    """pgmpy's ``BIFReader`` with its two grammars built once per process.
+
+    ``BIFReader`` builds them on every read, and building them (pyparsing words over all
+    of Unicode's letters) takes about 1.5 s, against milliseconds for reading a network.
+    The grammars depend on nothing but pyparsing, so one copy serves every read.
+    """
+    from pgmpy.readwrite import BIFReader
+
+    class CachedGrammarBIFReader(BIFReader):
+        grammars: dict = {}
+
+        def get_variable_grammar(self):
+            if "variable" not in self.grammars:
+                self.grammars["variable"] = super().get_variable_grammar()
+            return self.grammars["variable"]
+
+        def get_probability_grammar(self):
+            if "probability" not in self.grammars:
+                self.grammars["probability"] = super().get_probability_grammar()
+            return self.grammars["probability"]
+
+    return CachedGrammarBIFReader
+
+
 def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBayesianNetwork:
     """Read a BIF or XMLBIF file into a pgmpy ``DiscreteBayesianNetwork``.
 
@@ -315,7 +342,7 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
     path = Path(path)
     fmt = _format_of(path, fmt)
     _pgmpy()
-    from pgmpy.readwrite import BIFReader, XMLBIFReader
+    from pgmpy.readwrite import XMLBIFReader
 
     if not path.is_file():
         raise FileNotFoundError(f"no such network file: {path}")
@@ -325,7 +352,7 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            reader = BIFReader(str(path)) if fmt == "bif" else XMLBIFReader(str(path))
+            reader = _bif_reader()(str(path)) if fmt == "bif" else XMLBIFReader(str(path))
             model = reader.get_model()
             model.check_model()
         except Exception as exc:  # pgmpy's parsers raise many kinds of errors
