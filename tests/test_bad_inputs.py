@@ -230,6 +230,10 @@ CLI_CASES = [
     ),
     ("show: no such node", ["show", "{d}/tan.bnclf", "--cpt", "colour"], ["'colour'", "nodes"]),
     ("export: unknown suffix", ["export", "{d}/tan.bnclf", "-o", "{d}/tan.txt"], ["Cannot tell the format", "fmt="]),
+    ("fit: a device", ["fit", "/dev/zero"], ["/dev/zero is not a regular file", "save it to a file"]),
+    ("fit: a folder", ["fit", "{d}"], ["is a folder", "name a file in it"]),
+    ("predict: a device as the model", ["predict", "/dev/zero", "{d}/iris.csv"], ["not a regular file"]),
+    ("predict: a device as the rows", ["predict", "{d}/tan.bnclf", "/dev/zero"], ["not a regular file"]),
     (
         "evaluate: --folds 0",
         ["evaluate", "{d}/iris.csv", "--models", "nb", "--folds", "0"],

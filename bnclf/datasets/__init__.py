@@ -176,6 +176,9 @@ def read_csv_table(
     """
     import pandas as pd
 
+    from bnclf.io._files import check_readable_file
+
+    path = check_readable_file(path)
     if sep is None:
         sep = _sniff_separator(path)
     sep = {"\\t": "\t", "tab": "\t"}.get(sep, sep)  # '\t' as typed in a shell
@@ -293,13 +296,11 @@ def load_table(
     continuous, as an ARFF ``numeric`` attribute would be. ARFF files declare
     their types and are read as declared.
     """
-    from pathlib import Path
-
     import pandas as pd
 
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"no such file: {path}")
+    from bnclf.io._files import check_readable_file
+
+    path = check_readable_file(path)
     name = path.name.lower()
     if name.endswith((".arff", ".arff.gz")):
         from bnclf.io._arff import load_arff_xy

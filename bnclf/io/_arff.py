@@ -80,7 +80,9 @@ def _read_text(path_or_file) -> str:
         if isinstance(content, bytes):
             return _decode(content)
         return content.lstrip("\ufeff")
-    with open(os.fspath(path_or_file), "rb") as handle:
+    from bnclf.io._files import check_readable_file
+
+    with open(check_readable_file(path_or_file), "rb") as handle:
         return _decode(handle.read())
 
 

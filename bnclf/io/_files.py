@@ -98,3 +98,34 @@ def staged(*targets: PathLike) -> Iterator[list[Path]]:
     finally:
         for folder in folders.values():
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def check_readable_file(path: PathLike, what: str = "file") -> Path:
+    """``path`` as a Path, if it is a regular file.
+
+    A device (``/dev/zero``), a pipe or a folder is refused before it is read: bnclf reads
+    whole files, and a device or a pipe may never end. (What a file holds is sized where
+    it is decoded: a model file's arrays, a data table's count tables.)
+
+    Raises
+    ------
+    FileNotFoundError
+        When nothing is at ``path``.
+    ValueError
+        Naming the path, what it is, and the fix.
+    """
+    import stat
+
+    path = Path(path)
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no such {what}: {path}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ValueError(f"{path} is a folder, not a {what}; name a file in it.")
+    if not stat.S_ISREG(info.st_mode):
+        raise ValueError(
+            f"{path} is not a regular file (a device, a pipe or a socket): bnclf reads a {what} whole, "
+            "and such a stream may never end; save it to a file and name that file."
+        )
+    return path

@@ -57,10 +57,9 @@ def load_model(path: str | os.PathLike, *, trusted: bool = False) -> BaseEstimat
     never passes it.
     """
     from bnclf.io import _modelfile as modelfile
+    from bnclf.io._files import check_readable_file
 
-    path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"no such model file: {path}")
+    path = check_readable_file(path, "model file")
     if modelfile.is_model_archive(path):
         return modelfile.load(path)
     if path.is_file() and path.stat().st_size == 0:
