@@ -421,3 +421,27 @@ def test_workers_are_capped_at_the_cores_and_the_tasks():
     assert worker_count(None, 5) == 1
     with pytest.raises(ValueError, match="n_jobs=0 .* --jobs N"):
         worker_count(0)
+
+
+def test_the_tables_of_a_whole_fit_are_held_to_one_budget():
+    """AODE on 150 columns of 100 values: each (xi, xj, class) table is 160 kB, within any
+    budget, while the 11,175 of them take 1.7 GiB together; the fit is refused before it
+    counts them, naming the sum, the largest table and the fix."""
+    import tracemalloc
+
+    import bnclf
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 100, (2000, 150)), columns=[f"c{j}" for j in range(150)]).astype("category")
+    y = rng.integers(0, 2, 2000)
+    tracemalloc.start()
+    try:
+        with bnclf.config_context(memory_budget="512M"), pytest.raises(MemoryError) as info:
+            AODEClassifier().fit(X, y)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    message = str(info.value)
+    for pattern in ["11,175 count tables", "together take 1.7 GiB", "512.0 MiB", "(100 values)", "memory_budget"]:
+        assert pattern in message, message
+    assert peak < 64 << 20  # refused before the tables were counted

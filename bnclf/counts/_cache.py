@@ -82,6 +82,30 @@ class CountCache:
             "bnclf.set_config(memory_budget=...) or $BNCLF_MEMORY_BUDGET raises the budget."
         )
 
+    def check_total(self, families: Sequence[Sequence[int]]) -> None:
+        """Raise :class:`TableTooLargeError` if the tables of ``families``, added to those
+        this cache already holds, would together exceed the memory budget: every table of
+        a fit may pass the budget on its own while their sum does not (AODE's SPODEs on
+        many many-valued columns)."""
+        if not len(families):
+            return
+        cards = self.cardinalities.astype(np.float64)
+        cells = [float(np.prod(cards[list(key)])) for key in families]
+        held = float(sum(table.size for table in self._tables.values()))
+        need, budget = 8.0 * (held + sum(cells)), memory_budget()
+        if need <= budget:
+            return
+        largest = families[int(np.argmax(cells))]
+        self.check_size(largest)  # one table over the budget on its own: say which
+        columns = ", ".join(f"{self.names[v]!r} ({int(self.cardinalities[v])} values)" for v in largest)
+        raise TableTooLargeError(
+            f"the {len(families):,} count tables this fit needs (the largest of {columns}) would "
+            f"together take {_size(need)} with those already counted, over the memory budget of "
+            f"{_size(budget)}. Lower k or max_parents, use fewer or fewer-valued columns (discretize with "
+            "fewer bins, merge rare categories, drop identifier columns) or a learner with fewer families; "
+            "bnclf.set_config(memory_budget=...) or $BNCLF_MEMORY_BUDGET raises the budget."
+        )
+
     def counts(self, family: Iterable[int], *, memoize: bool = True) -> np.ndarray:
         """Count table of ``family`` (variable indices), one axis per variable in that order.
 
@@ -118,6 +142,7 @@ class CountCache:
             key = tuple(sorted(int(v) for v in family))
             if key and key not in self._tables and len(set(key)) == len(key):
                 todo.setdefault(len(key), {})[key] = None
+        self.check_total([key for group in todo.values() for key in group])
         if getattr(self, "_pair_sources", None) is not None and 3 in todo:
             pairs = [key for key in todo[3] if key[2] == self.class_index]
             self._tables_from_products(pairs)
