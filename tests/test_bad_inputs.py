@@ -194,6 +194,7 @@ def files(tmp_path_factory):
     (d / "headerless.csv").write_text("5.1,3.5,1.4,0.2,setosa\n4.9,3.0,1.4,0.2,setosa\n6.2,2.9,4.3,1.3,versicolor\n")
     (d / "garbage.bnclf").write_bytes(b"\x00not a model")
     (d / "empty.bnclf").write_bytes(b"")
+    (d / "twice.csv").write_text("a,b,a,class\nx,y,z,p\nx,y,w,q\n")
     assert main(["fit", str(d / "iris.csv"), "--model", "tan", "-o", str(d / "tan.bnclf")]) is None
     return d
 
@@ -230,6 +231,8 @@ CLI_CASES = [
     ),
     ("show: no such node", ["show", "{d}/tan.bnclf", "--cpt", "colour"], ["'colour'", "nodes"]),
     ("export: unknown suffix", ["export", "{d}/tan.bnclf", "-o", "{d}/tan.txt"], ["Cannot tell the format", "fmt="]),
+    ("fit: a column named twice", ["fit", "{d}/twice.csv"], ["names 'a' more than once", "--names"]),
+    ("fit: --names twice", ["fit", "{d}/twice.csv", "--names", "a,a,b,class"], ["'a' twice"]),
     ("fit: a device", ["fit", "/dev/zero"], ["/dev/zero is not a regular file", "save it to a file"]),
     ("fit: a folder", ["fit", "{d}"], ["is a folder", "name a file in it"]),
     ("predict: a device as the model", ["predict", "/dev/zero", "{d}/iris.csv"], ["not a regular file"]),
@@ -445,3 +448,14 @@ def test_the_tables_of_a_whole_fit_are_held_to_one_budget():
     for pattern in ["11,175 count tables", "together take 1.7 GiB", "512.0 MiB", "(100 values)", "memory_budget"]:
         assert pattern in message, message
     assert peak < 64 << 20  # refused before the tables were counted
+
+
+def test_only_question_marks_and_empty_cells_are_missing_and_spaces_do_not_make_states(tmp_path):
+    from bnclf.datasets import load_table
+
+    (tmp_path / "t.csv").write_text("a,b,class\nx,NA,p\nx ,None,q\ny,null,p\n?,,q\n  y  ,NA,q\n")
+    X, y = load_table(tmp_path / "t.csv")
+    assert X["a"].tolist()[:3] == ["x", "x", "y"] and pd.isna(X["a"].iloc[3]) and X["a"].iloc[4] == "y"
+    assert X["b"].tolist()[:3] == ["NA", "None", "null"] and pd.isna(X["b"].iloc[3])
+    model = NaiveBayesClassifier().fit(X, y)
+    assert model.network_.states[0] == ["x", "y", "<missing>"]

@@ -187,7 +187,8 @@ def read_csv_table(
             path,
             sep=sep,
             engine="c" if len(sep) == 1 else "python",
-            na_values=["?"],
+            na_values=["?", ""],
+            keep_default_na=False,  # only ? and empty cells are missing: "NA" or "None" is a value
             encoding="utf-8-sig",
             header=0 if header else None,
             skipinitialspace=True,
@@ -198,6 +199,8 @@ def read_csv_table(
             f"cannot read {path} as a table: {detail}. Check that every line has the same number "
             f"of cells and the separator (read as {sep!r}; set it with --sep, sep=)."
         ) from None
+    if header and names is None:
+        _refuse_repeated_names(path, sep)
     if header and frame.shape[0] and _header_looks_like_data(frame):
         raise ValueError(
             f"the first line of {path} looks like data, not column names "
@@ -208,10 +211,38 @@ def read_csv_table(
         names = list(names)
         if len(names) != frame.shape[1]:
             raise ValueError(f"--names gives {len(names)} names but {path} has {frame.shape[1]} columns.")
+        repeated = sorted({str(n) for n in names if names.count(n) > 1})
+        if repeated:
+            raise ValueError(f"--names gives {', '.join(map(repr, repeated))} twice; give every column its own name.")
         frame.columns = names
     elif not header:
         frame.columns = [f"x{i + 1}" for i in range(frame.shape[1] - 1)] + ["class"]
+    for column in frame.columns:  # "a " and "a" are one state: text cells lose surrounding spaces
+        values = frame[column]
+        if pd.api.types.is_string_dtype(values):
+            stripped = values.str.strip()
+            if not stripped.equals(values):
+                frame[column] = stripped
     return frame
+
+
+def _refuse_repeated_names(path, sep: str) -> None:
+    """Refuse a header line that names a column twice (pandas would rename the second
+    ``a.1``, and a second ``class`` column would silently not be the target)."""
+    import csv
+    import gzip
+
+    opener = gzip.open if str(path).lower().endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8-sig", errors="replace", newline="") as handle:
+        first = next((line for line in handle if line.strip()), "")
+    cells = next(csv.reader([first], delimiter=sep, skipinitialspace=True), []) if len(sep) == 1 else first.split()
+    cells = [c.strip() for c in cells]
+    repeated = sorted({c for c in cells if cells.count(c) > 1})
+    if repeated:
+        raise ValueError(
+            f"the header line of {path} names {', '.join(map(repr, repeated))} more than once; give every "
+            "column its own name (edit the header, or pass --names with one name per column)."
+        )
 
 
 _SEPARATORS = ",;\t|"
