@@ -459,3 +459,29 @@ def test_only_question_marks_and_empty_cells_are_missing_and_spaces_do_not_make_
     assert X["b"].tolist()[:3] == ["NA", "None", "null"] and pd.isna(X["b"].iloc[3])
     model = NaiveBayesClassifier().fit(X, y)
     assert model.network_.states[0] == ["x", "y", "<missing>"]
+
+
+def test_dot_output_survives_any_name():
+    """A name ending in a backslash, with quotes, angle brackets, ampersands or a newline
+    cannot break the DOT text: nodes are plain identifiers, names are HTML-like labels."""
+    import html
+    import re
+
+    from bnclf.io import network_dot
+
+    names = ["a\\", 'b "q" <&>', "c\nd"]
+    frame = pd.DataFrame({names[0]: list("xyxyxy"), names[1]: list("uuvvuv"), names[2]: list("pqpqqp")})
+    net = TANClassifier().fit(frame, Y).network_
+    labels, edges = {}, []
+    lines = network_dot(net).splitlines()
+    assert lines[0] == "digraph bnclf {" and lines[-1] == "}"
+    for line in lines[1:-1]:
+        node = re.fullmatch(r"  (n\d+) \[label=<([^<>]*(?:<br/>[^<>]*)*)>(, [^\]]*)?\];", line)
+        edge = re.fullmatch(r"  (n\d+) -> (n\d+);", line)
+        assert node or edge or line.strip() == "rankdir=TB;", line
+        if node:
+            labels[node.group(1)] = html.unescape(node.group(2).replace("<br/>", "\n"))
+        if edge:
+            edges.append((labels[edge.group(1)], labels[edge.group(2)]))
+    assert set(labels.values()) == {*names, "class"}
+    assert sorted(edges) == sorted((str(p), str(c)) for c, ps in net.named_families.items() for p in ps)

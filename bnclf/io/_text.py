@@ -31,16 +31,35 @@ def cpt_table(net: Network, node: Hashable) -> pd.DataFrame:
 
 
 def network_dot(net: Network) -> str:
-    """The network in Graphviz DOT (the class node, if any, drawn as a box)."""
+    """The network in Graphviz DOT (the class node, if any, drawn as a box).
 
-    def quote(v):
-        return '"' + str(v).replace('"', r"\"") + '"'
+    Notes
+    -----
+    Nodes get identifiers ``n0, n1, ...`` and show their names through HTML-like labels
+    (``label=<...>``, with ``& < > "`` escaped). In a quoted DOT string a backslash before
+    the closing quote escapes it, so a name ending in ``\\`` cannot be written quoted; an
+    HTML-like label takes every character as it is.
+    """
+    from html import escape
 
-    lines = [f"digraph {quote(net.title or 'bnclf')} {{", "  rankdir=TB;"]
-    if net.has_class:
-        lines.append(f'  {quote(net.class_name)} [shape=box, style=filled, fillcolor="#d62728", fontcolor=white];')
+    def label(v) -> str:
+        return "<" + escape(str(v), quote=True).replace("\n", "<br/>") + ">"
+
+    nodes = list(dict.fromkeys([*(([net.class_name]) if net.has_class else []), *net.named_families]))
+    for parents in net.named_families.values():
+        nodes.extend(p for p in parents if p not in nodes)
+    ids = {v: f"n{k}" for k, v in enumerate(nodes)}
+    lines = ["digraph bnclf {", "  rankdir=TB;"]
+    if net.title:
+        lines.append(f"  label={label(net.title)}; labelloc=t;")
+    for v in nodes:
+        style = (
+            ', shape=box, style=filled, fillcolor="#d62728", fontcolor=white'
+            if net.has_class and v == net.class_name
+            else ""
+        )
+        lines.append(f"  {ids[v]} [label={label(v)}{style}];")
     for child, parents in net.named_families.items():
-        lines.append(f"  {quote(child)};")
-        lines.extend(f"  {quote(p)} -> {quote(child)};" for p in parents)
+        lines.extend(f"  {ids[p]} -> {ids[child]};" for p in parents)
     lines.append("}")
     return "\n".join(lines)
