@@ -485,3 +485,25 @@ def test_dot_output_survives_any_name():
             edges.append((labels[edge.group(1)], labels[edge.group(2)]))
     assert set(labels.values()) == {*names, "class"}
     assert sorted(edges) == sorted((str(p), str(c)) for c, ps in net.named_families.items() for p in ps)
+
+
+@pytest.mark.parametrize(
+    "edit, patterns",
+    [
+        (("type discrete [ 2 ] { x, y }", "type discrete [ 3 ] { x, y }"), ["line 4", "declares 3 states but lists 2"]),
+        (("( s_0 ) 0.625, 0.375;", "( s_0 ) 0.625, 0.275;"), ["line 12", "probabilities of a do not sum to one"]),
+    ],
+    ids=["declared cardinality", "not normalized"],
+)
+def test_a_damaged_bif_names_the_line_and_the_problem(tmp_path, edit, patterns):
+    from bnclf.io import read_network, write_network
+
+    path = write_network(NaiveBayesClassifier().fit(X, Y), tmp_path / "t.bif")
+    text = path.read_text()
+    assert edit[0] in text
+    path.write_text(text.replace(edit[0], edit[1], 1))
+    with pytest.raises(ValueError) as info:
+        read_network(path)
+    for pattern in patterns:
+        assert pattern in str(info.value), str(info.value)
+    assert "no probability block" not in str(info.value)

@@ -432,9 +432,24 @@ def _bif_problem(path, message: str = "") -> str:
                     return f"line {number}: a '}}' closes no block; "
     if depth > 0:
         return f"line {opened}: the block opened there is not closed (the file ends at line {len(lines)}); "
+    for number, line in enumerate(lines, 1):
+        kind = re.search(r"type\s+discrete\s*\[\s*(\d+)\s*\]\s*\{([^}]*)\}", line)
+        if kind:
+            raw = kind.group(2)  # as pgmpy reads it: comma-separated if there is a comma
+            listed = [s.strip() for s in raw.split(",") if s.strip()] if "," in raw else raw.split()
+            if int(kind.group(1)) != len(listed):
+                return (
+                    f"line {number}: declares {kind.group(1)} states but lists {len(listed)} "
+                    f"({', '.join(listed[:6])}); "
+                )
     declared = {m.group(1): n for n, line in enumerate(lines, 1) if (m := re.match(r"\s*variable\s+(\S+)", line))}
+    blocks = {
+        m.group(1): n for n, line in enumerate(lines, 1) if (m := re.match(r"\s*probability\s*\(\s*([^\s|)]+)", line))
+    }
     for name, number in declared.items():
         if re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", message):
+            if "not equal to 1" in message and name in blocks:
+                return f"line {blocks[name]}: the probabilities of {name} do not sum to one; "
             return f"line {number}: variable {name} has no probability block; "
     return ""
 
