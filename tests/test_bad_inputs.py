@@ -195,6 +195,8 @@ def files(tmp_path_factory):
     (d / "garbage.bnclf").write_bytes(b"\x00not a model")
     (d / "empty.bnclf").write_bytes(b"")
     (d / "twice.csv").write_text("a,b,a,class\nx,y,z,p\nx,y,w,q\n")
+    Xi.assign(prediction=range(len(Xi))).to_csv(d / "with_prediction.csv", index=False)
+    (d / "latin1.csv").write_bytes("a,b,class\ncaf\u00e9,u,p\nthe,v,q\n".encode("latin-1"))
     assert main(["fit", str(d / "iris.csv"), "--model", "tan", "-o", str(d / "tan.bnclf")]) is None
     return d
 
@@ -233,6 +235,12 @@ CLI_CASES = [
     ("export: unknown suffix", ["export", "{d}/tan.bnclf", "-o", "{d}/tan.txt"], ["Cannot tell the format", "fmt="]),
     ("fit: a column named twice", ["fit", "{d}/twice.csv"], ["names 'a' more than once", "--names"]),
     ("fit: --names twice", ["fit", "{d}/twice.csv", "--names", "a,a,b,class"], ["'a' twice"]),
+    (
+        "predict: --id named like an output column",
+        ["predict", "{d}/tan.bnclf", "{d}/with_prediction.csv", "--id", "prediction"],
+        ["--id 'prediction' has the name of an output column", "leave --id out"],
+    ),
+    ("fit: Latin-1 bytes", ["fit", "{d}/latin1.csv"], ["is not UTF-8 text", "iconv"]),
     ("fit: a device", ["fit", "/dev/zero"], ["/dev/zero is not a regular file", "save it to a file"]),
     ("fit: a folder", ["fit", "{d}"], ["is a folder", "name a file in it"]),
     ("predict: a device as the model", ["predict", "/dev/zero", "{d}/iris.csv"], ["not a regular file"]),
@@ -507,3 +515,15 @@ def test_a_damaged_bif_names_the_line_and_the_problem(tmp_path, edit, patterns):
     for pattern in patterns:
         assert pattern in str(info.value), str(info.value)
     assert "no probability block" not in str(info.value)
+
+
+def test_a_gzip_compressed_csv_is_read_whatever_its_name(tmp_path):
+    import gzip
+
+    from bnclf.datasets import load_table
+
+    text = "a,b,class\nx,u,p\ny,v,q\nx,v,p\n"
+    (tmp_path / "plain.csv").write_text(text)
+    (tmp_path / "packed.csv").write_bytes(gzip.compress(text.encode()))
+    for got, want in zip(load_table(tmp_path / "packed.csv"), load_table(tmp_path / "plain.csv")):
+        pd.testing.assert_frame_equal(pd.DataFrame(got), pd.DataFrame(want))

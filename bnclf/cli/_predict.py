@@ -12,17 +12,29 @@ import pandas as pd
 from bnclf.cli._common import _model_columns, _write_rows, final_estimator, is_multilabel_model, read_features
 
 
+def _with_ids(out: pd.DataFrame, args: argparse.Namespace, ids) -> pd.DataFrame:
+    """``out`` with the ``--id`` column first; an identifier named like an output column
+    is refused rather than written as a second column of that name."""
+    if ids is None:
+        return out
+    if str(args.id) in map(str, out.columns):
+        raise ValueError(
+            f"--id {args.id!r} has the name of an output column ({', '.join(map(repr, map(str, out.columns)))}); "
+            "rename that column of the rows (e.g. --names), or leave --id out."
+        )
+    out.insert(0, args.id, ids)
+    return out
+
+
 def _predict_multilabel(model, args):
     X, ids = _model_columns(model, read_features(args.data, args, model), args)
     names = [str(n) for n in model.label_names_]
     out = pd.DataFrame(np.asarray(model.predict(X), dtype=np.int64), columns=names)
-    if ids is not None:
-        out.insert(0, args.id, ids)
     if args.proba:
         proba = model.predict_proba(X)
         for j, name in enumerate(names):
             out[f"P({name})"] = proba[:, j]
-    _write_rows(out, args, "label sets")
+    _write_rows(_with_ids(out, args, ids), args, "label sets")
 
 
 def cmd_predict(args: argparse.Namespace) -> None:
@@ -34,13 +46,11 @@ def cmd_predict(args: argparse.Namespace) -> None:
     est = final_estimator(model)
     X, ids = _model_columns(model, read_features(args.data, args, model), args)
     out = pd.DataFrame({"prediction": model.predict(X)})
-    if ids is not None:
-        out.insert(0, args.id, ids)
     if args.proba:
         proba = model.predict_proba(X)
         for j, label in enumerate(est.classes_):
             out[f"P({label})"] = proba[:, j]
-    _write_rows(out, args, "predictions")
+    _write_rows(_with_ids(out, args, ids), args, "predictions")
 
 
 def _given(values, model) -> dict:
@@ -101,6 +111,4 @@ def cmd_query(args: argparse.Namespace) -> None:
         out.columns = [f"P({name})" for name in out.columns]
         what = "marginal answers"
     out.columns = [str(c) for c in out.columns]
-    if ids is not None:
-        out.insert(0, args.id, ids)
-    _write_rows(out.reset_index(drop=True), args, what)
+    _write_rows(_with_ids(out.reset_index(drop=True), args, ids), args, what)

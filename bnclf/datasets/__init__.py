@@ -185,6 +185,7 @@ def read_csv_table(
     try:
         frame = pd.read_csv(
             path,
+            compression="gzip" if _is_gzip(path) else None,  # by content, whatever the name
             sep=sep,
             engine="c" if len(sep) == 1 else "python",
             na_values=["?", ""],
@@ -193,6 +194,11 @@ def read_csv_table(
             header=0 if header else None,
             skipinitialspace=True,
         )
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"{path} is not UTF-8 text (byte {exc.object[exc.start : exc.start + 1]!r} at position {exc.start}); "
+            "save it as UTF-8 (for example: iconv -f latin1 -t utf-8 in.csv > out.csv) and read that file."
+        ) from None
     except (pd.errors.EmptyDataError, pd.errors.ParserError) as exc:
         detail = "it is empty" if isinstance(exc, pd.errors.EmptyDataError) else str(exc).strip()
         raise ValueError(
@@ -232,7 +238,7 @@ def _refuse_repeated_names(path, sep: str) -> None:
     import csv
     import gzip
 
-    opener = gzip.open if str(path).lower().endswith(".gz") else open
+    opener = gzip.open if _is_gzip(path) else open
     with opener(path, "rt", encoding="utf-8-sig", errors="replace", newline="") as handle:
         first = next((line for line in handle if line.strip()), "")
     cells = next(csv.reader([first], delimiter=sep, skipinitialspace=True), []) if len(sep) == 1 else first.split()
@@ -246,6 +252,12 @@ def _refuse_repeated_names(path, sep: str) -> None:
 
 
 _SEPARATORS = ",;\t|"
+
+
+def _is_gzip(path) -> bool:
+    """Whether the file starts with gzip's magic bytes (a ``.csv`` may be compressed)."""
+    with open(path, "rb") as handle:
+        return handle.read(2) == b"\x1f\x8b"
 
 
 def _sniff_separator(path: str | os.PathLike) -> str:
@@ -262,7 +274,7 @@ def _sniff_separator(path: str | os.PathLike) -> str:
     import csv
     import gzip
 
-    opener = gzip.open if str(path).lower().endswith(".gz") else open
+    opener = gzip.open if _is_gzip(path) else open
     with opener(path, "rt", encoding="utf-8-sig", errors="replace", newline="") as handle:
         lines = [line for _, line in zip(range(50), handle) if line.strip()]
     sample = "".join(lines)
