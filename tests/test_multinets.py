@@ -5,6 +5,7 @@ from pathlib import Path
 
 import networkx as nx
 import numpy as np
+import pandas as pd
 import pytest
 from pgmpy_oracle import log_evidence, observed
 from sklearn.metrics import mutual_info_score
@@ -116,3 +117,39 @@ def test_registry_and_bad_parameters(balance):
     assert make_classifier("etan(k=2)").k == 2
     with pytest.raises(ValueError, match="k=0.*>= 1"):
         ETANClassifier(k=0).fit(X, y)
+
+
+def test_etan_warns_before_a_long_search_and_shows_progress(monkeypatch, capsys):
+    """The issue's case, ETAN(k=3) on 60 attributes of 20 values and 1,000 rows (135 s),
+    is estimated before the search starts; the fit is stopped at the first score here."""
+    import warnings
+
+    import bnclf.learn._restricted as restricted
+    from bnclf.learn import etan_search_size
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 20, (1000, 60)), columns=[f"c{j}" for j in range(60)]).astype("category")
+    y = rng.integers(0, 2, 1000)
+
+    def stop(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(restricted, "label_conditional_set_mi", stop)
+    with pytest.warns(UserWarning, match=r"ETANClassifier\(k=3\) on 60 attributes .* about 2 minutes .* verbose=1"):
+        with pytest.raises(KeyboardInterrupt):
+            ETANClassifier(k=3).fit(X, y)
+    # a small fit says nothing, and verbose=1 draws a bar over the attributes added
+    monkeypatch.undo()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        ETANClassifier(k=2, verbose=1).fit(X.iloc[:, :6], y)
+    assert "ETAN" in capsys.readouterr().err
+    # the count the estimate uses is the number of parent sets one search scores
+    from bnclf.counts import CountCache
+    from bnclf.encoding._frames import DiscreteData
+
+    codes = np.column_stack([X[c].cat.codes for c in X.columns[:6]]).astype(np.int64)
+    cache = CountCache(DiscreteData(codes, np.full(6, 20), y.astype(np.int64), 2))
+    memo = {}
+    restricted.learn_etan_submodel(cache, 0, k=2, scores=memo)
+    assert len(memo) == etan_search_size(6, 2) == 20

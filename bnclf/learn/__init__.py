@@ -13,6 +13,7 @@ from bnclf.learn._cfs import cfs_select
 from bnclf.learn._multilabel import learn_bridge, learn_class_graph
 from bnclf.learn._parameters import m_estimated_log_cpts
 from bnclf.learn._restricted import (
+    etan_search_size,
     graph_families,
     learn_aode,
     learn_atan,
@@ -36,6 +37,7 @@ __all__ = [
     "learn_atan",
     "learn_chow_liu_multinet",
     "learn_etan_submodel",
+    "etan_search_size",
     "maximum_spanning_arborescence",
     "graph_families",
     "markov_blanket",

@@ -7,7 +7,8 @@ Every learner takes a :class:`~bnclf.counts.CountCache` and returns a
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -229,8 +230,26 @@ def learn_chow_liu_multinet(cache: CountCache, *, root: int | None = None) -> li
     return [_feature_graph({i: [p] for i, p in enumerate(row) if p >= 0}, d) for row in parents]
 
 
+def etan_search_size(n_features: int, k: int) -> int:
+    """About how many (attribute, parent set) pairs the ETAN sub-model searches of one fit
+    score, each one count of the rows: at the step with ``s`` attributes added, each of the
+    ``p - s`` others meets the parent sets that include the newest attribute (the others
+    are memoized), and for ``k > 2`` its greedy extensions. It grows as ``p**3``."""
+    total = 0
+    for s in range(2, n_features):
+        size = min(k, s)
+        new_sets = 1 if size == 1 else (s - 1) + (size - 2) * s
+        total += (n_features - s) * new_sets
+    return total
+
+
 def learn_etan_submodel(
-    cache: CountCache, label: int, *, k: int = 2, scores: dict[tuple[int, tuple[int, ...]], np.ndarray] | None = None
+    cache: CountCache,
+    label: int,
+    *,
+    k: int = 2,
+    scores: dict[tuple[int, tuple[int, ...]], np.ndarray] | None = None,
+    progress: Callable[[int], Any] | None = None,
 ) -> nx.DiGraph:
     """One ETAN sub-model: a k-dependence network over the features for class ``label``.
 
@@ -251,6 +270,8 @@ def learn_etan_submodel(
     scores : dict, optional
         Memo ``(i, parents) -> I(Xi; parents | y)`` for every label, shared
         between the sub-models of one fit.
+    progress : callable, optional
+        Called with 1 after each attribute is added (a progress bar's ``update``).
 
     Notes
     -----
@@ -289,6 +310,8 @@ def learn_etan_submodel(
         _, i, cand = best
         parents[i] = sorted(cand)
         added.append(i)
+        if progress is not None:
+            progress(1)
     return _feature_graph(parents, d)
 
 

@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from bnclf._params import Integer
+from bnclf._params import VERBOSE, Integer
 from bnclf.inference._kernels import StackedKernel
 from bnclf.learn._parameters import m_estimated_log_cpts
-from bnclf.learn._restricted import graph_families, learn_chow_liu_multinet, learn_etan_submodel
+from bnclf.learn._restricted import etan_search_size, graph_families, learn_chow_liu_multinet, learn_etan_submodel
 from bnclf.models._base import BayesNetClassifier
 
 
@@ -111,11 +111,19 @@ class ETANClassifier(MultinetClassifier):
     m : float, default=1.0
     missing : {"category", "ignore", "error"}, default="category"
     handle_unknown : {"marginalize", "error"}, default="marginalize"
+    verbose : int, default=0
+        1 shows a progress bar over the attributes added to the sub-models.
 
     Notes
     -----
     See :func:`bnclf.learn.learn_etan_submodel` for the readings of the
     lost Algorithm 2 (orientation of the first pair, ties, ``k > 2``).
+
+    The search scores about ``p**3 (k - 1) / 3`` attribute and parent-set pairs for ``p``
+    attributes (:func:`bnclf.learn.etan_search_size`), each one count of the rows into a
+    table of ``r**(k+1)`` cells per class for ``r`` values an attribute. A fit estimated to
+    take more than a minute warns before it starts, with the estimate and the ways to
+    shorten it.
 
     References
     ----------
@@ -125,17 +133,46 @@ class ETANClassifier(MultinetClassifier):
     short_names = {"etan": {}}
 
     def __init__(
-        self, *, k: int = 2, m: float = 1.0, missing: str = "category", handle_unknown: str = "marginalize"
+        self,
+        *,
+        k: int = 2,
+        m: float = 1.0,
+        missing: str = "category",
+        handle_unknown: str = "marginalize",
+        verbose: int = 0,
     ) -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.k = k
+        self.verbose = verbose
 
     _parameters = {
         "k": Integer(1, "the number of attribute parents of each attribute in a sub-model", "2 is the default"),
+        "verbose": VERBOSE,
     }
 
     _counts_needed = None  # the sub-models' searches ask for tables one at a time
 
     def _learn_multinet(self, cache):
+        import warnings
+
+        from tqdm.auto import tqdm
+
+        d, n, k = cache.n_features, cache.n_samples, int(self.k)
+        pairs = etan_search_size(d, k)
+        values = float(np.mean(cache.cardinalities[:d])) if d else 1.0
+        cells = values ** (min(k, max(d - 1, 1)) + 1) * cache.n_classes  # one family's table
+        seconds = pairs * (2e-5 + 6e-9 * (n + cells))  # one count of the rows and its table each
+        if seconds > 60:
+            warnings.warn(
+                f"ETANClassifier(k={self.k}) on {d} attributes and {n:,} rows scores about {pairs:,} "
+                f"attribute and parent-set pairs: about {seconds / 60:.0f} minutes on one core. Lower k, "
+                "select attributes first (e.g. CFS), or pass verbose=1 to follow it.",
+                UserWarning,
+                stacklevel=4,
+            )
         scores = {}  # I(Xi; Pi | y) for every label, shared by the sub-models
-        return [learn_etan_submodel(cache, label, k=int(self.k), scores=scores) for label in range(cache.n_classes)]
+        with tqdm(total=cache.n_classes * max(d - 2, 0), desc="ETAN", disable=not self.verbose, leave=False) as bar:
+            return [
+                learn_etan_submodel(cache, label, k=int(self.k), scores=scores, progress=bar.update)
+                for label in range(cache.n_classes)
+            ]
