@@ -195,6 +195,10 @@ def files(tmp_path_factory):
     (d / "garbage.bnclf").write_bytes(b"\x00not a model")
     (d / "empty.bnclf").write_bytes(b"")
     (d / "twice.csv").write_text("a,b,a,class\nx,y,z,p\nx,y,w,q\n")
+    (d / "relational.arff").write_text(
+        "@relation r\n@attribute a {x,y}\n@attribute bag relational\n@attribute b numeric\n@end bag\n"
+        '@attribute class {p,q}\n@data\nx,"1\\n2",p\ny,"3",q\n'
+    )
     Xi.assign(prediction=range(len(Xi))).to_csv(d / "with_prediction.csv", index=False)
     (d / "latin1.csv").write_bytes("a,b,class\ncaf\u00e9,u,p\nthe,v,q\n".encode("latin-1"))
     assert main(["fit", str(d / "iris.csv"), "--model", "tan", "-o", str(d / "tan.bnclf")]) is None
@@ -241,6 +245,7 @@ CLI_CASES = [
         ["--id 'prediction' has the name of an output column", "leave --id out"],
     ),
     ("fit: Latin-1 bytes", ["fit", "{d}/latin1.csv"], ["is not UTF-8 text", "iconv"]),
+    ("fit: relational ARFF", ["fit", "{d}/relational.arff"], ["line 3", "'bag' is relational", "flatten"]),
     ("fit: a device", ["fit", "/dev/zero"], ["/dev/zero is not a regular file", "save it to a file"]),
     ("fit: a folder", ["fit", "{d}"], ["is a folder", "name a file in it"]),
     ("predict: a device as the model", ["predict", "/dev/zero", "{d}/iris.csv"], ["not a regular file"]),
@@ -527,3 +532,28 @@ def test_a_gzip_compressed_csv_is_read_whatever_its_name(tmp_path):
     (tmp_path / "packed.csv").write_bytes(gzip.compress(text.encode()))
     for got, want in zip(load_table(tmp_path / "packed.csv"), load_table(tmp_path / "plain.csv")):
         pd.testing.assert_frame_equal(pd.DataFrame(got), pd.DataFrame(want))
+
+
+def test_unhashable_cells_name_their_column_at_fit_and_at_predict():
+    bad = X.assign(a=[[1], [2], [1], [2], [1], [2]])
+    with pytest.raises(ValueError, match=r"column 'a' holds list values such as \[1\].*astype\(str\)"):
+        NaiveBayesClassifier().fit(bad, Y)
+    model = NaiveBayesClassifier().fit(X, Y)
+    for rows in (bad, bad.iloc[:1]):
+        with pytest.raises(ValueError, match=r"column 'a' holds list values"):
+            model.predict(rows)
+
+
+def test_a_header_read_as_data_under_no_header_is_pointed_out(tmp_path):
+    from bnclf.datasets import read_csv_table
+
+    (tmp_path / "h.csv").write_text("a,b,class\nx,u,p\ny,v,q\nx,v,p\n")
+    with pytest.warns(UserWarning, match="looks like column names.*leave out --no-header"):
+        frame = read_csv_table(tmp_path / "h.csv", header=False)
+    assert frame.shape == (4, 3)  # still read as asked
+    (tmp_path / "d.csv").write_text("x,u,p\ny,v,q\nx,v,p\n")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_csv_table(tmp_path / "d.csv", header=False)  # data first: no warning

@@ -223,6 +223,16 @@ def read_csv_table(
         frame.columns = names
     elif not header:
         frame.columns = [f"x{i + 1}" for i in range(frame.shape[1] - 1)] + ["class"]
+    if not header and _first_line_looks_like_names(frame):
+        import warnings
+
+        warnings.warn(
+            f"the first line of {path} ({', '.join(map(str, frame.iloc[0].tolist()[:4]))}, ...) looks like "
+            "column names: every cell is text that appears nowhere else in its column. If it names the "
+            "columns, leave out --no-header (header=True); it is read as a data row.",
+            UserWarning,
+            stacklevel=2,
+        )
     for column in frame.columns:  # "a " and "a" are one state: text cells lose surrounding spaces
         values = frame[column]
         if pd.api.types.is_string_dtype(values):
@@ -252,6 +262,19 @@ def _refuse_repeated_names(path, sep: str) -> None:
 
 
 _SEPARATORS = ",;\t|"
+
+
+def _first_line_looks_like_names(frame: pd.DataFrame) -> bool:
+    """Whether a headerless table's first row looks like a header line: at least three
+    rows, and every first-row cell is text that is not a number and appears nowhere else
+    in its column (a class label, for one, recurs)."""
+    if frame.shape[0] < 3:
+        return False
+    for column in frame.columns:
+        first, rest = frame[column].iloc[0], frame[column].iloc[1:]
+        if not isinstance(first, str) or _is_number(first) or (rest.astype(str) == first).any():
+            return False
+    return True
 
 
 def _is_gzip(path) -> bool:

@@ -239,7 +239,15 @@ class FeatureEncoder:
             elif j in dense:
                 local, labels = None, dense[j]  # no missing value; its codes are written
             else:
-                local, labels = _sorted_factorize(values)
+                try:
+                    local, labels = _sorted_factorize(values)
+                except TypeError as exc:  # lists, dicts, sets: values that cannot be told apart
+                    bad = next((v for v in values if not _hashable(v)), None)
+                    raise ValueError(
+                        f"column {name!r} holds {type(bad).__name__} values such as {bad!r}, which cannot be "
+                        "categories; a cell must be a number, a text or a category: convert the column "
+                        f"(e.g. X[{name!r}].astype(str)) or drop it."
+                    ) from exc
             if kind in "iuf" and not isinstance(values.dtype, pd.CategoricalDtype):
                 self._warn_if_many_valued(name, len(labels))
             if not labels:
@@ -325,6 +333,20 @@ class FeatureEncoder:
 
     def _codes(self, X: pd.DataFrame, training: bool = False) -> np.ndarray:
         """:meth:`transform` of a frame whose columns are the fitted ones, in order."""
+        try:
+            return self._looked_up(X, training)
+        except TypeError as exc:
+            for name in X.columns:  # name the column of values that cannot be looked up
+                bad = next((v for v in X[name] if not _hashable(v)), None)
+                if bad is not None:
+                    raise ValueError(
+                        f"column {name!r} holds {type(bad).__name__} values such as {bad!r}, which cannot be "
+                        "categories; a cell must be a number, a text or a category: convert the column "
+                        f"(e.g. X[{name!r}].astype(str)) or drop it."
+                    ) from exc
+            raise
+
+    def _looked_up(self, X: pd.DataFrame, training: bool) -> np.ndarray:
         n = X.shape[0]
         by_column = np.empty((len(self.feature_names_), n), dtype=np.int64)  # row j: column j's codes
         if n <= _SMALL_ROWS:

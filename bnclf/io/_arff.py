@@ -180,6 +180,14 @@ def read_arff(path_or_file: str | os.PathLike | IO[Any]) -> pd.DataFrame:
     """
     text = _drop_numeric_ranges(_rewrite_dates(_read_text(path_or_file)))
     name = getattr(path_or_file, "name", path_or_file)
+    relational = re.search(r"^\s*@attribute\s+(\S+)\s+relational\b", text, re.IGNORECASE | re.MULTILINE)
+    if relational:
+        line = text[: relational.start()].count("\n") + 1
+        raise ValueError(
+            f"Cannot read ARFF file {name!s}: line {line}: attribute {relational.group(1)!r} is relational "
+            "(multi-instance bags), which a Bayesian network classifier cannot take; flatten each bag into "
+            "columns of its own (e.g. with Weka's MultiInstanceToPropositional filter) first."
+        )
     try:
         decoded = _liac.loads(text)
     except _liac.ArffException as exc:
