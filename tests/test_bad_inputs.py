@@ -557,3 +557,12 @@ def test_a_header_read_as_data_under_no_header_is_pointed_out(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         read_csv_table(tmp_path / "d.csv", header=False)  # data first: no warning
+
+
+def test_decimal_commas_in_a_semicolon_file_are_numbers(tmp_path):
+    from bnclf.datasets import read_csv_table
+
+    (tmp_path / "dc.csv").write_text("a;b;class\n1,5;x,y;p\n2,25;y;q\n-3;x;p\n")
+    frame = read_csv_table(tmp_path / "dc.csv")
+    assert frame["a"].tolist() == [1.5, 2.25, -3.0]
+    assert frame["b"].tolist() == ["x,y", "y", "x"]  # text with a comma stays text

@@ -239,7 +239,19 @@ def read_csv_table(
             stripped = values.str.strip()
             if not stripped.equals(values):
                 frame[column] = stripped
+            if sep != "," and _decimal_commas(stripped):  # 1,5 in a ;-separated file is 1.5
+                frame[column] = stripped.str.replace(",", ".", regex=False).astype(float)
     return frame
+
+
+def _decimal_commas(values: pd.Series) -> bool:
+    """Whether a text column holds numbers written with a decimal comma (``1,5``), every
+    value of it, at least one with its comma."""
+    observed = values.dropna()
+    if observed.empty:
+        return False
+    numbers = observed.str.fullmatch(r"[+-]?\d+(,\d+)?")
+    return bool(numbers.all()) and bool(observed.str.contains(",", regex=False).any())
 
 
 def _refuse_repeated_names(path, sep: str) -> None:
