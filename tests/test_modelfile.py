@@ -281,7 +281,7 @@ def test_damaged_foreign_and_inconsistent_files_are_refused_by_name(soybean, tmp
         load_model(tmp_path / "huge.bnclf")
 
     _rewrite(path, tmp_path / "big.bnclf", raw_members={"arrays/0.npy": buffer.getvalue()})
-    with pytest.raises(ValueError, match="big.bnclf: its arrays would take 7.3 TiB"):
+    with pytest.raises(ValueError, match=r"big.bnclf: arrays/0.npy declares 7.3 TiB of values but holds \d+ bytes"):
         load_model(tmp_path / "big.bnclf")
     import bnclf
 

@@ -268,7 +268,13 @@ def _read_arrays(archive: zipfile.ZipFile, path: Path) -> list[np.ndarray]:
                 raise ModelFileError(f"{path}: {name} is not a numpy array ({exc}).") from None
         if dtype.hasobject or dtype.kind not in "biuf":
             raise ModelFileError(f"{path}: {name} holds {dtype} values; a model file holds numbers.")
-        total += int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
+        declared = int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
+        if declared > archive.getinfo(name).file_size:  # the header promises more than the member holds
+            raise ModelFileError(
+                f"{path}: {name} declares {_size(declared)} of values but holds "
+                f"{_size(archive.getinfo(name).file_size)}; the file is damaged. Refit the model."
+            )
+        total += declared
         if total > budget:
             raise ModelFileError(
                 f"{path}: its arrays would take {_size(total)} of memory, over the budget of {_size(budget)} "
