@@ -306,3 +306,33 @@ def test_labels_json_cannot_hold_are_refused_with_the_fix(tmp_path):
     est = make_classifier("nb").fit(X, [0, 1] * 5)
     with pytest.raises(ValueError, match="format='pickle'"):
         save_model(est, tmp_path / "m.bnclf")
+
+
+def test_batched_cpt_checks_agree_with_one_table_at_a_time():
+    import networkx as nx
+
+    from bnclf.io._modelfile import check_log_cpt, check_log_cpts
+    from bnclf.network import _acyclic
+
+    rng = np.random.default_rng(0)
+    tables = []
+    for shape in [(3,), (2, 4), (5, 3, 2), (4, 1)]:
+        p = rng.random(shape) + 0.01
+        tables.append(np.log(p / p.sum(axis=0)))
+    names = [f"'t{k}'" for k in range(len(tables))]
+    check_log_cpts(tables, names)  # valid: no error
+    for k, damage in [(1, 0.01), (2, np.nan), (3, np.inf)]:
+        broken = [t.copy() for t in tables]
+        broken[k].flat[0] += damage
+        with pytest.raises(ValueError) as batched:
+            check_log_cpts(broken, names)
+        with pytest.raises(ValueError) as single:
+            check_log_cpt(broken[k], names[k])
+        assert str(batched.value) == str(single.value) and names[k] in str(batched.value)
+    # acyclicity against networkx on random parent maps
+    for seed in range(200):
+        r = np.random.default_rng(seed)
+        parents = {v: [int(p) for p in r.choice(6, size=r.integers(0, 3), replace=False) if p != v] for v in range(6)}
+        graph = nx.DiGraph([(p, v) for v, ps in parents.items() for p in ps])
+        graph.add_nodes_from(parents)
+        assert _acyclic(parents) == nx.is_directed_acyclic_graph(graph)

@@ -37,6 +37,7 @@ import json
 import math
 import os
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -391,6 +392,31 @@ def _check(obj) -> None:
     check = getattr(obj, "_check_fitted_state", None)
     if check is not None:
         check()
+
+
+def check_log_cpts(tables: Sequence[np.ndarray], whats: Sequence[str]) -> None:
+    """:func:`check_log_cpt` of many tables in a few array operations: one maximum and one
+    ``exp`` over all of them, one sum per table; a failure is named by checking each."""
+    tables = [np.asarray(t) for t in tables]
+    if not tables:
+        return
+    if any(t.dtype.kind != "f" for t in tables) or any(t.size == 0 for t in tables):
+        for table, what in zip(tables, whats):
+            check_log_cpt(table, what)
+        return
+    flat = np.concatenate([t.ravel() for t in tables])
+    good = bool(np.maximum.reduce(flat) <= _NORMALIZED)  # rules out NaN, +inf and values above 0
+    if good:
+        exp, sums, offset = np.exp(flat), [], 0
+        for table in tables:
+            sums.append(np.add.reduce(exp[offset : offset + table.size].reshape(table.shape[0], -1), axis=0))
+            offset += table.size
+        with np.errstate(divide="ignore"):
+            good = bool(np.all(np.abs(np.log(np.concatenate(sums))) <= _NORMALIZED))
+    if not good:
+        for table, what in zip(tables, whats):
+            check_log_cpt(table, what)
+        raise ValueError("the log-CPTs do not hold log-probabilities that sum to one")
 
 
 def check_log_cpt(table: np.ndarray, what: str) -> None:
