@@ -566,3 +566,34 @@ def test_decimal_commas_in_a_semicolon_file_are_numbers(tmp_path):
     frame = read_csv_table(tmp_path / "dc.csv")
     assert frame["a"].tolist() == [1.5, 2.25, -3.0]
     assert frame["b"].tolist() == ["x,y", "y", "x"]  # text with a comma stays text
+
+
+@pytest.mark.parametrize(
+    "tamper, field, what",
+    [
+        (lambda m: m["nodes"].append(list(m["nodes"][0])), "nodes", "listed twice"),
+        (lambda m: m["nodes"].pop(), "nodes", "but the network has"),
+        (lambda m: m["nodes"][0].__setitem__(1, ["a", "list"]), "nodes", "cannot be a name"),
+        (lambda m: m["states"][m["nodes"][0][0]].pop(), "states of", "but the file has"),
+        (lambda m: m.__setitem__("states", []), "states", "one entry per node"),
+        (lambda m: m.__setitem__("nodes", "abc"), "nodes", "list of [name in the file, original] pairs"),
+    ],
+    ids=["duplicate", "missing node", "unhashable", "missing state", "states not a map", "nodes not pairs"],
+)
+def test_a_name_map_is_checked_field_by_field(tmp_path, tamper, field, what):
+    """The sidecar's hash ties it to its network file, not its fields: a hand-edited name map
+    with the right hash is refused by file and field, never with an internal error."""
+    import json
+
+    from bnclf.io import read_network, write_network
+
+    path = write_network(NaiveBayesClassifier().fit(X, Y), tmp_path / "t.xmlbif")
+    sidecar = tmp_path / "t.xmlbif.names.json"
+    name_map = json.loads(sidecar.read_text())
+    tamper(name_map)
+    sidecar.write_text(json.dumps(name_map))
+    with pytest.raises(ValueError) as info:
+        read_network(path)
+    message = str(info.value)
+    assert "t.xmlbif.names.json" in message and field in message and what in message, message
+    assert "write the network again" in message

@@ -389,9 +389,8 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
             "write the network again with bnclf.io.write_network, or delete the name map to "
             "read the file with its own names."
         )
-    node_of = {safe: orig for safe, orig in name_map["nodes"]}
     families, tables, states = tables_from_network(model)
-    state_of = {safe: {s: o for s, o in pairs} for safe, pairs in name_map["states"].items()}
+    node_of, state_of = _checked_name_map(name_map, states, map_path)
     import networkx as nx
 
     dag = nx.DiGraph()
@@ -404,6 +403,41 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
             {node_of[c]: np.log(t) for c, t in tables.items()},
             {node_of[v]: [state_of[v][str(s)] for s in ss] for v, ss in states.items()},
         )
+
+
+def _checked_name_map(name_map: dict, states: dict, map_path: Path) -> tuple[dict, dict]:
+    """The node and state maps of a name map, each field checked against the network read
+    (``states``: its state names per node) and refused with the file and the field named."""
+
+    def fail(field: str, what: str):
+        raise ValueError(
+            f"{map_path}: {field}: {what}; write the network again with bnclf.io.write_network, or delete "
+            "the name map to read the file with its own names."
+        )
+
+    def pairs(value, field: str) -> list:
+        if not isinstance(value, list) or not all(isinstance(p, list) and len(p) == 2 for p in value):
+            fail(field, "expected a list of [name in the file, original] pairs")
+        for _, original in value:
+            if isinstance(original, (list, dict)):
+                fail(field, f"{original!r} cannot be a name (a name is a number, a text, true/false or null)")
+        firsts, seconds = [str(p[0]) for p in value], [json.dumps(p[1]) for p in value]
+        for names, side in ((firsts, "in the file"), (seconds, "original")):
+            if len(set(names)) != len(names):
+                fail(field, f"a name {side} is listed twice")
+        return value
+
+    node_of = {str(safe): original for safe, original in pairs(name_map["nodes"], "nodes")}
+    if set(node_of) != {str(v) for v in states}:
+        fail("nodes", f"lists {sorted(node_of)[:5]}, but the network has {sorted(map(str, states))[:5]}")
+    if not isinstance(name_map["states"], dict) or set(name_map["states"]) != set(node_of):
+        fail("states", "expected one entry per node of the network")
+    state_of = {}
+    for node, entries in name_map["states"].items():
+        state_of[node] = {str(s): original for s, original in pairs(entries, f"states of {node}")}
+        if set(state_of[node]) != {str(s) for s in states[node]}:
+            fail(f"states of {node}", f"lists {sorted(state_of[node])[:5]}, but the file has {list(states[node])[:5]}")
+    return node_of, state_of
 
 
 def _bif_problem(path, message: str = "") -> str:
