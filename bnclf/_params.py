@@ -17,11 +17,12 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
+from abc import ABC, abstractmethod
 from collections.abc import Collection
 from typing import Any
 
 
-class Constraint:
+class Constraint(ABC):
     """What one parameter accepts; ``meaning`` and ``note`` make its error message.
 
     Parameters
@@ -44,12 +45,13 @@ class Constraint:
             return self.none is not None
         return self._allows(value)
 
+    @abstractmethod
     def _allows(self, value: Any) -> bool:
-        raise NotImplementedError
+        """Whether a value other than None is accepted."""
 
+    @abstractmethod
     def accepts(self, name: str) -> str:
         """What is accepted, e.g. ``"an integer >= 0"`` (``name`` for ranges: ``"0 < delta <= 1"``)."""
-        raise NotImplementedError
 
     def message(self, name: str, value: Any) -> str:
         """The error message for ``name=value``."""
@@ -159,6 +161,9 @@ class Checked(Constraint):
         self.by = by
 
     def allows(self, value: Any) -> bool:
+        return True  # None included: the checker named by ``by`` decides
+
+    def _allows(self, value: Any) -> bool:
         return True
 
     def accepts(self, name: str) -> str:
