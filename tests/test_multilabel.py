@@ -8,6 +8,7 @@ exhaustive parent-set search, and brute force over all feasible FANs.
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pandas as pd
@@ -421,3 +422,39 @@ def test_maximum_branching_weight_equals_networkx_edmonds():
         graph.add_weighted_edges_from((u, v, w[u, v]) for u in range(n) for v in range(n) if u != v and w[u, v] > 0)
         theirs = sum(graph[u][v]["weight"] for u, v in nx.maximum_branching(graph).edges)
         assert sum(w[u, v] for u, v in arcs) == pytest.approx(theirs, abs=1e-9)
+
+
+def test_bridge_search_warns_before_a_long_search_and_shows_progress(monkeypatch, capsys):
+    """A bridge search estimated beyond a minute (5,000 rows, 600 features, 20 labels, all
+    subsets of at most 4 labels) warns before it starts; the fit is stopped at the first
+    score here. A small fit says nothing, and verbose=1 draws a bar whose steps add up to
+    the candidate sets, scored or pruned."""
+    import warnings
+
+    import bnclf.learn._multilabel as multilabel
+    from bnclf.learn._multilabel import bridge_search_size
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 4, (5000, 600)), columns=[f"f{j}" for j in range(600)]).astype("category")
+    Y = rng.integers(0, 2, (5000, 20))
+
+    def stop(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(multilabel, "_score_sets", stop)
+    with pytest.warns(UserWarning, match=r"up to 3,717,600 feature and class-set pairs .* max_parents.* verbose=1"):
+        with pytest.raises(KeyboardInterrupt):
+            MultilabelBNClassifier(feature_selection=None).fit(X, Y)
+    monkeypatch.undo()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        model = MultilabelBNClassifier(feature_selection=None, verbose=1).fit(X.iloc[:300, :8], Y[:300, :6])
+    assert "bridge" in capsys.readouterr().err
+    stats = model.bridge_stats_
+    size = bridge_search_size(300, [4] * 8, len(np.unique(Y[:300, :6], axis=0)), 6, stats["max_parents"])
+    assert stats["scored"] + stats["pruned"] == size["pairs"]
+    # the progress steps cover every set once, pruned or scored
+    steps = []
+    codes = X.iloc[:300, :8].apply(lambda c: c.cat.codes).to_numpy(np.int64)
+    learn_bridge(codes, [4] * 8, Y[:300, :6], max_parents=stats["max_parents"], progress=steps.append)
+    assert sum(steps) == size["sets"] == sum(math.comb(6, k) for k in range(stats["max_parents"] + 1))

@@ -8,6 +8,7 @@ local scores (the class subgraph), and each part is optimized on its own.
 * :func:`learn_bridge`: for every feature, the BDeu-optimal parent set among the
   subsets of the classes, exact under a bound on its size, with a pruning rule
   that never discards an optimal set.
+* :func:`bridge_search_size`: its work, known before it starts.
 * :func:`learn_class_graph`: the best naive (mNB) or forest-augmented (mFAN)
   class subgraph over every possible root.
 * :func:`bdeu_log_cpt`: the BDeu posterior-mean CPT of a family.
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import networkx as nx
 import numpy as np
@@ -76,6 +77,46 @@ def _set_ranks(sets: np.ndarray, n: int) -> np.ndarray:
     return rank
 
 
+def bridge_search_size(
+    n_rows: int, feature_cards: ArrayLike, n_label_sets: int, n_labels: int, max_parents: int
+) -> dict:
+    """How much work :func:`learn_bridge` does at most, before it starts.
+
+    Parameters
+    ----------
+    n_rows : int
+    feature_cards : array-like of shape (m,)
+        Cardinalities of the features searched.
+    n_label_sets : int
+        Distinct label configurations among the rows (``U`` below).
+    n_labels, max_parents : int
+
+    Returns
+    -------
+    dict with ``sets`` (candidate parent sets, all subsets of at most
+    ``max_parents`` classes), ``pairs`` (feature and set pairs: ``m * sets``),
+    ``cell_sums`` (the additions of the counting products: each set sums the
+    ``U`` label configurations into every feature state) and ``seconds`` (a
+    rough single-core estimate from them).
+
+    Notes
+    -----
+    These are upper bounds: the pruning rule of :func:`learn_bridge` skips the
+    supersets of closed sets, often most of the larger ones. The estimate
+    takes about 1.3 ns per cell sum (measured on 5,000 rows, 300 features of
+    4 values and 20 labels: 37 s of 49 s spent in those products).
+    """
+    cards = np.asarray(feature_cards, dtype=np.int64)
+    sets = sum(int(comb(n_labels, k, exact=True)) for k in range(max_parents + 1))
+    cell_sums = float(sets) * n_label_sets * float(cards.sum())
+    return {
+        "sets": sets,
+        "pairs": sets * len(cards),
+        "cell_sums": cell_sums,
+        "seconds": cell_sums * 1.3e-9 + 2e-6 * sets * len(cards) + 1e-8 * n_rows * len(cards),
+    }
+
+
 def learn_bridge(
     feature_codes: np.ndarray,
     feature_cards: ArrayLike,
@@ -84,6 +125,7 @@ def learn_bridge(
     alpha: float = 5.0,
     max_parents: int | None = None,
     prune: bool = True,
+    progress: Callable[[int], object] | None = None,
 ) -> dict:
     """BDeu-optimal class parents of every feature (Corani et al. 2014, eq. 6).
 
@@ -100,6 +142,10 @@ def learn_bridge(
     prune : bool, default=True
         Use the bound below to skip sets that cannot be optimal. The result is
         the same either way; ``False`` scores every set (the test oracle).
+    progress : callable, optional
+        Called with the number of candidate sets done (scored or pruned) after
+        each batch; the calls add up to ``bridge_search_size(...)["sets"]``
+        (e.g. a tqdm bar's ``update``).
 
     Returns
     -------
@@ -167,9 +213,11 @@ def learn_bridge(
             for drop in range(k):
                 blocked |= closed_prev[:, _set_ranks(np.delete(sets, drop, axis=1), n)]
         pruned += int(blocked.sum())
+        live = np.flatnonzero(~blocked.all(axis=0))
+        if progress is not None and len(sets) > len(live):
+            progress(len(sets) - len(live))  # sets pruned for every feature
         bounds = np.full((m, len(sets)), np.inf)
         step = max(1, _SCORE_CELLS // max(1, total * min(2**k, u)))
-        live = np.flatnonzero(~blocked.all(axis=0))
         for lo in range(0, len(live), step):
             chunk = live[lo : lo + step]
             scores, nnz = _score_sets(table, groups, combos, sets[chunk], alpha)
@@ -184,6 +232,8 @@ def learn_bridge(
             for j in np.flatnonzero(better):
                 best_set[j] = tuple(int(c) for c in sets[chunk[top[j]]])
             bounds[:, chunk] = -nnz * log_r[:, None]
+            if progress is not None:
+                progress(len(chunk))
         # a set is closed (no superset scored) once its bound is no better than the best so far
         closed_prev = blocked | (bounds <= best[:, None])
     back = np.argsort(perm)

@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
-from bnclf._params import Boolean, Integer, Number, Options, Transformer, check_parameters
+from bnclf._params import VERBOSE, Boolean, Integer, Number, Options, Transformer, check_parameters
 from bnclf.counts._cache import CountCache
 from bnclf.encoding._encoder import FeatureEncoder
 from bnclf.encoding._frames import (
@@ -33,7 +33,14 @@ from bnclf.encoding._frames import (
     record_feature_names,
 )
 from bnclf.inference._labels import LabelKernel
-from bnclf.learn._multilabel import bdeu_log_cpt, learn_bridge, learn_class_graph, naive_class_graph
+from bnclf.learn._multilabel import (
+    bdeu_log_cpt,
+    bridge_search_size,
+    default_max_parents,
+    learn_bridge,
+    learn_class_graph,
+    naive_class_graph,
+)
 from bnclf.models._base import BayesNetClassifier, FittedState
 from bnclf.models._registry import Registered
 from bnclf.network import Network
@@ -197,6 +204,11 @@ class MultilabelBNClassifier(Registered, FittedState, MultiOutputMixin, Classifi
     missing, handle_unknown
         As for :class:`~bnclf.BayesNetClassifier`. A feature value
         missing or unseen at predict time is summed out exactly.
+    verbose : int, default=0
+        1 shows a tqdm bar over the bridge's candidate parent sets. Whatever
+        its value, a fit whose bridge search is estimated at more than a
+        minute warns before it starts
+        (:func:`~bnclf.learn._multilabel.bridge_search_size`).
 
     Attributes
     ----------
@@ -244,6 +256,7 @@ class MultilabelBNClassifier(Registered, FittedState, MultiOutputMixin, Classifi
         discretizer: str | BaseEstimator | None = "quantile",
         missing: str = "category",
         handle_unknown: str = "marginalize",
+        verbose: int = 0,
     ) -> None:
         self.class_graph = class_graph
         self.alpha = alpha
@@ -254,6 +267,7 @@ class MultilabelBNClassifier(Registered, FittedState, MultiOutputMixin, Classifi
         self.discretizer = discretizer
         self.missing = missing
         self.handle_unknown = handle_unknown
+        self.verbose = verbose
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -275,6 +289,7 @@ class MultilabelBNClassifier(Registered, FittedState, MultiOutputMixin, Classifi
         "discretizer": Transformer(("quantile",), "the discretizer of continuous columns", none="no discretization"),
         "missing": Options(MISSING_OPTIONS, "what a missing feature value is in training"),
         "handle_unknown": Options(UNKNOWN_OPTIONS, "what becomes of an unknown value at predict time"),
+        "verbose": VERBOSE,
     }
 
     def _check_params(self):
@@ -329,9 +344,7 @@ class MultilabelBNClassifier(Registered, FittedState, MultiOutputMixin, Classifi
         cache = CountCache(data)
         cache.names = [str(v) for v in list(self._encoder.feature_names_) + self.label_names_] + ["-"]
         selected = self._select_features(codes, cards, labels)
-        bridge = learn_bridge(
-            codes[:, selected], cards[selected], labels, alpha=self.alpha, max_parents=self.max_parents
-        )
+        bridge = self._learn_bridge(codes[:, selected], cards[selected], labels)
         parents = {int(j): tuple(sorted(p)) for j, p in zip(selected, bridge["parents"])}
         self.bridge_stats_ = {k: bridge[k] for k in ("scored", "pruned", "max_parents")}
         self._learn_class_part(labels)
@@ -348,6 +361,28 @@ class MultilabelBNClassifier(Registered, FittedState, MultiOutputMixin, Classifi
         self._build_derived()
         self.treewidth_ = self._kernel.treewidth()
         return self
+
+    def _learn_bridge(self, codes, cards, labels) -> dict:
+        import warnings
+
+        from tqdm.auto import tqdm
+
+        n_rows, n = labels.shape
+        bound = default_max_parents(n_rows, n) if self.max_parents is None else min(int(self.max_parents), n)
+        n_label_sets = len(np.unique(labels, axis=0)) if n_rows else 0
+        size = bridge_search_size(n_rows, cards, n_label_sets, n, bound)
+        if size["seconds"] > 60:
+            warnings.warn(
+                f"{type(self).__name__}: the bridge search scores up to {size['pairs']:,} feature and "
+                f"class-set pairs ({len(cards)} features, {size['sets']:,} sets of at most {bound} of {n} "
+                f"classes, {n_label_sets:,} label combinations): up to about {size['seconds'] / 60:.0f} "
+                "minutes on one core (pruning usually saves much of it). Lower max_parents, keep "
+                "feature_selection='cfs', or pass verbose=1 to follow it.",
+                UserWarning,
+                stacklevel=4,
+            )
+        with tqdm(total=size["sets"], desc="bridge", unit="sets", disable=not self.verbose, leave=False) as bar:
+            return learn_bridge(codes, cards, labels, alpha=self.alpha, max_parents=bound, progress=bar.update)
 
     def _select_features(self, codes, cards, labels) -> np.ndarray:
         if self.feature_selection is None:
@@ -612,7 +647,7 @@ class MultilabelBNEnsemble(MultilabelBNClassifier):
     Parameters
     ----------
     alpha, max_parents, feature_selection, query, allow_empty, discretizer,
-    missing, handle_unknown
+    missing, handle_unknown, verbose
         As for :class:`MultilabelBNClassifier`.
 
     Attributes
@@ -648,6 +683,7 @@ class MultilabelBNEnsemble(MultilabelBNClassifier):
         discretizer: str | BaseEstimator | None = "quantile",
         missing: str = "category",
         handle_unknown: str = "marginalize",
+        verbose: int = 0,
     ) -> None:
         self.alpha = alpha
         self.max_parents = max_parents
@@ -657,6 +693,7 @@ class MultilabelBNEnsemble(MultilabelBNClassifier):
         self.discretizer = discretizer
         self.missing = missing
         self.handle_unknown = handle_unknown
+        self.verbose = verbose
 
     def _learn_class_part(self, labels):
         self.root_ = None
