@@ -17,7 +17,11 @@ CONTINUOUS = (
     "feeds continuous float features; bnclf classifiers require discrete features and reject "
     "continuous columns with an error that names the column and the discretizer to use"
 )
-CLASSIFIER_EXEMPTIONS = {"check_positive_only_tag_during_fit": CONTINUOUS}
+CLASSIFIER_EXEMPTIONS = {
+    "check_positive_only_tag_during_fit": CONTINUOUS,
+    # the same property on discrete data, structure and CPTs included: tests/test_sample_weight.py
+    "check_sample_weight_equivalence_on_dense_data": CONTINUOUS,
+}
 LABEL_OUTPUT = (
     "compares transform outputs numerically; the output is a DataFrame of interval-label "
     "categoricals, by design (the classifiers count categories)"
@@ -33,6 +37,8 @@ DISCRETIZER_EXEMPTIONS = {
         "check_methods_subset_invariance",
         "check_fit_idempotent",
         "check_transformer_preserve_dtypes",
+        # cut points of weighted and repeated rows compared in tests/test_sample_weight.py
+        "check_sample_weight_equivalence_on_dense_data",
     ]
 }
 

@@ -36,7 +36,9 @@ class CountCache:
     data : DiscreteData
         Coded training data with class codes. Rows whose code is negative for a
         variable of a family (``missing="ignore"``) are left out of that
-        family's table only.
+        family's table only. With ``data.weights`` a row counts as its weight in
+        every table (``np.bincount(..., weights=...)``, weighted one-hot
+        products): integer weights give the tables of the rows repeated, exactly.
 
     Notes
     -----
@@ -61,6 +63,7 @@ class CountCache:
         self._matrix[self.n_features] = data.y
         self._columns = list(self._matrix)
         self._has_unknown = np.append((data.codes < 0).any(axis=0), False)
+        self._weights = None if data.weights is None else np.asarray(data.weights, dtype=np.float64)
         self.names = [f"x{j}" for j in range(self.n_features)] + ["class"]
         self._tables: dict[tuple, np.ndarray] = {}
 
@@ -183,7 +186,9 @@ class CountCache:
                         codes = matrix[variables]
                         codes *= factors[:, None]
                         flat += codes
-                counts = np.bincount(flat.ravel(), minlength=int(sizes[part].sum()))
+                counts = np.bincount(
+                    flat.ravel(), minlength=int(sizes[part].sum()), weights=self._row_weights(len(flat))
+                )
                 counts = counts.astype(np.float64)
                 for key, base, shape, n_cells in zip(keys[part], bases, shapes[part], sizes[part]):
                     self._tables[tuple(int(v) for v in key)] = counts[base : base + n_cells].reshape(tuple(shape))
@@ -211,6 +216,7 @@ class CountCache:
                 known_pairs[:, first, second] - table[:, :, :-1, :].sum(axis=(2, 3)) - table[:, :, -1, :-1].sum(axis=2)
             )
             table = np.ascontiguousarray(np.moveaxis(table, 0, -1))
+            np.maximum(table, 0.0, out=table)  # totals minus cells: no rounding below zero (summed weights)
             for key, one in zip(keys, table):
                 self._tables[key] = one
 
@@ -240,8 +246,8 @@ class CountCache:
         y = self._columns[c]
         width = int(cards.sum())
         blocks = np.empty((width, width, self.n_classes))
-        # float32 sums of 0/1 products are exact integers below 2**24 rows
-        dtype = np.float32 if self.n_samples < 2**24 else np.float64
+        # float32 sums of 0/1 products are exact integers below 2**24 rows; weights need float64
+        dtype = np.float32 if self.n_samples < 2**24 and self._weights is None else np.float64
         for label in range(self.n_classes):
             rows = np.flatnonzero(y == label)
             onehot = np.zeros((rows.size, width), dtype=dtype)
@@ -249,8 +255,9 @@ class CountCache:
                 codes = self._columns[i][rows]
                 known = codes >= 0
                 onehot[np.flatnonzero(known), offsets[i] + codes[known]] = 1.0
+            weighted = onehot if self._weights is None else onehot * self._weights[rows, None]
             with single_threaded_blas():
-                blocks[:, :, label] = onehot.T @ onehot
+                blocks[:, :, label] = onehot.T @ weighted
         self._pair_blocks = (blocks, offsets)
         return self._pair_blocks
 
@@ -283,17 +290,29 @@ class CountCache:
 
     def _count(self, family: tuple) -> np.ndarray:
         if not family:
-            return np.array(float(self.n_samples))
+            return np.array(float(self.total))
         self.check_size(family)
         shape = tuple(int(self.cardinalities[v]) for v in family)
         strides = np.cumprod((1,) + shape[:0:-1])[::-1]
         flat = self._columns[family[-1]].copy()
         for v, stride in zip(family[:-1], strides[:-1]):
             flat += self._columns[v] * int(stride)
+        weights = self._weights
         unknown = [self._columns[v] < 0 for v in family if self._has_unknown[v]]
         if unknown:
-            flat = flat[~np.logical_or.reduce(unknown)]
-        return np.bincount(flat, minlength=int(np.prod(shape))).reshape(shape).astype(np.float64)
+            known = ~np.logical_or.reduce(unknown)
+            flat = flat[known]
+            weights = None if weights is None else weights[known]
+        return np.bincount(flat, minlength=int(np.prod(shape)), weights=weights).reshape(shape).astype(np.float64)
+
+    def _row_weights(self, repeats: int) -> np.ndarray | None:
+        """The row weights for ``repeats`` families' combined codes laid end to end (None: unweighted)."""
+        return None if self._weights is None else np.tile(self._weights, repeats)
+
+    @property
+    def total(self) -> float:
+        """The number of rows counted, or the sum of their weights."""
+        return float(self.n_samples) if self._weights is None else float(self._weights.sum())
 
     def summary(self, families: Iterable[Sequence[int]] = (), *, pairs: bool = False) -> CountSummary:
         """The tables of ``families`` (and, with ``pairs``, of every ``(i, j, class)``
@@ -345,9 +364,12 @@ class CountCache:
             flat = self._matrix[:d] + offsets[:, None]
             flat *= self.n_classes
             flat += self._matrix[c]
+            weights = self._row_weights(d)
             if self._has_unknown[:d].any():
-                flat = flat[self._matrix[:d] >= 0]
-            tables = np.bincount(flat.ravel(), minlength=int(cards.sum()) * self.n_classes)
+                known = self._matrix[:d] >= 0
+                flat = flat[known]
+                weights = None if weights is None else weights[known.ravel()]
+            tables = np.bincount(flat.ravel(), minlength=int(cards.sum()) * self.n_classes, weights=weights)
             tables = tables.reshape(-1, self.n_classes).astype(np.float64)
             for i in range(d):
                 self._tables[(i, c)] = tables[offsets[i] : offsets[i] + cards[i]]
@@ -470,43 +492,51 @@ class CountCache:
             # array is small; else a group of features' rows at a time, from one-hot rows kept
             # when they are small, or made again for each pass (bounded memory).
             if float(n_classes) * rwidth * rwidth <= _FULL_PRODUCT_CELLS:
-                exact = np.float32 if self.n_samples < 2**24 else np.float64  # integer sums
+                # integer sums: exact in float32 below 2**24 rows; weighted sums in float64
+                exact = np.float32 if self.n_samples < 2**24 and self._weights is None else np.float64
                 products = np.zeros((n_classes, rwidth, rwidth), dtype=exact)
             kept_rows = None
-            if products is None and float(self._matrix.shape[1]) * rwidth * 4 <= _ONEHOT_KEEP_BYTES:
+            itemsize = 4 if self._weights is None else 8
+            if products is None and float(self._matrix.shape[1]) * rwidth * itemsize <= _ONEHOT_KEEP_BYTES:
                 kept_rows = list(self._class_onehot_chunks(offsets, column, rwidth))
 
             def chunks():
                 return kept_rows if kept_rows is not None else self._class_onehot_chunks(offsets, column, rwidth)
 
-            def product(onehot, lo, hi):
+            def product(onehot, weights, lo, hi):
                 # a large product is worth the BLAS's threads; small ones run faster on one
                 large = onehot.shape[0] * (hi - lo) * (rwidth - lo) >= _THREADED_PRODUCT
+                left = onehot[:, lo:hi] if weights is None else onehot[:, lo:hi] * weights[:, None]
                 with contextlib.nullcontext() if large else single_threaded_blas():
-                    return onehot[:, lo:hi].T @ onehot[:, lo:]
+                    return left.T @ onehot[:, lo:]
 
             by_feature = np.zeros((n_classes, rwidth, d))
             known_pairs = np.zeros((n_classes, d, d))
-            for label, onehot, known in chunks():
+            for label, onehot, known, weights in chunks():
                 if products is not None:
-                    products[label] += product(onehot, 0, rwidth)
+                    products[label] += product(onehot, weights, 0, rwidth)
                 if known is None:  # no unknown values: N_ac whatever the other feature
-                    by_feature[label] += onehot.sum(axis=0)[:, None]  # float32: exact below 2**24 rows
-                    known_pairs[label] += onehot.shape[0]
+                    if weights is None:
+                        by_feature[label] += onehot.sum(axis=0)[:, None]  # float32: exact below 2**24 rows
+                        known_pairs[label] += onehot.shape[0]
+                    else:
+                        by_feature[label] += (weights @ onehot)[:, None]
+                        known_pairs[label] += weights.sum()
                     continue
+                weighted = known if weights is None else known * weights[:, None]
                 with single_threaded_blas():
-                    by_feature[label] += onehot.T @ known
-                    known_pairs[label] += known.T @ known
+                    by_feature[label] += onehot.T @ weighted
+                    known_pairs[label] += known.T @ weighted
 
-            if products is not None:  # the tables of feature pairs, for counts_many to read
+            if products is not None and self._weights is None:  # exact tables of pairs, for counts_many
                 self._pair_sources = (products, by_feature, known_pairs, roff)
 
             def joint_rows(lo, hi):
                 if products is not None:
                     return products[:, lo:hi, lo:]
                 joint = np.zeros((n_classes, hi - lo, rwidth - lo))
-                for label, onehot, _ in chunks():
-                    joint[label] += product(onehot, lo, hi)
+                for label, onehot, _, weights in chunks():
+                    joint[label] += product(onehot, weights, lo, hi)
                 return joint
 
         # S = sum_ab xlogx(N_abc) - sum_a xlogx(N_ac) - sum_b xlogx(N_bc) + xlogx(N_c), the
@@ -518,8 +548,10 @@ class CountCache:
         own = by_feature[:, np.arange(rwidth), np.repeat(np.arange(d), kept)]  # (C, counted values)
         own_last = last[:, np.arange(d), np.arange(d)]  # (C, features)
         with_class = np.where(counted[:, None], own.T[np.minimum(column, rwidth - 1)], own_last.T[owner])
-        for i in range(d):
-            self._tables.setdefault((i, self.class_index), with_class[offsets[i] : offsets[i] + cards[i]])
+        np.maximum(with_class, 0.0, out=with_class)  # a last value's count, a difference: never below zero
+        if self._weights is None:  # exact integers; weighted last values carry rounding: counted instead
+            for i in range(d):
+                self._tables.setdefault((i, self.class_index), with_class[offsets[i] : offsets[i] + cards[i]])
         marginal = sums(xlogx(by_feature), axis=1) + xlogx(last)  # sum_a xlogx(N_ac)
         terms = xlogx(known_pairs) - marginal - marginal.transpose(0, 2, 1)
         # the counts with a last value are totals minus counted cells: with_last[c, a, j] =
@@ -550,8 +582,9 @@ class CountCache:
         return self._pair_terms
 
     def _class_onehot_chunks(self, offsets, column, rwidth):
-        """``(label, one-hot values, known indicators)`` for the rows of each class, in
-        row chunks of at most about 2**22 one-hot cells (float32: exact counts).
+        """``(label, one-hot values, known indicators, row weights)`` for the rows of each
+        class, in row chunks of at most about 2**22 one-hot cells (float32: exact counts;
+        float64 with weights, which are None for an unweighted cache).
 
         ``column`` maps each value (its full column, ``offsets[i] + code``) to its one-hot
         column (``rwidth`` of them), or to ``rwidth`` for a value left out. The known
@@ -579,9 +612,11 @@ class CountCache:
                     onehot = np.equal(codes[:, None, :], value.reshape(d, -1)[:, :, None]).reshape(rwidth, -1)
                 else:
                     onehot = np.equal(codes[owner], value[:, None])
-                onehot = onehot.astype(np.float32)
-                known = (codes >= 0).T.astype(np.float32) if unknown else None
-                yield label, onehot.T, known
+                dtype = np.float32 if self._weights is None else np.float64
+                onehot = onehot.astype(dtype)
+                known = (codes >= 0).T.astype(dtype) if unknown else None
+                weights = None if self._weights is None else self._weights[rows[start : start + step]]
+                yield label, onehot.T, known, weights
 
 
 class _SegmentSums:

@@ -52,6 +52,7 @@ from bnclf.encoding._frames import (
     IdLikeColumnWarning,
     as_frame,
     as_target_vector,
+    check_sample_weight,
     class_name_of,
     encode_target,
     python_scalar,
@@ -197,11 +198,18 @@ def _encode_chunk(frame: pd.DataFrame, y: pd.Series, enc: _Encoding, where: str 
 
 
 def _count_chunk(
-    frame: pd.DataFrame, y: pd.Series, enc: _Encoding, families, pairs: bool, where: str = ""
+    frame: pd.DataFrame,
+    y: pd.Series,
+    enc: _Encoding,
+    families,
+    pairs: bool,
+    where: str = "",
+    weights: np.ndarray | None = None,
 ) -> CountSummary:
-    """The count summary of one chunk (its rows are dropped once counted)."""
+    """The count summary of one chunk (its rows are dropped once counted), its rows
+    counted with their ``weights`` when given."""
     codes, y_codes = _encode_chunk(frame, y, enc, where)
-    data = DiscreteData(codes, enc.cardinalities, y_codes, len(enc.class_labels))
+    data = DiscreteData(codes, enc.cardinalities, y_codes, len(enc.class_labels), weights)
     return CountCache(data).summary(families, pairs=pairs)
 
 
@@ -226,8 +234,9 @@ def _target_series(y) -> pd.Series:
 
 
 class _PandasChunks:
-    """``(X, y)`` pairs from a list (or any re-iterable), a function returning a new
-    iterator, or a one-shot iterator (one pass only)."""
+    """``(X, y)`` pairs, or ``(X, y, sample_weight)`` triples, from a list (or any
+    re-iterable), a function returning a new iterator, or a one-shot iterator (one pass
+    only). Rows of weight zero are dropped as a chunk is read."""
 
     def __init__(self, chunks, categories: Mapping | None = None, where: str = " in chunk {}"):
         self.where = where
@@ -253,7 +262,7 @@ class _PandasChunks:
         if first is None:
             raise ValueError("fit_chunks got no chunks: at least one (X, y) pair with rows is required.")
         self.categories = dict(categories) if categories else None
-        self.first_X, self.first_y = self._pair(first)
+        self.first_X, self.first_y, _ = self._pair(first)
         self.names = None
         self.first_frame = self._frame(self.first_X, 0)
         self.names = list(self.first_frame.columns)
@@ -272,9 +281,12 @@ class _PandasChunks:
 
     @staticmethod
     def _pair(item):
-        if not (isinstance(item, (tuple, list)) and len(item) == 2):
-            raise TypeError(f"fit_chunks expects every chunk to be an (X, y) pair; got {type(item).__name__}.")
-        return item
+        if not (isinstance(item, (tuple, list)) and len(item) in (2, 3)):
+            raise TypeError(
+                "fit_chunks expects every chunk to be an (X, y) pair or an (X, y, sample_weight) "
+                f"triple; got {type(item).__name__}{f' of {len(item)}' if isinstance(item, (tuple, list)) else ''}."
+            )
+        return (item[0], item[1], item[2] if len(item) == 3 else None)
 
     def _frame(self, X, index) -> pd.DataFrame:
         frame = as_frame(X)
@@ -285,14 +297,22 @@ class _PandasChunks:
             )
         return _declare(frame, self.categories)
 
-    def chunks(self) -> Iterator[tuple[int, pd.DataFrame, pd.Series]]:
+    def chunks(self) -> Iterator[tuple[int, pd.DataFrame, pd.Series, np.ndarray | None]]:
         for index, item in enumerate(self._raw()):
-            X, y = self._pair(item)
+            X, y, weights = self._pair(item)
             frame = self._frame(X, index)
             y = _target_series(y)
             if len(y) != frame.shape[0]:
                 raise ValueError(f"chunk {index}: X has {frame.shape[0]} rows but y has {len(y)}; they must match.")
-            yield index, frame, y
+            if weights is not None:
+                try:
+                    weights = check_sample_weight(weights, frame.shape[0], allow_zero=True)
+                except ValueError as error:
+                    raise ValueError(f"chunk {index}: {error}") from None
+                if weights is not None and not weights.all():  # weight 0: the row is dropped
+                    keep = np.flatnonzero(weights > 0)
+                    frame, y, weights = frame.iloc[keep], y.iloc[keep], weights[keep]
+            yield index, frame, y, weights
 
     @property
     def meta(self) -> pd.DataFrame:
@@ -311,7 +331,7 @@ class _PandasChunks:
     def uniques(self, columns: list, need_y: bool):
         found = {name: [] for name in columns}
         ys = []
-        for _, frame, y in self.chunks():
+        for _, frame, y, _ in self.chunks():
             for name in columns:
                 found[name].append(frame[name].drop_duplicates())
             if need_y:
@@ -321,9 +341,13 @@ class _PandasChunks:
 
     def count(self, enc: _Encoding, families, pairs: bool) -> CountSummary:
         total = None
-        for index, frame, y in self.chunks():
-            part = _count_chunk(frame, y, enc, families, pairs, where=self.where.format(index))
+        for index, frame, y, weights in self.chunks():
+            if not len(frame):
+                continue  # every row of weight zero
+            part = _count_chunk(frame, y, enc, families, pairs, where=self.where.format(index), weights=weights)
             total = part if total is None else total + part
+        if total is None:
+            raise ValueError("every row of the chunks has sample_weight 0: nothing to count.")
         return total
 
 
@@ -413,9 +437,9 @@ def dask_source(X: Any, y: Any) -> _DaskFrame:
     return _DaskFrame(X, y)
 
 
-def frame_source(frame: pd.DataFrame, y: Any, where: str = "") -> _PandasChunks:
-    """One frame (with its labels) as a source of one chunk."""
-    return _PandasChunks([(frame, y)], where=where)
+def frame_source(frame: pd.DataFrame, y: Any, where: str = "", weights: Any = None) -> _PandasChunks:
+    """One frame (with its labels, and its row weights if given) as a source of one chunk."""
+    return _PandasChunks([(frame, y) if weights is None else (frame, y, weights)], where=where)
 
 
 # -- the encoder and the classes from collected states --------------------------------------------
@@ -482,7 +506,7 @@ def _resolve_missing(missing: str, enc: _Encoding, total: CountSummary, has_stat
     keep, unknown, state = [], [], []
     for j in range(d):
         r = len(enc.observed[j])
-        used = int(total.counts((j, c))[r].sum())
+        used = float(total.counts((j, c))[r].sum())  # rows (or their weights) with the value missing
         if has_state[j] or (used and missing == "category"):
             keep.append(np.arange(r + 1))
             unknown.append(False)
@@ -490,7 +514,7 @@ def _resolve_missing(missing: str, enc: _Encoding, total: CountSummary, has_stat
             continue
         if used and missing == "error":
             raise ValueError(
-                f"column {enc.names[j]!r} has {used} missing values and missing='error'; use "
+                f"column {enc.names[j]!r} has {used:g} missing values and missing='error'; use "
                 "missing='category' (a state of its own) or missing='ignore' (left out of the "
                 "counts), or impute them first."
             )

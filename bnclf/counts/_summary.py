@@ -95,6 +95,7 @@ class CountSummary(CountCache):
         self.n_classes = int(self.cardinalities[-1])
         self.n_samples = int(n_samples)
         self._columns = self._matrix = None
+        self._weights = None  # no rows: weighted or not, the tables are the sums they hold
         self._has_unknown = (
             np.zeros(len(self.cardinalities), dtype=bool)
             if has_unknown is None
@@ -257,6 +258,11 @@ class CountSummary(CountCache):
         """The (sorted) families whose tables are held."""
         return sorted(self._tables)
 
+    @property
+    def total(self) -> float:
+        """The number of rows counted, or the sum of their weights (the class table's sum)."""
+        return float(self.counts((self.class_index,)).sum())
+
     # -- the CountCache interface ----------------------------------------------------------
     def _offsets(self) -> np.ndarray:
         cards = self.cardinalities[: self.n_features]
@@ -267,7 +273,7 @@ class CountSummary(CountCache):
         c = self.class_index
         blocks = self._pair_blocks
         if not key:
-            return lambda: np.array(float(self.n_samples))
+            return lambda: np.array(self.total)
         if blocks is not None and len(key) == 3 and key[2] == c:
             i, j = key[0], key[1]
             offsets, cards = blocks[1], self.cardinalities

@@ -39,7 +39,7 @@ from sklearn.utils.validation import check_is_fitted
 from bnclf._entropy import entropy
 from bnclf._entropy import xlogx as _xlogx
 from bnclf._params import Checked, Integer, check_parameters
-from bnclf.encoding._frames import as_frame, as_target_vector, is_quantity, record_feature_names
+from bnclf.encoding._frames import as_frame, as_target_vector, check_sample_weight, is_quantity, record_feature_names
 
 __all__ = ["MDLDiscretizer", "QuantileDiscretizer", "interval_labels", "mdl_cut_points"]
 
@@ -124,6 +124,47 @@ _LARGEST = float(np.finfo(float).max)
 """The finite stand-in for an infinite cut point."""
 
 
+def weighted_quantiles(values: np.ndarray, weights: np.ndarray, probs: np.ndarray, lower: bool = False) -> np.ndarray:
+    """Quantiles of ``values`` repeated by ``weights``, as :func:`numpy.quantile` (linear) reads them.
+
+    Parameters
+    ----------
+    values, weights : ndarray of shape (n,)
+        Finite or infinite values and positive weights.
+    probs : ndarray
+        Probabilities in ``[0, 1]``.
+    lower : bool, default=False
+        Take the lower value of each interpolation pair (numpy's ``method="lower"``).
+
+    Notes
+    -----
+    With ``W`` the total weight, the quantile ``p`` sits at position ``h = (W - 1) p``
+    of the sorted values repeated by their weights (the linear method's position for
+    ``W`` values); the value at a position ``i`` is the first sorted value whose
+    cumulative weight exceeds ``i``, and the quantile interpolates between the values at
+    ``floor(h)`` and ``floor(h) + 1``. Integer weights therefore give exactly
+    ``np.quantile(np.repeat(values, weights), probs)``; fractional weights read the same
+    rule on the cumulative weights (a total below 1 puts every quantile at the smallest value).
+    """
+    order = np.argsort(values, kind="stable")
+    sorted_values, cumulative = values[order], np.cumsum(np.asarray(weights, dtype=float)[order])
+    h = np.maximum(cumulative[-1] - 1.0, 0.0) * np.asarray(probs, dtype=float)
+    base = np.floor(h)
+
+    def at(position):
+        return sorted_values[np.minimum(np.searchsorted(cumulative, position, side="right"), len(sorted_values) - 1)]
+
+    below = at(base)
+    if lower:
+        return below
+    above = at(base + 1.0)
+    frac = h - base
+    # numpy's linear interpolation, in its own form: below + (above - below) * frac, with
+    # the lerp taken from above when frac >= 0.5 (as numpy does, for bitwise equality)
+    diff = above - below
+    return np.where(frac >= 0.5, above - diff * (1.0 - frac), below + diff * frac)
+
+
 def _boundary(below: float, above: float) -> float:
     """A finite cut point ``c`` with ``below <= c < above`` for two consecutive distinct
     sorted values: their midpoint (as Weka), or, next to an infinite value, the largest
@@ -139,7 +180,7 @@ def _boundary(below: float, above: float) -> float:
     return _LARGEST  # x | inf, or -inf | inf
 
 
-def mdl_cut_points(x: np.ndarray, y_codes: np.ndarray, n_classes: int) -> np.ndarray:
+def mdl_cut_points(x: np.ndarray, y_codes: np.ndarray, n_classes: int, weights: np.ndarray | None = None) -> np.ndarray:
     """Fayyad & Irani MDL cut points of one continuous variable.
 
     Parameters
@@ -150,6 +191,9 @@ def mdl_cut_points(x: np.ndarray, y_codes: np.ndarray, n_classes: int) -> np.nda
         Class codes in ``0 .. n_classes-1``.
     n_classes : int
         Number of classes.
+    weights : ndarray of shape (n_samples,), optional
+        Row weights (``sample_weight``): class counts, ``N`` and ``N - 1`` below are
+        sums of weights, so integer weights give the cut points of the rows repeated.
 
     Returns
     -------
@@ -168,19 +212,24 @@ def mdl_cut_points(x: np.ndarray, y_codes: np.ndarray, n_classes: int) -> np.nda
 
     All candidate boundaries of a segment are scored at once from cumulative
     class counts; only the recursion over accepted segments is a Python loop.
+    With weights, a segment whose weights sum to at most 1 is not split (it
+    holds fewer than two rows' worth of values).
     """
     x = np.asarray(x, dtype=float)
     y_codes = np.asarray(y_codes, dtype=np.intp)
     keep = ~np.isnan(x)
+    if weights is not None:
+        keep &= np.asarray(weights) > 0
     x, y_codes = x[keep], y_codes[keep]
     n = x.size
     if n < 2:
         return np.empty(0)
     order = np.argsort(x, kind="stable")
     xs = x[order]
-    onehot = np.zeros((n, n_classes), dtype=np.int64)
-    onehot[np.arange(n), y_codes[order]] = 1
-    cum = np.zeros((n + 1, n_classes), dtype=np.int64)
+    dtype = np.int64 if weights is None else np.float64
+    onehot = np.zeros((n, n_classes), dtype=dtype)
+    onehot[np.arange(n), y_codes[order]] = 1 if weights is None else np.asarray(weights, dtype=float)[keep][order]
+    cum = np.zeros((n + 1, n_classes), dtype=dtype)
     np.cumsum(onehot, axis=0, out=cum[1:])
     del onehot
     # distinct[i]: a boundary lies between sorted positions i and i + 1
@@ -197,14 +246,17 @@ def mdl_cut_points(x: np.ndarray, y_codes: np.ndarray, n_classes: int) -> np.nda
         if candidates.size == 0:
             continue
         prior = cum[last] - cum[first]
+        total = float(size) if weights is None else float(prior.sum())  # rows, or their weight
+        if total <= 1.0:
+            continue
         prior_entropy = entropy(prior)
         left = cum[candidates + 1] - cum[first]
         right = prior - left
-        entropies = _conditional_entropies(left, right, float(size))
+        entropies = _conditional_entropies(left, right, total)
         best = int(np.argmin(entropies))  # first minimum, as Weka's strict '<'
         if not entropies[best] < prior_entropy:
             continue
-        if not _accept_split(prior, left[best], right[best], size - 1):
+        if not _accept_split(prior, left[best], right[best], total - 1.0):
             continue
         i = int(candidates[best])
         cuts.append(_boundary(xs[i], xs[i + 1]))
@@ -407,7 +459,9 @@ class MDLDiscretizer(_BaseDiscretizer):
     def __init__(self, *, columns: Sequence[Hashable] | None = None) -> None:
         self.columns = columns
 
-    def fit(self, X: ArrayLike | pd.DataFrame, y: ArrayLike | None = None) -> MDLDiscretizer:
+    def fit(
+        self, X: ArrayLike | pd.DataFrame, y: ArrayLike | None = None, sample_weight: ArrayLike | None = None
+    ) -> MDLDiscretizer:
         """Learn the cut points of the selected columns from training data.
 
         Parameters
@@ -416,6 +470,9 @@ class MDLDiscretizer(_BaseDiscretizer):
             Training features.
         y : array-like of shape (n_samples,)
             Class labels (any hashable values); must not contain missing values.
+        sample_weight : array-like of shape (n_samples,), optional
+            How many times each row counts (class counts and ``N`` are sums of
+            weights; integer weights give the cut points of the rows repeated).
 
         Returns
         -------
@@ -427,9 +484,10 @@ class MDLDiscretizer(_BaseDiscretizer):
                 "supervised and needs the class labels, call fit(X, y). "
                 "For unsupervised bins use QuantileDiscretizer."
             )
-        if np.ndim(y) == 2 and np.shape(y)[1] > 1:
+        shape = np.shape(y) if isinstance(y, (pd.Series, pd.DataFrame)) else np.asarray(y).shape
+        if len(shape) == 2 and shape[1] > 1:
             raise ValueError(
-                f"MDLDiscretizer is supervised by one class, but y has {np.shape(y)[1]} columns (a label "
+                f"MDLDiscretizer is supervised by one class, but y has {shape[1]} columns (a label "
                 "matrix?). For multilabel data use QuantileDiscretizer (discretizer='quantile')."
             )
         check_parameters(self)
@@ -441,11 +499,12 @@ class MDLDiscretizer(_BaseDiscretizer):
                 "label for every training row. Drop those rows first, e.g. "
                 "keep = pd.notna(y); X, y = X[keep], y[keep]."
             )
+        weights = check_sample_weight(sample_weight, len(frame))
         codes, classes = pd.factorize(y, sort=False)
         cut_points = {}
         for name in self.columns_:
             values = _as_float(frame[name], name)
-            cut_points[name] = mdl_cut_points(values, codes, len(classes))
+            cut_points[name] = mdl_cut_points(values, codes, len(classes), weights)
         return self._finish_fit(cut_points)
 
     def __sklearn_tags__(self):
@@ -506,7 +565,9 @@ class QuantileDiscretizer(_BaseDiscretizer):
         self.n_bins = n_bins
         self.columns = columns
 
-    def fit(self, X: ArrayLike | pd.DataFrame, y: ArrayLike | None = None) -> QuantileDiscretizer:
+    def fit(
+        self, X: ArrayLike | pd.DataFrame, y: ArrayLike | None = None, sample_weight: ArrayLike | None = None
+    ) -> QuantileDiscretizer:
         """Learn the quantile cut points of the selected columns.
 
         Parameters
@@ -515,6 +576,9 @@ class QuantileDiscretizer(_BaseDiscretizer):
             Training features.
         y : ignored
             Accepted for pipeline compatibility.
+        sample_weight : array-like of shape (n_samples,), optional
+            How many times each row counts: the quantiles are those of the values
+            repeated by their weights (:func:`weighted_quantiles`).
 
         Returns
         -------
@@ -529,17 +593,23 @@ class QuantileDiscretizer(_BaseDiscretizer):
                 f"tells nothing; use at most {max(len(frame), 10)} bins, usually far fewer (4, quartiles, "
                 "is the default; command line: --bins)."
             )
+        weights = check_sample_weight(sample_weight, len(frame))
         probs = np.arange(1, n_bins) / n_bins
         cut_points = {}
         for name in self.columns_:
             values = _as_float(frame[name], name)
-            values = values[~np.isnan(values)]
+            known = ~np.isnan(values) if weights is None else ~np.isnan(values) & (weights > 0)
+            values = values[known]
             if values.size == 0:
                 cut_points[name] = np.empty(0)
                 continue
             # quantiles of the values in order; with +-inf among them the lower value of the
             # interpolation pair is taken (no inf - inf), then _boundary's finite stand-ins
             method = "linear" if np.isfinite(values).all() else "lower"
-            cuts = np.unique(np.clip(np.quantile(values, probs, method=method), -_LARGEST, _LARGEST))
+            if weights is None:
+                quantiles = np.quantile(values, probs, method=method)
+            else:
+                quantiles = weighted_quantiles(values, weights[known], probs, lower=method == "lower")
+            cuts = np.unique(np.clip(quantiles, -_LARGEST, _LARGEST))
             cut_points[name] = cuts[cuts < values.max()]
         return self._finish_fit(cut_points)

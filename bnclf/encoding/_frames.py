@@ -56,12 +56,16 @@ class DiscreteData:
         Class codes in ``0 .. n_classes-1``.
     n_classes : int
         Number of classes.
+    weights : ndarray of shape (n_samples,) or None
+        Row weights (``sample_weight``), positive and finite; None counts every row once.
+        A row of weight ``w`` counts as ``w`` rows in every table.
     """
 
     codes: np.ndarray
     cardinalities: np.ndarray
     y: np.ndarray | None = None
     n_classes: int = 0
+    weights: np.ndarray | None = None
 
     @property
     def n_samples(self) -> int:
@@ -97,6 +101,7 @@ class DiscreteData:
             self.cardinalities,
             None if self.y is None else self.y[rows],
             self.n_classes,
+            None if self.weights is None else self.weights[rows],
         )
 
 
@@ -260,6 +265,44 @@ def _unique_missing_label(labels) -> str:
     while label in labels:
         label = "<" + label + ">"
     return label
+
+
+def check_sample_weight(sample_weight: ArrayLike | None, n_rows: int, allow_zero: bool = False) -> np.ndarray | None:
+    """Row weights as a float64 array, or None when every row counts once.
+
+    A weight is how many times a row counts: finite and zero or more, one per row, not
+    all zero (unless ``allow_zero``: one chunk of many). ``None`` and all-ones weights
+    return None (the unweighted fit).
+    """
+    if sample_weight is None:
+        return None
+    array = np.asarray(sample_weight)
+    if array.ndim > 1 and array.shape[1:] != (1,) * (array.ndim - 1):
+        raise ValueError(f"sample_weight has shape {array.shape}; pass one weight per row (1-D).")
+    weights = np.full(n_rows, array.item()) if array.ndim == 0 else array.reshape(-1)
+    if weights.dtype.kind not in "biuf":
+        try:
+            weights = weights.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(
+                "sample_weight must hold numbers (how many times each row counts); got values of "
+                f"type {weights.dtype} such as {weights[0]!r}."
+            ) from None
+    weights = weights.astype(np.float64)
+    if len(weights) != n_rows:
+        raise ValueError(
+            f"sample_weight has {len(weights)} values but X has {n_rows} rows; pass one weight per training row."
+        )
+    bad = ~np.isfinite(weights) | (weights < 0)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"sample_weight has {int(bad.sum())} negative, NaN or infinite values (row {row}: "
+            f"{weights[row]!r}); a weight is how many times a row counts, a finite number >= 0."
+        )
+    if not weights.any() and not allow_zero:
+        raise ValueError("every sample_weight is zero: no row would count. Give at least one row a positive weight.")
+    return None if (weights == 1.0).all() else weights
 
 
 def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:

@@ -20,6 +20,7 @@ from bnclf.encoding._frames import (
     UNKNOWN_OPTIONS,
     DiscreteData,
     as_frame,
+    check_sample_weight,
     class_name_of,
     encode_target,
     python_scalar,
@@ -155,7 +156,12 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
         the tables of ``_counts_needed`` (KDB with ``k >= 2``)."""
         return 1
 
-    def fit(self, X: ArrayLike | pd.DataFrame, y: ArrayLike | pd.DataFrame | None = None) -> BayesNetClassifier:
+    def fit(
+        self,
+        X: ArrayLike | pd.DataFrame,
+        y: ArrayLike | pd.DataFrame | None = None,
+        sample_weight: ArrayLike | None = None,
+    ) -> BayesNetClassifier:
         """Learn structure and parameters from discrete features ``X`` and labels ``y``.
 
         Parameters
@@ -171,13 +177,29 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
             Class labels; a Dask Series with the partitions of ``X`` when ``X`` is a Dask
             DataFrame. Required: the default ``None`` (scikit-learn's signature) raises a
             ValueError.
+        sample_weight : array-like of shape (n_samples,), optional
+            How many times each row counts, finite and ``>= 0``: every count table is a
+            weighted count, so structure scores and CPTs see a row of weight 2 as two
+            rows (boosting, bagging and class reweighting work through it). A row of
+            weight 0 is left out before encoding, exactly as if it were dropped (its
+            values add no state). Learners that read training rows rather than counts
+            (the instance-specific and the search learners) have no ``sample_weight``:
+            their ``fit(X, y)`` says so to scikit-learn's ``has_fit_parameter``.
 
         Returns
         -------
         self
+
+        Notes
+        -----
+        Weighted counts are sums of weights in float64, so integer weights give the
+        tables of the rows repeated that many times, bit for bit, and with them the same
+        structure, CPTs and predictions.
         """
         self._check_params()
         if _is_dask(X):
+            if sample_weight is not None:
+                raise ValueError("sample_weight is not taken with a Dask DataFrame; fit in memory, or repeat the rows.")
             from bnclf.counts._chunks import dask_source
 
             return self._fit_source(dask_source(X, y))
@@ -199,12 +221,15 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
             raise ValueError(
                 f"X has {frame.shape[0]} rows but y has {len(y_codes)}; they must match: give one label per row of X."
             )
+        weights = check_sample_weight(sample_weight, frame.shape[0])
+        if weights is not None and not weights.all():  # weight 0: the row is dropped
+            frame, classes, y_codes, weights = _drop_unweighted(frame, classes, y_codes, weights)
         encoder = FeatureEncoder(self.missing, self.handle_unknown)
         codes = encoder.fit_transform(frame)
         self._forget_fitted()
         record_feature_names(self, X, frame)
         self._set_labels(encoder, classes, class_name_of(y, encoder.feature_names_))
-        return self._fit_coded(DiscreteData(codes, encoder.cardinalities_, y_codes, len(classes)))
+        return self._fit_coded(DiscreteData(codes, encoder.cardinalities_, y_codes, len(classes), weights))
 
     def fit_chunks(
         self,
@@ -224,12 +249,13 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
         ----------
         chunks : list of (X, y) pairs, function returning an iterator of them, or iterator
             Each ``X`` a DataFrame (or array) with the same columns, each ``y`` its class
-            labels. A list, or a function returning a new iterator, may be read several
-            times: once to collect the categories of the columns whose categories are
-            not declared, once to count, and once more for the CPT families of
-            ``KDBClassifier(k>=2)``. An iterator (a generator) is read once, so every
-            column's categories and the classes must be declared, and the learner must
-            need one counting pass.
+            labels; an ``(X, y, sample_weight)`` triple weights the chunk's rows (as
+            :meth:`fit` does; rows of weight 0 are dropped as the chunk is read). A list,
+            or a function returning a new iterator, may be read several times: once to
+            collect the categories of the columns whose categories are not declared,
+            once to count, and once more for the CPT families of ``KDBClassifier(k>=2)``.
+            An iterator (a generator) is read once, so every column's categories and the
+            classes must be declared, and the learner must need one counting pass.
         categories : dict, optional
             ``column -> list of categories``: declares them (the codes follow this
             order, as for a pandas ``CategoricalDtype`` column); a value outside them is
@@ -317,10 +343,10 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
             )
         return self._add_counts(source, self.network_.families, add=add)
 
-    def _partial_fit(self, X, y, classes=None, categories=None) -> BayesNetClassifier:
+    def _partial_fit(self, X, y, classes=None, categories=None, sample_weight=None) -> BayesNetClassifier:
         """Add the counts of one chunk of rows to ``counts_`` and recompute the CPTs of the
         structure ``_learn_structure`` gives without counts (see ``partial_fit``)."""
-        from bnclf.counts._chunks import classes_of, declare, first_chunk_encoder, frame_source
+        from bnclf.counts._chunks import _target_series, classes_of, declare, first_chunk_encoder, frame_source
 
         self._check_params()
         first = "counts_" not in self.__dict__ or not hasattr(self, "classes_")
@@ -333,6 +359,10 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
             frame = declare(X, categories)
             if frame.shape[0] == 0:
                 raise ValueError("X has 0 samples; at least one training row is required.")
+            weights = check_sample_weight(sample_weight, frame.shape[0])
+            if weights is not None and not weights.all():  # the first chunk's states: rows of weight > 0
+                keep = np.flatnonzero(weights > 0)
+                frame, y, sample_weight = frame.iloc[keep], _target_series(y).iloc[keep], weights[keep]
             classes_ = classes_of(classes, y)
             self._forget_fitted()
             record_feature_names(self, X, frame)
@@ -349,7 +379,8 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
             frame = self._check_predict_frame(X)
         d = len(self._encoder.feature_names_)
         families = [(j, d) for j in range(d)] + [(d,)]
-        return self._add_counts(frame_source(frame, y, where=" in this partial_fit call"), families, add=not first)
+        source = frame_source(frame, y, where=" in this partial_fit call", weights=sample_weight)
+        return self._add_counts(source, families, add=not first)
 
     def _add_counts(self, source, families, add: bool) -> BayesNetClassifier:
         """Count ``families`` on ``source`` with the model's states (added to ``counts_``
@@ -670,6 +701,20 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
 
 _PREDICT_ROWS = 1 << 16
 """Rows encoded and scored at a time by the predict methods."""
+
+
+def _drop_unweighted(frame: pd.DataFrame, classes: np.ndarray, y_codes: np.ndarray, weights: np.ndarray):
+    """The rows of positive weight, with the classes that they have (as if the others were dropped)."""
+    keep = weights > 0
+    present = np.unique(y_codes[keep])
+    if present.size < 2:
+        raise ValueError(
+            f"the rows of positive sample_weight have only one class ({python_scalar(classes[present[0]])!r}); "
+            "a classifier needs rows of at least two classes with a positive weight."
+        )
+    rank = np.full(len(classes), -1, dtype=np.int64)
+    rank[present] = np.arange(present.size)
+    return frame.iloc[np.flatnonzero(keep)], classes[present], rank[y_codes[keep]], weights[keep]
 
 
 def _identity(jll: np.ndarray) -> np.ndarray:

@@ -95,8 +95,14 @@ class AODEClassifier(EnsembleClassifier):
         ``weka.classifiers.bayes.AODE`` (Laplace), so that predictions equal
         Weka's; see Notes.
     m : float, default=1.0
+        m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
+        maximum likelihood.
     missing : {"category", "ignore", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
     handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
 
     Attributes
     ----------
@@ -295,8 +301,28 @@ class AODEClassifier(EnsembleClassifier):
 class WAODEClassifier(AODEClassifier):
     """Weighted AODE: the SPODE of parent ``Xp`` weighted by ``I(Xp; C)`` (Jiang & Zhang 2006).
 
-    Parameters and attributes as :class:`AODEClassifier`; ``weights_`` holds
-    the mutual informations (normalized to sum to one).
+    Parameters
+    ----------
+    frequency_limit : int, default=1
+        Minimum training count of the super-parent's value (with ``smoothing="weka"``,
+        none: every feature is a super-parent).
+    smoothing : {"m-estimate", "weka"}, default="m-estimate"
+        ``"m-estimate"``: every CPT is m-estimated with ``m``. ``"weka"``: the
+        estimates and weights of Weka 3.6's ``weka.classifiers.bayes.WAODE``; see Notes.
+    m : float, default=1.0
+        m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
+        maximum likelihood.
+    missing : {"category", "ignore", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
+    handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
+
+    Attributes
+    ----------
+    As :class:`AODEClassifier`; ``weights_`` holds the mutual informations
+    (normalized to sum to one).
 
     Notes
     -----
@@ -325,7 +351,7 @@ class WAODEClassifier(AODEClassifier):
         c = cache.class_index
         weights = np.zeros(cache.n_features)
         for i in range(cache.n_features):
-            p = cache.counts((i, c)) / cache.n_samples
+            p = cache.counts((i, c)) / cache.total
             pv, pc = p.sum(axis=1, keepdims=True), p.sum(axis=0, keepdims=True)
             keep = (p >= 1e-6) & (pv * pc >= 1e-6)
             weights[i] = np.sum(p[keep] * np.log2(p[keep] / (pv * pc)[keep]))
@@ -355,8 +381,14 @@ class ATANClassifier(EnsembleClassifier):
     Parameters
     ----------
     m : float, default=1.0
+        m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
+        maximum likelihood.
     missing : {"category", "ignore", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
     handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
 
     Attributes
     ----------
@@ -397,8 +429,25 @@ class ATANClassifier(EnsembleClassifier):
 class WATANClassifier(ATANClassifier):
     """Weighted ATAN: the TAN rooted at ``Xr`` weighted by ``I(Xr; C)`` (Jiang et al. 2012).
 
-    See :class:`ATANClassifier`. When every feature has zero mutual information
-    with the class, the weights fall back to uniform.
+    When every feature has zero mutual information with the class, the weights
+    fall back to uniform.
+
+    Parameters
+    ----------
+    m : float, default=1.0
+        m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
+        maximum likelihood.
+    missing : {"category", "ignore", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
+    handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
+
+    Attributes
+    ----------
+    As :class:`ATANClassifier`; ``weights_`` holds the mutual informations
+    ``I(Xr; C)`` (normalized to sum to one).
     """
 
     short_names = {"watan": {}}

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
@@ -111,6 +112,17 @@ class InstanceSpecificClassifier(BayesNetClassifier):
 
     _network_kind = "instance"
     _counts_needed = None  # per-row structures read the training rows
+
+    def fit(self, X: ArrayLike | pd.DataFrame, y: ArrayLike | pd.DataFrame | None = None) -> BayesNetClassifier:
+        """Learn from discrete features ``X`` and labels ``y`` (see :meth:`BayesNetClassifier.fit`).
+
+        No ``sample_weight``: this learner reads the training rows themselves
+        (per-row structures and their counts), not weighted count tables, so weights have no
+        single meaning here. scikit-learn's ``has_fit_parameter(model, "sample_weight")``
+        is False, and boosting or bagging wrappers say so; repeat rows to weight them.
+        """
+        return super().fit(X, y)
+
     _derived = ("_counts_cache", "_local_parameters", "_local_tables")
 
     def _fit_network(self, cache, rows):
@@ -275,8 +287,14 @@ class LKDBClassifier(InstanceSpecificClassifier):
     k : int, default=1
         Maximum number of feature parents (the papers use k = 1 for AKDB).
     m : float, default=1.0
+        m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
+        maximum likelihood.
     missing : {"category", "ignore", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
     handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
 
     Notes
     -----
@@ -331,9 +349,17 @@ class AKDBClassifier(LKDBClassifier):
     Parameters
     ----------
     k : int, default=1
+        Maximum number of feature parents of the KDB and of each row's LKDB
+        (the papers use k = 1 for AKDB).
     m : float, default=1.0
+        m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
+        maximum likelihood.
     missing : {"category", "ignore", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
     handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
     """
 
     short_names = {"akdb": {}}
@@ -390,8 +416,14 @@ class LTANClassifier(InstanceSpecificClassifier):
     delta : float, default=0.1
         Label filtering threshold, ``0 < delta <= 1`` (the paper's choice, §4.1).
     m : float, default=1.0
+        m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
+        maximum likelihood.
     missing : {"category", "ignore", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
     handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
 
     Attributes
     ----------
@@ -595,14 +627,21 @@ class TargetKDBClassifier(InstanceSpecificClassifier):
     Parameters
     ----------
     k : int, default=2
+        Maximum number of feature parents of the regular KDB and of every micro KDB.
     smoothing : {"m-estimate", "pseudo-instance"}, default="m-estimate"
         Estimates inside the pointwise measures: the m-estimates of DESIGN §3,
         or the paper's pseudo-instance reading of its Eq. 9 (the test row is
         added to the training counts with weight ``1/l`` in every class).
         CPTs are m-estimates either way.
     m : float, default=1.0
+        m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
+        maximum likelihood.
     missing : {"category", "ignore", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
     handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
 
     Attributes
     ----------

@@ -23,8 +23,14 @@ class NaiveBayesClassifier(BayesNetClassifier):
     Parameters
     ----------
     m : float, default=1.0
+        m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
+        maximum likelihood.
     missing : {"category", "ignore", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
     handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
 
     References
     ----------
@@ -44,6 +50,7 @@ class NaiveBayesClassifier(BayesNetClassifier):
         y: ArrayLike | pd.DataFrame,
         classes: ArrayLike | None = None,
         categories: Mapping[Any, Any] | None = None,
+        sample_weight: ArrayLike | None = None,
     ) -> NaiveBayesClassifier:
         """Add the counts of one chunk of rows and recompute the CPTs (incremental fit).
 
@@ -70,9 +77,11 @@ class NaiveBayesClassifier(BayesNetClassifier):
             the column and how to declare its categories. A column whose missing values
             first appear in a later chunk gains the ``<missing>`` state then
             (``missing="category"``).
+        sample_weight : array-like of shape (n_samples,), optional
+            How many times each row of this chunk counts (as in :meth:`fit`).
 
         Returns
         -------
         self
         """
-        return self._partial_fit(X, y, classes=classes, categories=categories)
+        return self._partial_fit(X, y, classes=classes, categories=categories, sample_weight=sample_weight)

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.utils import check_random_state
 
@@ -36,6 +37,16 @@ class _SearchClassifier(BayesNetClassifier):
     """Shared plumbing: start graph, parameter checks, fitted search attributes."""
 
     _counts_needed = None  # the searches score families of any shape, and RMCV cross-validates rows
+
+    def fit(self, X: ArrayLike | pd.DataFrame, y: ArrayLike | pd.DataFrame | None = None) -> BayesNetClassifier:
+        """Learn from discrete features ``X`` and labels ``y`` (see :meth:`BayesNetClassifier.fit`).
+
+        No ``sample_weight``: this learner reads the training rows themselves
+        (cross-validated or row-scored searches), not weighted count tables, so weights have no
+        single meaning here. scikit-learn's ``has_fit_parameter(model, "sample_weight")``
+        is False, and boosting or bagging wrappers say so; repeat rows to weight them.
+        """
+        return super().fit(X, y)
 
     _parameters = {
         "m": Number(
@@ -164,7 +175,11 @@ class RMCVClassifier(_SearchClassifier):
     verbose : int, default=0
         1 (or True) shows a tqdm bar during the search.
     missing : {"category", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
     handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
     progress : bool
         Deprecated: the old name of ``verbose`` (a ``FutureWarning``; it goes in 0.3).
 
@@ -312,6 +327,7 @@ class HillClimbClassifier(_SearchClassifier):
         log-likelihood of the class on the training rows. (Named ``criterion``, as
         scikit-learn's trees, because ``score`` is the estimator's accuracy method.)
     start : {"nb", "empty"}, default="nb"
+        Start graph: naive Bayes or no arcs.
     max_parents : int, optional
         Most parents of any node (the class counts as a parent).
     ess : float, default=1.0
@@ -319,12 +335,17 @@ class HillClimbClassifier(_SearchClassifier):
     m : float, default=0.0
         m-estimate weight of the CPTs (and of the CLL/CMDL parameters in the search).
     max_iter : int, optional
+        Most accepted moves; by default the search runs until no move improves the score.
     random_state : int, RandomState or None
         Breaks ties among equally good moves.
     verbose : int, default=0
         1 (or True) shows a tqdm bar during the search.
     missing : {"category", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
     handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
     progress : bool
         Deprecated: the old name of ``verbose`` (a ``FutureWarning``; it goes in 0.3).
 
