@@ -130,3 +130,15 @@ def test_progress_was_renamed_verbose_and_still_works_with_a_warning(capsys):
 
     with pytest.warns(FutureWarning, match=r"cross_validate_predictions: progress= was renamed"):
         cross_validate_predictions(CategoricalNB(), X.apply(lambda c: c.cat.codes), y, n_splits=2, progress=False)
+
+
+@pytest.mark.parametrize("cls", ALL, ids=lambda c: c.__name__)
+def test_every_constructor_parameter_is_described_in_the_docstring(cls):
+    """The API reference shows each parameter with its meaning, not its type alone."""
+    docscrape = pytest.importorskip("numpydoc.docscrape")
+    described = {}
+    for entry in docscrape.ClassDoc(cls, config={"show_class_members": False})["Parameters"]:
+        for name in entry.name.split(","):
+            described[name.strip()] = " ".join(entry.desc).strip()
+    for name in cls().get_params(deep=False):
+        assert described.get(name), f"{cls.__name__}: parameter {name!r} has no description"

@@ -19,8 +19,14 @@ class KDBClassifier(BayesNetClassifier):
     k : int, default=2
         Maximum number of feature parents per feature.
     m : float, default=1.0
+        m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
+        maximum likelihood.
     missing : {"category", "ignore", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
     handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
 
     References
     ----------

@@ -646,8 +646,7 @@ class MultilabelBNEnsemble(MultilabelBNClassifier):
 
     Parameters
     ----------
-    alpha, max_parents, feature_selection, query, allow_empty, discretizer,
-    missing, handle_unknown, verbose
+    alpha, max_parents, feature_selection, query, allow_empty, discretizer, missing, handle_unknown, verbose
         As for :class:`MultilabelBNClassifier`.
 
     Attributes

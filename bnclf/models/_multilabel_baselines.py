@@ -346,6 +346,7 @@ class EnsembleOfClassifierChains(_CodedMultilabel):
     Parameters
     ----------
     n_chains : int, default=20
+        Number of chains (the paper's 20).
     m : float, default=1.0
         m-estimate weight of every naive Bayes.
     discretizer : "quantile", None or a transformer, default="quantile"
@@ -360,6 +361,8 @@ class EnsembleOfClassifierChains(_CodedMultilabel):
         without replacement (MEKA's multilabel bagging draws bags of 67 % of
         the rows by default); by default every chain sees every row.
     threshold : float, default=0.5
+        A label is predicted relevant when its probability averaged over the chains
+        is at least this.
 
     Attributes
     ----------
@@ -500,7 +503,10 @@ def ensemble_of_classifier_chains(
     Parameters
     ----------
     n_chains : int, default=20
+        Number of chains (the paper's 20).
     m : float, default=1.0
+        m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
+        maximum likelihood.
     discretizer : "quantile", None or a transformer, default="quantile"
     random_state : int, RandomState or None, default=0
     **params

@@ -80,8 +80,14 @@ class ChowLiuMultinetClassifier(MultinetClassifier):
     Parameters
     ----------
     m : float, default=1.0
+        m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
+        maximum likelihood.
     missing : {"category", "ignore", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
     handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
 
     References
     ----------
@@ -109,8 +115,14 @@ class ETANClassifier(MultinetClassifier):
     k : int, default=2
         Number of attribute parents per attribute (``k >= 1``).
     m : float, default=1.0
+        m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
+        maximum likelihood.
     missing : {"category", "ignore", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
     handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
     verbose : int, default=0
         1 shows a progress bar over the attributes added to the sub-models.
 

@@ -23,8 +23,14 @@ class TANClassifier(BayesNetClassifier):
         taken as the name (with a warning when it is also another column's
         position). ``None``: the feature with the largest ``I(X; C)``.
     m : float, default=1.0
+        m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
+        maximum likelihood.
     missing : {"category", "ignore", "error"}, default="category"
+        A missing training value: a state of its own (``"category"``), left out of the
+        tables that hold its column (``"ignore"``, available-case counts), or an error.
     handle_unknown : {"marginalize", "error"}, default="marginalize"
+        A value missing or unseen at predict time: summed out exactly
+        (``"marginalize"``), or an error.
 
     Notes
     -----
