@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
+from sklearn.utils.validation import check_is_fitted
 
 from bnclf._params import Integer, Options
 from bnclf.inference._kernels import StackedKernel, SuperParentKernel, log_weighted_posterior, log_weighted_sum
@@ -66,12 +69,64 @@ class EnsembleClassifier(BayesNetClassifier):
         codes = self._encode(X)
         return np.array(np.broadcast_to(self._row_weights(codes), (codes.shape[0], len(self.networks_))))
 
+    def contributions(self, X: ArrayLike | pd.DataFrame, against: Any = None) -> pd.DataFrame:
+        """Exact per-feature contributions to each member's log-odds, with the member's weight.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        against : None, class label or "each", default=None
+            As for :meth:`BayesNetClassifier.contributions`; the predicted class and
+            the runner-up are the ensemble's.
+
+        Returns
+        -------
+        DataFrame
+            Index ``(row, member, weight, predicted, against)``, one row per member
+            (in ``networks_`` order) and pair of classes; the columns of
+            :meth:`BayesNetClassifier.contributions`. Each row sums to that member's
+            log-odds, ``log P_m(predicted, x) - log P_m(against, x)`` (posteriors for
+            ATAN/WATAN, whose members' joints are scaled alike, so the same value).
+
+        Notes
+        -----
+        The ensemble's log-odds is ``log sum_m w_m P_m(a, x) - log sum_m w_m P_m(b,
+        x)``: the log of a weighted sum of products, which is not a sum of one term per
+        feature. A feature's effect on it depends on every other feature's (through
+        which member dominates the sum), so no split into feature terms is both exact
+        and independent of the others; each member's log-odds is such a sum, and the
+        members and their weights are given exactly instead.
+        """
+        from bnclf.inference._contributions import chain_terms, log_odds_split
+
+        check_is_fitted(self, "classes_")
+        codes = self._encode(X)
+        n, n_members = codes.shape[0], len(self.networks_)
+        joint = self._joint_log_likelihood(codes)
+        weights = np.broadcast_to(self._row_weights(codes), (n, n_members))
+        against = self._against_code(against)
+        frames = []
+        for m, network in enumerate(self.networks_):
+            terms = chain_terms(network, codes)
+            values, rows, predicted, other = log_odds_split(terms, joint, against)
+            extra = {"member": np.full(len(rows), m), "weight": weights[rows, m]}
+            frames.append(self._contribution_frame(X, n, values, rows, predicted, other, extra))
+        frame = pd.concat(frames)
+        order = np.lexsort((np.repeat(np.arange(n_members), [len(f) for f in frames]), _row_order(frames)))
+        return frame.iloc[order].reorder_levels(["row", "member", "weight", "predicted", "against"])
+
     def _joint_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
         members = self._member_kernel()(codes)
         weights = self._row_weights(codes)
         if self._combine == "posterior":
             return log_weighted_posterior(members, weights)
         return log_weighted_sum(members, weights)
+
+
+def _row_order(frames: list) -> np.ndarray:
+    """Each output row's position within its member's frame (rows, then classes), for sorting
+    the members' frames row by row."""
+    return np.concatenate([np.arange(len(f)) for f in frames])
 
 
 _SMOOTHING = ("m-estimate", "weka")

@@ -623,6 +623,70 @@ class MultilabelBNClassifier(Registered, FittedState, MultiOutputMixin, Classifi
             states[np.flatnonzero(empty), probs[empty].argmax(axis=1)] = 1
         return states
 
+    def contributions(self, X: ArrayLike | pd.DataFrame) -> pd.DataFrame:
+        """Each feature's exact contribution to each label's log-odds under the MAP configuration.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        DataFrame
+            Index ``(row, label, value)``: ``value`` is the label's state in the MAP
+            configuration (``map_query``'s answer over all labels). Columns: ``"(labels)"``,
+            the class subgraph's families, then one per feature. Each row sums to
+            ``log P(label = value, others at the MAP, x) - log P(label = 1 - value,
+            others at the MAP, x)``, the label's log-odds of keeping its MAP state with
+            the others fixed.
+
+        Notes
+        -----
+        ``log P(y, x)`` is a sum of one term per family: each feature's ``log P(x_j |
+        its class parents)`` and each class's ``log P(y_i | pa_i)`` (the ensemble: the
+        members' class subgraphs averaged, as it pools them). Flipping one label changes
+        only the families that contain it, so a feature whose class parents exclude the
+        label contributes zero, and a missing or unseen feature contributes zero (it has
+        no children; its CPT sums out to one).
+        """
+        codes = self._encode(X)
+        states = np.asarray(self.map_query(X).to_numpy(), dtype=np.int64)
+        n, m = codes.shape
+        n_labels = len(self.label_names_)
+        values = np.zeros((n, n_labels, m + 1))
+        for label in range(n_labels):
+            kept, flipped = states.copy(), states.copy()
+            flipped[:, label] = 1 - states[:, label]
+            for family, table, weight in self._class_factors:
+                if label in family:
+                    table = np.asarray(table)[0]
+                    values[:, label, 0] += weight * (
+                        table[tuple(kept[:, v] for v in family)] - table[tuple(flipped[:, v] for v in family)]
+                    )
+            for family, table in zip(self._feature_families, self._feature_cpts):
+                if m + label not in family[1:]:
+                    continue
+                j = family[0]
+                known = codes[:, j] >= 0
+                x = np.where(known, codes[:, j], 0)
+                first = table[(x, *[kept[:, p - m] for p in family[1:]])]
+                second = table[(x, *[flipped[:, p - m] for p in family[1:]])]
+                values[:, label, 1 + j] = np.where(known, first - second, 0.0)
+        index = X.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(n)
+        frame = pd.DataFrame(
+            values.reshape(n * n_labels, m + 1),
+            index=pd.MultiIndex.from_arrays(
+                [
+                    np.repeat(np.asarray(index), n_labels),
+                    np.tile(np.asarray(self.label_names_, dtype=object), n),
+                    states.reshape(-1),
+                ],
+                names=["row", "label", "value"],
+            ),
+            columns=["(labels)", *[python_scalar(c) for c in self._encoder.feature_names_]],
+        )
+        return frame
+
     def score(
         self,
         X: ArrayLike | pd.DataFrame,

@@ -61,6 +61,16 @@ class MultinetClassifier(BayesNetClassifier, metaclass=ABCMeta):
     def _joint_log_likelihood(self, codes):
         return self._member_kernel()(codes)[:, :, 0] + self.class_log_prior_
 
+    def _contribution_terms(self, codes: np.ndarray) -> np.ndarray:
+        """The prior, then each class's own network's chain-rule terms (see ``contributions``)."""
+        from bnclf.inference._contributions import chain_terms
+
+        terms = np.zeros((codes.shape[0], codes.shape[1] + 1, len(self.networks_)))
+        terms[:, 0, :] = self.class_log_prior_
+        for label, network in enumerate(self.networks_):
+            terms[:, :, label] += chain_terms(network, codes)[:, :, 0]
+        return terms
+
     def member_log_likelihood(self, X: ArrayLike | pd.DataFrame) -> np.ndarray:
         """``log P_{B^c}(x)`` under each label's network: array ``(n_samples, n_classes)``."""
         return self._member_kernel()(self._encode(X))[:, :, 0]
