@@ -134,6 +134,12 @@ class Network:
 
         return network_from_tables(self.dag, self.named_families, self.named_log_cpts, self.categories)
 
+    def _repr_svg_(self) -> str:
+        """The drawing of :func:`bnclf.plot.draw_structure`, for notebooks."""
+        from bnclf.plot._structures import structure_svg
+
+        return structure_svg(self)
+
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state.pop("_kernel", None)  # rebuilt on first use
@@ -196,3 +202,18 @@ def _acyclic(parents: dict[int, Sequence[int]]) -> bool:
             if waiting[child] == 0:
                 ready.append(child)
     return seen == len(waiting)
+
+
+class NetworkMembers(list):
+    """``[(key, Network), ...]`` as ``network_members()`` returns it: a list, which a
+    notebook shows drawn (one panel per member, as :func:`bnclf.plot.draw_structure`
+    draws the estimator)."""
+
+    def __init__(self, items: Any = (), owner: Any = None) -> None:
+        super().__init__(items)
+        self.owner = owner
+
+    def _repr_svg_(self) -> str:
+        from bnclf.plot._structures import structure_svg
+
+        return structure_svg(self.owner if self.owner is not None else self[0][1])

@@ -18,6 +18,7 @@ ORDER = [
     "structures_side_by_side.py",
     "ensembles_and_multinets.py",
     "instance_specific.py",
+    "explain_a_prediction.py",
     "rmcv.py",
     "multilabel.py",
 ]

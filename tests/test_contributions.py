@@ -233,3 +233,46 @@ def test_bad_against_and_models_without_one_network(soybean):
         model.contributions(test, against="nope")
     with pytest.raises(TypeError, match=r"LKDBClassifier has no single network.*explain\(row\)"):
         LKDBClassifier().fit(X, y).contributions(test)
+
+
+def test_the_waterfall_runs_from_the_prior_to_the_posterior(tmp_path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from sklearn.pipeline import make_pipeline
+
+    from bnclf import MDLDiscretizer
+    from bnclf.plot import draw_contributions
+
+    X, y = load_dataset("heart-c")
+    model = make_pipeline(MDLDiscretizer(), TANClassifier()).fit(X.iloc[:250], y.iloc[:250])
+    row = X.iloc[[260]]
+    ax = draw_contributions(model, row, max_features=5)
+    bars = ax.patches
+    table = model[-1].contributions(model[:-1].transform(row))
+    nonzero = int((table.iloc[0, 1:] != 0).sum())
+    assert len(bars) == 2 + min(nonzero, 5) + (nonzero > 5)  # prior, features, the rest, posterior
+    # each bar starts where the previous one ended; the last is the posterior log-odds
+    level = bars[0].get_width()
+    for bar in bars[1:-1]:
+        assert bar.get_x() == pytest.approx(level)
+        level += bar.get_width()
+    assert bars[-1].get_width() == pytest.approx(level) == pytest.approx(table.iloc[0].sum())
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels[0] == "prior" and labels[-1] == "posterior" and " = " in labels[1]
+    ax.figure.savefig(tmp_path / "waterfall.png")
+    plt.close(ax.figure)
+    with pytest.raises(TypeError, match="ensemble"):
+        draw_contributions(AODEClassifier().fit(X.select_dtypes("category"), y), X.select_dtypes("category").iloc[[0]])
+
+
+def test_networks_and_members_draw_themselves_in_a_notebook(soybean):
+    X, y, _ = soybean
+    model = TANClassifier().fit(X, y)
+    svg = model.network_._repr_svg_()
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg and svg.count("<path") > len(X.columns)
+    members = AODEClassifier().fit(X.iloc[:, :4], y).network_members()
+    assert isinstance(members, list) and len(members) >= 4 and "<svg" in members._repr_svg_()
+    assert members == list(members)  # still the list of (key, Network) pairs
+    assert "<style>" in model._repr_html_()  # scikit-learn's HTML repr is untouched

@@ -33,6 +33,17 @@ def test_instance_specific(tmp_path):
     assert "TAN-IE" in (tmp_path / "ltan_explained.txt").read_text()
 
 
+def test_explain_a_prediction(tmp_path, capsys):
+    model, table = runpy.run_path(str(EXAMPLES / "explain_a_prediction.py"))["main"](tmp_path)
+    printed = capsys.readouterr().out
+    total, exact = (float(v) for v in printed.split("sum ")[1].split(" = log-odds "))
+    assert abs(total - exact) < 1e-12 and exact > 0  # the predicted class beats the true one
+    assert table.index[0][1] != table.index[0][2]
+    for name in ("explain_heart-c_tan.png", "explain_heart-c_waterfall.png"):
+        image = plt.imread(tmp_path / name)
+        assert image[..., :3].std() > 0.05
+
+
 def test_rmcv(tmp_path):
     models = runpy.run_path(str(EXAMPLES / "rmcv.py"))["main"](tmp_path)
     assert len(models) == 8

@@ -31,7 +31,7 @@ from bnclf.inference._kernels import log_posterior
 from bnclf.learn._parameters import m_estimated_log_cpts
 from bnclf.learn._restricted import graph_families
 from bnclf.models._registry import Registered
-from bnclf.network import Network
+from bnclf.network import Network, NetworkMembers
 
 if TYPE_CHECKING:
     import dask.dataframe as dd
@@ -530,14 +530,15 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
         """The fitted networks as ``[(key, Network), ...]``.
 
         ``key`` is ``None`` for a single-network estimator, the member position
-        for an ensemble, and the class label for a multinet.
+        for an ensemble, and the class label for a multinet. The list shows itself
+        drawn in a notebook (one panel per member), as each ``Network`` does.
         """
         check_is_fitted(self, "classes_")
         if hasattr(self, "network_"):
-            return [(None, self.network_)]
+            return NetworkMembers([(None, self.network_)], self)
         if self._network_kind == "multinet":
-            return [(python_scalar(c), net) for c, net in zip(self.classes_, self.networks_)]
-        return list(enumerate(self.networks_))
+            return NetworkMembers([(python_scalar(c), net) for c, net in zip(self.classes_, self.networks_)], self)
+        return NetworkMembers(enumerate(self.networks_), self)
 
     def _single_network(self) -> Network:
         if "network_" in self.__dict__:

@@ -27,7 +27,7 @@ from bnclf.learn._instance import LocalParameters, LocalTables, local_kdb_parent
 from bnclf.learn._parameters import m_estimated_log_cpts
 from bnclf.learn._restricted import graph_families, learn_kdb, learn_tan
 from bnclf.models._base import BayesNetClassifier
-from bnclf.network import Network
+from bnclf.network import Network, NetworkMembers
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -196,7 +196,7 @@ class InstanceSpecificClassifier(BayesNetClassifier):
                 "test instance. Use explain(row) for the networks of a row "
                 "(explain(row).to_pgmpy() for pgmpy objects)."
             )
-        return [(None, self.network_)]
+        return NetworkMembers([(None, self.network_)], self)
 
     def _single_network(self):
         if "network_" in self.__dict__:

@@ -43,7 +43,7 @@ from bnclf.learn._multilabel import (
 )
 from bnclf.models._base import BayesNetClassifier, FittedState
 from bnclf.models._registry import Registered
-from bnclf.network import Network
+from bnclf.network import Network, NetworkMembers
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -453,7 +453,7 @@ class MultilabelBNClassifier(Registered, FittedState, MultiOutputMixin, Classifi
     def network_members(self) -> list:
         """``[(None, network_)]`` (the ensemble lists its members)."""
         check_is_fitted(self, "label_names_")
-        return [(None, self.network_)]
+        return NetworkMembers([(None, self.network_)], self)
 
     def to_pgmpy(self) -> DiscreteBayesianNetwork:
         """The fitted network as a pgmpy ``DiscreteBayesianNetwork`` (classes and selected features)."""
@@ -785,7 +785,7 @@ class MultilabelBNEnsemble(MultilabelBNClassifier):
 
     def network_members(self) -> list:
         check_is_fitted(self, "networks_")
-        return list(enumerate(self.networks_))
+        return NetworkMembers(enumerate(self.networks_), self)
 
     def to_pgmpy(self) -> list[DiscreteBayesianNetwork]:  # type: ignore[override]
         """The members as a list of pgmpy ``DiscreteBayesianNetwork`` (member ``r`` rooted at label ``r``)."""

@@ -6,6 +6,7 @@ model the networks it built for one row.
 """
 
 import bnclf._compat as _compat
+from bnclf.plot._contributions import draw_contributions
 from bnclf.plot._explanations import draw_explanation
 from bnclf.plot._layout import model_class_information, select_nodes, structure_layout
 from bnclf.plot._multilabel import draw_multilabel
@@ -16,6 +17,7 @@ __all__ = [
     "draw_structure",
     "draw_members",
     "draw_explanation",
+    "draw_contributions",
     "draw_multilabel",
     "draw_search_trace",
     "save_structure_png",

@@ -607,3 +607,26 @@ def save_structure_png(
     finally:
         plt.close(fig)
     return path
+
+
+def structure_svg(obj: Any) -> str:
+    """``obj`` drawn by :func:`draw_structure` (a multilabel model by
+    :func:`~bnclf.plot.draw_multilabel`) as SVG text: what a notebook shows for a
+    :class:`~bnclf.network.Network` and for ``network_members()``."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    if getattr(obj, "_multilabel", False):
+        from bnclf.plot._multilabel import draw_multilabel
+
+        ax = draw_multilabel(obj)
+    else:
+        ax = draw_structure(obj)
+    fig = ax.flat[0].figure if isinstance(ax, np.ndarray) else ax.figure
+    buffer = io.StringIO()
+    try:
+        fig.savefig(buffer, format="svg")
+    finally:
+        plt.close(fig)
+    return buffer.getvalue()
