@@ -44,7 +44,7 @@ def assert_same_network(model, est):
             assert [type(s) for s in states[v]] == [type(s) for s in est.categories_[v]]
 
 
-@pytest.mark.parametrize("suffix", [".bif", ".xmlbif"])
+@pytest.mark.parametrize("suffix", [".bif", ".xmlbif", ".bifxml", ".uai"])
 def test_round_trip_keeps_names_states_and_values(awkward_model, tmp_path, suffix):
     path = write_network(awkward_model, tmp_path / f"model{suffix}")
     assert path.exists() and (tmp_path / f"model{suffix}.names.json").exists()
@@ -54,12 +54,25 @@ def test_round_trip_keeps_names_states_and_values(awkward_model, tmp_path, suffi
     assert model.get_cpds("flag").state_names["flag"] == [False, True]
 
 
-@pytest.mark.parametrize("suffix", [".bif", ".xmlbif"])
-def test_file_without_name_map_reads_with_safe_names(awkward_model, tmp_path, suffix):
+@pytest.mark.parametrize(
+    "suffix, names, states",
+    [
+        # BIF: the closest names its grammar allows (bnclf.io._formats.bif_names)
+        (".bif", ["age_group", "a-b_c", "gro_e", "_7", "_table", "_probability"], ["_-inf_2.5", "_2.5_inf"]),
+        # XMLBIF: the names themselves, as text
+        (".xmlbif", ["age group", "a-b,c", "größe", "7", "table", "probability"], ["(-inf, 2.5]", "(2.5, inf)"]),
+        # UAI: no names; variables in column order, the class last, states by position
+        (".uai", ["var_0", "var_1", "var_2", "var_3", "var_7"], [0, 1]),
+    ],
+)
+def test_file_without_name_map_reads_with_the_files_names(awkward_model, tmp_path, suffix, names, states):
     path = write_network(awkward_model, tmp_path / f"m{suffix}")
     (tmp_path / f"m{suffix}.names.json").unlink()
     model = read_network(path)
-    assert "age_group" in model.nodes and "n_7" in model.nodes
+    assert set(names) <= set(model.nodes)
+    first = names[0]
+    assert model.get_cpds(first).state_names[first] == states
+    assert list(model.nodes)[-1] == names[-1]  # the class ("probability") is the file's last variable
 
 
 def test_pgmpy_model_round_trip(tmp_path, krkp):
@@ -79,7 +92,7 @@ def test_safe_identifiers_are_distinct():
 
 
 def test_unknown_format_is_explained(awkward_model, tmp_path):
-    with pytest.raises(ValueError, match="use a .bif or .xmlbif"):
+    with pytest.raises(ValueError, match=r"use a .bif, .xmlbif \(.xml, .bifxml\) or .uai suffix"):
         write_network(awkward_model, tmp_path / "model.txt")
 
 

@@ -1,4 +1,4 @@
-"""``bnclf export``: a model's network(s) as BIF or XMLBIF files."""
+"""``bnclf export``: a model's network(s) as BIF, XMLBIF or UAI files."""
 
 from __future__ import annotations
 

@@ -657,8 +657,8 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
         ``weights_``) for an ensemble; a dict keyed by class label for a
         multinet, whose member networks are class-conditional (no class node).
         States carry the original category labels; node names are the feature
-        names and ``class_name_``. Use :mod:`bnclf.io` to write them to BIF or
-        XMLBIF (which need safe identifiers).
+        names and ``class_name_``. Use :func:`bnclf.io.write_network` to write
+        them to BIF, XMLBIF or UAI files.
         """
         members = self.network_members()
         if members[0][0] is None:
