@@ -21,3 +21,6 @@ def cmd_export(args: argparse.Namespace) -> None:
         )
     else:
         print(f"wrote {path} (+ name map {path}.names.json), verified by reading it back")
+    one_state = getattr(est, "one_state_features_", [])
+    if one_state:
+        print(f"left out the one-state features (no information): {', '.join(map(str, one_state))}")

@@ -11,7 +11,7 @@ import json
 import os
 import re
 import warnings
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -111,6 +111,57 @@ def _network_parts(model_or_estimator):
     return list(model.nodes), families, tables, states, None
 
 
+def leave_out_one_state(
+    nodes: Sequence[Hashable],
+    families: Mapping[Hashable, Sequence[Hashable]],
+    tables: Mapping[Hashable, np.ndarray],
+    states: Mapping[Hashable, Sequence[Any]],
+    keep: Hashable | None = None,
+) -> tuple[list, dict, dict, list]:
+    """The network without its one-state variables (but ``keep``, the class), and those left out.
+
+    Parameters
+    ----------
+    nodes : list
+        Node names in file order.
+    families : dict
+        ``child -> tuple of parents`` in CPT axis order.
+    tables : dict
+        ``child -> ndarray`` of probabilities, axes ``(child, *parents)``.
+    states : dict
+        ``node -> list of state labels``.
+    keep : hashable, optional
+        A node never left out (the class node).
+
+    Returns
+    -------
+    nodes, families, tables : as given, without the one-state variables
+    omitted : list of (node, state)
+        The variables left out, each with its one state, in file order.
+
+    Notes
+    -----
+    A variable with one state is that state with probability one, whatever its parents:
+    its table is all ones, so leaving it out (summing it out) is exact, and a child that
+    has it as a parent keeps the slice of its table at that state (conditioning on a
+    value that has probability one). Every query on the other variables is unchanged.
+    pyAgrum refuses a variable with fewer than two states, so files leave them out.
+    """
+    gone = {v for v in nodes if len(states[v]) == 1 and v != keep}
+    if not gone:
+        return list(nodes), dict(families), dict(tables), []
+    kept_families, kept_tables = {}, {}
+    for child in nodes:
+        if child in gone:
+            continue
+        parents = tuple(families[child])
+        at = tuple(0 if p in gone else slice(None) for p in parents)
+        kept_tables[child] = np.asarray(tables[child])[(slice(None), *at)]
+        kept_families[child] = tuple(p for p in parents if p not in gone)
+    omitted = [(v, states[v][0]) for v in nodes if v in gone]
+    return [v for v in nodes if v not in gone], kept_families, kept_tables, omitted
+
+
 def _format_of(path: Path, fmt):
     fmt = fmt or _FORMATS.get(path.suffix.lower())
     if fmt not in ("bif", "xmlbif", "uai"):
@@ -166,6 +217,13 @@ def write_network(
       with its Python type, and :func:`read_network` restores them.
     * **Order.** Variables are listed in column order with the class last (Weka's
       ``BIFReader`` takes the last variable as the class).
+    * **One-state variables are left out.** A feature with one state (a numeric
+      column in which MDL discretization found no cut point) carries no
+      information: its table is all ones, so leaving it out changes no query on
+      the other variables, and a child that has it as a parent keeps the slice
+      of its table at that state. pyAgrum refuses such a variable. The name map
+      lists what was left out (``omitted``); the estimator lists them as
+      ``one_state_features_``.
     """
     path = Path(path)
     fmt = _format_of(path, fmt)
@@ -192,7 +250,13 @@ _WRITERS = {"bif": bif_text, "xmlbif": xmlbif_text, "uai": uai_text}
 def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path) -> None:
     """Write one network and its name map at ``path`` (a staged file) and read it back;
     messages name ``shown``, the file the user asked for."""
-    nodes, families, tables, states, _ = _network_parts(model_or_estimator)
+    nodes, families, tables, states, class_name = _network_parts(model_or_estimator)
+    nodes, families, tables, omitted = leave_out_one_state(nodes, families, tables, states, keep=class_name)
+    if not nodes:
+        raise ValueError(
+            f"Cannot write {shown}: every variable of the network has one state, so the file would be "
+            "empty (a one-state variable is left out of network files; it carries no information)."
+        )
     node_ids, state_ids = _file_names(nodes, states, fmt)
     text = _WRITERS[fmt](
         [node_ids[v] for v in nodes],
@@ -207,6 +271,8 @@ def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path) -> None
         "nodes": [[node_ids[v], _json_label(v)] for v in nodes],
         "states": {node_ids[v]: [[s, _json_label(o)] for s, o in zip(state_ids[v], states[v])] for v in nodes},
     }
+    if omitted:
+        name_map["omitted"] = [[_json_label(v), _json_label(s)] for v, s in omitted]
     name_map["sha256"] = _sha256(path)
     map_path = Path(str(path) + NAME_MAP_SUFFIX)
     map_path.write_text(json.dumps(name_map, indent=1, ensure_ascii=False), encoding="utf-8")
@@ -359,7 +425,9 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
     If a bnclf name map sits beside the file, original node names and state
     labels (with their types) are restored; otherwise names are as in the file
     and states are strings (for UAI, which has no names, the nodes are
-    ``var_0``, ``var_1``, ... and the states ``0 .. r-1``).
+    ``var_0``, ``var_1``, ... and the states ``0 .. r-1``). Variables that
+    :func:`write_network` left out (one state) are not in the network; the name
+    map lists them under ``omitted``.
 
     Notes
     -----
