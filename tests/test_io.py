@@ -191,6 +191,34 @@ def test_aode_manifest_records_what_the_row_weights_need(tmp_path, krkp):
     ]
 
 
+def test_aode_writes_its_naive_bayes_fallback_only_when_a_row_can_use_it(tmp_path, krkp):
+    from pgmpy_oracle import log_joint_per_class
+
+    from bnclf import AODEClassifier, WAODEClassifier
+    from bnclf.io._networks import read_networks
+
+    X, y = krkp
+    X, y = X.iloc[::40, :4], y.iloc[::40]
+    rows = X.iloc[:6].astype(object).mask(np.eye(6, 4, dtype=bool))  # one value missing a row
+    for est in (AODEClassifier(frequency_limit=0), WAODEClassifier(smoothing="weka")):
+        back = read_networks(write_network(est.fit(X, y), tmp_path / "spodes.xmlbif"))
+        assert len(back["networks"]) == 4 and "is not written" in back["row_weights"]
+        assert len(list(tmp_path.glob("spodes.member*.xmlbif"))) == 4
+        np.testing.assert_allclose(back["weights"], est.weights_[:4])
+        # the files and the manifest's weights give the model's posteriors (pgmpy's joints)
+        for i in range(len(rows)):
+            evidence = {k: v for k, v in rows.iloc[i].items() if not pd.isna(v)}
+            joints = [log_joint_per_class(m, "class", list(est.classes_), evidence) for m in back["networks"]]
+            joint = np.log(np.exp(joints).T @ np.asarray(back["weights"]))
+            np.testing.assert_allclose(np.exp(joint - np.logaddexp.reduce(joint)), est.predict_proba(rows.iloc[[i]])[0])
+        for member in tmp_path.glob("spodes.*"):
+            member.unlink()
+    est = AODEClassifier().fit(X, y)  # frequency_limit=1: a row with no frequent value falls back
+    back = read_networks(write_network(est, tmp_path / "aode.xmlbif"))
+    assert len(back["networks"]) == 5 and back["weights"][-1] == 0.0
+    assert "class" in back["networks"][-1].nodes and "naive Bayes" in back["row_weights"]
+
+
 @pytest.mark.parametrize("suffix", [".bif", ".xmlbif"])
 def test_garbage_truncated_and_mismatched_files_are_rejected_by_name(tmp_path, krkp, suffix):
     X, y = krkp

@@ -187,6 +187,8 @@ def write_network(
         manifest ``<path>.manifest.json`` that lists the member files with their
         weights (ensemble) or class labels and class prior (multinet); the set
         is read back with :func:`read_networks` and compared before returning.
+        A member that no row can use is not written (AODE's naive Bayes
+        fallback when ``frequency_limit=0``).
     path : str or Path
         Target file; the suffix chooses the format unless ``fmt`` is given:
         ``.bif``; ``.xmlbif``, ``.xml`` or ``.bifxml`` (pyAgrum's suffix) for
@@ -289,9 +291,16 @@ def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path) -> None
 MANIFEST_SUFFIX = ".manifest.json"
 
 
+def exported_members(est: BaseEstimator) -> list:
+    """The member networks :func:`write_network` writes for ``est``, as ``(key, Network)``:
+    ``network_members()``, less a member no row can use (AODE's naive Bayes fallback when
+    every SPODE qualifies for every row)."""
+    return est._exported_members() if hasattr(est, "_exported_members") else est.network_members()
+
+
 def _write_members(est, path: Path, fmt: str) -> Path:
     """One verified file per member network, and a manifest; the set is read back and compared."""
-    members = est.network_members()
+    members = exported_members(est)
     kind = est._network_kind
     keys = (
         [f"member{i:02d}" for i in range(len(members))]
@@ -326,7 +335,7 @@ def _write_member_files(est, members, member_paths, staged_paths, fmt) -> None:
         "members": entries,
     }
     if kind == "ensemble":
-        manifest["weights"] = [float(w) for w in est.weights_]
+        manifest["weights"] = [float(est.weights_[k]) for k, _ in members]
         manifest["combine"] = est._combine
     else:
         manifest["class_prior"] = [float(p) for p in np.exp(est.class_log_prior_)]
