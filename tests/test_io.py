@@ -262,6 +262,31 @@ def test_garbage_truncated_and_mismatched_files_are_rejected_by_name(tmp_path, k
         read_network(path)
 
 
+def test_damaged_uai_files_are_refused_with_what_is_wrong(tmp_path, krkp):
+    X, y = krkp
+    path = write_network(TANClassifier().fit(X.iloc[:, :4], y), tmp_path / "m.uai")
+    text = path.read_text()
+    cases = {
+        "truncated": (text[: len(text) // 2], "the file ends where"),
+        "garbage": ("this is not a network\n", "does not start with BAYES"),
+        "markov": (text.replace("BAYES", "MARKOV", 1), "does not start with BAYES"),
+        "no table": (text.replace("\n5\n", "\n4\n", 1), "functions"),
+        "bad value": (text[: text.rindex(" ")] + " x\n", "'x' is not a value"),
+        "extra": (text + "0.5\n", "text after the last table"),
+    }
+    for name, (damaged, message) in cases.items():
+        bad = tmp_path / f"{name.replace(' ', '_')}.uai"
+        bad.write_text(damaged)
+        with pytest.raises(ValueError, match=f"{bad.name} is not a readable UAI network: .*{message}"):
+            read_network(bad)
+    cut = text.splitlines()
+    cut[-1] = " ".join(["0.3"] * len(cut[-1].split()))  # the class prior no longer sums to one
+    bad = tmp_path / "sums.uai"
+    bad.write_text("\n".join(cut) + "\n")
+    with pytest.raises(ValueError, match="sums.uai is not a readable UAI network: the distributions of variable 4"):
+        read_network(bad)
+
+
 @pytest.mark.parametrize("m", [float("inf"), float("nan"), -1.0, "1", True])
 def test_impossible_m_is_rejected(m, krkp):
     X, y = krkp

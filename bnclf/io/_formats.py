@@ -240,7 +240,8 @@ def read_uai(path: str | Path) -> tuple[list[str], dict, dict, dict]:
 
     Variables are named ``var_0``, ``var_1``, ... (as pgmpy names them) and their states
     ``0 .. r-1``; a function's last variable is the child, the others its parents; tables
-    have axes ``(child, *parents)``.
+    have axes ``(child, *parents)``. Each distribution must sum to one within 0.01 (pgmpy's
+    check of the other formats).
 
     Raises
     ------
@@ -293,6 +294,9 @@ def read_uai(path: str | Path) -> tuple[list[str], dict, dict, dict]:
         if size != int(np.prod(shape)):
             fail(f"function {f} lists {size} values for a table of {int(np.prod(shape))}")
         values = np.array([take(f"a value of function {f}", float) for _ in range(size)])
+        sums = values.reshape(-1, shape[-1]).sum(axis=1)
+        if not (np.isfinite(values).all() and (values >= 0).all() and np.allclose(sums, 1, rtol=0, atol=0.01)):
+            fail(f"the distributions of variable {scope[-1]} (function {f}) are not probabilities summing to one")
         child = names[scope[-1]]
         families[child] = tuple(names[v] for v in scope[:-1])
         tables[child] = np.moveaxis(values.reshape(shape), -1, 0)
