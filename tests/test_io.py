@@ -44,7 +44,7 @@ def assert_same_network(model, est):
             assert [type(s) for s in states[v]] == [type(s) for s in est.categories_[v]]
 
 
-@pytest.mark.parametrize("suffix", [".bif", ".xmlbif"])
+@pytest.mark.parametrize("suffix", [".bif", ".xmlbif", ".bifxml", ".uai"])
 def test_round_trip_keeps_names_states_and_values(awkward_model, tmp_path, suffix):
     path = write_network(awkward_model, tmp_path / f"model{suffix}")
     assert path.exists() and (tmp_path / f"model{suffix}.names.json").exists()
@@ -54,12 +54,25 @@ def test_round_trip_keeps_names_states_and_values(awkward_model, tmp_path, suffi
     assert model.get_cpds("flag").state_names["flag"] == [False, True]
 
 
-@pytest.mark.parametrize("suffix", [".bif", ".xmlbif"])
-def test_file_without_name_map_reads_with_safe_names(awkward_model, tmp_path, suffix):
+@pytest.mark.parametrize(
+    "suffix, names, states",
+    [
+        # BIF: the closest names its grammar allows (bnclf.io._formats.bif_names)
+        (".bif", ["age_group", "a-b_c", "gro_e", "_7", "_table", "_probability"], ["_-inf_2.5", "_2.5_inf"]),
+        # XMLBIF: the names themselves, as text
+        (".xmlbif", ["age group", "a-b,c", "größe", "7", "table", "probability"], ["(-inf, 2.5]", "(2.5, inf)"]),
+        # UAI: no names; variables in column order, the class last, states by position
+        (".uai", ["var_0", "var_1", "var_2", "var_3", "var_7"], [0, 1]),
+    ],
+)
+def test_file_without_name_map_reads_with_the_files_names(awkward_model, tmp_path, suffix, names, states):
     path = write_network(awkward_model, tmp_path / f"m{suffix}")
     (tmp_path / f"m{suffix}.names.json").unlink()
     model = read_network(path)
-    assert "age_group" in model.nodes and "n_7" in model.nodes
+    assert set(names) <= set(model.nodes)
+    first = names[0]
+    assert model.get_cpds(first).state_names[first] == states
+    assert list(model.nodes)[-1] == names[-1]  # the class ("probability") is the file's last variable
 
 
 def test_pgmpy_model_round_trip(tmp_path, krkp):
@@ -79,7 +92,7 @@ def test_safe_identifiers_are_distinct():
 
 
 def test_unknown_format_is_explained(awkward_model, tmp_path):
-    with pytest.raises(ValueError, match="use a .bif or .xmlbif"):
+    with pytest.raises(ValueError, match=r"use a .bif, .xmlbif \(.xml, .bifxml\) or .uai suffix"):
         write_network(awkward_model, tmp_path / "model.txt")
 
 
@@ -178,6 +191,34 @@ def test_aode_manifest_records_what_the_row_weights_need(tmp_path, krkp):
     ]
 
 
+def test_aode_writes_its_naive_bayes_fallback_only_when_a_row_can_use_it(tmp_path, krkp):
+    from pgmpy_oracle import log_joint_per_class
+
+    from bnclf import AODEClassifier, WAODEClassifier
+    from bnclf.io._networks import read_networks
+
+    X, y = krkp
+    X, y = X.iloc[::40, :4], y.iloc[::40]
+    rows = X.iloc[:6].astype(object).mask(np.eye(6, 4, dtype=bool))  # one value missing a row
+    for est in (AODEClassifier(frequency_limit=0), WAODEClassifier(smoothing="weka")):
+        back = read_networks(write_network(est.fit(X, y), tmp_path / "spodes.xmlbif"))
+        assert len(back["networks"]) == 4 and "is not written" in back["row_weights"]
+        assert len(list(tmp_path.glob("spodes.member*.xmlbif"))) == 4
+        np.testing.assert_allclose(back["weights"], est.weights_[:4])
+        # the files and the manifest's weights give the model's posteriors (pgmpy's joints)
+        for i in range(len(rows)):
+            evidence = {k: v for k, v in rows.iloc[i].items() if not pd.isna(v)}
+            joints = [log_joint_per_class(m, "class", list(est.classes_), evidence) for m in back["networks"]]
+            joint = np.log(np.exp(joints).T @ np.asarray(back["weights"]))
+            np.testing.assert_allclose(np.exp(joint - np.logaddexp.reduce(joint)), est.predict_proba(rows.iloc[[i]])[0])
+        for member in tmp_path.glob("spodes.*"):
+            member.unlink()
+    est = AODEClassifier().fit(X, y)  # frequency_limit=1: a row with no frequent value falls back
+    back = read_networks(write_network(est, tmp_path / "aode.xmlbif"))
+    assert len(back["networks"]) == 5 and back["weights"][-1] == 0.0
+    assert "class" in back["networks"][-1].nodes and "naive Bayes" in back["row_weights"]
+
+
 @pytest.mark.parametrize("suffix", [".bif", ".xmlbif"])
 def test_garbage_truncated_and_mismatched_files_are_rejected_by_name(tmp_path, krkp, suffix):
     X, y = krkp
@@ -219,6 +260,31 @@ def test_garbage_truncated_and_mismatched_files_are_rejected_by_name(tmp_path, k
     sidecar.write_text(json.dumps(names))
     with pytest.raises(ValueError, match="names.json is not a complete bnclf name map.*sha256"):
         read_network(path)
+
+
+def test_damaged_uai_files_are_refused_with_what_is_wrong(tmp_path, krkp):
+    X, y = krkp
+    path = write_network(TANClassifier().fit(X.iloc[:, :4], y), tmp_path / "m.uai")
+    text = path.read_text()
+    cases = {
+        "truncated": (text[: len(text) // 2], "the file ends where"),
+        "garbage": ("this is not a network\n", "does not start with BAYES"),
+        "markov": (text.replace("BAYES", "MARKOV", 1), "does not start with BAYES"),
+        "no table": (text.replace("\n5\n", "\n4\n", 1), "functions"),
+        "bad value": (text[: text.rindex(" ")] + " x\n", "'x' is not a value"),
+        "extra": (text + "0.5\n", "text after the last table"),
+    }
+    for name, (damaged, message) in cases.items():
+        bad = tmp_path / f"{name.replace(' ', '_')}.uai"
+        bad.write_text(damaged)
+        with pytest.raises(ValueError, match=f"{bad.name} is not a readable UAI network: .*{message}"):
+            read_network(bad)
+    cut = text.splitlines()
+    cut[-1] = " ".join(["0.3"] * len(cut[-1].split()))  # the class prior no longer sums to one
+    bad = tmp_path / "sums.uai"
+    bad.write_text("\n".join(cut) + "\n")
+    with pytest.raises(ValueError, match="sums.uai is not a readable UAI network: the distributions of variable 4"):
+        read_network(bad)
 
 
 @pytest.mark.parametrize("m", [float("inf"), float("nan"), -1.0, "1", True])

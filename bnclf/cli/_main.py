@@ -137,10 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_csv_options(p)
     p.set_defaults(func=cmd_evaluate)
 
-    p = sub.add_parser("export", help="write a saved model as BIF or XMLBIF")
+    p = sub.add_parser("export", help="write a saved model as BIF, XMLBIF or UAI")
     p.add_argument("model_file", help="model written by 'bnclf fit'")
-    p.add_argument("-o", "--output", required=True, help="target file (.bif, .xmlbif or .xml)")
-    p.add_argument("--format", choices=["bif", "xmlbif"], help="format (default: from the suffix)")
+    p.add_argument(
+        "-o", "--output", required=True, help="target file (.bif; .xmlbif, .xml or .bifxml for XMLBIF; .uai)"
+    )
+    p.add_argument("--format", choices=["bif", "xmlbif", "uai"], help="format (default: from the suffix)")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("plot", help="draw a saved model's structure as PNG")

@@ -42,6 +42,12 @@ def cmd_show(args: argparse.Namespace) -> None:
     print(f"{type(est).__name__}({params})")
     print(f"classes ({len(est.classes_)}): {', '.join(map(str, est.classes_))}")
     print(f"features ({est.n_features_in_}): {', '.join(map(str, est._encoder.feature_names_))}")
+    one_state = getattr(est, "one_state_features_", [])
+    if one_state:
+        print(
+            f"one-state features ({len(one_state)}; no information, left out of exported networks): "
+            + ", ".join(map(str, one_state))
+        )
     for _, step in model.steps[:-1] if hasattr(model, "steps") else []:
         cuts = getattr(step, "cut_points_", None)
         if not cuts:

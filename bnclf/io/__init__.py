@@ -1,4 +1,4 @@
-"""Files: ARFF and MULAN data, BIF and XMLBIF networks, model files, text views of CPTs.
+"""Files: ARFF and MULAN data, BIF, XMLBIF and UAI networks, model files, text views of CPTs.
 
 Every written network file is read back and compared before the call returns; model
 files hold a model's parameters and load without running code

@@ -1,6 +1,7 @@
-"""BIF and XMLBIF files of fitted networks, with name maps; sets of member files with a manifest.
+"""BIF, XMLBIF and UAI files of fitted networks, with name maps; sets of member files with a manifest.
 
 Every written file is read back and compared with the network before the call returns.
+The text of each format and the names it can hold are in :mod:`bnclf.io._formats`.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import json
 import os
 import re
 import warnings
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +20,7 @@ import numpy as np
 from bnclf._version import __version__
 from bnclf.encoding._frames import python_scalar
 from bnclf.io._files import staged
+from bnclf.io._formats import bif_names, bif_text, read_uai, uai_text, xmlbif_names, xmlbif_text
 from bnclf.io._pgmpy import _pgmpy, network_from_tables, tables_from_network
 
 if TYPE_CHECKING:
@@ -28,7 +30,8 @@ if TYPE_CHECKING:
     from bnclf.network import Network
 
 
-_FORMATS = {".bif": "bif", ".xml": "xmlbif", ".xmlbif": "xmlbif"}
+_FORMATS = {".bif": "bif", ".xml": "xmlbif", ".xmlbif": "xmlbif", ".bifxml": "xmlbif", ".uai": "uai"}
+"""The suffixes that choose a format (``.bifxml`` is pyAgrum's name for XMLBIF)."""
 
 
 _KEYWORDS = {"network", "variable", "probability", "property", "type", "discrete", "table", "default"}
@@ -44,7 +47,8 @@ def _json_label(v):
 
 
 def safe_identifiers(labels: Iterable[Hashable], prefix: str) -> list[str]:
-    """Distinct identifiers made of letters, digits and ``_`` for ``labels``, in order."""
+    """Distinct identifiers made of letters, digits and ``_`` for ``labels``, in order (the
+    file names of a multinet's members, ``<stem>.class_<label><suffix>``)."""
     out, used = [], set()
     for label in labels:
         base = re.sub(r"[^A-Za-z0-9_]+", "_", str(label)).strip("_") or prefix
@@ -77,7 +81,10 @@ def fitted_estimator(obj: Any) -> BaseEstimator | None:
 
 
 def _network_parts(model_or_estimator):
-    """``(dag, families, prob tables, states)`` of a Network, a one-network estimator or a pgmpy network."""
+    """``(nodes, families, prob tables, states, class name)`` of a Network, a one-network
+    estimator or a pgmpy network; nodes in the order files list them: a Network's by
+    variable index (the features in column order, then the class), a pgmpy network's as
+    it holds them. The class name is None for a pgmpy network and a network without one."""
     from bnclf.network import Network
 
     net = model_or_estimator
@@ -92,7 +99,8 @@ def _network_parts(model_or_estimator):
         net = members[0][1]
     if isinstance(net, Network):
         tables = {k: np.exp(v) for k, v in net.named_log_cpts.items()}
-        return net.dag, net.named_families, tables, net.categories
+        nodes = [net.names[v] for v in sorted(net.nodes)]
+        return nodes, net.named_families, tables, net.categories, net.class_name if net.has_class else None
     model = model_or_estimator
     if not hasattr(model, "get_cpds"):
         raise TypeError(
@@ -100,20 +108,66 @@ def _network_parts(model_or_estimator):
             "pgmpy DiscreteBayesianNetwork."
         )
     families, tables, states = tables_from_network(model)
-    import networkx as nx
+    return list(model.nodes), families, tables, states, None
 
-    dag = nx.DiGraph()
-    dag.add_nodes_from(model.nodes)
-    dag.add_edges_from(model.edges)
-    return dag, families, tables, states
+
+def leave_out_one_state(
+    nodes: Sequence[Hashable],
+    families: Mapping[Hashable, Sequence[Hashable]],
+    tables: Mapping[Hashable, np.ndarray],
+    states: Mapping[Hashable, Sequence[Any]],
+    keep: Hashable | None = None,
+) -> tuple[list, dict, dict, list]:
+    """The network without its one-state variables (but ``keep``, the class), and those left out.
+
+    Parameters
+    ----------
+    nodes : list
+        Node names in file order.
+    families : dict
+        ``child -> tuple of parents`` in CPT axis order.
+    tables : dict
+        ``child -> ndarray`` of probabilities, axes ``(child, *parents)``.
+    states : dict
+        ``node -> list of state labels``.
+    keep : hashable, optional
+        A node never left out (the class node).
+
+    Returns
+    -------
+    nodes, families, tables : as given, without the one-state variables
+    omitted : list of (node, state)
+        The variables left out, each with its one state, in file order.
+
+    Notes
+    -----
+    A variable with one state is that state with probability one, whatever its parents:
+    its table is all ones, so leaving it out (summing it out) is exact, and a child that
+    has it as a parent keeps the slice of its table at that state (conditioning on a
+    value that has probability one). Every query on the other variables is unchanged.
+    pyAgrum refuses a variable with fewer than two states, so files leave them out.
+    """
+    gone = {v for v in nodes if len(states[v]) == 1 and v != keep}
+    if not gone:
+        return list(nodes), dict(families), dict(tables), []
+    kept_families, kept_tables = {}, {}
+    for child in nodes:
+        if child in gone:
+            continue
+        parents = tuple(families[child])
+        at = tuple(0 if p in gone else slice(None) for p in parents)
+        kept_tables[child] = np.asarray(tables[child])[(slice(None), *at)]
+        kept_families[child] = tuple(p for p in parents if p not in gone)
+    omitted = [(v, states[v][0]) for v in nodes if v in gone]
+    return [v for v in nodes if v not in gone], kept_families, kept_tables, omitted
 
 
 def _format_of(path: Path, fmt):
     fmt = fmt or _FORMATS.get(path.suffix.lower())
-    if fmt not in ("bif", "xmlbif"):
+    if fmt not in ("bif", "xmlbif", "uai"):
         raise ValueError(
-            f"Cannot tell the format of {str(path)!r}; use a .bif or .xmlbif/.xml suffix or "
-            "pass fmt='bif' or fmt='xmlbif' (command line: --format bif or --format xmlbif)."
+            f"Cannot tell the format of {str(path)!r}; use a .bif, .xmlbif (.xml, .bifxml) or .uai "
+            "suffix or pass fmt='bif', 'xmlbif' or 'uai' (command line: --format bif, xmlbif or uai)."
         )
     return fmt
 
@@ -123,7 +177,7 @@ def write_network(
     path: str | os.PathLike,
     fmt: str | None = None,
 ) -> Path:
-    """Write a fitted estimator or pgmpy network as BIF or XMLBIF, verified by reading back.
+    """Write a fitted estimator or pgmpy network as BIF, XMLBIF or UAI, verified by reading back.
 
     Parameters
     ----------
@@ -133,9 +187,13 @@ def write_network(
         manifest ``<path>.manifest.json`` that lists the member files with their
         weights (ensemble) or class labels and class prior (multinet); the set
         is read back with :func:`read_networks` and compared before returning.
+        A member that no row can use is not written (AODE's naive Bayes
+        fallback when ``frequency_limit=0``).
     path : str or Path
-        Target file; the suffix chooses the format unless ``fmt`` is given.
-    fmt : {"bif", "xmlbif"}, optional
+        Target file; the suffix chooses the format unless ``fmt`` is given:
+        ``.bif``; ``.xmlbif``, ``.xml`` or ``.bifxml`` (pyAgrum's suffix) for
+        XMLBIF; ``.uai``.
+    fmt : {"bif", "xmlbif", "uai"}, optional
 
     Returns
     -------
@@ -148,6 +206,26 @@ def write_network(
     RuntimeError
         If the file read back differs from the model (structure, states, or any
         probability by more than 1e-9).
+
+    Notes
+    -----
+    The files are written to be read unchanged by pgmpy, pyAgrum and (XMLBIF) Weka 3.6:
+
+    * **Names.** XMLBIF holds the variable and state names themselves (escaped);
+      BIF holds the closest names its grammar allows, by a rule given in
+      :func:`bnclf.io._formats.bif_names` (``(-inf, 54.5]`` is ``_-inf_54.5``);
+      UAI holds no names (variable ``i`` is the ``i``-th node, state ``k`` the
+      ``k``-th state). The name map beside the file gives every original name
+      with its Python type, and :func:`read_network` restores them.
+    * **Order.** Variables are listed in column order with the class last (Weka's
+      ``BIFReader`` takes the last variable as the class).
+    * **One-state variables are left out.** A feature with one state (a numeric
+      column in which MDL discretization found no cut point) carries no
+      information: its table is all ones, so leaving it out changes no query on
+      the other variables, and a child that has it as a parent keeps the slice
+      of its table at that state. pyAgrum refuses such a variable. The name map
+      lists what was left out (``omitted``); the estimator lists them as
+      ``one_state_features_``.
     """
     path = Path(path)
     fmt = _format_of(path, fmt)
@@ -159,42 +237,53 @@ def write_network(
     return path
 
 
+def _file_names(nodes, states, fmt) -> tuple[dict, dict]:
+    """The names a file of format ``fmt`` gives the nodes and the states of each node."""
+    if fmt == "uai":
+        return {v: f"var_{i}" for i, v in enumerate(nodes)}, {v: list(range(len(states[v]))) for v in nodes}
+    if fmt == "bif":
+        return dict(zip(nodes, bif_names(nodes, state=False))), {v: bif_names(states[v], state=True) for v in nodes}
+    return dict(zip(nodes, xmlbif_names(nodes))), {v: xmlbif_names(states[v]) for v in nodes}
+
+
+_WRITERS = {"bif": bif_text, "xmlbif": xmlbif_text, "uai": uai_text}
+
+
 def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path) -> None:
     """Write one network and its name map at ``path`` (a staged file) and read it back;
     messages name ``shown``, the file the user asked for."""
-    dag, families, tables, states = _network_parts(model_or_estimator)
-    nodes = list(dag.nodes)
-    node_ids = dict(zip(nodes, safe_identifiers(nodes, "n")))
-    state_ids = {v: safe_identifiers(states[v], "s") for v in nodes}
-    safe_dag = dag.__class__()
-    safe_dag.add_nodes_from(node_ids[v] for v in nodes)
-    safe_dag.add_edges_from((node_ids[u], node_ids[v]) for u, v in dag.edges)
-    with np.errstate(divide="ignore"):
-        safe_model = network_from_tables(
-            safe_dag,
-            {node_ids[c]: tuple(node_ids[p] for p in ps) for c, ps in families.items()},
-            {node_ids[c]: np.log(t) for c, t in tables.items()},
-            {node_ids[v]: state_ids[v] for v in nodes},
+    nodes, families, tables, states, class_name = _network_parts(model_or_estimator)
+    nodes, families, tables, omitted = leave_out_one_state(nodes, families, tables, states, keep=class_name)
+    if not nodes:
+        raise ValueError(
+            f"Cannot write {shown}: every variable of the network has one state, so the file would be "
+            "empty (a one-state variable is left out of network files; it carries no information)."
         )
-    _pgmpy()
-    from pgmpy.readwrite import BIFWriter, XMLBIFWriter
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        if fmt == "bif":
-            BIFWriter(safe_model).write_bif(str(path))
-        else:
-            XMLBIFWriter(safe_model).write_xmlbif(str(path))
+    node_ids, state_ids = _file_names(nodes, states, fmt)
+    text = _WRITERS[fmt](
+        [node_ids[v] for v in nodes],
+        {node_ids[c]: [node_ids[p] for p in families[c]] for c in nodes},
+        {node_ids[c]: tables[c] for c in nodes},
+        {node_ids[v]: state_ids[v] for v in nodes},
+    )
+    path.write_text(text, encoding="utf-8")
     name_map = {
         "format": "bnclf-name-map/1",
         "bnclf_version": __version__,
         "nodes": [[node_ids[v], _json_label(v)] for v in nodes],
         "states": {node_ids[v]: [[s, _json_label(o)] for s, o in zip(state_ids[v], states[v])] for v in nodes},
     }
+    if omitted:
+        name_map["omitted"] = [[_json_label(v), _json_label(s)] for v, s in omitted]
     name_map["sha256"] = _sha256(path)
     map_path = Path(str(path) + NAME_MAP_SUFFIX)
     map_path.write_text(json.dumps(name_map, indent=1, ensure_ascii=False), encoding="utf-8")
     expected_states = {v: [_json_label(o) for o in states[v]] for v in nodes}
+    import networkx as nx
+
+    dag = nx.DiGraph()
+    dag.add_nodes_from(nodes)
+    dag.add_edges_from((p, c) for c in nodes for p in families[c])
     # Read back before the staged files replace anything: an unverified file never lands.
     _verify(read_network(path, fmt=fmt), dag, families, tables, expected_states, shown)
 
@@ -202,9 +291,16 @@ def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path) -> None
 MANIFEST_SUFFIX = ".manifest.json"
 
 
+def exported_members(est: BaseEstimator) -> list:
+    """The member networks :func:`write_network` writes for ``est``, as ``(key, Network)``:
+    ``network_members()``, less a member no row can use (AODE's naive Bayes fallback when
+    every SPODE qualifies for every row)."""
+    return est._exported_members() if hasattr(est, "_exported_members") else est.network_members()
+
+
 def _write_members(est, path: Path, fmt: str) -> Path:
     """One verified file per member network, and a manifest; the set is read back and compared."""
-    members = est.network_members()
+    members = exported_members(est)
     kind = est._network_kind
     keys = (
         [f"member{i:02d}" for i in range(len(members))]
@@ -239,7 +335,7 @@ def _write_member_files(est, members, member_paths, staged_paths, fmt) -> None:
         "members": entries,
     }
     if kind == "ensemble":
-        manifest["weights"] = [float(w) for w in est.weights_]
+        manifest["weights"] = [float(est.weights_[k]) for k, _ in members]
         manifest["combine"] = est._combine
     else:
         manifest["class_prior"] = [float(p) for p in np.exp(est.class_log_prior_)]
@@ -333,11 +429,20 @@ def _bif_reader() -> type:
 
 
 def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBayesianNetwork:
-    """Read a BIF or XMLBIF file into a pgmpy ``DiscreteBayesianNetwork``.
+    """Read a BIF, XMLBIF or UAI file into a pgmpy ``DiscreteBayesianNetwork``.
 
     If a bnclf name map sits beside the file, original node names and state
     labels (with their types) are restored; otherwise names are as in the file
-    and states are strings.
+    and states are strings (for UAI, which has no names, the nodes are
+    ``var_0``, ``var_1``, ... and the states ``0 .. r-1``). Variables that
+    :func:`write_network` left out (one state) are not in the network; the name
+    map lists them under ``omitted``.
+
+    Notes
+    -----
+    BIF is read by pgmpy's ``BIFReader``, XMLBIF by its ``XMLBIFReader``; UAI by
+    bnclf (:func:`bnclf.io._formats.read_uai`), since pgmpy's ``UAIReader`` and
+    ``UAIWriter`` do not use the format's table order.
     """
     path = Path(path)
     fmt = _format_of(path, fmt)
@@ -349,11 +454,16 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
     where = _bif_problem(path) if fmt == "bif" else ""
     if where:  # pgmpy's parser skips text it does not understand
         raise ValueError(f"{path} is not a readable BIF network ({where.rstrip('; ')}); it may be damaged.")
+    if fmt == "uai":
+        nodes, families, tables, states = read_uai(path)  # its errors name the file
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            reader = _bif_reader()(str(path)) if fmt == "bif" else XMLBIFReader(str(path))
-            model = reader.get_model()
+            if fmt == "uai":
+                model = _network_of(nodes, families, tables, states)
+            else:
+                reader = _bif_reader()(str(path)) if fmt == "bif" else XMLBIFReader(str(path))
+                model = reader.get_model()
             model.check_model()
         except Exception as exc:  # pgmpy's parsers raise many kinds of errors
             detail = " ".join(str(exc).split())[:200] or type(exc).__name__
@@ -403,6 +513,17 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
             {node_of[c]: np.log(t) for c, t in tables.items()},
             {node_of[v]: [state_of[v][str(s)] for s in ss] for v, ss in states.items()},
         )
+
+
+def _network_of(nodes, families, tables, states) -> DiscreteBayesianNetwork:
+    """A pgmpy network of named parts (probability tables, axes ``(child, *parents)``)."""
+    import networkx as nx
+
+    dag = nx.DiGraph()
+    dag.add_nodes_from(nodes)
+    dag.add_edges_from((p, c) for c, ps in families.items() for p in ps)
+    with np.errstate(divide="ignore"):
+        return network_from_tables(dag, families, {c: np.log(t) for c, t in tables.items()}, states)
 
 
 def _checked_name_map(name_map: dict, states: dict, map_path: Path) -> tuple[dict, dict]:

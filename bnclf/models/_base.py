@@ -575,6 +575,21 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
         """``node -> list`` of state labels in code order."""
         return dict(zip(self.node_names_, self._states()))
 
+    @property
+    def one_state_features_(self) -> list:
+        """The features with one state, which network files leave out.
+
+        A feature with one state (a numeric column in which MDL discretization found no
+        cut point, or a column with one value in training) carries no information: its
+        CPT is one everywhere, so it adds nothing to any posterior, and a child that has
+        it as a parent is conditioned on its one value. :func:`bnclf.io.write_network`
+        leaves it out of the files it writes (pyAgrum refuses a variable with fewer than
+        two states); predictions are the same with or without it.
+        """
+        check_is_fitted(self, "classes_")
+        names, states = self._encoder.feature_names_, self._encoder.categories_
+        return [name for name, values in zip(names, states) if len(values) == 1]
+
     # -- prediction -----------------------------------------------------------------
     def _encode(self, X) -> np.ndarray:
         check_is_fitted(self, "classes_")
@@ -763,8 +778,8 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
         ``weights_``) for an ensemble; a dict keyed by class label for a
         multinet, whose member networks are class-conditional (no class node).
         States carry the original category labels; node names are the feature
-        names and ``class_name_``. Use :mod:`bnclf.io` to write them to BIF or
-        XMLBIF (which need safe identifiers).
+        names and ``class_name_``. Use :func:`bnclf.io.write_network` to write
+        them to BIF, XMLBIF or UAI files.
         """
         members = self.network_members()
         if members[0][0] is None:

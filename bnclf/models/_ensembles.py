@@ -163,7 +163,8 @@ class AODEClassifier(EnsembleClassifier):
     ----------
     networks_ : list of Network
         The SPODE of each feature (in feature order), then naive Bayes (the
-        fallback, weight 0 in ``weights_``).
+        fallback, weight 0 in ``weights_``). :func:`bnclf.io.write_network`
+        writes the fallback only when a row can use it (``frequency_limit`` > 0).
     weights_ : ndarray
         Base weights: uniform over the SPODEs here, ``I(Xp; C)`` in WAODE.
 
@@ -325,17 +326,32 @@ class AODEClassifier(EnsembleClassifier):
             p = (counts + 1.0) / (counts.sum(axis=0, keepdims=True) + counts.shape[0])
         return np.log(p)
 
+    def _exported_members(self) -> list:
+        """The members a set of network files holds: every SPODE, and the naive Bayes
+        fallback only when a row can use it. With ``frequency_limit=0`` (and in WAODE with
+        ``smoothing="weka"``) every SPODE qualifies for every row, so no row falls back."""
+        members = self.network_members()
+        return members if self._frequency_limit() > 0 else members[:-1]
+
     def _manifest_extras(self) -> dict:
         """What a reader of the exported files needs to reproduce the per-row weights."""
+        if self._frequency_limit() > 0:
+            rule = (
+                "a SPODE's weight is zero for a row whose super-parent value occurs fewer than "
+                "frequency_limit times in training (value_counts); the weights of a row are "
+                "renormalized; the last member (naive Bayes) has weight 1 when no SPODE qualifies"
+            )
+        else:
+            rule = (
+                "frequency_limit is 0, so every SPODE qualifies for every row and the weights are "
+                "the same for every row (the naive Bayes fallback, which no row uses, is not written)"
+            )
         return {
             "frequency_limit": self._frequency_limit(),
             "value_counts": {
                 str(name): [float(v) for v in counts] for name, counts in zip(self.node_names_, self._value_counts)
             },
-            "row_weights": "a SPODE's weight is zero for a row whose super-parent value "
-            "occurs fewer than frequency_limit times in training (value_counts); "
-            "the weights of a row are renormalized; the last member (naive "
-            "Bayes) has weight 1 when no SPODE qualifies",
+            "row_weights": rule,
         }
 
     def _row_weights(self, codes) -> np.ndarray:
