@@ -313,12 +313,12 @@ def test_a_table_past_the_memory_budget_is_one_error_line(tmp_path, capsys, monk
 
 
 def test_a_defect_is_one_error_line_unless_the_traceback_is_asked_for(tmp_path, capsys, monkeypatch):
-    import bnclf.cli._main
+    import bnclf.cli._fit  # the module of the command, which the parser imports when it runs
 
     def broken(args):
         raise IndexError("index 3 is out of bounds")
 
-    monkeypatch.setattr(bnclf.cli._main, "cmd_fit", broken)
+    monkeypatch.setattr(bnclf.cli._fit, "cmd_fit", broken)
     monkeypatch.delenv("BNCLF_TRACEBACK", raising=False)
     assert main(["fit", "any.csv"]) == 2
     err = capsys.readouterr().err

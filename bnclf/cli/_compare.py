@@ -12,6 +12,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from bnclf.cli._common import RawDescriptionHelpFormatter
+
 __all__ = ["add_compare_subparser", "run_compare", "main"]
 
 
@@ -37,14 +39,14 @@ datasets:
   PATH.arff          ARFF file (also .arff.gz)
   NAME               a dataset embedded in bnclf (see bnclf.datasets.list_datasets())
 
-multilabel (the classifiers are all multilabel: {multilabel}):
+multilabel (the classifiers are all multilabel: {multilabel_classifiers}):
   PATH.arff          MULAN or MEKA file (labels from <stem>.xml, the MEKA '-C K'
                      tag, --labels or --n-labels)
   PATH.csv           CSV file with --labels or --n-labels
   NAME               an embedded multilabel data set (bnclf.datasets.list_multilabel_datasets())
 
 classifiers:
-  {names}
+  {classifiers}
                      with parameters in parentheses: "kdb(k=3)", "kdb(k=3, m=5)", "etan(k=2)",
                      "aode(smoothing='weka')"; quote them for the shell
 
@@ -56,14 +58,6 @@ examples:
   bnclf compare --datasets emotions scene.arff --classifiers mnb mfan br ecc \\
       --folds 5                              # Corani et al.'s (2014) protocol
 """
-
-
-def _epilog() -> str:
-    from bnclf.models._registry import MULTILABEL_CLASSIFIERS, classifier_names_help
-
-    return _EPILOG.replace("{names}", classifier_names_help()).replace(
-        "{multilabel}", ", ".join(sorted(MULTILABEL_CLASSIFIERS))
-    )
 
 
 def _split_top_level(values):
@@ -195,8 +189,8 @@ def add_compare_subparser(subparsers: argparse._SubParsersAction) -> argparse.Ar
         "compare",
         help="cross-validate and statistically compare classifiers over datasets",
         description=_DESCRIPTION,
-        epilog=_epilog(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_EPILOG,  # the classifier names are filled in when the help is printed
+        formatter_class=RawDescriptionHelpFormatter,
     )
     return _configure(p)
 

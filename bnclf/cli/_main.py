@@ -5,33 +5,41 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from bnclf._version import __version__
 from bnclf.cli._common import (
+    HelpFormatter,
     _add_csv_options,
     _add_discretize_options,
     _add_label_options,
     _add_model_options,
     check_command_files,
 )
-from bnclf.cli._demo import cmd_demo
-from bnclf.cli._evaluate import cmd_evaluate
-from bnclf.cli._explain import cmd_explain
-from bnclf.cli._export import cmd_export
-from bnclf.cli._fit import cmd_fit
-from bnclf.cli._plot import cmd_plot
-from bnclf.cli._predict import cmd_predict, cmd_query
-from bnclf.cli._show import cmd_show
+
+
+def _command(module: str, name: str) -> Callable[[argparse.Namespace], int | None]:
+    """The function ``name`` of ``bnclf.cli.<module>``, imported when the command runs: each
+    command loads only what it needs (``--help`` and ``--version`` load none of them)."""
+
+    def run(args: argparse.Namespace) -> int | None:
+        return getattr(importlib.import_module(f"bnclf.cli.{module}"), name)(args)
+
+    run.__name__ = run.__qualname__ = name
+    return run
 
 
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one ``bnclf: error:`` line (exit status 2)
     that points to the command's ``--help``, like every other error of the command line."""
+
+    def __init__(self, *args, formatter_class: type[argparse.HelpFormatter] = HelpFormatter, **kwargs) -> None:
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"bnclf: error: {message} (see '{self.prog} --help')\n")
@@ -58,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_model_options(p)
     _add_label_options(p)
     _add_csv_options(p)
-    p.set_defaults(func=cmd_fit)
+    p.set_defaults(func=_command("_fit", "cmd_fit"))
 
     p = sub.add_parser("predict", help="predict with a saved model")
     p.add_argument("model_file", help="model written by 'bnclf fit'")
@@ -76,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
         "the model was fitted with it (fit --drop COLUMN leaves it out)",
     )
     _add_csv_options(p)
-    p.set_defaults(func=cmd_predict)
+    p.set_defaults(func=_command("_predict", "cmd_predict"))
 
     p = sub.add_parser(
         "query",
@@ -104,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="CSV file for the answers (default: standard output)")
     p.add_argument("--id", help="a column of the rows to copy into the output (an identifier)")
     _add_csv_options(p)
-    p.set_defaults(func=cmd_query)
+    p.set_defaults(func=_command("_predict", "cmd_query"))
 
     p = sub.add_parser(
         "evaluate", help="k-fold stratified cross-validation accuracy (multilabel: global and Hamming accuracy)"
@@ -135,13 +143,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_discretize_options(p)
     _add_label_options(p)
     _add_csv_options(p)
-    p.set_defaults(func=cmd_evaluate)
+    p.set_defaults(func=_command("_evaluate", "cmd_evaluate"))
 
     p = sub.add_parser("export", help="write a saved model as BIF or XMLBIF")
     p.add_argument("model_file", help="model written by 'bnclf fit'")
     p.add_argument("-o", "--output", required=True, help="target file (.bif, .xmlbif or .xml)")
     p.add_argument("--format", choices=["bif", "xmlbif"], help="format (default: from the suffix)")
-    p.set_defaults(func=cmd_export)
+    p.set_defaults(func=_command("_export", "cmd_export"))
 
     p = sub.add_parser("plot", help="draw a saved model's structure as PNG")
     p.add_argument("model_file", help="model written by 'bnclf fit'")
@@ -156,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="draw the structure search (score per accepted move) of an rmcv, "
         "rmho, hc, bnc-mdl or bnc-2p model instead",
     )
-    p.set_defaults(func=cmd_plot)
+    p.set_defaults(func=_command("_plot", "cmd_plot"))
 
     p = sub.add_parser(
         "show", help="print a saved model: structure, Markov blanket, cut points, CPTs (--cpt), Graphviz (--dot)"
@@ -167,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--dot", action="store_true", help="print the network(s) in Graphviz DOT")
     p.add_argument("--member", help="only this member of an ensemble or multinet (its position, or its class label)")
-    p.set_defaults(func=cmd_show)
+    p.set_defaults(func=_command("_show", "cmd_show"))
 
     p = sub.add_parser(
         "explain", help="show the networks an instance-specific model (lkdb, akdb, ltan, targetkdb) builds for one row"
@@ -177,7 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--row", type=int, default=0, help="row to explain, from 0 (default: 0)")
     p.add_argument("--plot", help="also draw the networks side by side into this PNG")
     _add_csv_options(p)
-    p.set_defaults(func=cmd_explain)
+    p.set_defaults(func=_command("_explain", "cmd_explain"))
 
     from bnclf.datasets import DEFAULT_DATASET, list_datasets
 
@@ -192,14 +200,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-o", "--output", default="bnclf-demo", help="folder for the PNG, XMLBIF and results (default: %(default)s)"
     )
-    p.set_defaults(func=cmd_demo)
+    p.set_defaults(func=_command("_demo", "cmd_demo"))
 
-    try:
-        from bnclf.cli._compare import add_compare_subparser
-    except ImportError:  # the evaluation harness is optional at import time
-        pass
-    else:
-        add_compare_subparser(sub)
+    from bnclf.cli._compare import add_compare_subparser
+
+    add_compare_subparser(sub)
     return parser
 
 
