@@ -350,7 +350,10 @@ _COMMAND_FILES = {
     "fit": ({"DATA": "data", "--xml": "xml"}, {"--output": "output"}),
     "predict": ({"MODEL_FILE": "model_file", "DATA": "data"}, {"--output": "output"}),
     "query": ({"MODEL_FILE": "model_file", "DATA": "data"}, {"--output": "output"}),
-    "evaluate": ({"DATA": "data", "--xml": "xml"}, {"--output": "output", "--predictions": "predictions"}),
+    "evaluate": (
+        {"DATA": "data", "--test": "test", "--xml": "xml"},
+        {"--output": "output", "--predictions": "predictions"},
+    ),
     "export": ({"MODEL_FILE": "model_file"}, {"--output": "output"}),
     "plot": ({"MODEL_FILE": "model_file"}, {"--output": "output"}),
     "explain": ({"MODEL_FILE": "model_file", "DATA": "data"}, {"--plot": "plot"}),

@@ -124,7 +124,13 @@ def _configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         dest="target",
         help="target column of the CSV and ARFF data sets (default: the last column)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed for the folds (default: 0)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed for the folds and for the classifiers that search at random (rmcv, rmho, hc, bnc-mdl, "
+        "bnc-2p, ecc), unless their spec sets random_state (default: 0)",
+    )
     p.add_argument(
         "--jobs",
         type=int,
@@ -204,7 +210,9 @@ def _is_multilabel(spec: str) -> bool:
         return False
 
 
-def _multilabel_estimators(classifiers, discretizer) -> dict:
+def _multilabel_estimators(classifiers, discretizer, seed: int | None = None) -> dict:
+    """``spec -> estimator``, each with the discretizer asked for and seeded (``--seed``)."""
+    from bnclf.evaluation._reports import seeded
     from bnclf.models._registry import make_multilabel_classifier
 
     if discretizer == "mdl":
@@ -215,7 +223,7 @@ def _multilabel_estimators(classifiers, discretizer) -> dict:
         )
     out = {}
     for spec in classifiers:
-        est = make_multilabel_classifier(spec)
+        est = seeded(make_multilabel_classifier(spec), seed, spec)
         if discretizer is not None:
             est.set_params(discretizer="quantile" if discretizer == "quantile" else None)
         out[spec] = est
@@ -244,7 +252,7 @@ def run_compare_multilabel(args: argparse.Namespace, datasets: Sequence[str], cl
         labels = [name.strip() for name in args.labels.split(",") if name.strip()]
     results = compare_multilabel(
         datasets,
-        _multilabel_estimators(classifiers, args.discretizer),
+        _multilabel_estimators(classifiers, args.discretizer, args.seed),
         n_splits=args.folds,
         random_state=args.seed,
         n_jobs=args.jobs,

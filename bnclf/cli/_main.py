@@ -63,14 +63,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--class", dest="target", help="target column (default: the last column)")
     p.add_argument("-o", "--output", default="model.bnclf", help="model file (default: %(default)s)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="seed of a model that searches at random (rmcv, rmho, hc, bnc-mdl, bnc-2p, ecc: its random_state); "
+        "without it a seed is drawn, used and kept in the model file ('bnclf show' prints it), so that "
+        "--seed N fits the same model again",
+    )
     _add_model_options(p)
     _add_label_options(p)
     _add_csv_options(p)
     p.set_defaults(func=_command("_fit", "cmd_fit"))
 
-    p = sub.add_parser("predict", help="predict with a saved model")
+    p = sub.add_parser(
+        "predict",
+        help="predict with a saved model (and its accuracy when the rows have the class column)",
+        description="Predict the rows of a file with a saved model. When the rows also have the model's "
+        "class column (multilabel: its label columns), the accuracy on them is printed too (standard "
+        "error when the predictions go to standard output); 'bnclf evaluate TRAIN --test TEST' prints "
+        "the full report (log loss, AUC, kappa, confusion matrix, per-class scores).",
+    )
     p.add_argument("model_file", help="model written by 'bnclf fit'")
-    p.add_argument("data", help="rows to classify (.csv or .arff); extra columns are ignored")
+    p.add_argument(
+        "data", help="rows to classify (.csv or .arff); extra columns are ignored, except the class column (accuracy)"
+    )
     p.add_argument("-o", "--output", help="CSV file for predictions (default: standard output)")
     p.add_argument(
         "--proba",
@@ -115,7 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_command("_predict", "cmd_query"))
 
     p = sub.add_parser(
-        "evaluate", help="k-fold stratified cross-validation accuracy (multilabel: global and Hamming accuracy)"
+        "evaluate",
+        help="k-fold stratified cross-validation, or a test file (--test): accuracy, log loss, AUC, kappa, "
+        "confusion matrix, per-class scores (multilabel: global and Hamming accuracy)",
     )
     p.add_argument(
         "data", help=f"data (.csv or .arff[.gz]), or an embedded multilabel data set ({embedded_multilabel})"
@@ -127,17 +146,29 @@ def build_parser() -> argparse.ArgumentParser:
         "multilabel: mnb,mfan,br,ecc)",
     )
     p.add_argument(
+        "--test",
+        metavar="TEST",
+        help="fit each model on DATA and score it on the rows of TEST instead of cross-validating (Weka's "
+        "-t/-T); TEST has DATA's columns (multilabel: its labels), coded as the model fitted on DATA "
+        "codes them (values training never saw are summed out); not with --folds or --jobs",
+    )
+    p.add_argument(
         "--folds", type=int, help="number of folds (default: 10; multilabel: 5, stratified on the least relevant label)"
     )
-    p.add_argument("--seed", type=int, default=0, help="shuffling seed (default: %(default)s)")
-    p.add_argument("-o", "--output", help="CSV file for the results table")
     p.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help="parallel jobs over folds; -1 = all cores (default: 1)"
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the fold shuffle and of the models that search at random (rmcv, rmho, hc, bnc-mdl, "
+        "bnc-2p, ecc), unless their spec sets random_state (default: %(default)s)",
     )
+    p.add_argument("-o", "--output", help="CSV file for the results table")
+    p.add_argument("--jobs", type=int, metavar="N", help="parallel jobs over folds; -1 = all cores (default: 1)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
         "--predictions",
-        help="CSV file for every out-of-fold prediction and its class probabilities (one row per model and row)",
+        help="CSV file for every out-of-fold prediction (with --test: every test prediction) and its class "
+        "probabilities (one row per model and row)",
     )
     p.add_argument("--brief", action="store_true", help="only the table: no confusion matrix or per-class scores")
     _add_discretize_options(p)

@@ -9,6 +9,21 @@ from bnclf.io._text import cpt_table, network_dot
 from bnclf.learn._restricted import markov_blanket
 
 
+def _print_seed(est) -> None:
+    """The seed of a model that searches at random: what fits it again."""
+    params = est.get_params()
+    if "random_state" not in params:
+        return
+    seed = params["random_state"]
+    if seed is None:
+        print(
+            "seed: none recorded (random_state=None): another fit may find another structure; "
+            "'bnclf fit --seed N' records one"
+        )
+    else:
+        print(f"seed: {seed!r} (random_state; 'bnclf fit --seed {seed}' on the same data fits this model again)")
+
+
 def cmd_show(args: argparse.Namespace) -> None:
     from bnclf.io._models import load_model
 
@@ -40,6 +55,7 @@ def cmd_show(args: argparse.Namespace) -> None:
         return
     params = ", ".join(f"{k}={v!r}" for k, v in sorted(est.get_params().items()))
     print(f"{type(est).__name__}({params})")
+    _print_seed(est)
     print(f"classes ({len(est.classes_)}): {', '.join(map(str, est.classes_))}")
     print(f"features ({est.n_features_in_}): {', '.join(map(str, est._encoder.feature_names_))}")
     for _, step in model.steps[:-1] if hasattr(model, "steps") else []:
