@@ -104,6 +104,9 @@ def test_multilabel_chains_take_the_seed(tmp_path, capsys):
     model = load_model(tmp_path / "e.bnclf")
     expected = make_multilabel_classifier("ecc(random_state=9)").fit(X.iloc[:150], Y.iloc[:150])
     assert model.random_state == 9 and model.chain_seeds_ == expected.chain_seeds_
+    assert main(["show", str(tmp_path / "e.bnclf")]) is None
+    out = capsys.readouterr().out
+    assert "seed: 9" in out and f"chain seeds (20): {', '.join(map(str, expected.chain_seeds_))}" in out
 
 
 def test_evaluate_seed_seeds_the_search(data, tmp_path):

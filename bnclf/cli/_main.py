@@ -190,6 +190,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--markov-blanket-only", action="store_true", help="draw only the class's Markov blanket")
     p.add_argument("--max-features", type=int, help="draw at most this many features, the most connected first")
     p.add_argument(
+        "--labels-only",
+        action="store_true",
+        help="multilabel network (mnb, mfan, bn-ensemble): draw only the labels, their subgraph and, dashed, "
+        "the pairs of labels that are parents of a common feature",
+    )
+    p.add_argument(
         "--trace",
         action="store_true",
         help="draw the structure search (score per accepted move) of an rmcv, "
@@ -198,7 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_command("_plot", "cmd_plot"))
 
     p = sub.add_parser(
-        "show", help="print a saved model: structure, Markov blanket, cut points, CPTs (--cpt), Graphviz (--dot)"
+        "show",
+        help="print a saved model: structure, Markov blanket, cut points, seed, CPTs (--cpt), Graphviz (--dot); "
+        "multilabel: the label graph and each feature's label parents",
     )
     p.add_argument("model_file", help="model written by 'bnclf fit'")
     p.add_argument(
