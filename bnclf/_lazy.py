@@ -5,6 +5,7 @@ scikit-learn, SciPy, networkx, pgmpy, matplotlib) before a name that needs them 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -41,7 +42,9 @@ def lazy_attributes(
             return importlib.import_module(f"{package}.{name}")
         module = names.get(name)
         if module is None:
-            if fallback is not None:
+            # a submodule not imported yet (``from bnclf.io import _modelfile`` asks first) is
+            # not looked up among the old names: the import system then imports it
+            if fallback is not None and importlib.util.find_spec(f"{package}.{name}") is None:
                 return fallback(name)
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         value = getattr(importlib.import_module(module), name)
