@@ -24,14 +24,15 @@ HEAVY = ["pandas", "sklearn", "scipy", "networkx", "pgmpy", "matplotlib"]
 REPORT = """
 import contextlib, io, json, sys
 {setup}
-print(json.dumps(sorted({{m.split(".")[0] for m in sys.modules}} & set({heavy!r}))))
+print(json.dumps(sorted(({{m.split(".")[0] for m in sys.modules}} | set(sys.modules)) & set({heavy!r}))))
 """
 
 
-def _loaded(setup: str, cwd: Path) -> list[str]:
-    """The heavy packages a fresh interpreter holds after running ``setup``."""
+def _loaded(setup: str, cwd: Path, watch: list[str] = HEAVY) -> list[str]:
+    """The packages of ``watch`` (top-level packages or whole module names) that a fresh
+    interpreter holds after running ``setup``."""
     env = {**os.environ, "PYTHONPATH": str(SOURCE), "MPLBACKEND": "Agg"}
-    code = REPORT.format(setup=setup, heavy=HEAVY)
+    code = REPORT.format(setup=setup, heavy=watch)
     result = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout.strip().splitlines()[-1])
@@ -93,8 +94,10 @@ def test_a_prediction_loads_neither_networkx_pgmpy_nor_matplotlib(tmp_path):
     X.iloc[:10].to_csv(tmp_path / "rows.csv", index=False)
     assert main(["fit", str(tmp_path / "data.csv"), "-o", str(tmp_path / "tan.bnclf")]) is None
     argv = ["predict", str(tmp_path / "tan.bnclf"), str(tmp_path / "rows.csv"), "--proba"]
-    loaded = _loaded(_quietly(argv), tmp_path)
+    watch = [*HEAVY, "bnclf.io._networks", "bnclf.io._pgmpy", "bnclf.evaluation", "sklearn.multioutput"]
+    loaded = _loaded(_quietly(argv), tmp_path, watch)
     assert not {"networkx", "pgmpy", "matplotlib"} & set(loaded), loaded
+    assert not {"bnclf.io._networks", "bnclf.io._pgmpy", "bnclf.evaluation", "sklearn.multioutput"} & set(loaded)
     assert {"pandas", "sklearn"} <= set(loaded)  # the rows and the pipeline need them
 
 
