@@ -5,37 +5,20 @@ TargetKDB, RMCV and hill climbing on MDL/K2/BDeu/CMDL/CLL; multilabel mNB, mFAN 
 ensemble) learn structures from count tables, predict with a
 vectorized kernel that equals pgmpy's exact inference, and export to pgmpy,
 BIF and XMLBIF.
+
+The names below are imported on first use (PEP 562), so that ``import bnclf`` (and the
+``bnclf`` command's ``--help``) does not load pandas, scikit-learn, SciPy or networkx.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import bnclf._compat as _compat
+import bnclf._lazy as _lazy
 from bnclf._version import __version__ as __version__
 
 _compat.install()  # the module names of bnclf 0.1, with a DeprecationWarning
-
-from bnclf._config import config_context, get_config, set_config  # noqa: E402
-from bnclf.encoding import MDLDiscretizer, QuantileDiscretizer  # noqa: E402
-from bnclf.models import (  # noqa: E402
-    AKDBClassifier,
-    AODEClassifier,
-    ATANClassifier,
-    BayesNetClassifier,
-    ChowLiuMultinetClassifier,
-    ETANClassifier,
-    HillClimbClassifier,
-    KDBClassifier,
-    LKDBClassifier,
-    LTANClassifier,
-    MultilabelBNClassifier,
-    MultilabelBNEnsemble,
-    NaiveBayesClassifier,
-    RMCVClassifier,
-    TANClassifier,
-    TargetKDBClassifier,
-    WAODEClassifier,
-    WATANClassifier,
-    make_classifier,
-)
-from bnclf.network import Network  # noqa: E402
 
 __all__ = [
     "BayesNetClassifier",
@@ -64,3 +47,50 @@ __all__ = [
     "set_config",
     "config_context",
 ]
+
+#: each public name -> the module imported when the name is first read (the estimators and
+#: make_classifier: bnclf.models)
+_LAZY = {
+    **dict.fromkeys(__all__, "bnclf.models"),
+    "Network": "bnclf.network",
+    "MDLDiscretizer": "bnclf.encoding",
+    "QuantileDiscretizer": "bnclf.encoding",
+    "get_config": "bnclf._config",
+    "set_config": "bnclf._config",
+    "config_context": "bnclf._config",
+}
+
+#: the subpackages, imported when read as attributes (``import bnclf; bnclf.models``)
+_SUBPACKAGES = (
+    *("encoding", "counts", "learn", "inference", "network", "models"),
+    *("io", "plot", "datasets", "evaluation", "cli"),
+)
+
+if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ imports on demand
+    from bnclf._config import config_context, get_config, set_config
+    from bnclf.encoding import MDLDiscretizer, QuantileDiscretizer
+    from bnclf.models import (
+        AKDBClassifier,
+        AODEClassifier,
+        ATANClassifier,
+        BayesNetClassifier,
+        ChowLiuMultinetClassifier,
+        ETANClassifier,
+        HillClimbClassifier,
+        KDBClassifier,
+        LKDBClassifier,
+        LTANClassifier,
+        MultilabelBNClassifier,
+        MultilabelBNEnsemble,
+        NaiveBayesClassifier,
+        RMCVClassifier,
+        TANClassifier,
+        TargetKDBClassifier,
+        WAODEClassifier,
+        WATANClassifier,
+        make_classifier,
+    )
+    from bnclf.network import Network
+
+
+__getattr__, __dir__ = _lazy.lazy_attributes(__name__, _LAZY, submodules=_SUBPACKAGES)

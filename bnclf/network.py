@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import numpy as np
 from numpy.typing import ArrayLike
 
 from bnclf.inference._kernels import NetworkKernel
 
 if TYPE_CHECKING:
+    import networkx as nx
     from pgmpy.models import DiscreteBayesianNetwork
 
 __all__ = ["Network"]
@@ -85,6 +85,8 @@ class Network:
     @property
     def graph(self) -> nx.DiGraph:
         """The DAG over variable indices."""
+        import networkx as nx
+
         graph = nx.DiGraph()
         graph.add_nodes_from(self.nodes)
         graph.add_edges_from((p, f[0]) for f in self.families for p in f[1:])
@@ -93,6 +95,8 @@ class Network:
     @property
     def dag(self) -> nx.DiGraph:
         """The DAG with nodes named by feature and class names."""
+        import networkx as nx
+
         return nx.relabel_nodes(self.graph, {v: self.names[v] for v in self.nodes}, copy=True)
 
     @property

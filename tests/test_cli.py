@@ -155,7 +155,7 @@ def test_show_multinet_member_and_instance_specific(tmp_path, capsys):
 
 
 def test_evaluate_reports_metrics_confusion_and_writes_predictions(tmp_path, capsys):
-    from sklearn.metrics import accuracy_score, log_loss
+    from sklearn.metrics import accuracy_score, cohen_kappa_score, log_loss, roc_auc_score
 
     X, y = load_dataset("iris")
     X.assign(**{"class": y}).to_csv(tmp_path / "iris.csv", index=False)
@@ -178,7 +178,7 @@ def test_evaluate_reports_metrics_confusion_and_writes_predictions(tmp_path, cap
         is None
     )
     text = capsys.readouterr().out
-    assert "log loss" in text and "auc" in text
+    assert "log loss" in text and "AUC (M)" in text and "Hand and Till" in text and "kappa" in text
     assert text.count("out-of-fold confusion matrix") == 2 and "precision" in text
     oof = pd.read_csv(out)
     table = pd.read_csv(tmp_path / "table.csv")
@@ -191,6 +191,14 @@ def test_evaluate_reports_metrics_confusion_and_writes_predictions(tmp_path, cap
         # the table's means are fold means; with equal folds they equal the pooled values
         assert row["accuracy"] == pytest.approx(accuracy_score(part["y_true"], part["y_pred"]))
         assert row["log_loss"] == pytest.approx(log_loss(part["y_true"], proba, labels=sorted(y.unique())), rel=1e-9)
+        # kappa and the AUC (Hand and Till's M, scikit-learn's one-vs-one) are fold means too
+        folds = part.groupby("fold")
+        kappas = [cohen_kappa_score(f["y_true"], f["y_pred"]) for _, f in folds]
+        assert row["kappa"] == pytest.approx(np.mean(kappas))
+        aucs = [
+            roc_auc_score(f["y_true"], f[[f"P({c})" for c in sorted(y.unique())]], multi_class="ovo") for _, f in folds
+        ]
+        assert row["auc"] == pytest.approx(np.mean(aucs))
 
 
 def test_predict_carries_an_identifier_column(tmp_path, capsys):
@@ -313,12 +321,12 @@ def test_a_table_past_the_memory_budget_is_one_error_line(tmp_path, capsys, monk
 
 
 def test_a_defect_is_one_error_line_unless_the_traceback_is_asked_for(tmp_path, capsys, monkeypatch):
-    import bnclf.cli._main
+    import bnclf.cli._fit  # the module of the command, which the parser imports when it runs
 
     def broken(args):
         raise IndexError("index 3 is out of bounds")
 
-    monkeypatch.setattr(bnclf.cli._main, "cmd_fit", broken)
+    monkeypatch.setattr(bnclf.cli._fit, "cmd_fit", broken)
     monkeypatch.delenv("BNCLF_TRACEBACK", raising=False)
     assert main(["fit", "any.csv"]) == 2
     err = capsys.readouterr().err

@@ -3,8 +3,10 @@
 Each command line (comments removed, ``&&`` chains split, the part before a shell pipe
 kept) is run through :func:`bnclf.cli.main` in a temporary folder that holds the files the
 pages name: ``data.csv`` (heart-c, class ``target`` in the last column), ``new.csv`` (its
-features with a ``patient_id`` column), ``data.arff``, ``soybean.csv``, ``emotions.arff``
-(labels last) and ``rows.arff`` (its features). Continuation lines are joined. ``pip``,
+features with a ``patient_id`` column), ``train.csv`` and ``test.csv`` (its first 200 rows and
+the others), ``data.arff``, ``soybean.csv``, ``emotions.arff`` (labels last; its first 400
+rows and the others in ``emotions-train.arff`` and ``emotions-test.arff``) and ``rows.arff``
+(its features). Continuation lines are joined. ``pip``,
 ``pytest`` and ``python`` lines are the set-up and the benchmarks, run elsewhere."""
 
 import re
@@ -41,6 +43,8 @@ def folder(tmp_path_factory):
     d = tmp_path_factory.mktemp("doc-commands")
     X, y = load_dataset("heart-c")
     X.assign(target=y).to_csv(d / "data.csv", index=False)
+    X.assign(target=y).iloc[:200].to_csv(d / "train.csv", index=False)
+    X.assign(target=y).iloc[200:].to_csv(d / "test.csv", index=False)
     X.assign(patient_id=[f"p{i}" for i in range(len(X))]).iloc[:20].to_csv(d / "new.csv", index=False)
     write_arff(X.assign(target=y), d / "data.arff", relation="heart-c")
     Xs, ys = load_dataset("soybean")
@@ -49,6 +53,8 @@ def folder(tmp_path_factory):
 
     Xm, Ym = load_multilabel_dataset("emotions")
     write_arff(Xm.join(Ym.astype(str)), d / "emotions.arff", relation="emotions")
+    write_arff(Xm.join(Ym.astype(str)).iloc[:400], d / "emotions-train.arff", relation="emotions-train")
+    write_arff(Xm.join(Ym.astype(str)).iloc[400:], d / "emotions-test.arff", relation="emotions-test")
     write_arff(Xm.iloc[:30], d / "rows.arff", relation="emotions-rows")
     return d
 

@@ -212,7 +212,9 @@ def test_errors_name_the_problem(files, mnb_file, tmp_path, capsys):
         (["query", str(mnb_file), rows, "--map", "--given", "happy=1"], "unknown label 'happy'"),
         (["query", str(mnb_file), rows, "--marginal", "--labels", "happy"], "unknown label 'happy'"),
         (["query", str(single), rows, "--map"], "use 'bnclf predict'"),
-        (["show", str(mnb_file)], "'bnclf show' is for single-label models"),
+        (["show", str(mnb_file), "--cpt", "nope"], "--cpt 'nope': no such node"),
+        (["show", str(mnb_file), "--member", "0"], "has one network"),
+        (["plot", str(single), "--labels-only", "-o", str(tmp_path / "x.png")], "--labels-only draws the labels"),
         (["evaluate", csv, "--models", "nb,mnb"], "evaluate single-label and multilabel"),
     ]
     for argv, message in cases:
@@ -270,4 +272,71 @@ def test_export_and_plot_a_multilabel_network(mnb_file, tmp_path, capsys):
     png = tmp_path / "mnb.png"
     assert main(["plot", str(mnb_file), "-o", str(png), "--max-features", "10"]) in (None, 0)
     assert plt.imread(png)[..., :3].std() > 0.05
+    capsys.readouterr()
+
+
+def test_show_prints_the_label_graph_and_each_feature_s_label_parents(files, tmp_path, capsys):
+    path = tmp_path / "mfan.bnclf"
+    main(["fit", str(files["arff"]), "--n-labels", "6", "--model", "mfan", "-o", str(path)])
+    model = load_model(path)
+    capsys.readouterr()
+    assert main(["show", str(path)]) is None
+    out = capsys.readouterr().out
+    labels = list(model.label_names_)
+    arcs = [(u, v) for u, v in model.network_.dag.edges if u in labels and v in labels]
+    assert arcs and f"[mFAN, root: {model.root_}]" in out
+    assert (
+        f"labels (6): {', '.join(labels)}" in out
+        and f"treewidth of the label part (what exact queries cost): {model.treewidth_}" in out
+    )
+    graph = out.split("label graph (label <- label parents):\n")[1].split("\n\n")[0].splitlines()
+    assert graph == [
+        f"  {label} <- {', '.join(u for u, v in arcs if v == label) or '(no parents)'}" for label in labels
+    ]
+    bridge = out.split("bridge (feature <- label parents; selected features only):\n")[1].splitlines()
+    assert bridge == [
+        f"  {f} <- {', '.join(model.bridge_parents_[f]) or '(no label parent: independent)'}"
+        for f in model.selected_features_
+    ]
+    assert "cut points (QuantileDiscretizer):" in out  # the quartiles of the continuous features
+    assert main(["show", str(path), "--cpt", labels[0]]) is None
+    assert f"P({labels[0]} | " in capsys.readouterr().out
+    assert main(["show", str(path), "--dot"]) is None
+    assert capsys.readouterr().out.startswith("digraph")
+
+
+def test_show_an_ensemble_member_and_a_model_that_is_no_network(files, tmp_path, capsys):
+    path, br = tmp_path / "ens.bnclf", tmp_path / "br.bnclf"
+    main(["fit", str(files["arff"]), "--n-labels", "6", "--model", "bn-ensemble", "-o", str(path)])
+    main(["fit", str(files["arff"]), "--n-labels", "6", "--model", "br", "-o", str(br)])
+    capsys.readouterr()
+    assert main(["show", str(path), "--member", "1"]) is None
+    out = capsys.readouterr().out
+    second = files["labels"][1]
+    assert f"[root: {second}] (member 1)" in out and out.count("label graph") == 1
+    assert f"  {second} <- (no parents)" in out  # each member of the ensemble is rooted at one label
+    assert main(["show", str(br)]) is None
+    out = capsys.readouterr().out
+    assert "labels (6)" in out and "BinaryRelevanceNB is not one Bayesian network" in out
+    assert main(["show", str(br), "--dot"]) == 2
+
+
+def test_plot_labels_only_draws_the_label_subgraph(mnb_file, tmp_path, capsys, monkeypatch):
+    import matplotlib.pyplot as plt
+
+    import bnclf.plot._multilabel as drawing
+
+    calls = []
+    original = drawing.draw_multilabel
+
+    def recording(model, **kwargs):
+        calls.append(kwargs)
+        return original(model, **kwargs)
+
+    monkeypatch.setattr(drawing, "draw_multilabel", recording)
+    png = tmp_path / "labels.png"
+    assert main(["plot", str(mnb_file), "--labels-only", "-o", str(png)]) is None
+    assert calls[-1]["label_only"] is True and plt.imread(png)[..., :3].std() > 0.05
+    assert main(["plot", str(mnb_file), "-o", str(png)]) is None
+    assert calls[-1]["label_only"] is False
     capsys.readouterr()

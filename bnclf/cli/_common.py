@@ -11,11 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pandas as pd
-
-from bnclf.encoding._frames import shown_names
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the commands import what they use when they run (the start-up stays short)
+    import pandas as pd
     from sklearn.base import BaseEstimator
 
 
@@ -220,6 +217,8 @@ def _refuse_multilabel(est, command: str, networks_ok: bool = False) -> None:
 
 def _model_columns(model, X, args):
     """The model's feature columns of the rows (others ignored), and the ``--id`` column."""
+    from bnclf.encoding._frames import shown_names
+
     ids = None
     names = getattr(model, "feature_names_in_", None)
     if args.id is not None:
@@ -255,15 +254,46 @@ def _write_rows(out: pd.DataFrame, args, what: str):
 
 
 # -- parser -----------------------------------------------------------------------------
-def _add_model_options(p):
-    from bnclf.models._registry import classifier_names_help
+#: placeholders of help texts -> the function of the registry that lists the names; they are
+#: filled in only when a help text is printed, so building the parser imports no estimator
+_NAME_LISTS = {
+    "{classifiers}": "classifier_names_help",
+    "{multilabel_classifiers}": "multilabel_names_help",
+}
 
+
+def with_names(text: str) -> str:
+    """``text`` with the registered classifier names in place of ``{classifiers}`` and
+    ``{multilabel_classifiers}`` (the registry is imported only when one is there)."""
+    for placeholder, function in _NAME_LISTS.items():
+        if placeholder in text:
+            from bnclf.models import _registry
+
+            text = text.replace(placeholder, getattr(_registry, function)())
+    return text
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, with the classifier names filled in when help is printed."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        return with_names(super()._get_help_string(action) or "")
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(with_names(text))
+
+
+class RawDescriptionHelpFormatter(HelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """:class:`HelpFormatter` that keeps the line breaks of descriptions and epilogs."""
+
+
+def _add_model_options(p):
     p.add_argument(
         "--model",
-        help=f"classifier spec: one of {classifier_names_help()}, or with parameters "
+        help="classifier spec: one of {classifiers}, or with parameters "
         "e.g. 'kdb(k=3)', 'kdb(k=3, m=5)' (m: the m-estimate's weight, default 1), 'etan(k=2)', "
         "'aode(smoothing=\"weka\")' (default: tan); "
-        f"multilabel: one of {multilabel_names_help()}, e.g. 'mfan(alpha=2)' "
+        "multilabel: one of {multilabel_classifiers}, e.g. 'mfan(alpha=2)' "
         "(default: mnb)",
     )
     _add_discretize_options(p)
@@ -320,7 +350,10 @@ _COMMAND_FILES = {
     "fit": ({"DATA": "data", "--xml": "xml"}, {"--output": "output"}),
     "predict": ({"MODEL_FILE": "model_file", "DATA": "data"}, {"--output": "output"}),
     "query": ({"MODEL_FILE": "model_file", "DATA": "data"}, {"--output": "output"}),
-    "evaluate": ({"DATA": "data", "--xml": "xml"}, {"--output": "output", "--predictions": "predictions"}),
+    "evaluate": (
+        {"DATA": "data", "--test": "test", "--xml": "xml"},
+        {"--output": "output", "--predictions": "predictions"},
+    ),
     "export": ({"MODEL_FILE": "model_file"}, {"--output": "output"}),
     "plot": ({"MODEL_FILE": "model_file"}, {"--output": "output"}),
     "explain": ({"MODEL_FILE": "model_file", "DATA": "data"}, {"--plot": "plot"}),
@@ -333,7 +366,6 @@ def check_command_files(args: argparse.Namespace) -> None:
     """Refuse, before anything is read, a command whose output is one of its inputs
     (``bnclf predict m.bnclf rows.csv -o rows.csv``) or whose two outputs are one file."""
     from bnclf.io._files import check_outputs
-    from bnclf.io._networks import MANIFEST_SUFFIX, NAME_MAP_SUFFIX
 
     reads, writes = _COMMAND_FILES.get(args.command, ({}, {}))
     inputs = {}
@@ -345,6 +377,8 @@ def check_command_files(args: argparse.Namespace) -> None:
                 inputs[label if len(values) == 1 else f"{label} {v!r}"] = v
     outputs = {label: getattr(args, dest, None) for label, dest in writes.items()}
     if args.command == "export" and args.output:
+        from bnclf.io._networks import MANIFEST_SUFFIX, NAME_MAP_SUFFIX
+
         outputs["the name map (--output + .names.json)"] = args.output + NAME_MAP_SUFFIX
         outputs["the manifest (--output + .manifest.json)"] = args.output + MANIFEST_SUFFIX
     if args.command == "compare" and getattr(args, "out", None):

@@ -12,6 +12,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from bnclf.cli._common import RawDescriptionHelpFormatter
+
 __all__ = ["add_compare_subparser", "run_compare", "main"]
 
 
@@ -37,14 +39,14 @@ datasets:
   PATH.arff          ARFF file (also .arff.gz)
   NAME               a dataset embedded in bnclf (see bnclf.datasets.list_datasets())
 
-multilabel (the classifiers are all multilabel: {multilabel}):
+multilabel (the classifiers are all multilabel: {multilabel_classifiers}):
   PATH.arff          MULAN or MEKA file (labels from <stem>.xml, the MEKA '-C K'
                      tag, --labels or --n-labels)
   PATH.csv           CSV file with --labels or --n-labels
   NAME               an embedded multilabel data set (bnclf.datasets.list_multilabel_datasets())
 
 classifiers:
-  {names}
+  {classifiers}
                      with parameters in parentheses: "kdb(k=3)", "kdb(k=3, m=5)", "etan(k=2)",
                      "aode(smoothing='weka')"; quote them for the shell
 
@@ -56,14 +58,6 @@ examples:
   bnclf compare --datasets emotions scene.arff --classifiers mnb mfan br ecc \\
       --folds 5                              # Corani et al.'s (2014) protocol
 """
-
-
-def _epilog() -> str:
-    from bnclf.models._registry import MULTILABEL_CLASSIFIERS, classifier_names_help
-
-    return _EPILOG.replace("{names}", classifier_names_help()).replace(
-        "{multilabel}", ", ".join(sorted(MULTILABEL_CLASSIFIERS))
-    )
 
 
 def _split_top_level(values):
@@ -130,7 +124,13 @@ def _configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         dest="target",
         help="target column of the CSV and ARFF data sets (default: the last column)",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed for the folds (default: 0)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed for the folds and for the classifiers that search at random (rmcv, rmho, hc, bnc-mdl, "
+        "bnc-2p, ecc), unless their spec sets random_state (default: 0)",
+    )
     p.add_argument(
         "--jobs",
         type=int,
@@ -195,8 +195,8 @@ def add_compare_subparser(subparsers: argparse._SubParsersAction) -> argparse.Ar
         "compare",
         help="cross-validate and statistically compare classifiers over datasets",
         description=_DESCRIPTION,
-        epilog=_epilog(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=_EPILOG,  # the classifier names are filled in when the help is printed
+        formatter_class=RawDescriptionHelpFormatter,
     )
     return _configure(p)
 
@@ -210,7 +210,9 @@ def _is_multilabel(spec: str) -> bool:
         return False
 
 
-def _multilabel_estimators(classifiers, discretizer) -> dict:
+def _multilabel_estimators(classifiers, discretizer, seed: int | None = None) -> dict:
+    """``spec -> estimator``, each with the discretizer asked for and seeded (``--seed``)."""
+    from bnclf.evaluation._reports import seeded
     from bnclf.models._registry import make_multilabel_classifier
 
     if discretizer == "mdl":
@@ -221,7 +223,7 @@ def _multilabel_estimators(classifiers, discretizer) -> dict:
         )
     out = {}
     for spec in classifiers:
-        est = make_multilabel_classifier(spec)
+        est = seeded(make_multilabel_classifier(spec), seed, spec)
         if discretizer is not None:
             est.set_params(discretizer="quantile" if discretizer == "quantile" else None)
         out[spec] = est
@@ -250,7 +252,7 @@ def run_compare_multilabel(args: argparse.Namespace, datasets: Sequence[str], cl
         labels = [name.strip() for name in args.labels.split(",") if name.strip()]
     results = compare_multilabel(
         datasets,
-        _multilabel_estimators(classifiers, args.discretizer),
+        _multilabel_estimators(classifiers, args.discretizer, args.seed),
         n_splits=args.folds,
         random_state=args.seed,
         n_jobs=args.jobs,

@@ -1,33 +1,52 @@
-"""``bnclf evaluate``: cross-validation of one or more models on one data file."""
+"""``bnclf evaluate``: cross-validation of one or more models on one data file, or models
+fitted on one file and scored on another (``--test``)."""
 
 from __future__ import annotations
 
 import argparse
+import os
+from typing import TYPE_CHECKING
 
-import pandas as pd
+from bnclf.cli._common import _csv_options, _drop_columns, read_multilabel, read_table, wants_multilabel, write_csv
 
-from bnclf.cli._common import read_multilabel, read_table, wants_multilabel, write_csv
-from bnclf.evaluation._reports import cross_validate_models, evaluate_multilabel, per_class_report
+if TYPE_CHECKING:
+    import pandas as pd
+
+_METRICS = ("accuracy", "log_loss", "auc", "kappa")
+_HEADERS = {"log_loss": "log loss", "auc": "AUC", "kappa": "kappa"}
 
 
-def _print_table(table: pd.DataFrame, title: str):
+def _print_table(table: pd.DataFrame, title: str, n_classes: int | None = None, *, spread: bool = True) -> None:
+    """The results table; ``spread`` shows the standard deviation of the fold accuracies (not
+    for one test set). With more than two classes the AUC column is Hand and Till's M."""
     print(title)
-    extra = [c for c in ("log_loss", "auc") if c in table.columns]
+    extra = [c for c in ("log_loss", "auc", "kappa") if c in table.columns]
+    multiclass = n_classes is not None and n_classes > 2
+    headers = {**_HEADERS, "auc": "AUC (M)" if multiclass else "AUC"}
     width = max(12, *(len(str(m)) + 2 for m in table["model"]))
-    head = f"{'model':<{width}}{'accuracy':>10}{'± std':>9}"
-    head += "".join(f"{c.replace('_', ' '):>10}" for c in extra)
+    head = f"{'model':<{width}}{'accuracy':>10}" + (f"{'± std':>9}" if spread else "")
+    head += "".join(f"{headers[c]:>10}" for c in extra)
     print(head + f"{'fit (s)':>10}{'predict (s)':>13}")
     for r in table.to_dict("records"):
-        line = f"{r['model']:<{width}}{r['accuracy']:>10.4f}{r['std']:>9.4f}"
-        line += "".join(f"{r[c]:>10.4f}" for c in extra)
+        line = f"{r['model']:<{width}}{r['accuracy']:>10.4f}" + (f"{r['std']:>9.4f}" if spread else "")
+        line += "".join(f"{_fmt_cell(r[c], '.4f'):>10}" for c in extra)
         print(line + f"{r['fit_s']:>10.3f}{r['predict_s']:>13.4f}")
+    if "auc" in extra and multiclass:
+        print(
+            f"AUC (M): Hand and Till's (2001) multi-class AUC for the {n_classes} classes, the mean over "
+            "pairs of classes of the AUC of each pair."
+        )
+    if "kappa" in extra:
+        print("kappa: Cohen's kappa of the predictions against the true classes (0: chance agreement, 1: all right).")
 
 
 def _fmt_cell(value, spec: str) -> str:
+    import pandas as pd
+
     return "-" if value is None or pd.isna(value) else format(value, spec)
 
 
-def _print_multilabel_table(table: pd.DataFrame, title: str):
+def _print_multilabel_table(table: pd.DataFrame, title: str, *, spread: bool = True) -> None:
     print(title)
     width = max(12, *(len(str(m)) + 2 for m in table["model"]))
     print(
@@ -36,15 +55,74 @@ def _print_multilabel_table(table: pd.DataFrame, title: str):
         f"{'fit (s)':>10}{'predict (s)':>13}"
     )
     for r in table.to_dict("records"):
+        if spread:
+            scores = (
+                f"{r['global_accuracy']:>9.4f} ± {r['global_accuracy_std']:.4f}"
+                f"{r['hamming_accuracy']:>10.4f} ± {r['hamming_accuracy_std']:.4f}"
+            )
+        else:
+            scores = f"{r['global_accuracy']:>18.4f}{r['hamming_accuracy']:>19.4f}"
         print(
-            f"{r['model']:<{width}}{r['global_accuracy']:>9.4f} ± {r['global_accuracy_std']:.4f}"
-            f"{r['hamming_accuracy']:>10.4f} ± {r['hamming_accuracy_std']:.4f}{r['empty_rate']:>8.3f}"
+            f"{r['model']:<{width}}{scores}{r['empty_rate']:>8.3f}"
             f"{_fmt_cell(r['global_accuracy_empty_allowed'], '.4f'):>23}"
             f"{_fmt_cell(r['hamming_accuracy_empty_allowed'], '.4f'):>9}"
             f"{_fmt_cell(r['empty_rate_empty_allowed'], '.3f'):>8}"
             f"{_fmt_cell(r['treewidth'], '.1f'):>11}{_fmt_cell(r['n_selected_features'], '.1f'):>10}"
             f"{r['fit_s']:>10.3f}{r['predict_s']:>13.4f}"
         )
+
+
+def _check_test_options(args: argparse.Namespace) -> None:
+    """``--test`` scores one test file: the options of the folds have no meaning with it."""
+    if args.test is None:
+        return
+    given = [flag for flag, value in (("--folds", args.folds), ("--jobs", args.jobs)) if value is not None]
+    if given:
+        raise ValueError(
+            f"{' and '.join(given)} {'are' if len(given) > 1 else 'is'} for cross-validation and --test scores "
+            f"the models fitted on {args.data} on the rows of {args.test} once, without folds; drop "
+            f"{' and '.join(given)}, or drop --test to cross-validate."
+        )
+    try:
+        if os.path.samefile(args.data, args.test):
+            import warnings
+
+            warnings.warn(
+                f"--test {args.test} is the training file: the models are scored on the rows they were fitted on, "
+                "which flatters them; give held-out rows, or cross-validate (drop --test).",
+                UserWarning,
+                stacklevel=2,
+            )
+    except OSError:  # an embedded data set, or a file that the reader reports
+        pass
+
+
+def _test_features(X_train: pd.DataFrame, X_test: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame:
+    """The test rows' columns of the training features, in training order (others ignored)."""
+    from bnclf.encoding._frames import shown_names
+
+    lacking = [c for c in X_train.columns if c not in X_test.columns]
+    if lacking:
+        raise ValueError(
+            f"--test {args.test} lacks the feature columns {shown_names(lacking)} of {args.data}; a test "
+            f"file has the training file's columns ({shown_names(X_train.columns)})."
+        )
+    return X_test[list(X_train.columns)]
+
+
+def _write_predictions(cvs: dict, path: str, test: bool) -> None:
+    import pandas as pd
+
+    frames = []
+    for spec, cv in cvs.items():
+        pred = cv.predictions[["row", "y_true", "y_pred"] if test else ["row", "fold", "y_true", "y_pred"]].copy()
+        pred.insert(0, "model", spec)
+        for j, label in enumerate(cv.classes):
+            pred[f"P({label})"] = cv.proba[:, j]
+        frames.append(pred)
+    write_csv(pd.concat(frames, ignore_index=True), path)
+    what = "test" if test else "out-of-fold"
+    print(f"wrote the {what} predictions of {len(cvs)} model(s) -> {path}")
 
 
 def _evaluate_multilabel(args, specs):
@@ -54,25 +132,44 @@ def _evaluate_multilabel(args, specs):
             "('bnclf fit') and write its label sets with 'bnclf predict'."
         )
     X, Y = read_multilabel(args.data, args)
-    folds = 5 if args.folds is None else args.folds
-    table = evaluate_multilabel(
-        X,
-        Y,
-        specs,
-        n_splits=folds,
-        seed=args.seed,
-        discretize=args.discretize,
-        n_bins=args.bins,
-        verbose=int(not args.no_progress),
-        n_jobs=args.jobs,
-    )
-    least = table.attrs.get("protocol", {}).get("stratified_on")
-    _print_multilabel_table(
-        table,
-        f"{folds}-fold CV stratified on the least relevant label ({least}) on "
-        f"{args.data} ({X.shape[0]} rows, {X.shape[1]} features, "
-        f"{Y.shape[1]} labels)",
-    )
+    if args.test is not None:
+        from bnclf.evaluation._multilabel import load_multilabel_spec
+        from bnclf.evaluation._reports import train_test_multilabel
+
+        # the test file's labels are the training labels, by name (whatever names them in DATA)
+        _, X_test, Y_test = load_multilabel_spec(args.test, labels=list(Y.columns), csv_options=_csv_options(args))
+        X_test = _test_features(X, _drop_columns(X_test, args.test, args), args)
+        table = train_test_multilabel(
+            X, Y, X_test, Y_test, specs, discretize=args.discretize, n_bins=args.bins, seed=args.seed
+        )
+        _print_multilabel_table(
+            table,
+            f"fitted on {args.data} ({X.shape[0]} rows, {X.shape[1]} features, {Y.shape[1]} labels), "
+            f"tested on {args.test} ({X_test.shape[0]} rows)",
+            spread=False,
+        )
+    else:
+        from bnclf.evaluation._reports import evaluate_multilabel
+
+        folds = 5 if args.folds is None else args.folds
+        table = evaluate_multilabel(
+            X,
+            Y,
+            specs,
+            n_splits=folds,
+            seed=args.seed,
+            discretize=args.discretize,
+            n_bins=args.bins,
+            verbose=int(not args.no_progress),
+            n_jobs=1 if args.jobs is None else args.jobs,
+        )
+        least = table.attrs.get("protocol", {}).get("stratified_on")
+        _print_multilabel_table(
+            table,
+            f"{folds}-fold CV stratified on the least relevant label ({least}) on "
+            f"{args.data} ({X.shape[0]} rows, {X.shape[1]} features, "
+            f"{Y.shape[1]} labels)",
+        )
     if args.output:
         write_csv(table, args.output)
 
@@ -85,44 +182,67 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
         raise ValueError(
             "--models is empty; give classifier specs separated by commas, e.g. --models 'nb,tan,kdb(k=3, m=5)'."
         )
+    _check_test_options(args)
     if wants_multilabel(args, specs or []):
         return _evaluate_multilabel(args, specs or ["mnb", "mfan", "br", "ecc"])
+    from bnclf.evaluation._reports import cross_validate_models, per_class_report, train_test_models
+
     specs = specs or ["nb", "tan", "kdb"]
     X, y = read_table(args.data, args.target, args)
-    args.folds = 10 if args.folds is None else args.folds
-    table, cvs = cross_validate_models(
-        X,
-        y,
-        specs,
-        n_splits=args.folds,
-        discretize=args.discretize or "mdl",
-        n_bins=args.bins,
-        seed=args.seed,
-        metrics=("accuracy", "log_loss", "auc"),
-        return_cv=True,
-        n_jobs=args.jobs,
-        verbose=int(not args.no_progress),
-    )
-    _print_table(
-        table,
-        f"{args.folds}-fold stratified CV on {args.data} "
-        f"({X.shape[0]} rows, {X.shape[1]} features, {y.nunique()} classes)",
-    )
+    if args.test is not None:
+        # the class column of the test file is the training file's, by name
+        X_test, y_test = read_table(args.test, args.target if args.target is not None else y.name, args)
+        X_test = _test_features(X, X_test, args)
+        table, cvs = train_test_models(
+            X,
+            y,
+            X_test,
+            y_test,
+            specs,
+            discretize=args.discretize or "mdl",
+            n_bins=args.bins,
+            seed=args.seed,
+            metrics=_METRICS,
+        )
+        n_classes = len(next(iter(cvs.values())).classes)
+        _print_table(
+            table,
+            f"fitted on {args.data} ({X.shape[0]} rows, {X.shape[1]} features, {y.nunique()} classes), "
+            f"tested on {args.test} ({X_test.shape[0]} rows)",
+            n_classes,
+            spread=False,
+        )
+        where = "test"
+    else:
+        args.folds = 10 if args.folds is None else args.folds
+        table, cvs = cross_validate_models(
+            X,
+            y,
+            specs,
+            n_splits=args.folds,
+            discretize=args.discretize or "mdl",
+            n_bins=args.bins,
+            seed=args.seed,
+            metrics=_METRICS,
+            return_cv=True,
+            n_jobs=1 if args.jobs is None else args.jobs,
+            verbose=int(not args.no_progress),
+        )
+        n_classes = y.nunique()
+        _print_table(
+            table,
+            f"{args.folds}-fold stratified CV on {args.data} "
+            f"({X.shape[0]} rows, {X.shape[1]} features, {n_classes} classes)",
+            n_classes,
+        )
+        where = "out-of-fold"
     if not args.brief:
         for spec, cv in cvs.items():
             confusion, per_class = per_class_report(cv)
-            print(f"\n{spec}: out-of-fold confusion matrix (rows: true class)")
+            print(f"\n{spec}: {where} confusion matrix (rows: true class)")
             print(confusion.to_string())
             print(per_class.round(4).to_string())
     if args.output:
         write_csv(table, args.output)
     if args.predictions:
-        frames = []
-        for spec, cv in cvs.items():
-            pred = cv.predictions[["row", "fold", "y_true", "y_pred"]].copy()
-            pred.insert(0, "model", spec)
-            for j, label in enumerate(cv.classes):
-                pred[f"P({label})"] = cv.proba[:, j]
-            frames.append(pred)
-        write_csv(pd.concat(frames, ignore_index=True), args.predictions)
-        print(f"wrote the out-of-fold predictions of {len(cvs)} model(s) -> {args.predictions}")
+        _write_predictions(cvs, args.predictions, test=args.test is not None)

@@ -5,33 +5,41 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import os
 import sys
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from bnclf._version import __version__
 from bnclf.cli._common import (
+    HelpFormatter,
     _add_csv_options,
     _add_discretize_options,
     _add_label_options,
     _add_model_options,
     check_command_files,
 )
-from bnclf.cli._demo import cmd_demo
-from bnclf.cli._evaluate import cmd_evaluate
-from bnclf.cli._explain import cmd_explain
-from bnclf.cli._export import cmd_export
-from bnclf.cli._fit import cmd_fit
-from bnclf.cli._plot import cmd_plot
-from bnclf.cli._predict import cmd_predict, cmd_query
-from bnclf.cli._show import cmd_show
+
+
+def _command(module: str, name: str) -> Callable[[argparse.Namespace], int | None]:
+    """The function ``name`` of ``bnclf.cli.<module>``, imported when the command runs: each
+    command loads only what it needs (``--help`` and ``--version`` load none of them)."""
+
+    def run(args: argparse.Namespace) -> int | None:
+        return getattr(importlib.import_module(f"bnclf.cli.{module}"), name)(args)
+
+    run.__name__ = run.__qualname__ = name
+    return run
 
 
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one ``bnclf: error:`` line (exit status 2)
     that points to the command's ``--help``, like every other error of the command line."""
+
+    def __init__(self, *args, formatter_class: type[argparse.HelpFormatter] = HelpFormatter, **kwargs) -> None:
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"bnclf: error: {message} (see '{self.prog} --help')\n")
@@ -55,14 +63,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--class", dest="target", help="target column (default: the last column)")
     p.add_argument("-o", "--output", default="model.bnclf", help="model file (default: %(default)s)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="seed of a model that searches at random (rmcv, rmho, hc, bnc-mdl, bnc-2p, ecc: its random_state); "
+        "without it a seed is drawn, used and kept in the model file ('bnclf show' prints it), so that "
+        "--seed N fits the same model again",
+    )
     _add_model_options(p)
     _add_label_options(p)
     _add_csv_options(p)
-    p.set_defaults(func=cmd_fit)
+    p.set_defaults(func=_command("_fit", "cmd_fit"))
 
-    p = sub.add_parser("predict", help="predict with a saved model")
+    p = sub.add_parser(
+        "predict",
+        help="predict with a saved model (and its accuracy when the rows have the class column)",
+        description="Predict the rows of a file with a saved model. When the rows also have the model's "
+        "class column (multilabel: its label columns), the accuracy on them is printed too (standard "
+        "error when the predictions go to standard output); 'bnclf evaluate TRAIN --test TEST' prints "
+        "the full report (log loss, AUC, kappa, confusion matrix, per-class scores).",
+    )
     p.add_argument("model_file", help="model written by 'bnclf fit'")
-    p.add_argument("data", help="rows to classify (.csv or .arff); extra columns are ignored")
+    p.add_argument(
+        "data", help="rows to classify (.csv or .arff); extra columns are ignored, except the class column (accuracy)"
+    )
     p.add_argument("-o", "--output", help="CSV file for predictions (default: standard output)")
     p.add_argument(
         "--proba",
@@ -76,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
         "the model was fitted with it (fit --drop COLUMN leaves it out)",
     )
     _add_csv_options(p)
-    p.set_defaults(func=cmd_predict)
+    p.set_defaults(func=_command("_predict", "cmd_predict"))
 
     p = sub.add_parser(
         "query",
@@ -104,10 +129,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", help="CSV file for the answers (default: standard output)")
     p.add_argument("--id", help="a column of the rows to copy into the output (an identifier)")
     _add_csv_options(p)
-    p.set_defaults(func=cmd_query)
+    p.set_defaults(func=_command("_predict", "cmd_query"))
 
     p = sub.add_parser(
-        "evaluate", help="k-fold stratified cross-validation accuracy (multilabel: global and Hamming accuracy)"
+        "evaluate",
+        help="k-fold stratified cross-validation, or a test file (--test): accuracy, log loss, AUC, kappa, "
+        "confusion matrix, per-class scores (multilabel: global and Hamming accuracy)",
     )
     p.add_argument(
         "data", help=f"data (.csv or .arff[.gz]), or an embedded multilabel data set ({embedded_multilabel})"
@@ -119,23 +146,35 @@ def build_parser() -> argparse.ArgumentParser:
         "multilabel: mnb,mfan,br,ecc)",
     )
     p.add_argument(
+        "--test",
+        metavar="TEST",
+        help="fit each model on DATA and score it on the rows of TEST instead of cross-validating (Weka's "
+        "-t/-T); TEST has DATA's columns (multilabel: its labels), coded as the model fitted on DATA "
+        "codes them (values training never saw are summed out); not with --folds or --jobs",
+    )
+    p.add_argument(
         "--folds", type=int, help="number of folds (default: 10; multilabel: 5, stratified on the least relevant label)"
     )
-    p.add_argument("--seed", type=int, default=0, help="shuffling seed (default: %(default)s)")
-    p.add_argument("-o", "--output", help="CSV file for the results table")
     p.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help="parallel jobs over folds; -1 = all cores (default: 1)"
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the fold shuffle and of the models that search at random (rmcv, rmho, hc, bnc-mdl, "
+        "bnc-2p, ecc), unless their spec sets random_state (default: %(default)s)",
     )
+    p.add_argument("-o", "--output", help="CSV file for the results table")
+    p.add_argument("--jobs", type=int, metavar="N", help="parallel jobs over folds; -1 = all cores (default: 1)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument(
         "--predictions",
-        help="CSV file for every out-of-fold prediction and its class probabilities (one row per model and row)",
+        help="CSV file for every out-of-fold prediction (with --test: every test prediction) and its class "
+        "probabilities (one row per model and row)",
     )
     p.add_argument("--brief", action="store_true", help="only the table: no confusion matrix or per-class scores")
     _add_discretize_options(p)
     _add_label_options(p)
     _add_csv_options(p)
-    p.set_defaults(func=cmd_evaluate)
+    p.set_defaults(func=_command("_evaluate", "cmd_evaluate"))
 
     p = sub.add_parser("export", help="write a saved model as BIF, XMLBIF or UAI")
     p.add_argument("model_file", help="model written by 'bnclf fit'")
@@ -143,7 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
         "-o", "--output", required=True, help="target file (.bif; .xmlbif, .xml or .bifxml for XMLBIF; .uai)"
     )
     p.add_argument("--format", choices=["bif", "xmlbif", "uai"], help="format (default: from the suffix)")
-    p.set_defaults(func=cmd_export)
+    p.set_defaults(func=_command("_export", "cmd_export"))
 
     p = sub.add_parser("plot", help="draw a saved model's structure as PNG")
     p.add_argument("model_file", help="model written by 'bnclf fit'")
@@ -153,15 +192,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--markov-blanket-only", action="store_true", help="draw only the class's Markov blanket")
     p.add_argument("--max-features", type=int, help="draw at most this many features, the most connected first")
     p.add_argument(
+        "--labels-only",
+        action="store_true",
+        help="multilabel network (mnb, mfan, bn-ensemble): draw only the labels, their subgraph and, dashed, "
+        "the pairs of labels that are parents of a common feature",
+    )
+    p.add_argument(
         "--trace",
         action="store_true",
         help="draw the structure search (score per accepted move) of an rmcv, "
         "rmho, hc, bnc-mdl or bnc-2p model instead",
     )
-    p.set_defaults(func=cmd_plot)
+    p.set_defaults(func=_command("_plot", "cmd_plot"))
 
     p = sub.add_parser(
-        "show", help="print a saved model: structure, Markov blanket, cut points, CPTs (--cpt), Graphviz (--dot)"
+        "show",
+        help="print a saved model: structure, Markov blanket, cut points, seed, CPTs (--cpt), Graphviz (--dot); "
+        "multilabel: the label graph and each feature's label parents",
     )
     p.add_argument("model_file", help="model written by 'bnclf fit'")
     p.add_argument(
@@ -169,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--dot", action="store_true", help="print the network(s) in Graphviz DOT")
     p.add_argument("--member", help="only this member of an ensemble or multinet (its position, or its class label)")
-    p.set_defaults(func=cmd_show)
+    p.set_defaults(func=_command("_show", "cmd_show"))
 
     p = sub.add_parser(
         "explain", help="show the networks an instance-specific model (lkdb, akdb, ltan, targetkdb) builds for one row"
@@ -179,7 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--row", type=int, default=0, help="row to explain, from 0 (default: 0)")
     p.add_argument("--plot", help="also draw the networks side by side into this PNG")
     _add_csv_options(p)
-    p.set_defaults(func=cmd_explain)
+    p.set_defaults(func=_command("_explain", "cmd_explain"))
 
     from bnclf.datasets import DEFAULT_DATASET, list_datasets
 
@@ -194,14 +241,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-o", "--output", default="bnclf-demo", help="folder for the PNG, XMLBIF and results (default: %(default)s)"
     )
-    p.set_defaults(func=cmd_demo)
+    p.set_defaults(func=_command("_demo", "cmd_demo"))
 
-    try:
-        from bnclf.cli._compare import add_compare_subparser
-    except ImportError:  # the evaluation harness is optional at import time
-        pass
-    else:
-        add_compare_subparser(sub)
+    from bnclf.cli._compare import add_compare_subparser
+
+    add_compare_subparser(sub)
     return parser
 
 

@@ -19,11 +19,19 @@ def cmd_plot(args: argparse.Namespace) -> None:
         from bnclf.plot._multilabel import draw_multilabel
 
         features = [f.strip() for f in args.features.split(",")] if args.features else None
-        fig = draw_multilabel(est, features=features, max_features=args.max_features, title=args.title)
+        fig = draw_multilabel(
+            est, features=features, max_features=args.max_features, label_only=args.labels_only, title=args.title
+        )
         fig.savefig(args.output, dpi=120, bbox_inches="tight")
         plt.close(fig)
         print(f"wrote {args.output}")
         return
+    if args.labels_only:
+        raise ValueError(
+            f"--labels-only draws the labels of a multilabel network (mnb, mfan, bn-ensemble); this is a "
+            f"single-label {type(est).__name__}: drop --labels-only (--markov-blanket-only draws the class's "
+            "neighbourhood)."
+        )
     if args.trace:
         import matplotlib.pyplot as plt
 

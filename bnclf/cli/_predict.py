@@ -4,6 +4,7 @@ the rows of a file."""
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Hashable
 
 import numpy as np
@@ -26,15 +27,81 @@ def _with_ids(out: pd.DataFrame, args: argparse.Namespace, ids) -> pd.DataFrame:
     return out
 
 
+def _say(text: str, args: argparse.Namespace) -> None:
+    """A line about the predictions: on standard output after ``wrote ...``, or on standard
+    error when the predictions themselves go to standard output (so they stay a CSV file)."""
+    print(text, file=sys.stdout if args.output else sys.stderr)
+
+
+def _report_multilabel_accuracy(est, rows: pd.DataFrame, predicted: np.ndarray, args) -> None:
+    """Global and Hamming accuracy when the rows carry every label column of the model."""
+    names = list(est.label_names_)
+    present = [n for n in names if n in rows.columns]
+    if len(present) < len(names):
+        if args.output:
+            lacking = (
+                "its label columns" if not present else f"the label columns {[n for n in names if n not in present]}"
+            )
+            _say(
+                f"(the rows lack {lacking}; with them predict also prints the global and Hamming accuracy, "
+                "and 'bnclf evaluate TRAIN --test TEST' the full report)",
+                args,
+            )
+        return
+    from bnclf.models._multilabel import as_label_matrix
+
+    truth, _ = as_label_matrix(rows[names])
+    same = truth == (np.asarray(predicted) != 0)  # the measures of bnclf.evaluation, without importing it
+    _say(
+        f"on the {len(truth)} rows, which have the labels: global accuracy {same.all(axis=1).mean():.4f}, "
+        f"Hamming accuracy {same.mean():.4f}",
+        args,
+    )
+
+
+def _report_accuracy(est, rows: pd.DataFrame, predicted: np.ndarray, args) -> None:
+    """The accuracy on the rows whose class column (named as in training) is known; how to get
+    it when the rows have no such column."""
+    name = getattr(est, "class_name_", None)
+    if name is None or name not in rows.columns or name in getattr(est, "feature_names_in_", ()):
+        if args.output and name is not None:
+            _say(
+                f"(the rows have no {name!r} column; with it predict also prints the accuracy, and 'bnclf "
+                "evaluate TRAIN --test TEST' the full report: log loss, AUC, kappa, confusion matrix)",
+                args,
+            )
+        return
+    truth = rows[name].to_numpy(dtype=object)
+    known = ~pd.isna(truth)
+    classes = set(est.classes_.tolist())
+    by_text = {str(c): c for c in classes}
+    # a class read back from text (e.g. 1 from a CSV file for a class fitted as "1") is that class
+    truth = np.array([t if t in classes or str(t) not in by_text else by_text[str(t)] for t in truth], dtype=object)
+    n = int(known.sum())
+    if n == 0:
+        _say(f"(the {name!r} column of the rows is empty: no accuracy)", args)
+        return
+    right = int((truth[known] == np.asarray(predicted, dtype=object)[known]).sum())
+    unknown = sorted({str(t) for t in truth[known] if t not in classes})
+    note = (
+        f"; {len(unknown)} class value(s) the model does not know, counted as errors: {unknown[:5]}" if unknown else ""
+    )
+    missing = f" ({len(truth) - n} rows without a class left out)" if n < len(truth) else ""
+    _say(f"accuracy on the {n} rows with a {name!r} value{missing}: {right / n:.4f} ({right} of {n}){note}", args)
+
+
 def _predict_multilabel(model, args):
-    X, ids = _model_columns(model, read_features(args.data, args, model), args)
+    rows = read_features(args.data, args, model)
+    X, ids = _model_columns(model, rows, args)
     names = [str(n) for n in model.label_names_]
-    out = pd.DataFrame(np.asarray(model.predict(X), dtype=np.int64), columns=names)
+    predicted = np.asarray(model.predict(X), dtype=np.int64)
+    out = pd.DataFrame(predicted, columns=names)
     if args.proba:
         proba = model.predict_proba(X)
         for j, name in enumerate(names):
             out[f"P({name})"] = proba[:, j]
     _write_rows(_with_ids(out, args, ids), args, "label sets")
+    _report_multilabel_accuracy(final_estimator(model), rows, predicted, args)
 
 
 def cmd_predict(args: argparse.Namespace) -> None:
@@ -44,13 +111,16 @@ def cmd_predict(args: argparse.Namespace) -> None:
     if is_multilabel_model(final_estimator(model)):
         return _predict_multilabel(model, args)
     est = final_estimator(model)
-    X, ids = _model_columns(model, read_features(args.data, args, model), args)
-    out = pd.DataFrame({"prediction": model.predict(X)})
+    rows = read_features(args.data, args, model)
+    X, ids = _model_columns(model, rows, args)
+    predicted = model.predict(X)
+    out = pd.DataFrame({"prediction": predicted})
     if args.proba:
         proba = model.predict_proba(X)
         for j, label in enumerate(est.classes_):
             out[f"P({label})"] = proba[:, j]
     _write_rows(_with_ids(out, args, ids), args, "predictions")
+    _report_accuracy(est, rows, np.asarray(predicted), args)
 
 
 def _given(values, model) -> dict:

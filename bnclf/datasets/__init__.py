@@ -149,9 +149,6 @@ def load_multilabel_dataset(name: str = "emotions") -> tuple[pd.DataFrame, pd.Da
         return load_mulan(arff_path, xml=xml_path)
 
 
-from bnclf.encoding._frames import MAX_INTEGER_CATEGORIES  # noqa: E402 - the one integer-column rule
-
-
 def read_csv_table(
     path: str | os.PathLike, *, header: bool = True, sep: str | None = None, names: Sequence[str] | None = None
 ) -> pd.DataFrame:
@@ -395,6 +392,8 @@ def load_table(
             f"{path} has one column, {list(frame.columns)}: the class, and no features. If its "
             "columns are separated by a character other than , ; tab or |, pass --sep (sep=)."
         )
+    from bnclf.encoding._frames import MAX_INTEGER_CATEGORIES  # the one integer-column rule
+
     X = frame.drop(columns=[target])
     for column in X.columns:
         values = X[column]

@@ -32,7 +32,9 @@ from bnclf.evaluation._protocols import (
     _run_fold_shared,
     make_cv_splits,
     resolve_discretizer,
+    warn_small_classes,
 )
+from bnclf.evaluation._reports import seeded
 from bnclf.io._files import staged
 from bnclf.models._registry import CLASSIFIERS, make_classifier, parse_classifier_spec, register_classifier
 
@@ -57,16 +59,15 @@ __all__ = [
 _LOWER_IS_BETTER = {"zero_one_loss": True, "log_loss": True, "accuracy": False, "auc": False}
 
 
-def _classifier_items(classifiers) -> list[tuple[str, object]]:
+def _classifier_items(classifiers, seed: int | None = None) -> list[tuple[str, object]]:
+    """``(label, estimator)`` pairs, each estimator seeded with ``seed`` (:func:`seeded`)."""
     if isinstance(classifiers, (str, bytes)) or hasattr(classifiers, "fit"):
         classifiers = [classifiers]
-    if isinstance(classifiers, dict):
-        items = [(str(k), make_classifier(v)) for k, v in classifiers.items()]
-    else:
-        items = []
-        for c in classifiers:
-            label = c.strip() if isinstance(c, str) else type(c).__name__
-            items.append((label, make_classifier(c)))
+    pairs = classifiers.items() if isinstance(classifiers, dict) else [(None, c) for c in classifiers]
+    items = []
+    for key, c in pairs:
+        label = str(key) if key is not None else c.strip() if isinstance(c, str) else type(c).__name__
+        items.append((label, seeded(make_classifier(c), seed, c if isinstance(c, str) else None)))
     seen: dict[str, int] = {}
     out = []
     for label, est in items:
@@ -253,7 +254,11 @@ def compare(
         Repeats (r); Kelner & Lerner (2012) use 10×CV5 (``n_splits=5, n_repeats=10``).
     discretizer : {"mdl", "quantile", "none"}, transformer or None, default="mdl"
     random_state : int, default=0
-        Seed for the folds.
+        Seed for the folds; an int also seeds the classifiers that search at random (RMCV,
+        hill climbing), unless their spec sets ``random_state`` (an estimator instance: only
+        where its ``random_state`` is None), so that a run can be repeated
+        (:func:`~bnclf.evaluation._reports.seeded`). A class with fewer rows than
+        ``n_splits`` gets a warning (some test folds lack it).
     n_jobs : int, default=1
         Parallel jobs (joblib) over the (dataset, fold) tasks; each runs every
         classifier.
@@ -303,7 +308,12 @@ def compare(
     """
     verbose = verbose_from(verbose, progress, "compare")
     disc = resolve_discretizer(discretizer)
-    clf_items = _classifier_items(classifiers)
+    seed = (
+        int(random_state)
+        if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool)
+        else None
+    )
+    clf_items = _classifier_items(classifiers, seed)
     failures = [] if keep_going else None
     data_items = _dataset_items(datasets, failures)
     tasks, keys = [], []
@@ -312,6 +322,7 @@ def compare(
     for dname, X, y in data_items:
         y_arr = y.to_numpy()
         splits = make_cv_splits(y_arr, n_splits=n_splits, n_repeats=n_repeats, random_state=random_state)
+        warn_small_classes(y_arr, n_splits, f"{dname}: ")
         classes = np.unique(y_arr)
         meta[dname] = (X, y_arr, classes)
         contexts = [f"{cname} on {dname}:" for cname, _ in clf_items]

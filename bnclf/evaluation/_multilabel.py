@@ -118,18 +118,21 @@ def least_relevant_label_folds(
     return [(s.train, s.test) for s in multilabel_cv_splits(labels, n_splits=n_splits, random_state=random_state)]
 
 
-def _resolve(estimators) -> list[tuple[str, object]]:
+def _resolve(estimators, seed: int | None = None) -> list[tuple[str, object]]:
+    """``(name, estimator)`` pairs, each seeded with ``seed`` (:func:`~bnclf.evaluation._reports.seeded`)."""
+    from bnclf.evaluation._reports import seeded
     from bnclf.models._registry import make_multilabel_classifier
 
     if isinstance(estimators, str) or hasattr(estimators, "fit"):
         estimators = [estimators]
     if isinstance(estimators, dict):
-        items = [(str(name), make_multilabel_classifier(spec)) for name, spec in estimators.items()]
+        pairs = [(str(name), spec) for name, spec in estimators.items()]
     else:
-        items = [
-            (spec.strip() if isinstance(spec, str) else type(spec).__name__, make_multilabel_classifier(spec))
-            for spec in estimators
-        ]
+        pairs = [(spec.strip() if isinstance(spec, str) else type(spec).__name__, spec) for spec in estimators]
+    items = [
+        (name, seeded(make_multilabel_classifier(spec), seed, spec if isinstance(spec, str) else None))
+        for name, spec in pairs
+    ]
     if not items:
         raise ValueError("no classifiers given")
     names = [name for name, _ in items]
@@ -140,21 +143,39 @@ def _resolve(estimators) -> list[tuple[str, object]]:
 
 def _run_fold(name, estimator, X, Y, fold, train, test):
     """Fit a clone on the training rows, predict the test rows, score."""
+    X_train, Y_train, X_test, Y_test = (
+        _take_rows(X, train),
+        _take_rows(Y, train),
+        _take_rows(X, test),
+        _take_rows(Y, test),
+    )
+    return score_split(name, estimator, X_train, Y_train, X_test, Y_test, fold)
+
+
+def score_split(
+    name: str,
+    estimator: BaseEstimator,
+    X_train: ArrayLike | pd.DataFrame,
+    Y_train: ArrayLike | pd.DataFrame,
+    X_test: ArrayLike | pd.DataFrame,
+    Y_test: ArrayLike | pd.DataFrame,
+    fold: int = 0,
+) -> dict[str, Any]:
+    """Fit a clone of ``estimator`` on the training rows, predict the test rows and score them:
+    one row of :func:`multilabel_fold_scores` (the test rows of a fold, or a test file)."""
     model = clone(estimator)
-    Y_true = Y.to_numpy() if hasattr(Y, "to_numpy") else np.asarray(Y)
-    Y_test = Y_true[test]
+    Y_test = Y_test.to_numpy() if hasattr(Y_test, "to_numpy") else np.asarray(Y_test)
     try:
         t0 = time.perf_counter()
-        model.fit(_take_rows(X, train), _take_rows(Y, train))
+        model.fit(X_train, Y_train)
         t1 = time.perf_counter()
-        X_test = _take_rows(X, test)
         Y_pred = np.asarray(model.predict(X_test))
         t2 = time.perf_counter()
         row = {
             "classifier": name,
             "fold": fold,
-            "n_train": len(train),
-            "n_test": len(test),
+            "n_train": len(Y_train),
+            "n_test": len(Y_test),
             "global_accuracy": global_accuracy(Y_test, Y_pred),
             "hamming_accuracy": hamming_accuracy(Y_test, Y_pred),
             "empty_rate": empty_rate(Y_pred),
@@ -226,7 +247,9 @@ def multilabel_fold_scores(
         0/1 label matrix; a DataFrame's column names reach the estimators.
     n_splits : int, default=5
     random_state : int, default=0
-        Seed of the folds (:func:`least_relevant_label_folds`).
+        Seed of the folds (:func:`least_relevant_label_folds`); an int also seeds the
+        classifiers that draw at random (``ecc``), unless their spec sets ``random_state``
+        (an estimator instance: only where its ``random_state`` is None).
     verbose : int, default=1
         Tqdm progress bar over the (classifier, fold) tasks. when 1 (or True).
     progress : bool, optional
@@ -253,7 +276,12 @@ def multilabel_fold_scores(
     >>> summarize_multilabel(cv)[["global_accuracy", "hamming_accuracy"]]  # doctest: +SKIP
     """
     verbose = verbose_from(verbose, progress, "multilabel_fold_scores")
-    items = _resolve(estimators)
+    seed = (
+        int(random_state)
+        if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool)
+        else None
+    )
+    items = _resolve(estimators, seed)
     labels, names = _label_matrix(Y)
     Y = pd.DataFrame(labels.astype(np.int64), columns=names, index=getattr(Y, "index", None))
     n_rows = X.shape[0] if hasattr(X, "shape") else len(X)

@@ -131,6 +131,27 @@ def make_cv_splits(
     return splits
 
 
+def warn_small_classes(y: ArrayLike, n_splits: int, where: str = "") -> None:
+    """Warn when a class has fewer rows than there are folds: some test folds then lack it,
+    so its per-class scores rest on a few rows and the fold means mix folds with and without
+    it (stratification cannot spread 2 rows over 10 folds)."""
+    labels, counts = np.unique(np.asarray(y), return_counts=True)
+    small = [(label, int(n)) for label, n in zip(labels.tolist(), counts.tolist()) if n < n_splits]
+    if not small:
+        return
+    shown = ", ".join(f"{label!r} ({n} row{'s' if n != 1 else ''})" for label, n in small[:5])
+    more = f" and {len(small) - 5} more" if len(small) > 5 else ""
+    fewest = min(n for _, n in small)
+    warnings.warn(
+        f"{where}{'classes' if len(small) > 1 else 'class'} {shown}{more} {'have' if len(small) > 1 else 'has'} "
+        f"fewer rows than the {n_splits} folds, so some test folds lack {'them' if len(small) > 1 else 'it'}: "
+        f"{'their' if len(small) > 1 else 'its'} per-class scores rest on a few rows; use fewer folds "
+        f"(--folds {max(2, fewest)}) or merge rare classes.",
+        UserWarning,
+        stacklevel=3,
+    )
+
+
 def least_relevant_label(Y: ArrayLike | pd.DataFrame) -> int:
     """Column index of the label least often relevant (fewest ones).
 
@@ -436,6 +457,8 @@ def _fold_metric(name, y_true, y_pred, proba, classes):
         return _m.zero_one_loss(y_true, y_pred)
     if name == "accuracy":
         return _m.accuracy(y_true, y_pred)
+    if name == "kappa":  # Cohen's: the agreement of the predictions with the truth beyond chance
+        return _m.kappa(y_true, y_pred, classes)
     if name == "log_loss":
         if np.isnan(proba).any():
             return float("nan")
@@ -444,7 +467,7 @@ def _fold_metric(name, y_true, y_pred, proba, classes):
         if np.isnan(proba).any():
             return float("nan")
         return _m.roc_auc(y_true, proba, classes)
-    raise ValueError(f"unknown metric {name!r}; known: {FOLD_METRICS}")
+    raise ValueError(f"unknown metric {name!r}; known: {(*FOLD_METRICS, 'kappa')}")
 
 
 @dataclass
@@ -485,7 +508,8 @@ class CVPredictions:
         ----------
         metrics : sequence of str or dict of name -> callable
             Names from ``FOLD_METRICS`` (``"auc"`` is the binary AUC or the
-            Hand–Till M for more classes), or callables
+            Hand–Till M for more classes) or ``"kappa"`` (Cohen's κ of the
+            predictions against the truth), or callables
             ``f(y_true, y_pred, proba, classes) -> float``.
         """
         if isinstance(metrics, str):

@@ -1,8 +1,11 @@
 """Reports on several models at once: cross-validated predictions of many specs on the same
-folds, per-class precision/recall/F1, multilabel evaluation, and models built from specs."""
+folds, or of models fitted on a training file and scored on a test file; per-class
+precision/recall/F1, multilabel evaluation, and models built (and seeded) from specs."""
 
 from __future__ import annotations
 
+import time
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, overload
 
@@ -76,16 +79,21 @@ def cross_validate_models(
     (:func:`bnclf.evaluation.cross_validate_many`). ``metrics`` are fold metrics of the harness
     (``accuracy``, ``log_loss``, ``auc``), averaged over the folds; the standard
     deviation is the accuracy's. With ``return_cv`` also returns ``{spec: CVPredictions}``
-    (the out-of-fold predictions and probabilities).
+    (the out-of-fold predictions and probabilities). ``seed`` also seeds the models that
+    draw at random (unless their spec sets ``random_state``: :func:`seeded`). A class with
+    fewer rows than folds gets a warning.
     """
     verbose = verbose_from(verbose, progress, "cross_validate_models")
-    from bnclf.evaluation._protocols import cross_validate_many, make_cv_splits
+    from bnclf.evaluation._protocols import cross_validate_many, make_cv_splits, warn_small_classes
     from bnclf.models import make_classifier
 
     needs_disc = any(pd.api.types.is_float_dtype(X[c]) for c in X.columns)
     discretizer = _discretizer(discretize, n_bins) if needs_disc else None
     splits = make_cv_splits(np.asarray(y), n_splits=n_splits, random_state=seed)
-    estimators = [make_classifier(spec) for spec in specs]  # every spec checked before any fold runs
+    warn_small_classes(y, n_splits)
+    estimators = [
+        seeded(make_classifier(spec), seed, spec) for spec in specs
+    ]  # every spec checked before any fold runs
     results = cross_validate_many(
         estimators, X, y, splits=splits, discretizer=discretizer, verbose=verbose, contexts=specs, n_jobs=n_jobs
     )
@@ -99,6 +107,151 @@ def cross_validate_models(
         rows.append(row)
     table = pd.DataFrame(rows)
     return (table, cvs) if return_cv else table
+
+
+def train_test_models(
+    X_train: pd.DataFrame,
+    y_train: ArrayLike,
+    X_test: pd.DataFrame,
+    y_test: ArrayLike,
+    specs: Sequence[str],
+    *,
+    discretize: str = "mdl",
+    n_bins: int = 4,
+    seed: int | None = 0,
+    metrics: Sequence[str] = ("accuracy",),
+) -> tuple[pd.DataFrame, dict[str, CVPredictions]]:
+    """Each model spec fitted on the training rows and scored on the test rows (Weka's
+    ``-t``/``-T``), with the columns of :func:`cross_validate_models`.
+
+    Each model is the one ``bnclf fit`` makes (:func:`build_model`: the discretizer, fitted
+    on the training rows, then the classifier), so the test rows are coded by what training
+    saw: a value training never saw is summed out, as at predict time. ``seed`` seeds the
+    models that draw at random, unless their spec sets ``random_state`` (:func:`seeded`). A
+    test label the training rows lack is a class no model predicts (a warning says so): its
+    rows count as errors and its probability column is 0.
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        One row per spec: ``model``, the ``metrics`` on the test rows (``std`` is NaN:
+        there is one test set), ``fit_s`` and ``predict_s``.
+    predictions : dict of str -> CVPredictions
+        The test predictions of each spec as one fold (``repeat`` and ``fold`` 0), for
+        :func:`per_class_report` and the prediction files.
+    """
+    from bnclf.evaluation._protocols import CVPredictions, _aligned, _fold_metric
+
+    y_train, y_test = np.asarray(y_train), np.asarray(y_test)
+    if len(y_test) == 0:
+        raise ValueError("the test rows are empty; give a test file with at least one row.")
+    classes = np.unique(y_train)
+    unseen = [c for c in dict.fromkeys(y_test.tolist()) if c not in set(classes.tolist())]
+    if unseen:
+        warnings.warn(
+            f"the test rows have class values the training rows lack: {unseen[:10]}; no model predicts them, "
+            "so their rows count as errors.",
+            UserWarning,
+            stacklevel=2,
+        )
+        classes = np.array([*classes.tolist(), *unseen], dtype=object)
+    rows, cvs = [], {}
+    for spec in specs:
+        model = seeded(build_model(spec, discretize, n_bins), seed, spec)
+        t0 = time.perf_counter()
+        model.fit(X_train, y_train)
+        t1 = time.perf_counter()
+        y_pred = np.asarray(model.predict(X_test))
+        proba = _aligned(np.asarray(model.predict_proba(X_test)), model.classes_, classes)
+        t2 = time.perf_counter()
+        index = X_test.index.to_numpy() if hasattr(X_test, "index") else np.arange(len(y_test))
+        predictions = pd.DataFrame(
+            {"repeat": 0, "fold": 0, "row": np.arange(len(y_test)), "index": index, "y_true": y_test, "y_pred": y_pred}
+        )
+        folds = pd.DataFrame(
+            [
+                {
+                    "repeat": 0,
+                    "fold": 0,
+                    "n_train": len(y_train),
+                    "n_test": len(y_test),
+                    "fit_time": t1 - t0,
+                    "predict_time": t2 - t1,
+                }
+            ]
+        )
+        cvs[spec] = CVPredictions(predictions, proba, classes, folds)
+        row = {"model": spec}
+        for name in dict.fromkeys(("accuracy", *metrics)):
+            row[name] = _fold_metric(name, y_test, y_pred, proba, classes)
+            if name == "accuracy":
+                row["std"] = float("nan")
+        row.update({"fit_s": t1 - t0, "predict_s": t2 - t1})
+        rows.append(row)
+    return pd.DataFrame(rows), cvs
+
+
+def train_test_multilabel(
+    X_train: pd.DataFrame,
+    Y_train: pd.DataFrame,
+    X_test: pd.DataFrame,
+    Y_test: pd.DataFrame,
+    specs: Sequence[str],
+    *,
+    discretize: str | None = None,
+    n_bins: int = 4,
+    seed: int | None = 0,
+) -> pd.DataFrame:
+    """Multilabel classifier specs fitted on the training rows and scored on the test rows:
+    the columns of :func:`evaluate_multilabel` (global and Hamming accuracy, the rate of
+    empty predictions, the same with empty predictions allowed, treewidth, selected
+    features, times; the standard deviations are NaN: there is one test set)."""
+    from bnclf.evaluation._multilabel import _COLUMNS, score_split, summarize_multilabel
+
+    if list(Y_test.columns) != list(Y_train.columns):
+        raise ValueError(f"the test labels {list(Y_test.columns)} are not the training labels {list(Y_train.columns)}.")
+    rows = [
+        score_split(
+            spec, seeded(build_multilabel_model(spec, discretize, n_bins), seed, spec), X_train, Y_train, X_test, Y_test
+        )
+        for spec in specs
+    ]
+    table = (
+        summarize_multilabel(pd.DataFrame(rows).reindex(columns=_COLUMNS))
+        .reset_index()
+        .rename(columns={"classifier": "model", "fit_time": "fit_s", "predict_time": "predict_s"})
+    )
+    for column in ("global_accuracy_std", "hamming_accuracy_std"):
+        table[column] = float("nan")
+    return table
+
+
+def seeded(estimator: BaseEstimator, seed: int | None, spec: str | None = None) -> BaseEstimator:
+    """``estimator`` with ``random_state=seed``: the models that draw at random (RMCV, hill
+    climbing, classifier chains), also inside a pipeline, so that a run can be repeated.
+
+    Built from the classifier ``spec`` (e.g. ``"rmcv"``), the model takes the seed unless the
+    spec sets ``random_state`` itself; given as an instance (``spec`` None), it takes the seed
+    only where its ``random_state`` is None. Models without the parameter, and a ``seed`` of
+    None, are left as they are. The model is cloned before it is changed.
+    """
+    if seed is None or not hasattr(estimator, "get_params"):
+        return estimator
+    params = estimator.get_params(deep=True)
+    keys = [key for key in params if key == "random_state" or key.endswith("__random_state")]
+    if spec is not None:
+        from bnclf.models._registry import parse_classifier_spec
+
+        if "random_state" in parse_classifier_spec(spec)[1]:
+            return estimator  # the spec's own seed
+    else:
+        keys = [key for key in keys if params[key] is None]
+    keys = [key for key in keys if params[key] != seed]
+    if not keys:
+        return estimator
+    from sklearn.base import clone
+
+    return clone(estimator).set_params(**dict.fromkeys(keys, int(seed)))
 
 
 def per_class_report(cv: CVPredictions) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -135,11 +288,13 @@ def evaluate_multilabel(
     global and Hamming accuracy with their standard deviations, the rate of empty
     predictions, the same with empty predictions allowed (Bayesian networks), the mean
     treewidth and number of selected features, and the total ``fit_s`` and ``predict_s``.
+    ``seed`` seeds the folds and the models that draw at random (``ecc``), unless their
+    spec sets ``random_state`` (:func:`seeded`).
     """
     verbose = verbose_from(verbose, progress, "evaluate_multilabel")
     from bnclf.evaluation._multilabel import multilabel_fold_scores, summarize_multilabel
 
-    estimators = {spec: build_multilabel_model(spec, discretize, n_bins) for spec in specs}
+    estimators = {spec: seeded(build_multilabel_model(spec, discretize, n_bins), seed, spec) for spec in specs}
     cv = multilabel_fold_scores(estimators, X, Y, n_splits=n_splits, random_state=seed, verbose=verbose, n_jobs=n_jobs)
     table = (
         summarize_multilabel(cv)

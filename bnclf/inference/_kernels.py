@@ -18,7 +18,6 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import logsumexp
@@ -220,8 +219,6 @@ class NetworkKernel:
         self._elimination = None  # (order, cells per row), computed on first use
         self._children = {v: [] for v in self._features}
         self._feeds_class = set()
-        graph = nx.DiGraph()
-        graph.add_nodes_from(self._features)
         for family in self.families:
             for parent in family[1:]:
                 if parent == self.class_index:
@@ -230,8 +227,7 @@ class NetworkKernel:
                     self._feeds_class.add(parent)
                 else:
                     self._children[parent].append(family[0])
-                    graph.add_edge(parent, family[0])
-        self._children_first = list(reversed(list(nx.topological_sort(graph))))
+        self._children_first = _children_first(self._features, self._children)
         has_class = self.class_index in self.cardinalities
         self._class_free = np.array([self.class_index not in f for f in self.families]) if has_class else None
 
@@ -740,3 +736,24 @@ def log_posterior(jll: np.ndarray) -> np.ndarray:
         total = logsumexp(jll, axis=-1, keepdims=True)
     dead = ~np.isfinite(total)
     return np.where(dead, -np.log(jll.shape[-1]), jll - np.where(dead, 0.0, total))
+
+
+def _children_first(features: list[int], children: dict[int, list[int]]) -> list[int]:
+    """The features in an order where each comes after all its children (Kahn's algorithm
+    on the feature arcs, reversed)."""
+    waiting = dict.fromkeys(features, 0)
+    for v in features:
+        for child in children[v]:
+            waiting[child] += 1
+    ready = [v for v in features if waiting[v] == 0]
+    order = []
+    while ready:
+        v = ready.pop()
+        order.append(v)
+        for child in children[v]:
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                ready.append(child)
+    if len(order) != len(features):
+        raise ValueError("the families do not form a directed acyclic graph.")
+    return order[::-1]

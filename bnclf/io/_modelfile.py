@@ -67,10 +67,11 @@ class ModelFileError(ValueError):
 
 
 # -- the classes a model file may name ----------------------------------------------------------------
-def _allowed_classes() -> dict[str, type]:
+def _allowed_classes(multioutput: bool = True) -> dict[str, type]:
     """``qualified name -> class`` of everything a model file may hold: the registered
-    estimators, the values they are made of, and the discretizers and pipelines around them."""
-    from sklearn.multioutput import ClassifierChain, MultiOutputClassifier
+    estimators, the values they are made of, and the discretizers and pipelines around them
+    (scikit-learn's two multi-output wrappers only with ``multioutput``: the reader adds them
+    when a file names them, so that loading another model does not import them)."""
     from sklearn.pipeline import Pipeline
 
     from bnclf.counts._summary import CountSummary
@@ -81,8 +82,16 @@ def _allowed_classes() -> dict[str, type]:
     _registered()
     classes = list(ESTIMATORS)
     classes += [Network, FeatureEncoder, CountSummary, DiscreteData, MDLDiscretizer, QuantileDiscretizer]
-    classes += [Pipeline, MultiOutputClassifier, ClassifierChain]
+    classes += [Pipeline]
+    if multioutput:
+        classes += _multioutput_classes()
     return {_qualified(c): c for c in classes}
+
+
+def _multioutput_classes() -> list[type]:
+    from sklearn.multioutput import ClassifierChain, MultiOutputClassifier
+
+    return [MultiOutputClassifier, ClassifierChain]
 
 
 def _qualified(cls: type) -> str:
@@ -292,7 +301,7 @@ class _Reader:
     def __init__(self, arrays: list[np.ndarray], path: Path) -> None:
         self.arrays = arrays
         self.path = path
-        self.allowed = _allowed_classes()
+        self.allowed = _allowed_classes(multioutput=False)
 
     def fail(self, where: str, what: str):
         raise ModelFileError(f"{self.path}: {where}: {what}; refit the model (or save it again).")
@@ -347,6 +356,8 @@ class _Reader:
         return self.arrays[member][offset : offset + size].reshape(shape)
 
     def _object(self, name: str, state: Any, where: str) -> Any:
+        if name.startswith("sklearn.multioutput.") and name not in self.allowed:
+            self.allowed.update({_qualified(c): c for c in _multioutput_classes()})
         cls = self.allowed.get(name)
         if cls is None:
             self.fail(where, f"{name!r} is not one of bnclf's model classes")

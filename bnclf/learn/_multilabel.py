@@ -20,7 +20,6 @@ import itertools
 import math
 from collections.abc import Callable, Iterator
 
-import networkx as nx
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy import sparse
@@ -509,6 +508,8 @@ def naive_class_graph(n: int, root: int) -> list[tuple]:
 
 def enumerate_fans(n: int, root: int) -> Iterator[list[tuple]]:
     """Every feasible FAN class subgraph with ``root``: parents ``()``, ``(root,)`` or ``(root, j)``, acyclic."""
+    import networkx as nx
+
     others = [i for i in range(n) if i != root]
     options = {i: [(), (root,)] + [(root, j) for j in others if j != i] for i in others}
     for choice in itertools.product(*(options[i] for i in others)):

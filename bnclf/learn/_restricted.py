@@ -8,17 +8,21 @@ Every learner takes a :class:`~bnclf.counts.CountCache` and returns a
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import numpy as np
 
 from bnclf.counts._cache import CountCache
 from bnclf.counts._measures import comparable
 
+if TYPE_CHECKING:
+    import networkx as nx
+
 
 def _with_class_parent(parents: dict[int, list[int]], cache: CountCache) -> nx.DiGraph:
     """A DAG whose features have the class plus the given feature parents."""
+    import networkx as nx  # imported when a structure is learned, not when a model is loaded
+
     c = cache.class_index
     graph = nx.DiGraph()
     graph.add_nodes_from(range(cache.n_features + 1))
@@ -199,6 +203,8 @@ def learn_atan(cache: CountCache) -> list[nx.DiGraph]:
 
 def _feature_graph(parents: dict[int, list[int]], d: int) -> nx.DiGraph:
     """A DAG over the features only (a class-conditional network of a multinet)."""
+    import networkx as nx
+
     graph = nx.DiGraph()
     graph.add_nodes_from(range(d))
     for child, ps in parents.items():

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
@@ -35,6 +34,7 @@ from bnclf.network import Network, NetworkMembers
 
 if TYPE_CHECKING:
     import dask.dataframe as dd
+    import networkx as nx
     from pgmpy.models import DiscreteBayesianNetwork
 
 

@@ -24,7 +24,6 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin
-from sklearn.multioutput import ClassifierChain, MultiOutputClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
@@ -308,6 +307,8 @@ class BinaryRelevanceNB(_CodedMultilabel):
         self.discretizer = discretizer
 
     def _fit_coded(self, codes: np.ndarray, labels: np.ndarray):
+        from sklearn.multioutput import MultiOutputClassifier  # imported when fitted (not on import)
+
         self.estimator_ = MultiOutputClassifier(self._base()).fit(codes, labels.astype(np.int64))
         return self
 
@@ -440,6 +441,8 @@ class EnsembleOfClassifierChains(_CodedMultilabel):
         if seeds is None:
             seeds = check_random_state(self.random_state).randint(np.iinfo(np.int32).max, size=int(self.n_chains))
         self.chain_seeds_ = [int(seed) for seed in seeds]
+        from sklearn.multioutput import ClassifierChain  # imported when fitted (not on import)
+
         base = self._base()
         target = labels.astype(np.int64)
         chains = []

@@ -14,7 +14,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.utils import check_random_state
 
 from bnclf._params import DEPRECATED, RENAMED_PROGRESS, VERBOSE, Checked, Integer, Number, Options, verbose_from
@@ -130,6 +129,8 @@ def _graph(state: DagState):
 def _holdout_folds(y: np.ndarray, n_splits: int, seed: int, *, all_folds: bool) -> np.ndarray:
     """Stratified fold of every row (``-1`` for rows outside a holdout); plain shuffled
     folds when no class has ``n_splits`` rows."""
+    from sklearn.model_selection import KFold, StratifiedKFold  # imported when fitted (not on import)
+
     folds = np.full(len(y), -1, dtype=np.int64)
     stratified = np.bincount(y).max() >= n_splits
     splitter = (StratifiedKFold if stratified else KFold)(n_splits=n_splits, shuffle=True, random_state=seed)
