@@ -57,12 +57,12 @@ class CountCache:
         self.n_samples = data.n_samples
         self.cardinalities = np.append(data.cardinalities, self.n_classes).astype(np.int64)
         # one row of codes per variable (the class last), each contiguous: combined codes
-        # are sums of code * stride, and many families gather their rows in one take
-        self._matrix = np.empty((self.n_features + 1, self.n_samples), dtype=np.int64)
-        self._matrix[: self.n_features] = data.codes.T
-        self._matrix[self.n_features] = data.y
-        self._columns = list(self._matrix)
-        self._has_unknown = np.append((data.codes < 0).any(axis=0), False)
+        # are sums of code * stride, and many families gather their rows in one take. The
+        # encoder's column-major codes are read in place (no second copy of the data).
+        self._matrix = _VariableRows(data.codes, data.y)
+        self._columns = [self._matrix[v] for v in range(self.n_features + 1)]
+        lowest = data.codes.min(axis=0) if self.n_samples else np.zeros(self.n_features, dtype=np.int64)
+        self._has_unknown = np.append(lowest < 0, False)
         self._weights = None if data.weights is None else np.asarray(data.weights, dtype=np.float64)
         self.names = [f"x{j}" for j in range(self.n_features)] + ["class"]
         self._tables: dict[tuple, np.ndarray] = {}
@@ -361,16 +361,24 @@ class CountCache:
                 cells=float(cards.sum()) * self.n_classes,
                 what="the feature-class counts of all features; the largest column:",
             )
-            flat = self._matrix[:d] + offsets[:, None]
-            flat *= self.n_classes
-            flat += self._matrix[c]
-            weights = self._row_weights(d)
-            if self._has_unknown[:d].any():
-                known = self._matrix[:d] >= 0
-                flat = flat[known]
-                weights = None if weights is None else weights[known.ravel()]
-            tables = np.bincount(flat.ravel(), minlength=int(cards.sum()) * self.n_classes, weights=weights)
-            tables = tables.reshape(-1, self.n_classes).astype(np.float64)
+            # a group of features at a time: the combined codes are a bounded temporary
+            size = int(cards.sum()) * self.n_classes
+            tables = np.zeros(size)
+            group = max(1, _CLASS_COUNT_CELLS // max(1, self.n_samples))
+            y = self._matrix[c]
+            for start in range(0, d, group):
+                stop = min(d, start + group)
+                flat = self._matrix[start:stop] + offsets[start:stop, None]
+                flat *= self.n_classes
+                flat += y
+                weights = self._row_weights(stop - start)
+                if self._has_unknown[start:stop].any():
+                    known = self._matrix[start:stop] >= 0
+                    flat = flat[known]
+                    weights = None if weights is None else weights[known.ravel()]
+                tables += np.bincount(flat.ravel(), minlength=size, weights=weights)
+                del flat  # before the next group's: one temporary at a time
+            tables = tables.reshape(-1, self.n_classes)
             for i in range(d):
                 self._tables[(i, c)] = tables[offsets[i] : offsets[i] + cards[i]]
             return tables, offsets
@@ -598,8 +606,9 @@ class CountCache:
         full = np.flatnonzero(column < rwidth)
         owner[column[full]] = np.searchsorted(offsets, full, side="right") - 1
         value[column[full]] = full - offsets[owner[column[full]]]
-        small = int(self.cardinalities[:d].max()) < 2**15
-        matrix = self._matrix[:d].astype(np.int16) if small else self._matrix[:d]  # (features, rows)
+        largest = int(self.cardinalities[:d].max())
+        narrow = np.int8 if largest < 2**7 else np.int16 if largest < 2**15 else None  # codes (and -1, -2) fit
+        matrix = self._matrix[:d].astype(narrow) if narrow else self._matrix[:d]  # (features, rows)
         value = value.astype(matrix.dtype)
         equal = rwidth % d == 0 and np.array_equal(owner, np.repeat(np.arange(d), rwidth // d))
         step = max(1, _ONEHOT_CHUNK_CELLS // rwidth)
@@ -617,6 +626,50 @@ class CountCache:
                 known = (codes >= 0).T.astype(dtype) if unknown else None
                 weights = None if self._weights is None else self._weights[rows[start : start + step]]
                 yield label, onehot.T, known, weights
+
+
+class _VariableRows:
+    """The codes as ``(variables, rows)``: the features' rows read from the encoder's
+    column-major ``(rows, features)`` codes in place, the class row after them.
+
+    Indexing follows a 2-D array's for what counting asks: ``[v]`` is variable ``v``'s row
+    (a view), ``[a:b]`` a block of feature rows (a view), ``[array]`` the rows of those
+    variables (a new ``(k, rows)`` array), and ``shape``. Codes that are not column-major
+    int64 are copied once into that layout.
+    """
+
+    def __init__(self, codes: np.ndarray, y: np.ndarray) -> None:
+        codes = np.asarray(codes)
+        if codes.dtype != np.int64 or not codes.flags.f_contiguous:
+            codes = np.asfortranarray(codes, dtype=np.int64)
+        self._features = codes.T  # C-contiguous (features, rows)
+        self._y = np.ascontiguousarray(y, dtype=np.int64)
+        self.shape = (codes.shape[1] + 1, codes.shape[0])
+
+    def __getitem__(self, index):
+        d = self._features.shape[0]
+        if isinstance(index, (int, np.integer)):
+            return self._y if int(index) == d else self._features[int(index)]
+        if isinstance(index, slice):
+            start, stop, step = index.indices(d + 1)
+            if stop <= d:
+                return self._features[start:stop:step]
+            return self[np.arange(start, stop, step)]
+        index = np.asarray(index, dtype=np.int64)
+        is_class = index == d
+        if not is_class.any():
+            return self._features.take(index, axis=0)
+        out = np.empty((len(index), self.shape[1]), dtype=np.int64)
+        features = np.flatnonzero(~is_class)
+        if len(features):
+            out[features] = self._features.take(index[features], axis=0)
+        out[is_class] = self._y
+        return out
+
+
+_CLASS_COUNT_CELLS = 1 << 22
+"""Combined codes (int64 cells, 32 MiB) that :meth:`CountCache.feature_class_counts` forms
+at a time: a group of features' rows."""
 
 
 class _SegmentSums:
