@@ -276,3 +276,31 @@ def test_networks_and_members_draw_themselves_in_a_notebook(soybean):
     assert isinstance(members, list) and len(members) >= 4 and "<svg" in members._repr_svg_()
     assert members == list(members)  # still the list of (key, Network) pairs
     assert "<style>" in model._repr_html_()  # scikit-learn's HTML repr is untouched
+
+
+def test_the_explain_command_prints_and_draws_the_contributions(tmp_path, capsys):
+    import matplotlib.pyplot as plt
+
+    from bnclf.cli._main import main
+
+    X, y = load_dataset("heart-c")
+    data = tmp_path / "heart.csv"
+    X.assign(num=y).to_csv(data, index=False)
+    model_file = tmp_path / "tan.bnclf"
+    main(["fit", str(data), "--class", "num", "--model", "tan", "-o", str(model_file)])
+    capsys.readouterr()
+    png = tmp_path / "waterfall.png"
+    main(["explain", str(model_file), str(data), "--row", "5", "--contributions", "--plot", str(png)])
+    out = capsys.readouterr().out
+    from bnclf.io import load_model
+
+    model = load_model(model_file)
+    row = X.iloc[[5]]
+    table = model[-1].contributions(model[:-1].transform(row))
+    assert f"sum (the log-odds): {table.iloc[0].sum():+.6f}" in out
+    assert "(prior)" in out and "thal" in out
+    assert plt.imread(png)[..., :3].std() > 0.05
+    main(["explain", str(model_file), str(data), "--contributions", "--against", str(model.classes_[0])])
+    assert "against" in capsys.readouterr().out
+    assert main(["explain", str(model_file), str(data), "--contributions", "--against", "nope"]) == 2
+    assert "--against 'nope' is not a class" in capsys.readouterr().err

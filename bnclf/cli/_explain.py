@@ -1,4 +1,5 @@
-"""``bnclf explain``: the networks an instance-specific model built for one row."""
+"""``bnclf explain``: one row's exact per-feature contributions (``--contributions``), or the
+networks an instance-specific model built for it."""
 
 from __future__ import annotations
 
@@ -13,10 +14,16 @@ def cmd_explain(args: argparse.Namespace) -> None:
     model = load_model(args.model_file)
     est = final_estimator(model)
     _refuse_multilabel(est, "explain")
+    if args.contributions:
+        return _contributions(args, model, est)
+    if args.against is not None:
+        raise ValueError("--against goes with --contributions.")
     if not hasattr(est, "explain"):
         raise ValueError(
-            f"{type(est).__name__} builds one structure for all rows; 'bnclf explain' is for the "
-            "instance-specific classifiers (lkdb, akdb, ltan, targetkdb). Use 'bnclf plot'."
+            f"{type(est).__name__} builds one structure for all rows: 'bnclf explain --contributions' "
+            "splits a row's log-odds by feature, and 'bnclf plot' draws the structure. Without "
+            "--contributions, 'bnclf explain' shows the networks of the instance-specific classifiers "
+            "(lkdb, akdb, ltan, targetkdb)."
         )
     X = read_features(args.data, args, model)
     names = list(getattr(model, "feature_names_in_", est.feature_names_in_))
@@ -42,4 +49,71 @@ def cmd_explain(args: argparse.Namespace) -> None:
         fig = axes.flat[0].figure
         fig.savefig(args.plot, dpi=110)
         plt.close(fig)
+        print(f"wrote {args.plot}")
+
+
+def _contributions(args: argparse.Namespace, model, est) -> None:
+    """Print one row's contributions (and draw the waterfall with ``--plot``)."""
+    import pandas as pd
+
+    X = read_features(args.data, args, model)
+    names = list(getattr(model, "feature_names_in_", est.feature_names_in_))
+    missing = [c for c in names if c not in X.columns]
+    if missing:
+        raise ValueError(f"{args.data} lacks the model's columns {missing}.")
+    if not 0 <= args.row < len(X):
+        raise ValueError(f"--row {args.row} is not a row of {args.data} (it has {len(X)} rows; rows count from 0).")
+    raw = X[names].iloc[[args.row]]
+    row = model[:-1].transform(raw) if hasattr(model, "steps") else raw
+    against = None
+    if args.against is not None:
+        labels = {str(c): c for c in est.classes_}
+        if args.against not in labels:
+            raise ValueError(f"--against {args.against!r} is not a class of the model; its classes: {list(labels)}.")
+        against = labels[args.against]
+    if not hasattr(est, "contributions"):
+        raise ValueError(
+            f"{type(est).__name__} has no exact contributions (it builds a network per row): drop --contributions."
+        )
+    table = est.contributions(row, against=against)
+    if "member" in table.index.names:
+        print(
+            f"{type(est).__name__} averages its members: its log-odds is not a sum of feature terms, so each "
+            "member's split is printed with its weight."
+        )
+        print(table.round(4).to_string())
+        return
+    terms = table.iloc[0]
+    predicted, other = table.index[0][1], table.index[0][2]
+    proba = est.predict_proba(row)[0]
+    classes = [str(c) for c in est.classes_]
+    print(
+        f"row {args.row}: predicted {predicted!r} (P = {proba[classes.index(str(predicted))]:.4f}) against "
+        f"{other!r} (P = {proba[classes.index(str(other))]:.4f})"
+    )
+    shown = pd.DataFrame(
+        {
+            "value": [""] + [raw.iloc[0][name] for name in terms.index[1:]],
+            "contribution": terms.to_numpy(),
+        },
+        index=terms.index,
+    )
+    shown = pd.concat([shown.iloc[:1], shown.iloc[1:].sort_values("contribution", key=abs, ascending=False)])
+    print(shown.to_string(float_format=lambda v: f"{v:+.4f}"))
+    print(f"sum (the log-odds): {terms.sum():+.6f}")
+    if args.plot:
+        import matplotlib
+
+        matplotlib.use("Agg", force=False)
+        import matplotlib.pyplot as plt
+
+        from bnclf.io._files import staged
+        from bnclf.plot._contributions import draw_contributions
+
+        ax = draw_contributions(model, raw, against=against)
+        try:
+            with staged(args.plot) as (tmp,):
+                ax.figure.savefig(tmp, dpi=110)
+        finally:
+            plt.close(ax.figure)
         print(f"wrote {args.plot}")

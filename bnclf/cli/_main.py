@@ -219,12 +219,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_command("_show", "cmd_show"))
 
     p = sub.add_parser(
-        "explain", help="show the networks an instance-specific model (lkdb, akdb, ltan, targetkdb) builds for one row"
+        "explain",
+        help="explain one row: each feature's exact contribution to the log-odds (--contributions), or the "
+        "networks an instance-specific model (lkdb, akdb, ltan, targetkdb) builds for it",
     )
     p.add_argument("model_file", help="model written by 'bnclf fit'")
     p.add_argument("data", help="rows (.csv or .arff) with the model's feature columns")
     p.add_argument("--row", type=int, default=0, help="row to explain, from 0 (default: 0)")
-    p.add_argument("--plot", help="also draw the networks side by side into this PNG")
+    p.add_argument(
+        "--contributions",
+        action="store_true",
+        help="print each feature's exact contribution to the log-odds of the predicted class against the "
+        "runner-up (or --against); --plot draws the waterfall",
+    )
+    p.add_argument("--against", help="with --contributions: the class to compare with (default: the runner-up)")
+    p.add_argument("--plot", help="also draw into this PNG: the waterfall, or the networks side by side")
     _add_csv_options(p)
     p.set_defaults(func=_command("_explain", "cmd_explain"))
 
