@@ -232,7 +232,8 @@ def read_csv_table(
         )
     for column in frame.columns:  # "a " and "a" are one state: text cells lose surrounding spaces
         values = frame[column]
-        if pd.api.types.is_string_dtype(values):
+        # pandas 3's str columns, and pandas 2's object columns of text (with NaN for missing)
+        if pd.api.types.is_string_dtype(values) or pd.api.types.infer_dtype(values, skipna=True) == "string":
             stripped = values.str.strip()
             if not stripped.equals(values):
                 frame[column] = stripped
