@@ -232,7 +232,7 @@ def confusion_table(confusion: pd.DataFrame, caption: str) -> str:
     page scrolls sideways by itself.
     """
     names = [str(c) for c in confusion.columns]
-    upright = len(names) <= 4 and max(len(n) for n in names) <= 14
+    upright = len(names) <= 4 and sum(len(n) for n in names) <= 48
     head = "".join(f"<th>{_esc(c)}</th>" if upright else f'<th class="up"><span>{_esc(c)}</span></th>' for c in names)
     out = [f'<div class="scroll"><table class="cm"><caption>{_esc(caption)}</caption>']
     out.append(f"<thead><tr><th>true \\ predicted</th>{head}</tr></thead><tbody>")
