@@ -352,12 +352,12 @@ _COMMAND_FILES = {
     "query": ({"MODEL_FILE": "model_file", "DATA": "data"}, {"--output": "output"}),
     "evaluate": (
         {"DATA": "data", "--test": "test", "--xml": "xml"},
-        {"--output": "output", "--predictions": "predictions"},
+        {"--output": "output", "--predictions": "predictions", "--html": "html"},
     ),
     "export": ({"MODEL_FILE": "model_file"}, {"--output": "output"}),
     "plot": ({"MODEL_FILE": "model_file"}, {"--output": "output"}),
     "explain": ({"MODEL_FILE": "model_file", "DATA": "data"}, {"--plot": "plot"}),
-    "compare": ({"--datasets": "datasets", "--xml": "xml"}, {}),
+    "compare": ({"--datasets": "datasets", "--xml": "xml"}, {"--html": "html"}),
 }
 _COMPARE_OUTPUTS = ("results.csv", "report.md", "cd_diagram.png", "scores_by_dataset.png")
 

@@ -28,7 +28,9 @@ variance.
 
 The Markdown report is printed; with --out, results.csv (one row per dataset,
 classifier, repeat and fold), report.md, cd_diagram.png and scores_by_dataset.png
-are written there.
+are written there. With --html, one self-contained HTML page (it loads nothing
+from elsewhere) holds the same tables, the figures as inline SVG, and per dataset
+each classifier's confusion matrix and structure.
 """
 
 
@@ -55,6 +57,7 @@ examples:
       --classifiers nb tan "kdb(k=2)" --out results/
   bnclf compare --datasets keel:heart keel:pima --classifiers nb tan \\
       --folds 5 --repeats 10 --jobs 2        # Kelner & Lerner's (2012) 10x CV5
+  bnclf compare --datasets keel:iris keel:pima --html report.html
   bnclf compare --datasets emotions scene.arff --classifiers mnb mfan br ecc \\
       --folds 5                              # Corani et al.'s (2014) protocol
 """
@@ -146,6 +149,13 @@ def _configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         default=None,
         metavar="DIR",
         help="directory for results.csv, report.md and the PNG figures",
+    )
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write the report as one self-contained HTML file: the tables, the CD diagram, the bars "
+        "per dataset, and per dataset each classifier's confusion matrix and structure (fitted on all "
+        "rows), figures as inline SVG",
     )
     p.add_argument(
         "--metric",
@@ -274,6 +284,21 @@ def run_compare_multilabel(args: argparse.Namespace, datasets: Sequence[str], cl
         cd = "cd_diagram.png" if summary.nemenyi_cd is not None else None
         bars = "scores_by_dataset.png"
     print(render_report(results, summary, cd_png=cd, bars_png=bars) + "\n" + extra)
+    if args.html:
+        from bnclf.evaluation._html import compare_html, write_html
+        from bnclf.evaluation._multilabel import MULTILABEL_SCORES_NOTE, multilabel_scores_table
+
+        note = MULTILABEL_SCORES_NOTE.replace("*", "")
+        page = compare_html(
+            results,
+            summary,
+            extra=[("Multilabel scores", note, multilabel_scores_table(results))],
+            notes=[
+                "Multilabel comparisons show no confusion matrices or structures: 'bnclf evaluate "
+                "--html' draws a multilabel network's structure."
+            ],
+        )
+        write_html(page, args.html)
     for failure in results.attrs.get("failures") or []:
         print(f"bnclf compare: skipped {failure['dataset']} ({failure['stage']}): {failure['error']}", file=sys.stderr)
     if args.out:
@@ -282,7 +307,24 @@ def run_compare_multilabel(args: argparse.Namespace, datasets: Sequence[str], cl
             + (", cd_diagram.png" if cd else "")
             + ", scores_by_dataset.png"
         )
+    if args.html:
+        print(f"wrote the HTML report -> {args.html}")
     return 0
+
+
+def _write_html(args, results, summary, predictions, datasets, classifiers, discretizer) -> None:
+    """The comparison as one HTML page, with each classifier fitted on all rows of each dataset
+    (the first ones, up to the cap on drawings) for its structure."""
+    from bnclf.evaluation._html import compare_html, fit_compare_models, write_html
+
+    models, notes = fit_compare_models(
+        datasets,
+        classifiers,
+        discretizer=discretizer,
+        random_state=args.seed,
+        keep=list(summary.mean.index),
+    )
+    write_html(compare_html(results, summary, predictions=predictions, models=models, notes=notes), args.html)
 
 
 def run_compare(args: argparse.Namespace) -> int:
@@ -357,12 +399,16 @@ def run_compare(args: argparse.Namespace) -> int:
             f"bnclf compare: skipped {who}{failure['dataset']} ({failure['stage']}): {failure['error']}",
             file=sys.stderr,
         )
+    if args.html:
+        _write_html(args, results, summary, predictions, datasets, classifiers, discretizer)
     if args.out:
         print(
             f"\nwritten to {args.out}: results.csv, report.md"
             + (", cd_diagram.png" if cd else "")
             + ", scores_by_dataset.png"
         )
+    if args.html:
+        print(f"wrote the HTML report -> {args.html}")
     return 0
 
 

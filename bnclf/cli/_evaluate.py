@@ -142,12 +142,11 @@ def _evaluate_multilabel(args, specs):
         table = train_test_multilabel(
             X, Y, X_test, Y_test, specs, discretize=args.discretize, n_bins=args.bins, seed=args.seed
         )
-        _print_multilabel_table(
-            table,
+        heading = (
             f"fitted on {args.data} ({X.shape[0]} rows, {X.shape[1]} features, {Y.shape[1]} labels), "
-            f"tested on {args.test} ({X_test.shape[0]} rows)",
-            spread=False,
+            f"tested on {args.test} ({X_test.shape[0]} rows)"
         )
+        _print_multilabel_table(table, heading, spread=False)
     else:
         from bnclf.evaluation._reports import evaluate_multilabel
 
@@ -164,14 +163,27 @@ def _evaluate_multilabel(args, specs):
             n_jobs=1 if args.jobs is None else args.jobs,
         )
         least = table.attrs.get("protocol", {}).get("stratified_on")
-        _print_multilabel_table(
-            table,
+        heading = (
             f"{folds}-fold CV stratified on the least relevant label ({least}) on "
             f"{args.data} ({X.shape[0]} rows, {X.shape[1]} features, "
-            f"{Y.shape[1]} labels)",
+            f"{Y.shape[1]} labels)"
         )
+        _print_multilabel_table(table, heading)
     if args.output:
         write_csv(table, args.output)
+    if args.html:
+        from bnclf.evaluation._html import evaluate_multilabel_html, write_html
+        from bnclf.evaluation._reports import build_multilabel_model, seeded
+
+        models = {}
+        for spec in specs:
+            model = seeded(build_multilabel_model(spec, args.discretize, args.bins), args.seed, spec)
+            models[spec] = model.fit(X, Y)
+        page = evaluate_multilabel_html(
+            table, heading=heading, spread=args.test is None, models=models, fitted_on=f", fitted on all of {args.data}"
+        )
+        write_html(page, args.html)
+        print(f"wrote the HTML report -> {args.html}")
 
 
 def cmd_evaluate(args: argparse.Namespace) -> None:
@@ -205,13 +217,11 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
             metrics=_METRICS,
         )
         n_classes = len(next(iter(cvs.values())).classes)
-        _print_table(
-            table,
+        heading = (
             f"fitted on {args.data} ({X.shape[0]} rows, {X.shape[1]} features, {y.nunique()} classes), "
-            f"tested on {args.test} ({X_test.shape[0]} rows)",
-            n_classes,
-            spread=False,
+            f"tested on {args.test} ({X_test.shape[0]} rows)"
         )
+        _print_table(table, heading, n_classes, spread=False)
         where = "test"
     else:
         args.folds = 10 if args.folds is None else args.folds
@@ -229,12 +239,11 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
             verbose=int(not args.no_progress),
         )
         n_classes = y.nunique()
-        _print_table(
-            table,
+        heading = (
             f"{args.folds}-fold stratified CV on {args.data} "
-            f"({X.shape[0]} rows, {X.shape[1]} features, {n_classes} classes)",
-            n_classes,
+            f"({X.shape[0]} rows, {X.shape[1]} features, {n_classes} classes)"
         )
+        _print_table(table, heading, n_classes)
         where = "out-of-fold"
     if not args.brief:
         for spec, cv in cvs.items():
@@ -246,3 +255,31 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
         write_csv(table, args.output)
     if args.predictions:
         _write_predictions(cvs, args.predictions, test=args.test is not None)
+    if args.html:
+        _write_html(args, table, cvs, heading, where, X, y)
+
+
+def _write_html(args, table, cvs, heading: str, where: str, X, y) -> None:
+    """The report as one HTML page; each model is fitted on all of DATA (as 'bnclf fit' fits it)
+    for its structure, which is the model --test scored."""
+    from bnclf.evaluation._html import evaluate_html, write_html
+    from bnclf.evaluation._reports import build_model, seeded
+
+    models = {}
+    for spec in cvs:
+        try:
+            model = seeded(build_model(spec, args.discretize or "mdl", args.bins), args.seed, spec)
+            models[spec] = model.fit(X, y)
+        except Exception as exc:  # the scores are in: a model that cannot be drawn is noted
+            models[spec] = f"could not be fitted on all rows: {type(exc).__name__}: {exc}"
+    page = evaluate_html(
+        table,
+        cvs,
+        heading=heading,
+        where=where,
+        spread=args.test is None,
+        models=models,
+        fitted_on=f", fitted on all of {args.data}",
+    )
+    write_html(page, args.html)
+    print(f"wrote the HTML report -> {args.html}")

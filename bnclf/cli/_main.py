@@ -171,6 +171,12 @@ def build_parser() -> argparse.ArgumentParser:
         "probabilities (one row per model and row)",
     )
     p.add_argument("--brief", action="store_true", help="only the table: no confusion matrix or per-class scores")
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        help="also write the report as one self-contained HTML file: the table, each model's confusion "
+        "matrix, per-class scores and structure (fitted on all of DATA), figures as inline SVG",
+    )
     _add_discretize_options(p)
     _add_label_options(p)
     _add_csv_options(p)

@@ -550,15 +550,18 @@ def compare_multilabel(
     return results
 
 
-def multilabel_report(results: pd.DataFrame) -> str:
-    """Markdown section of the multilabel scores of a :func:`compare_multilabel` frame.
+MULTILABEL_SCORES_NOTE = (
+    "Means over folds; folds stratified on each data set's least relevant label. The zero-one "
+    "loss above is one minus the global accuracy (exact match of the label set, the subset 0/1 "
+    "loss); the Hamming loss is one minus the Hamming accuracy. *empty*: rate of empty "
+    "predictions; *empty allowed*: the same fitted Bayesian networks with empty predictions "
+    "allowed (Corani et al. 2014, Table 5)."
+)
 
-    One row per (data set, classifier): global and Hamming accuracy, the rate
-    of empty predictions, the same three with empty predictions allowed
-    (Bayesian networks), treewidth and selected features (means over folds).
-    """
-    from bnclf.evaluation._compare import _md_table
 
+def multilabel_scores_table(results: pd.DataFrame) -> pd.DataFrame:
+    """The multilabel scores of a :func:`compare_multilabel` frame, one row per (data set,
+    classifier), indexed by data set: what :func:`multilabel_report` shows."""
     summary = summarize_multilabel(results).reset_index(level="classifier")
     columns = {
         "classifier": "classifier",
@@ -571,18 +574,19 @@ def multilabel_report(results: pd.DataFrame) -> str:
         "treewidth": "treewidth",
         "n_selected_features": "features",
     }
-    table = summary[[c for c in columns if c in summary.columns]].rename(columns=columns)
+    return summary[[c for c in columns if c in summary.columns]].rename(columns=columns)
+
+
+def multilabel_report(results: pd.DataFrame) -> str:
+    """Markdown section of the multilabel scores of a :func:`compare_multilabel` frame.
+
+    One row per (data set, classifier): global and Hamming accuracy, the rate
+    of empty predictions, the same three with empty predictions allowed
+    (Bayesian networks), treewidth and selected features (means over folds).
+    """
+    from bnclf.evaluation._compare import _md_table
+
+    table = multilabel_scores_table(results)
     return "\n".join(
-        [
-            "## Multilabel scores",
-            "",
-            "Means over folds; folds stratified on each data set's least relevant label. The zero-one "
-            "loss above is one minus the global accuracy (exact match of the label set, the subset 0/1 "
-            "loss); the Hamming loss is one minus the Hamming accuracy. *empty*: rate of empty "
-            "predictions; *empty allowed*: the same fitted Bayesian networks with empty predictions "
-            "allowed (Corani et al. 2014, Table 5).",
-            "",
-            _md_table(table, index_name="dataset"),
-            "",
-        ]
+        ["## Multilabel scores", "", MULTILABEL_SCORES_NOTE, "", _md_table(table, index_name="dataset"), ""]
     )

@@ -526,6 +526,7 @@ def draw_members(
     ncols: int | None = None,
     title: str | None = None,
     font_size: float | None = None,
+    max_features: int | None = None,
 ) -> np.ndarray:
     """Draw every network of an ensemble or a multinet, one panel per member.
 
@@ -541,6 +542,9 @@ def draw_members(
         Figure title.
     font_size : float, optional
         Label size (see :func:`draw_structure`).
+    max_features : int, optional
+        Draw at most this many features of each member, those with the most arcs among
+        features (see :func:`draw_structure`); each panel's title then says how many.
 
     Returns
     -------
@@ -565,7 +569,9 @@ def draw_members(
         label = net.title or str(key)
         if weights is not None and est._network_kind == "ensemble":
             label += f"  (w = {weights[list(chosen)[i]]:.3g})"
-        specs.append(_structure_spec(net, title=_clip(label, 60), font_size=font_size, legend=False))
+        specs.append(
+            _structure_spec(net, title=_clip(label, 60), font_size=font_size, max_features=max_features, legend=False)
+        )
     ncols = ncols or min(4, len(picked))
     axes = _panel_figure(specs, ncols=ncols, suptitle=title)
     frame = (max(spec["width"] for spec in specs), max(spec["height"] for spec in specs))
