@@ -79,7 +79,10 @@ def reference_rows(name, est, Xtr, ytr, Xte, rows):
             ]
         )
     kdb = est.local_structures(Xte.iloc[rows])["kdb_proba"]
-    return np.array([ref.target_kdb_reference(X, y, r, l, T[i], est.k, kdb[n], m)[2] for n, i in enumerate(rows)])
+    reading = {"smoothing": est.smoothing, "measures": est.measures, "combine": est.combine}
+    return np.array(
+        [ref.target_kdb_reference(X, y, r, l, T[i], est.k, kdb[n], m, **reading)[3] for n, i in enumerate(rows)]
+    )
 
 
 def main(argv=None):

@@ -26,7 +26,9 @@ Pointwise measures (smoothed)
     ``P(x_i,x_j|c) = (N(x_i,x_j,c) + m/(r_i r_j)) / (N(c) + m)`` and its marginals;
     pointwise y-MI ``log2 P(x_i,y) / (P(x_i) P(y))`` with the pair smoothed as one
     variable of ``r_i * l`` states; pointwise y-CMI = CPMI at ``c = y`` (or the
-    pseudo-instance estimates, see :func:`pointwise_y_mi`).
+    pseudo-instance estimates, see :func:`pointwise_y_mi`). The weighted y-MI and
+    y-CMI of discriminatory target learning multiply these by their joint
+    probability (:func:`y_mi_weight`, :func:`y_cmi_weight`).
 Ties
     Ranking: attributes by score descending, the lower index first.
     Parents: candidates by score descending, the earlier-ranked first.
@@ -45,13 +47,16 @@ with, so this module compares those rational numbers exactly (:class:`LogOf`):
 
 * a pointwise measure is ``log2 q`` for one ratio q of smoothed counts;
 * a summed measure ``sum_t (n_t / N) log2 q_t`` (counts n_t, the same N for every
-  attribute or pair) equals ``(1/N) log2 prod_t q_t ** n_t``.
+  attribute or pair) equals ``(1/N) log2 prod_t q_t ** n_t``;
+* a weighted pointwise measure ``w log2 q`` (w a positive rational) is compared
+  through ``q1 ** w1`` against ``q2 ** w2`` (:class:`WeightedLog`).
 
 Floats appear only in the reported values and in the posteriors.
 """
 
 from __future__ import annotations
 
+import decimal
 import functools
 import math
 from fractions import Fraction
@@ -119,6 +124,83 @@ class LogOf:
 
 
 ZERO = LogOf(1)  # log2(1) = 0
+
+
+class WeightedLog:
+    """``weight * log2(num / den)`` for a positive rational weight, compared exactly.
+
+    The sign is the sign of the log (exact). Two values of the same sign are compared
+    by their floats when clearly apart; otherwise ``w1 log q1`` against ``w2 log q2``
+    is ``q1 ** (a1 b2)`` against ``q2 ** (a2 b1)`` with ``w = a / b``, compared as
+    integers. When those powers would exceed ``_EXACT_BITS`` bits, the logs are
+    compared in 200-digit decimal arithmetic instead (a difference below 1e-150 is
+    taken as a tie).
+    """
+
+    __slots__ = ("weight", "log", "sign", "approx", "error")
+
+    _EXACT_BITS = 4_000_000
+
+    def __init__(self, weight, log: LogOf):
+        self.weight = Fraction(weight)
+        if self.weight.numerator <= 0:
+            raise ValueError(f"the weight {self.weight} is not positive")
+        self.log = log
+        self.sign = (log.num > log.den) - (log.num < log.den)
+        w = self.weight.numerator / self.weight.denominator
+        self.approx = w * log.approx
+        self.error = 1e-12 * (abs(self.approx) + w * log.size + 1e-300)  # far above the rounding error
+
+    def bits(self) -> float:
+        """The measure as a float, in bits."""
+        return self.approx
+
+    def _cmp(self, other) -> int:
+        if self.sign != other.sign or self.sign == 0:
+            return (self.sign > other.sign) - (self.sign < other.sign)
+        gap = self.approx - other.approx
+        if abs(gap) > self.error + other.error:
+            return 1 if gap > 0 else -1
+        if self.weight == other.weight and self.log == other.log:
+            return 0
+        e1 = self.weight.numerator * other.weight.denominator
+        e2 = other.weight.numerator * self.weight.denominator
+        g = math.gcd(e1, e2)
+        e1, e2 = e1 // g, e2 // g
+        bits = max(
+            e1 * (self.log.num.bit_length() + self.log.den.bit_length()),
+            e2 * (other.log.num.bit_length() + other.log.den.bit_length()),
+        )
+        if bits <= self._EXACT_BITS:  # q1^e1 vs q2^e2: n1^e1 d2^e2 vs n2^e2 d1^e1
+            lhs = self.log.num**e1 * other.log.den**e2
+            rhs = other.log.num**e2 * self.log.den**e1
+            return (lhs > rhs) - (lhs < rhs)
+        with decimal.localcontext() as ctx:
+            ctx.prec = 200
+            a = (decimal.Decimal(self.log.num).ln() - decimal.Decimal(self.log.den).ln()) * decimal.Decimal(e1)
+            b = (decimal.Decimal(other.log.num).ln() - decimal.Decimal(other.log.den).ln()) * decimal.Decimal(e2)
+            if abs(a - b) <= decimal.Decimal("1e-150") * (abs(a) + abs(b)):
+                return 0
+            return 1 if a > b else -1
+
+    def __lt__(self, other):
+        return self._cmp(other) < 0
+
+    def __gt__(self, other):
+        return self._cmp(other) > 0
+
+    def __eq__(self, other):
+        return isinstance(other, WeightedLog) and self._cmp(other) == 0
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"WeightedLog({self.weight} * log2 {self.log.num}/{self.log.den} ~ {self.approx:.6g})"
+
+
+def is_positive(value) -> bool:
+    """Whether a measure (:class:`LogOf` or :class:`WeightedLog`) is > 0, exactly."""
+    return value.sign > 0 if isinstance(value, WeightedLog) else value > ZERO
 
 
 def product(factors) -> LogOf:
@@ -403,6 +485,11 @@ def pointwise_y_mi(cnt: RowCounts, r, l, i, label, m=1.0, smoothing="m-estimate"
     against the (N+1)^2 of the product)
 
         ratio = (l N_iy + 1) (N + 1) / ((N_i + 1) (l N_y + 1)).
+
+    ``smoothing="pseudo-instance-as-printed"`` (Eq. 9 as printed): the same with
+    ``P(x_i) = (N_i + 1/l)/(N + 1)``, so
+
+        ratio = l (l N_iy + 1) (N + 1) / ((l N_i + 1) (l N_y + 1)).
     """
     n, n_i, n_y, n_iy, ri = cnt.n, cnt.n_i[i], cnt.n_c[label], cnt.n_ic[i][label], int(r[i])
     if smoothing == "m-estimate":
@@ -410,14 +497,46 @@ def pointwise_y_mi(cnt: RowCounts, r, l, i, label, m=1.0, smoothing="m-estimate"
         return LogOf((q * ri * l * n_iy + p) * (q * n + p), (q * ri * n_i + p) * (q * l * n_y + p))
     if smoothing == "pseudo-instance":
         return LogOf((l * n_iy + 1) * (n + 1), (n_i + 1) * (l * n_y + 1))
+    if smoothing == "pseudo-instance-as-printed":
+        return LogOf(l * (l * n_iy + 1) * (n + 1), (l * n_i + 1) * (l * n_y + 1))
     raise ValueError(f"unknown smoothing {smoothing!r}")
+
+
+def y_mi_weight(cnt: RowCounts, r, l, i, label, m=1.0, smoothing="m-estimate") -> Fraction:
+    """The weight ``P(x_i, y)`` of the weighted pointwise y-MI (Duan et al. 2019, Eq. 8).
+
+    ``"m-estimate"``: ``(N_iy + m/(r_i l)) / (N + m)`` (the joint of
+    :func:`pointwise_y_mi`); the pseudo-instance readings: ``(N_iy + 1/l) / (N + 1)``.
+    """
+    n, n_iy = cnt.n, cnt.n_ic[i][label]
+    if smoothing == "m-estimate":  # with m = p/q: (q r_i l N_iy + p) / (r_i l (q N + p))
+        p, q = as_ratio(m)
+        ril = int(r[i]) * l
+        return Fraction(q * ril * n_iy + p, ril * (q * n + p))
+    return Fraction(l * n_iy + 1, l * (n + 1))
+
+
+def y_cmi_weight(cnt: RowCounts, r, l, i, j, label, m=1.0, smoothing="m-estimate") -> Fraction:
+    """The weight ``P(x_i, x_j, y)`` of the weighted pointwise y-CMI (Duan et al. 2019, Eq. 2).
+
+    ``"m-estimate"``: ``P(x_i,x_j|y) P(y)`` with ``P(x_i,x_j|y) = (N_ijy + m/(r_i r_j)) /
+    (N_y + m)`` (the joint of :func:`cpmi`) and ``P(y) = (N_y + m/l) / (N + m)``; the
+    pseudo-instance readings: ``(N_ijy + 1/l) / (N + 1)`` (Eq. 9).
+    """
+    n, n_y, n_ijy = cnt.n, cnt.n_c[label], cnt.n_ijc[i, j][label]
+    if smoothing == "m-estimate":  # with m = p/q, r = r_i r_j: the product of the two fractions
+        p, q = as_ratio(m)
+        rr = int(r[i]) * int(r[j])
+        return Fraction((q * rr * n_ijy + p) * (q * l * n_y + p), rr * (q * n_y + p) * l * (q * n + p))
+    return Fraction(l * n_ijy + 1, l * (n + 1))
 
 
 def pointwise_y_cmi(cnt: RowCounts, r, l, i, j, label, m=1.0, smoothing="m-estimate") -> LogOf:
     """Pointwise y-CMI ``log2 P(x_i,x_j|y) / (P(x_i|y) P(x_j|y))`` at the row's own values.
 
     ``smoothing="m-estimate"``: the CPMI at ``c = y`` (:func:`cpmi`).
-    ``smoothing="pseudo-instance"``: ``P(x_i,x_j|y) = (N_ijy + 1/l)/(N_y + 1/l)``,
+    ``smoothing="pseudo-instance"`` (and ``"pseudo-instance-as-printed"``, which differs
+    in ``P(x_i)`` only): ``P(x_i,x_j|y) = (N_ijy + 1/l)/(N_y + 1/l)``,
     ``P(x_i|y) = (N_iy + 1/l)/(N_y + 1/l)``, likewise ``P(x_j|y)``; multiplying every
     count by l,
 
@@ -425,7 +544,7 @@ def pointwise_y_cmi(cnt: RowCounts, r, l, i, j, label, m=1.0, smoothing="m-estim
     """
     if smoothing == "m-estimate":
         return cpmi(cnt, r, i, j, label, m)
-    if smoothing != "pseudo-instance":
+    if smoothing not in ("pseudo-instance", "pseudo-instance-as-printed"):  # P(x_i) is not in it
         raise ValueError(f"unknown smoothing {smoothing!r}")
     n_y, n_iy, n_jy = cnt.n_c[label], cnt.n_ic[i][label], cnt.n_ic[j][label]
     n_ijy = cnt.n_ijc[i, j][label]
@@ -712,31 +831,71 @@ def ltan_diagnostics(results, generalist_probas, y_true=None) -> dict:
 # ------------------------------------------------------------------------------------ TargetKDB
 
 
-def target_kdb_reference(X, y, r, l, x, k, kdb_proba, m=1.0, smoothing="m-estimate"):
-    """Discriminatory target learning with KDB (the discriminatory target learning paper) for one test row.
+def target_kdb_reference(
+    X,
+    y,
+    r,
+    l,
+    x,
+    k,
+    kdb_proba,
+    m=1.0,
+    smoothing="pseudo-instance",
+    measures="weighted",
+    combine="own-label",
+):
+    """Discriminatory target learning with KDB (Duan et al. 2019) for one test row.
 
     For each label y, a micro KDB kdb_y: rank the known attributes by pointwise
     y-MI descending; the attribute at rank p takes up to k parents among earlier
     ranks with the highest pointwise y-CMI, keeping only candidates with y-CMI > 0.
-    Its joint over ALL classes uses the m-estimated CPTs and is normalized into a
-    posterior. ``kdb_e`` = mean of the l micro posteriors; final =
-    ``(kdb_e + P_KDB) / 2``. ``smoothing`` selects the estimates of the pointwise
-    measures only (:func:`pointwise_y_mi`); the CPTs stay m-estimated.
+    ``measures="weighted"`` multiplies each log ratio by its joint probability
+    (:func:`y_mi_weight`, :func:`y_cmi_weight`); ``"pointwise"`` keeps the bare log
+    ratios. ``smoothing`` selects the estimates inside the measures only
+    (:func:`pointwise_y_mi`); the CPTs stay m-estimated. Each micro model's joint over
+    ALL classes (m-estimated CPTs) normalized is its posterior. ``kdb_e``:
+    ``combine="own-label"`` normalizes ``P(y, x | kdb_y)`` over the labels y;
+    ``"posterior-average"`` is the mean of the l micro posteriors. Final =
+    ``(kdb_e + P_KDB) / 2``.
 
     Returns
     -------
     parents : int ndarray (l, d, k)
     micro : ndarray (l, l), ``micro[y]`` = posterior of kdb_y
+    kdb_e : ndarray (l,)
     proba : ndarray (l,)
     """
     cnt = RowCounts(X, y, l, x)
     parents = np.full((l, len(x), k), UNKNOWN, dtype=np.int64)
-    micro = np.zeros((l, l))
+    joints = np.zeros((l, l))
     memo = {}
     for label in range(l):
-        ymi = {i: pointwise_y_mi(cnt, r, l, i, label, m, smoothing) for i in cnt.known}
-        ycmi = symmetric_scores(cnt.known, lambda i, j: pointwise_y_cmi(cnt, r, l, i, j, label, m, smoothing))
-        parents[label] = kdb_parents(x, k, ymi, ycmi, keep=lambda i, j: ycmi[i][j] > ZERO)
-        micro[label] = normalize_log(joint_log(X, y, r, l, x, parents[label], m, memo))
-    kdb_e = micro.sum(axis=0) / l
-    return parents, micro, (kdb_e + np.asarray(kdb_proba, dtype=float)) / 2
+        if measures == "weighted":
+            ymi = {
+                i: WeightedLog(
+                    y_mi_weight(cnt, r, l, i, label, m, smoothing), pointwise_y_mi(cnt, r, l, i, label, m, smoothing)
+                )
+                for i in cnt.known
+            }
+            ycmi = symmetric_scores(
+                cnt.known,
+                lambda i, j: WeightedLog(
+                    y_cmi_weight(cnt, r, l, i, j, label, m, smoothing),
+                    pointwise_y_cmi(cnt, r, l, i, j, label, m, smoothing),
+                ),
+            )
+        elif measures == "pointwise":
+            ymi = {i: pointwise_y_mi(cnt, r, l, i, label, m, smoothing) for i in cnt.known}
+            ycmi = symmetric_scores(cnt.known, lambda i, j: pointwise_y_cmi(cnt, r, l, i, j, label, m, smoothing))
+        else:
+            raise ValueError(f"unknown measures {measures!r}")
+        parents[label] = kdb_parents(x, k, ymi, ycmi, keep=lambda i, j: is_positive(ycmi[i][j]))
+        joints[label] = joint_log(X, y, r, l, x, parents[label], m, memo)
+    micro = np.array([normalize_log(row) for row in joints])
+    if combine == "own-label":
+        kdb_e = normalize_log([joints[label][label] for label in range(l)])
+    elif combine == "posterior-average":
+        kdb_e = micro.sum(axis=0) / l
+    else:
+        raise ValueError(f"unknown combine {combine!r}")
+    return parents, micro, kdb_e, (kdb_e + np.asarray(kdb_proba, dtype=float)) / 2

@@ -412,14 +412,20 @@ def test_reference_ltan_final_posterior_is_a_distribution(name):
         assert not np.isin(np.flatnonzero(unknown), out["expert_parents"]).any()
 
 
+@pytest.mark.parametrize("combine", ["own-label", "posterior-average"])
 @pytest.mark.parametrize("name", CASES)
-def test_reference_target_kdb_with_k0_averages_naive_bayes_and_kdb(name):
+def test_reference_target_kdb_with_k0_averages_naive_bayes_and_kdb(name, combine):
+    """With k = 0 every micro model is naive Bayes, so kdb_e is NB's posterior whichever
+    way the micro models are combined."""
     case = load_case(name)
     nb = NaiveBayesClassifier(m=M).fit(case.X, case.y).predict_proba(case.lib_q)
     kdb = KDBClassifier(k=1, m=M).fit(case.X, case.y).predict_proba(case.lib_q)
     for q in range(0, len(case.Xq), 5):
-        parents, micro, proba = ref.target_kdb_reference(case.X, case.y, case.r, case.l, case.Xq[q], 0, kdb[q], M)
+        parents, micro, kdb_e, proba = ref.target_kdb_reference(
+            case.X, case.y, case.r, case.l, case.Xq[q], 0, kdb[q], M, combine=combine
+        )
         _assert_proba(case, q, micro, np.tile(nb[q], (case.l, 1)), "micro models with k=0")
+        _assert_proba(case, q, kdb_e, nb[q], "kdb_e with k=0")
         _assert_proba(case, q, proba, (nb[q] + kdb[q]) / 2, "final with k=0")
 
 
@@ -588,6 +594,256 @@ def test_hand_worked_tie_in_the_refined_tree_is_broken_by_the_rule():
     np.testing.assert_array_equal(local["refined_parents"][0], [-1, 0, 0])
 
 
+# --------------------------------------------- discriminatory target learning, worked by hand
+
+# Duan et al. (2019) on a tiny example: 3 attributes (r = 2, 3, 2), 3 classes of 4 rows.
+TARGET_X = np.array(
+    [
+        [0, 0, 0],
+        [1, 1, 0],
+        [1, 0, 0],
+        [1, 0, 1],  # class 0
+        [1, 0, 1],
+        [0, 1, 1],
+        [1, 2, 1],
+        [0, 2, 0],  # class 1
+        [0, 2, 0],
+        [1, 2, 0],
+        [1, 2, 1],
+        [1, 1, 0],  # class 2
+    ]
+)
+TARGET_Y = np.repeat([0, 1, 2], 4)
+TARGET_R = [2, 3, 2]
+TARGET_ROW = [0, 0, 1]
+
+
+def _count(X, y, conditions, label=None):
+    """Training rows with ``X[t][i] == v`` for every ``(i, v)`` in conditions (and class ``label``)."""
+    return sum(
+        1 for t in range(len(y)) if all(X[t][i] == v for i, v in conditions) and (label is None or y[t] == label)
+    )
+
+
+def _eq9_by_hand(X, y, x, l, as_printed=False):
+    """The estimates of Eq. 9 at the row's values, by loops over the training rows:
+    ``P(y)``, ``P(x_i)``, ``P(x_i, y)`` and ``P(x_i, x_j, y)``, each ``(count + 1/l) / (N + 1)``
+    but ``P(x_i)``, whose count gets 1 (the pseudo-instance's weight over all classes) or,
+    as printed, 1/l."""
+    n, d = len(y), len(x)
+    p_y = [(_count(X, y, [], c) + 1 / l) / (n + 1) for c in range(l)]
+    p_x = [(_count(X, y, [(i, x[i])]) + (1 / l if as_printed else 1)) / (n + 1) for i in range(d)]
+    p_xy = [[(_count(X, y, [(i, x[i])], c) + 1 / l) / (n + 1) for c in range(l)] for i in range(d)]
+    p_xxy = [
+        [[(_count(X, y, [(i, x[i]), (j, x[j])], c) + 1 / l) / (n + 1) for c in range(l)] for j in range(d)]
+        for i in range(d)
+    ]
+    return p_y, p_x, p_xy, p_xxy
+
+
+def _target_by_hand(X, y, r, x, k, *, measures, combine, as_printed=False, m=1.0):
+    """Discriminatory target learning for one row (every attribute known), from the
+    definitions with plain loops: Eqs. 8 and 2 on the Eq. 9 estimates (conditionals as
+    ratios, Eq. 10), Algorithm 2, m-estimated CPTs, the combiner of Sec. 3 (or the mean
+    of the micro posteriors), and KDB(k) from the empirical MI (with 3 attributes and
+    k = 2 its structure is fixed by the MI order alone)."""
+    n, d, l = len(y), len(x), int(max(y)) + 1
+    p_y, p_x, p_xy, p_xxy = _eq9_by_hand(X, y, x, l, as_printed)
+    ymi, ycmi = np.zeros((l, d)), np.zeros((l, d, d))
+    for c in range(l):
+        for i in range(d):
+            ratio = p_xy[i][c] / (p_x[i] * p_y[c])
+            ymi[c, i] = math.log2(ratio) * (p_xy[i][c] if measures == "weighted" else 1)
+            for j in range(d):
+                if i != j:
+                    ratio = (p_xxy[i][j][c] / p_y[c]) / ((p_xy[i][c] / p_y[c]) * (p_xy[j][c] / p_y[c]))
+                    ycmi[c, i, j] = math.log2(ratio) * (p_xxy[i][j][c] if measures == "weighted" else 1)
+
+    def cpt(i, parents, label):  # (N(x_i, pa, c) + m/r_i) / (N(pa, c) + m)
+        pa = [(p, x[p]) for p in parents]
+        return (_count(X, y, [(i, x[i])] + pa, label) + m / r[i]) / (_count(X, y, pa, label) + m)
+
+    def joint(parents, label):
+        out = (_count(X, y, [], label) + m / l) / (n + m)
+        for i in range(d):
+            out *= cpt(i, parents[i], label)
+        return out
+
+    structures, joints = [], np.zeros((l, l))
+    for c in range(l):
+        order = sorted(range(d), key=lambda i: -ymi[c, i])  # stable: the lower index first on ties
+        parents = {i: [] for i in range(d)}
+        for p, i in enumerate(order):
+            candidates = sorted((j for j in order[:p] if ycmi[c, i, j] > 0), key=lambda j: -ycmi[c, i, j])
+            parents[i] = sorted(candidates[:k])
+        structures.append(parents)
+        joints[c] = [joint(parents, label) for label in range(l)]
+    micro = joints / joints.sum(axis=1, keepdims=True)
+    own = np.diag(joints)
+    kdb_e = own / own.sum() if combine == "own-label" else micro.mean(axis=0)
+    # KDB(k = 2) over 3 attributes: by the empirical I(X_i; C), the second takes the first,
+    # the third both
+    mi = []
+    for i in range(d):
+        terms = 0.0
+        for a in range(r[i]):
+            for c in range(l):
+                n_ac, n_a, n_c = _count(X, y, [(i, a)], c), _count(X, y, [(i, a)]), _count(X, y, [], c)
+                if n_ac:
+                    terms += n_ac / n * math.log2(n_ac * n / (n_a * n_c))
+        mi.append(terms)
+    order = sorted(range(d), key=lambda i: -mi[i])
+    kdb_parents = {i: sorted(order[: order.index(i)][:k]) for i in range(d)}
+    kdb_joint = np.array([joint(kdb_parents, label) for label in range(l)])
+    kdb = kdb_joint / kdb_joint.sum()
+    return {
+        "ymi": ymi,
+        "ycmi": ycmi,
+        "parents": structures,
+        "micro": micro,
+        "kdb_e": kdb_e,
+        "kdb": kdb,
+        "proba": (kdb_e + kdb) / 2,
+    }
+
+
+def _padded_parents(structures, d, k):
+    return np.array([[sorted(s[i]) + [-1] * (k - len(s[i])) for i in range(d)] for s in structures])
+
+
+def test_hand_worked_eq9_estimates():
+    """The Eq. 9 estimates of the example, worked out as fractions (N = 12, l = 3)."""
+    p_y, p_x, p_xy, p_xxy = _eq9_by_hand(TARGET_X, TARGET_Y, TARGET_ROW, 3)
+    # 4 rows per class: P(y) = (4 + 1/3) / 13 = 1/3
+    np.testing.assert_allclose(p_y, [1 / 3] * 3, rtol=0, atol=1e-15)
+    # N(x0 = 0) = 4, N(x1 = 0) = 4, N(x2 = 1) = 5: P(x_i) = (N + 1) / 13
+    np.testing.assert_allclose(p_x, [5 / 13, 5 / 13, 6 / 13], rtol=0, atol=1e-15)
+    # as printed: (N + 1/3) / 13
+    printed = _eq9_by_hand(TARGET_X, TARGET_Y, TARGET_ROW, 3, as_printed=True)[1]
+    np.testing.assert_allclose(printed, [13 / 39, 13 / 39, 16 / 39], rtol=0, atol=1e-15)
+    # N(x_i, y) = (1, 2, 1), (3, 1, 0), (1, 3, 1): P(x_i, y) = (3 N + 1) / 39
+    want = [[4, 7, 4], [10, 4, 1], [4, 10, 4]]
+    np.testing.assert_allclose(p_xy, np.array(want) / 39, rtol=0, atol=1e-15)
+    # N(x0, x1, y) = (1, 0, 0), N(x0, x2, y) = (0, 1, 0), N(x1, x2, y) = (1, 1, 0)
+    for (i, j), counts in {(0, 1): [1, 0, 0], (0, 2): [0, 1, 0], (1, 2): [1, 1, 0]}.items():
+        np.testing.assert_allclose(p_xxy[i][j], (3 * np.array(counts) + 1) / 39, rtol=0, atol=1e-15)
+        np.testing.assert_allclose(p_xxy[j][i], p_xxy[i][j], rtol=0, atol=1e-15)
+
+
+def test_hand_worked_target_kdb_measures_in_the_library_and_the_reference():
+    """The weighted pointwise y-MI and y-CMI (Eqs. 8 and 2 on Eq. 9), their weights and
+    bare log ratios: the library's value tables and the reference against the loops."""
+    X, y, x = TARGET_X, TARGET_Y, TARGET_ROW
+    hand = _target_by_hand(X, y, TARGET_R, x, 2, measures="weighted", combine="own-label")
+    bare = _target_by_hand(X, y, TARGET_R, x, 2, measures="pointwise", combine="own-label")
+    p_y, p_x, p_xy, p_xxy = _eq9_by_hand(X, y, x, 3)
+    # worked values: label 2, X0 and X1: P(x0, x1, y2) = 1/39 and the ratio
+    # P(x0, x1 | y2) / (P(x0 | y2) P(x1 | y2)) = (1/13) / ((4/13) (1/13)) = 13/4
+    assert hand["ycmi"][2, 0, 1] == pytest.approx(math.log2(13 / 4) / 39, abs=1e-15)
+    # label 0, X1: P(x1, y0) = 10/39, ratio (10/39) / ((5/13) (1/3)) = 2: 10/39 bits
+    assert hand["ymi"][0, 1] == pytest.approx(10 / 39, abs=1e-15)
+    model = TargetKDBClassifier(k=2).fit(X, y)
+    tables = model._tables
+    idx, _ = tables.flat_index(np.array([x]))
+    idx = idx[0]
+    ymi, ycmi = tables.pseudo_instance_measures()
+    w_mi, w_cmi = tables.target_weights("pseudo-instance", 1.0)
+    pair = np.ix_(idx, idx)
+    np.testing.assert_allclose(w_mi[idx].T, np.array(p_xy).T, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(np.moveaxis(w_cmi[pair], 2, 0), np.moveaxis(np.array(p_xxy), 2, 0), atol=1e-15)
+    np.testing.assert_allclose(ymi[idx].T, bare["ymi"], rtol=0, atol=1e-13)
+    np.testing.assert_allclose((w_mi * ymi)[idx].T, hand["ymi"], rtol=0, atol=1e-14)
+    off = ~np.eye(3, dtype=bool)
+    np.testing.assert_allclose(np.moveaxis(ycmi[pair], 2, 0)[:, off], bare["ycmi"][:, off], rtol=0, atol=1e-13)
+    weighted = np.moveaxis((w_cmi * ycmi)[pair], 2, 0)
+    np.testing.assert_allclose(weighted[:, off], hand["ycmi"][:, off], rtol=0, atol=1e-14)
+    cnt = ref.RowCounts(X, y, 3, np.array(x))
+    for c in range(3):
+        for i in range(3):
+            weight = ref.y_mi_weight(cnt, TARGET_R, 3, i, c, 1.0, "pseudo-instance")
+            assert float(weight) == pytest.approx(p_xy[i][c], abs=1e-15)
+            value = ref.WeightedLog(weight, ref.pointwise_y_mi(cnt, TARGET_R, 3, i, c, 1.0, "pseudo-instance"))
+            assert value.bits() == pytest.approx(hand["ymi"][c, i], abs=1e-14)
+            for j in range(3):
+                if i != j:
+                    weight = ref.y_cmi_weight(cnt, TARGET_R, 3, i, j, c, 1.0, "pseudo-instance")
+                    assert float(weight) == pytest.approx(p_xxy[i][j][c], abs=1e-15)
+                    ratio = ref.pointwise_y_cmi(cnt, TARGET_R, 3, i, j, c, 1.0, "pseudo-instance")
+                    assert ref.WeightedLog(weight, ratio).bits() == pytest.approx(hand["ycmi"][c, i, j], abs=1e-14)
+    # as printed, P(x_i) differs: so does the y-MI, the same shift log2(P / P_printed) for every label
+    printed = TargetKDBClassifier(k=2, smoothing="pseudo-instance-as-printed").fit(X, y)
+    ymi_printed = printed._tables.pseudo_instance_measures(as_printed=True)[0][idx].T
+    shift = [math.log2((_count(X, y, [(i, x[i])]) + 1) / (_count(X, y, [(i, x[i])]) + 1 / 3)) for i in range(3)]
+    np.testing.assert_allclose(ymi_printed - bare["ymi"], np.tile(shift, (3, 1)), rtol=0, atol=1e-13)
+
+
+HAND_READINGS = {
+    "paper": ({}, dict(measures="weighted", combine="own-label")),
+    "paper-eq9-as-printed": (
+        {"smoothing": "pseudo-instance-as-printed"},
+        dict(measures="weighted", combine="own-label", as_printed=True),
+    ),
+    "own-label-pointwise": ({"measures": "pointwise"}, dict(measures="pointwise", combine="own-label")),
+    "0.2.0-pseudo-instance": (
+        {"measures": "pointwise", "combine": "posterior-average"},
+        dict(measures="pointwise", combine="posterior-average"),
+    ),
+}
+
+
+@pytest.mark.parametrize("reading", list(HAND_READINGS))
+def test_hand_worked_target_kdb_in_the_library_and_the_reference(reading):
+    """Structures, micro posteriors, kdb_e, KDB and the answer for the example row: the
+    library and the reference against the loops over the definitions."""
+    params, hand_params = HAND_READINGS[reading]
+    X, y, x = TARGET_X, TARGET_Y, TARGET_ROW
+    hand = _target_by_hand(X, y, TARGET_R, x, 2, **hand_params)
+    want_parents = _padded_parents(hand["parents"], 3, 2)
+    model = TargetKDBClassifier(k=2, **params).fit(X, y)
+    row = np.array([x], dtype=float)
+    local = model.local_structures(row)
+    np.testing.assert_array_equal(local["parents"][0], want_parents)
+    for key, got in (("micro", "micro_proba"), ("kdb_e", "kdb_e_proba"), ("kdb", "kdb_proba")):
+        np.testing.assert_allclose(local[got][0], hand[key], rtol=0, atol=1e-13, err_msg=key)
+    np.testing.assert_allclose(model.predict_proba(row)[0], hand["proba"], rtol=0, atol=1e-13)
+    smoothing = params.get("smoothing", "pseudo-instance")
+    measures, combine = params.get("measures", "weighted"), params.get("combine", "own-label")
+    parents, micro, kdb_e, proba = ref.target_kdb_reference(
+        X, y, np.array(TARGET_R), 3, np.array(x), 2, hand["kdb"], 1.0, smoothing, measures, combine
+    )
+    np.testing.assert_array_equal(parents, want_parents)
+    np.testing.assert_allclose(kdb_e, hand["kdb_e"], rtol=0, atol=1e-13)
+    np.testing.assert_allclose(proba, hand["proba"], rtol=0, atol=1e-13)
+
+
+def test_hand_worked_target_kdb_readings_differ():
+    """The example tells the readings apart: for label 2 the weights reorder X1 and X2
+    (weighted -0.0595 > -0.0600, bare -2.32 < -0.58), so kdb_2 has X0 -> X1 -> X2 instead
+    of X0, X2 -> X1; and the paper's reading answers label 1 where bnclf 0.2.0's answered 0."""
+    X, y, x, r = TARGET_X, TARGET_Y, TARGET_ROW, TARGET_R
+    paper = _target_by_hand(X, y, r, x, 2, measures="weighted", combine="own-label")
+    old = _target_by_hand(X, y, r, x, 2, measures="pointwise", combine="posterior-average")
+    assert paper["parents"][2] == {0: [], 1: [0], 2: [1]}
+    assert old["parents"][2] == {0: [], 1: [0, 2], 2: []}
+    assert paper["parents"][:2] == old["parents"][:2]
+    assert np.argmax(paper["proba"]) == 1 and np.argmax(old["proba"]) == 0
+    # the sign test is the same with and without the weights
+    assert ((paper["ycmi"] > 0) == (old["ycmi"] > 0)).all()
+    assert TargetKDBClassifier(k=2).fit(X, y).predict(np.array([x], dtype=float))[0] == 1
+    old_model = TargetKDBClassifier(k=2, measures="pointwise", combine="posterior-average").fit(X, y)
+    assert old_model.predict(np.array([x], dtype=float))[0] == 0
+
+
+def test_weighted_log_compares_exactly():
+    """``WeightedLog`` ties ``(1/2) log2(9/4)`` and ``log2(3/2)`` exactly, and orders by sign."""
+    half = ref.WeightedLog(F(1, 2), ref.LogOf(9, 4))
+    one = ref.WeightedLog(F(1), ref.LogOf(3, 2))
+    assert half == one and not half < one and not half > one
+    assert ref.WeightedLog(F(1, 3), ref.LogOf(9, 4)) < one
+    assert ref.WeightedLog(F(5), ref.LogOf(3, 4)) < ref.WeightedLog(F(1, 100), ref.LogOf(1))
+    assert ref.is_positive(one) and not ref.is_positive(ref.WeightedLog(F(2), ref.LogOf(1)))
+
+
 # ------------------------------------------------------------ the library against the reference
 
 
@@ -671,12 +927,26 @@ def test_ltan_diagnostics_match_reference(delta):
         np.testing.assert_allclose(without_y[key], expected[key], rtol=0, atol=1e-12, equal_nan=True, err_msg=key)
 
 
-@pytest.mark.parametrize("smoothing", ["m-estimate", "pseudo-instance"])
+# the readings of TargetKDB: the paper's (the default) and those kept as parameters
+TARGET_READINGS = {
+    "paper": {},
+    "paper-eq9-as-printed": {"smoothing": "pseudo-instance-as-printed"},
+    "weighted-m-estimate": {"smoothing": "m-estimate"},
+    "own-label-pointwise": {"measures": "pointwise"},
+    "0.2.0": {"measures": "pointwise", "combine": "posterior-average", "smoothing": "m-estimate"},
+    "0.2.0-pseudo-instance": {"measures": "pointwise", "combine": "posterior-average", "smoothing": "pseudo-instance"},
+}
+
+
+@pytest.mark.parametrize("reading", list(TARGET_READINGS))
 @pytest.mark.parametrize("k", [1, 2])
 @pytest.mark.parametrize("name", CASES)
-def test_target_kdb_matches_reference(name, k, smoothing):
+def test_target_kdb_matches_reference(name, k, reading):
+    """The batched learner equals the reference built one row at a time, from boolean-mask
+    counts, for every reading: the same micro structures exactly, the same posteriors."""
     case = load_case(name)
-    model = TargetKDBClassifier(k=k, m=M, smoothing=smoothing).fit(case.X, case.y)
+    params = TARGET_READINGS[reading]
+    model = TargetKDBClassifier(k=k, m=M, **params).fit(case.X, case.y)
     proba = model.predict_proba(case.lib_q)
     local = model.local_structures(case.lib_q)
     d, l = case.X.shape[1], case.l
@@ -685,9 +955,10 @@ def test_target_kdb_matches_reference(name, k, smoothing):
     kdb = KDBClassifier(k=k, m=M).fit(case.X, case.y).predict_proba(case.lib_q)
     diff = Mismatches(case)
     for q, x in enumerate(case.Xq):
-        parents, micro, final = ref.target_kdb_reference(case.X, case.y, case.r, l, x, k, kdb[q], M, smoothing)
+        parents, micro, kdb_e, final = ref.target_kdb_reference(case.X, case.y, case.r, l, x, k, kdb[q], M, **params)
         for label in range(l):
             diff.same(q, local["parents"][q][label], parents[label], f"kdb_{label} parents")
             diff.close(q, local["micro_proba"][q][label], micro[label], f"kdb_{label} posterior")
+        diff.close(q, local["kdb_e_proba"][q], kdb_e, "kdb_e")
         diff.close(q, proba[q], final, "TargetKDB posterior")
     diff.check()

@@ -136,9 +136,11 @@ def known_evidence(row):
         LKDBClassifier(k=2),
         AKDBClassifier(k=1),
         TargetKDBClassifier(k=2),
-        TargetKDBClassifier(k=1, smoothing="pseudo-instance"),
+        TargetKDBClassifier(k=1, smoothing="pseudo-instance-as-printed"),
+        TargetKDBClassifier(k=2, measures="pointwise", combine="posterior-average", smoothing="m-estimate"),
+        TargetKDBClassifier(k=1, measures="pointwise", combine="posterior-average", smoothing="pseudo-instance"),
     ],
-    ids=["lkdb1", "lkdb2", "akdb1", "target2", "target1-pseudo"],
+    ids=["lkdb1", "lkdb2", "akdb1", "target2", "target1-printed", "target2-0.2.0", "target1-0.2.0-pseudo"],
 )
 def test_explained_networks_give_the_model_posterior_through_pgmpy(est, soybean):
     X, y = soybean
@@ -151,12 +153,21 @@ def test_explained_networks_give_the_model_posterior_through_pgmpy(est, soybean)
         expl = est.explain(test.iloc[[r]])
         evidence = known_evidence(test.iloc[r])
         parts = {}
-        for name, model in expl.to_pgmpy().items():
+        models = expl.to_pgmpy()
+        for name, model in models.items():
             parts[name] = posterior(model, est.class_name_, classes, evidence)
             np.testing.assert_allclose(parts[name], list(expl.posteriors[name].values()), rtol=0, atol=1e-9)
         if isinstance(est, TargetKDBClassifier):
-            micro = np.mean([parts[f"kdb_{c}"] for c in classes], axis=0)
-            want = (micro + parts["KDB"]) / 2
+            if est.combine == "own-label":  # P(c, x | kdb_c) = P(x | kdb_c) P(c | x, kdb_c), normalized
+                own = [
+                    np.exp(log_evidence(models[f"kdb_{c}"], evidence)) * parts[f"kdb_{c}"][y]
+                    for y, c in enumerate(classes)
+                ]
+                kdb_e = np.array(own) / np.sum(own)
+            else:
+                kdb_e = np.mean([parts[f"kdb_{c}"] for c in classes], axis=0)
+            np.testing.assert_allclose(list(expl.posteriors["kdb_e"].values()), kdb_e, rtol=0, atol=1e-9)
+            want = (kdb_e + parts["KDB"]) / 2
         elif isinstance(est, AKDBClassifier):
             want = (parts["KDB"] + parts["LKDB"]) / 2
         else:
@@ -227,7 +238,14 @@ def test_binary_problem_tan_ie_tree_is_tan_tree(krkp):
 
 
 @pytest.mark.parametrize(
-    "est", [LKDBClassifier(k=2), LTANClassifier(), TargetKDBClassifier()], ids=["lkdb", "ltan", "target"]
+    "est",
+    [
+        LKDBClassifier(k=2),
+        LTANClassifier(),
+        TargetKDBClassifier(),
+        TargetKDBClassifier(measures="pointwise", combine="posterior-average", smoothing="m-estimate"),
+    ],
+    ids=["lkdb", "ltan", "target", "target-0.2.0"],
 )
 def test_chunked_batches_give_the_same_answers(est, soybean, monkeypatch):
     X, y = soybean
@@ -240,6 +258,23 @@ def test_chunked_batches_give_the_same_answers(est, soybean, monkeypatch):
     np.testing.assert_allclose(est.predict_proba(test), whole_p, rtol=0, atol=1e-13)
     for key, value in whole.items():
         np.testing.assert_allclose(parts[key], value, rtol=0, atol=1e-13)
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_target_kdb_batch_equals_each_row_alone(k, soybean):
+    """Brute force: each test row predicted by a call of its own (its micro KDBs built
+    and counted for it alone) gives what the batch gives for it, structures and all."""
+    X, y = soybean
+    est = TargetKDBClassifier(k=k).fit(X.iloc[:450], y.iloc[:450])
+    test = _with_unknowns(X.iloc[450:490], np.random.default_rng(3))
+    batch = est.local_structures(test)
+    proba = est.predict_proba(test)
+    for r in range(len(test)):
+        alone = est.local_structures(test.iloc[[r]])
+        np.testing.assert_array_equal(alone["parents"][0], batch["parents"][r])
+        for key in ("micro_proba", "kdb_e_proba", "kdb_proba"):
+            np.testing.assert_allclose(alone[key][0], batch[key][r], rtol=0, atol=1e-13, err_msg=key)
+        np.testing.assert_allclose(est.predict_proba(test.iloc[[r]])[0], proba[r], rtol=0, atol=1e-13)
 
 
 def test_diagnostics_follow_the_equations(soybean):
@@ -295,6 +330,14 @@ def test_registered_names_and_parameters():
         LTANClassifier(delta=1.5).fit(X, y)
     with pytest.raises(ValueError, match="smoothing"):
         TargetKDBClassifier(smoothing="laplace").fit(X, y)
+    with pytest.raises(ValueError, match="measures"):
+        TargetKDBClassifier(measures="summed").fit(X, y)
+    with pytest.raises(ValueError, match="combine"):
+        TargetKDBClassifier(combine="vote").fit(X, y)
+    paper = TargetKDBClassifier()
+    assert (paper.measures, paper.combine, paper.smoothing) == ("weighted", "own-label", "pseudo-instance")
+    old = make_classifier("targetkdb(measures='pointwise', combine='posterior-average', smoothing='m-estimate')")
+    assert (old.measures, old.combine, old.smoothing) == ("pointwise", "posterior-average", "m-estimate")
     with pytest.raises(ValueError, match="k="):
         LKDBClassifier(k=-1).fit(X, y)
 

@@ -16,7 +16,12 @@ from bnclf import MDLDiscretizer, QuantileDiscretizer, make_classifier
 from bnclf.io._models import load_model, save_model
 from bnclf.models._registry import CLASSIFIERS
 
-SPECS = sorted(CLASSIFIERS) + ["kdb(k=1, m=0)", "aode(smoothing='weka')", "targetkdb(k=1, smoothing='pseudo-instance')"]
+SPECS = sorted(CLASSIFIERS) + [
+    "kdb(k=1, m=0)",
+    "aode(smoothing='weka')",
+    "targetkdb(k=1, smoothing='pseudo-instance')",
+    "targetkdb(measures='pointwise', combine='posterior-average', smoothing='m-estimate')",
+]
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -135,6 +140,40 @@ def test_files_of_the_first_format_are_read_by_refitting_their_rows():
     for name, test in rows.items():
         model = load_model(here / f"{name}.bnclf")
         np.testing.assert_allclose(np.asarray(model.predict_proba(test)), expected[name], atol=1e-12, err_msg=name)
+
+
+def test_target_kdb_saved_before_its_reading_parameters_loads_with_the_reading_it_was_fitted_with(soybean, tmp_path):
+    """A TargetKDB saved by bnclf 0.2.0 (no ``measures`` or ``combine``: the pointwise
+    measures and the posterior average) predicts what it predicted then, and says so in
+    its parameters; so does a pickle of one."""
+    here = Path(__file__).parent / "data" / "model_v2"
+    expected = json.loads((here / "expected.json").read_text())["targetkdb_0.2.0"]
+    X, y = soybean
+    X, y = X.iloc[:150, :7], y.iloc[:150]
+    test = X.iloc[:30].astype(object).copy()
+    test.iat[0, 1] = None
+    model = load_model(here / "targetkdb_0.2.0.bnclf")
+    params = model.get_params()
+    assert (params["measures"], params["combine"], params["smoothing"]) == (
+        "pointwise",
+        "posterior-average",
+        "m-estimate",
+    )
+    np.testing.assert_allclose(model.predict_proba(test), expected, rtol=0, atol=1e-12)
+    # refitting with those parameters gives the same model; the new default differs
+    again = make_classifier("targetkdb").set_params(measures="pointwise", combine="posterior-average")
+    again.set_params(smoothing="m-estimate").fit(X, y)
+    np.testing.assert_allclose(again.predict_proba(test), expected, rtol=0, atol=1e-12)
+    assert np.abs(make_classifier("targetkdb").fit(X, y).predict_proba(test) - expected).max() > 1e-3
+    # a pickle's state without the two parameters
+    state = again.__getstate__()
+    del state["measures"], state["combine"]
+    old = type(again).__new__(type(again))
+    old.__setstate__(state)
+    assert (old.measures, old.combine) == ("pointwise", "posterior-average")
+    np.testing.assert_array_equal(old.predict_proba(test), again.predict_proba(test))
+    back = load_model(save_model(model, tmp_path / "again.bnclf"))
+    assert back.get_params() == params
 
 
 def test_a_crafted_pickle_is_not_run(tmp_path):

@@ -1,7 +1,7 @@
 """Instance-specific structure learning, batched over test rows.
 
 The instance-specific learners of Sun et al. (2017) (LKDB, the label-driven LTAN) and
-The discriminatory target learning paper (discriminatory target learning) build a structure for every test
+of Duan et al. (2019) (discriminatory target learning) build a structure for every test
 instance from measures of that instance's own attribute values. Everything a
 row needs is a *gather* from tables computed once at fit time:
 
@@ -141,7 +141,7 @@ class LocalTables:
             return np.log2(joint / (p_i * p_j))
 
     def pointwise_class_mi(self, m: float) -> np.ndarray:
-        """Pointwise y-MI ``log2 P(x_i, y) / (P(x_i) P(y))`` (the discriminatory target learning paper): (R, l).
+        """Pointwise y-MI ``log2 P(x_i, y) / (P(x_i) P(y))`` (Duan et al. 2019, Eq. 8, unweighted): (R, l).
 
         ``(x_i, y)`` is smoothed as one variable of ``r_i l`` states, as
         :func:`bnclf.counts.pointwise_class_mi`.
@@ -151,24 +151,57 @@ class LocalTables:
         parts = np.split(self.value_class, self.offsets[1:])
         return np.concatenate([pointwise_class_mi(part, m) for part in parts])
 
-    def pseudo_instance_measures(self) -> tuple[np.ndarray, np.ndarray]:
+    def pseudo_instance_measures(self, *, as_printed: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Pointwise y-MI (R, l) and y-CMI (R, R, l) with the test instance added as a
-        pseudo training row of weight ``1/l`` in every class (the discriminatory target learning paper Eq. 9 reading).
+        pseudo training row of weight ``1/l`` in every class (Duan et al. 2019, Eq. 9).
 
         ``P(x_i, y) = (N(x_i, y) + 1/l) / (N + 1)``, ``P(x_i) = (N(x_i) + 1) / (N + 1)``,
         ``P(y) = (N(y) + 1/l) / (N + 1)``; ``P(x_i, x_j | y) = (N(x_i, x_j, y) + 1/l) /
         (N(y) + 1/l)`` and ``P(x_i | y) = (N(x_i, y) + 1/l) / (N(y) + 1/l)``. Every
         count is at the instance's own values, so both are tables over values.
+        ``as_printed``: ``P(x_i) = (N(x_i) + 1/l) / (N + 1)``, Eq. 9 as printed (the
+        pseudo-instance it describes adds 1 to ``N(x_i)``, its weight over all classes).
         """
         l = self.n_classes
         n = self.value_class
         total = np.add.reduceat(n, self.offsets, axis=0)[self.owner]  # (R, l) N(y), i known
         n_all = total.sum(axis=1, keepdims=True)
         p_xy = (n + 1.0 / l) / (n_all + 1)
-        p_x = (n.sum(axis=1, keepdims=True) + 1) / (n_all + 1)
+        p_x = (n.sum(axis=1, keepdims=True) + (1.0 / l if as_printed else 1)) / (n_all + 1)
         p_y = (total + 1.0 / l) / (n_all + 1)
         ymi = np.log2(p_xy / (p_x * p_y))
         return ymi, self._pointwise_pair_ratio(1.0 / l, 1.0 / l, 1.0 / l)
+
+    def target_weights(self, smoothing: str, m: float) -> tuple[np.ndarray, np.ndarray]:
+        """The joint probabilities that weight the pointwise y-MI and y-CMI (Duan et al.
+        2019, Eqs. 8 and 2): ``P(x_i, y)`` (R, l) and ``P(x_i, x_j, y)`` (R, R, l).
+
+        ``smoothing="m-estimate"``: the estimates inside :meth:`pointwise_class_mi`
+        and :meth:`conditional_pointwise_mi`, ``P(x_i, y) = (N(x_i, y) + m/(r_i l)) /
+        (N + m)`` and ``P(x_i, x_j, y) = P(x_i, x_j | y) P(y)`` with ``P(x_i, x_j | y) =
+        (N(x_i, x_j, y) + m/(r_i r_j)) / (N(y) + m)`` and ``P(y) = (N(y) + m/l) / (N + m)``.
+        The pseudo-instance readings (Eq. 9): ``P(x_i, y) = (N(x_i, y) + 1/l) / (N + 1)``
+        and ``P(x_i, x_j, y) = (N(x_i, x_j, y) + 1/l) / (N + 1)``. Counts are taken among
+        the rows where the attribute (the pair) is known, as in the measures.
+        """
+        l = self.n_classes
+        n = self.value_class
+        total = np.add.reduceat(n, self.offsets, axis=0)[self.owner]  # (R, l) N(y), i known
+        n_all = total.sum(axis=1, keepdims=True)
+        _, pair_total = self._pair_marginals()
+        o = self.owner
+        n_pair = pair_total[o][:, o]  # (R, R, l): N(y) among rows with both known
+        pair_all = n_pair.sum(axis=2, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if smoothing == "m-estimate":
+                r = self.cards[o].astype(float)
+                single = (n + m / (r[:, None] * l)) / (n_all + m)
+                joint = (self.blocks + (m / (r[:, None] * r[None, :]))[:, :, None]) / (n_pair + m)
+                pair = joint * (n_pair + m / l) / (pair_all + m)
+            else:
+                single = (n + 1.0 / l) / (n_all + 1)
+                pair = (self.blocks + 1.0 / l) / (pair_all + 1)
+        return single, pair
 
 
 # -- structures ------------------------------------------------------------------------
@@ -190,8 +223,8 @@ def local_kdb_parents(
     k : int
         Maximum number of parents.
     positive_only : bool
-        Keep only candidates with a score > 0 (the discriminatory target learning paper: a non-positive pointwise
-        y-CMI means "independent or irrelevant on this point").
+        Keep only candidates with a score > 0 (Duan et al. 2019, Algorithm 2: a
+        non-positive pointwise y-CMI means "independent or irrelevant on this point").
 
     Returns
     -------

@@ -1,7 +1,8 @@
 """Instance-specific classifiers: a structure for every test instance.
 
 LKDB and AKDB (Sun et al. 2017, §2.2.3 and its reference [5]), the label-driven
-LTAN (Sun et al. 2017, Algorithm 4) and discriminatory target learning for KDB.
+LTAN (Sun et al. 2017, Algorithm 4) and discriminatory target learning for KDB
+(Duan et al. 2019).
 Structures are built for whole batches of rows with numpy (see :mod:`bnclf.learn`);
 :meth:`InstanceSpecificClassifier.explain` returns the
 networks built for one row as :class:`~bnclf.network.Network` values (pgmpy
@@ -609,36 +610,68 @@ def cohen_kappa(a: ArrayLike, b: ArrayLike, n_labels: int) -> float:
 
 
 # -- discriminatory target learning ----------------------------------------------------------
-_TARGET_SMOOTHING = ("m-estimate", "pseudo-instance")
+_TARGET_SMOOTHING = ("pseudo-instance", "pseudo-instance-as-printed", "m-estimate")
+_TARGET_MEASURES = ("weighted", "pointwise")
+_TARGET_COMBINE = ("own-label", "posterior-average")
+_TARGET_BEFORE_PARAMETERS = {"measures": "pointwise", "combine": "posterior-average"}
+"""What TargetKDB did before it had these parameters (bnclf 0.2.0): a pickle or model
+file whose state lacks them was fitted with this reading."""
 
 
 class TargetKDBClassifier(InstanceSpecificClassifier):
-    """Discriminatory target learning with KDB: a micro KDB per test instance and label.
+    """Discriminatory target learning with KDB (Duan et al. 2019): a micro KDB per test
+    instance and label, combined with the regular KDB.
 
     For a row ``x`` and each label ``y``, ``kdb_y`` ranks the attributes by the
-    pointwise y-MI ``log P(x_i, y) / (P(x_i) P(y))`` of the row's own values and
-    gives each up to ``k`` earlier-ranked parents with the highest positive
-    pointwise y-CMI ``log P(x_i, x_j | y) / (P(x_i | y) P(x_j | y))`` (a
-    non-positive value means the two values are y-conditionally independent or
-    irrelevant on this point, and no arc is drawn). Each micro model gives a
-    posterior over all labels; ``kdb_e`` is their mean, and the answer is the
-    mean of ``kdb_e`` and the regular KDB's posterior.
+    pointwise y-MI of the row's own values (Eq. 8),
+    ``I(x_i; y) = P(x_i, y) log P(x_i, y) / (P(x_i) P(y))``, and gives each up to
+    ``k`` earlier-ranked parents with the highest **positive** pointwise y-CMI
+    (Eq. 2), ``I(x_i; x_j | y) = P(x_i, x_j, y) log P(x_i, x_j | y) / (P(x_i | y) P(x_j | y))``
+    (Algorithm 2; a non-positive value means the two values are y-conditionally
+    independent or irrelevant on this point, and no arc is drawn). The probabilities
+    inside the measures are the estimates of Eq. 9: the test row added to the training
+    counts as one pseudo-instance spread evenly over the ``l`` labels. ``kdb_e``
+    normalizes the joint each micro model gives its own label,
+    ``P(y_i | x) = P(y_i, x | kdb_i) / sum_j P(y_j, x | kdb_j)`` (Sec. 3), and the
+    answer is the mean of ``kdb_e`` and the regular KDB's posterior (the final KDB^e).
 
     Parameters
     ----------
     k : int, default=2
-        Maximum number of feature parents of the regular KDB and of every micro KDB.
-    smoothing : {"m-estimate", "pseudo-instance"}, default="m-estimate"
-        Estimates inside the pointwise measures: the m-estimates of DESIGN §3,
-        or the paper's pseudo-instance reading of its Eq. 9 (the test row is
-        added to the training counts with weight ``1/l`` in every class).
-        CPTs are m-estimates either way.
+        Maximum number of feature parents of the regular KDB and of every micro KDB
+        (the paper's experiments use k = 2).
+    measures : {"weighted", "pointwise"}, default="weighted"
+        ``"weighted"``: the paper's measures, the log ratios weighted by the joint
+        probability ``P(x_i, y)`` or ``P(x_i, x_j, y)`` (Eqs. 8 and 2).
+        ``"pointwise"``: the bare log ratios (bnclf 0.2.0's reading, made when the
+        paper's formulas were not available). The weights are positive, so
+        the sign test on the y-CMI is the same; the ranking and the choice among
+        positive candidates differ.
+    combine : {"own-label", "posterior-average"}, default="own-label"
+        How the micro KDBs make ``kdb_e``. ``"own-label"``: each ``kdb_y`` scores
+        only its own label, ``P(y, x | kdb_y)``, and these joints are normalized over
+        the labels (the paper's linear combiner, Sec. 3). ``"posterior-average"``:
+        the mean of the micro KDBs' full posteriors over all labels (bnclf 0.2.0's
+        reading).
+    smoothing : {"pseudo-instance", "pseudo-instance-as-printed", "m-estimate"}, \
+default="pseudo-instance"
+        The estimates inside the pointwise measures. ``"pseudo-instance"``: Eq. 9
+        read as the paper explains it, the test row added to the counts with weight
+        ``1/l`` in every class: ``P(y) = (N(y) + 1/l) / (N + 1)``, ``P(x_i, y) =
+        (N(x_i, y) + 1/l) / (N + 1)``, ``P(x_i, x_j, y) = (N(x_i, x_j, y) + 1/l) /
+        (N + 1)``, ``P(x_i) = (N(x_i) + 1) / (N + 1)``, conditionals as ratios
+        (Eq. 10). ``"pseudo-instance-as-printed"``: the same, but ``P(x_i) =
+        (N(x_i) + 1/l) / (N + 1)`` as Eq. 9 prints it. ``"m-estimate"``: the
+        m-estimates of the CPTs (DESIGN §3; bnclf 0.2.0's default). CPTs are
+        m-estimates whatever this is.
     m : float, default=1.0
         m-estimate weight of the CPTs, ``(N(x, pa) + m/r) / (N(pa) + m)``; ``m=0`` is
         maximum likelihood.
     missing : {"category", "ignore", "error"}, default="category"
         A missing training value: a state of its own (``"category"``), left out of the
         tables that hold its column (``"ignore"``, available-case counts), or an error.
+        (The paper replaced missing values by the training mode or mean; impute them
+        before fitting to do the same.)
     handle_unknown : {"marginalize", "error"}, default="marginalize"
         A value missing or unseen at predict time: summed out exactly
         (``"marginalize"``), or an error.
@@ -650,17 +683,45 @@ class TargetKDBClassifier(InstanceSpecificClassifier):
 
     Notes
     -----
-    The paper's formulas were lost in the source text; the reading is DESIGN §4.
-    Ties: lower attribute index first in a ranking, the earlier-ranked
-    attribute first among parents. A value unknown at predict time leaves its
-    attribute out of every micro model of the row (a class-only leaf, summed
-    out); the regular KDB sums it out exactly. The paper reports no results
-    table, so accuracy is compared with KDB only.
+    Readings where the paper leaves a choice:
+
+    * **P(x_i) in Eq. 9.** As printed, ``P(x_i)`` gets ``+1/l`` like the joints.
+      The paper derives Eq. 9 from one pseudo-instance carrying ``x_i`` with total
+      weight 1 (``1/l`` in each of the ``l`` classes), which gives ``+1``, and only
+      ``+1`` keeps ``sum_y P(x_i, y) = P(x_i)`` and ``sum_y P(y | x_i) = 1``. The
+      printed formula contradicts its own derivation, so the default follows the
+      derivation; ``"pseudo-instance-as-printed"`` keeps the formula. The two differ
+      by ``log((N(x_i) + 1) / (N(x_i) + 1/l))``, the same for every label, so only
+      the ranking inside a micro model changes.
+    * **Algorithm 2** as printed tests the argmax index (``m > 0``) and never removes
+      a chosen parent from the candidates; it is read as "up to k earlier attributes
+      by decreasing y-CMI, only those with a positive y-CMI".
+    * **Weighted measures with m-estimates**: the log ratio is the pointwise one and
+      the weight is its joint, ``P(x_i, y)`` for the y-MI and ``P(x_i, x_j | y) P(y)``
+      for the y-CMI. A zero joint (only with ``m = 0``) gives 0 (``0 log 0 = 0``).
+    * **Ties**: lower attribute index first in a ranking, the earlier-ranked
+      attribute first among parents. Measures are compared after rounding (weighted
+      ones scaled by ``N + 1`` first, which changes no order).
+    * **Unknown values**: a value unknown at predict time leaves its attribute out
+      of every micro model of the row (a class-only leaf, summed out); the regular
+      KDB sums it out exactly.
+
+    Eq. 9 is used inside the measures only; the paper does not say how the CPTs are
+    smoothed, and they are the m-estimates of every bnclf learner.
+    ``explain(row).posteriors`` gives each micro KDB's own posterior over all labels
+    (what its network answers) and ``kdb_e``.
+
+    A model saved by bnclf 0.2.0 (a pickle or model file without ``measures`` and
+    ``combine``) loads with ``measures="pointwise"`` and
+    ``combine="posterior-average"``, the reading it was fitted with; its ``smoothing``
+    is stored. ``TargetKDBClassifier(measures="pointwise",
+    combine="posterior-average", smoothing="m-estimate")`` is that version's default.
 
     References
     ----------
-    Discriminatory target learning: mining significant dependence relationships
-    from labeled and unlabeled data (KDB case), Entropy.
+    Duan, Wang, Mammadov, Lou & Sun (2019), Discriminatory target learning: mining
+    significant dependence relationships from labeled and unlabeled data, Entropy 21(5),
+    537, doi:10.3390/e21050537.
     """
 
     short_names = {"targetkdb": {}}
@@ -669,19 +730,31 @@ class TargetKDBClassifier(InstanceSpecificClassifier):
         self,
         *,
         k: int = 2,
-        smoothing: str = "m-estimate",
+        measures: str = "weighted",
+        combine: str = "own-label",
+        smoothing: str = "pseudo-instance",
         m: float = 1.0,
         missing: str = "category",
         handle_unknown: str = "marginalize",
     ) -> None:
         super().__init__(m=m, missing=missing, handle_unknown=handle_unknown)
         self.k = k
+        self.measures = measures
+        self.combine = combine
         self.smoothing = smoothing
 
     _parameters = {
         "k": Integer(0, "the number of feature parents of each attribute in a micro KDB", "2 is the default"),
-        "smoothing": Options(_TARGET_SMOOTHING, "the estimator of the micro KDB's probabilities"),
+        "measures": Options(_TARGET_MEASURES, "the pointwise measures: weighted by their joint, or bare log ratios"),
+        "combine": Options(_TARGET_COMBINE, "how the micro KDBs make kdb_e"),
+        "smoothing": Options(_TARGET_SMOOTHING, "the estimator of the probabilities inside the pointwise measures"),
     }
+
+    def __setstate__(self, state: dict) -> None:
+        state = dict(state)
+        for name, value in _TARGET_BEFORE_PARAMETERS.items():
+            state.setdefault(name, value)
+        super().__setstate__(state)
 
     def _cells_per_row(self):
         # one d x d pointwise y-CMI matrix per label, and the (d x d x l) gather behind it
@@ -690,12 +763,24 @@ class TargetKDBClassifier(InstanceSpecificClassifier):
     def _fit_local(self, data, cache):
         graph = learn_kdb(cache, k=int(self.k))
         self.network_ = self._make_network(graph_families(graph, cache.class_index), cache, title=f"KDB (k={self.k})")
-        if self.smoothing == "pseudo-instance":
-            ymi, ycmi = self._tables.pseudo_instance_measures()
+        self._ymi, self._ycmi = self._target_measures(cache)
+
+    def _target_measures(self, cache):
+        """The pointwise y-MI (R, l) and y-CMI (R, R, l) tables, ready to compare."""
+        tables = self._tables
+        if self.smoothing == "m-estimate":
+            ymi = tables.pointwise_class_mi(self.m)
+            ycmi = tables.conditional_pointwise_mi(self.m)
         else:
-            ymi = self._tables.pointwise_class_mi(self.m)
-            ycmi = self._tables.conditional_pointwise_mi(self.m)
-        self._ymi, self._ycmi = comparable(ymi), comparable(ycmi)
+            ymi, ycmi = tables.pseudo_instance_measures(as_printed=self.smoothing == "pseudo-instance-as-printed")
+        if self.measures == "weighted":
+            # scaled by N + 1 (no order changes) so that rounding acts at the scale of counts
+            scale = float(cache.class_counts.sum()) + 1.0
+            w_mi, w_cmi = tables.target_weights(self.smoothing, self.m)
+            with np.errstate(invalid="ignore"):
+                ymi = np.where(w_mi > 0, (scale * w_mi) * ymi, 0.0)
+                ycmi = np.where(w_cmi > 0, (scale * w_cmi) * ycmi, 0.0)
+        return comparable(ymi), comparable(ycmi)
 
     def _chunk(self, codes):
         n, d, l = len(codes), self.n_features_in_, len(self.classes_)
@@ -705,10 +790,20 @@ class TargetKDBClassifier(InstanceSpecificClassifier):
         known_rep = np.repeat(known, l, axis=0)
         parents = local_kdb_parents(rank, pair, known_rep, int(self.k), positive_only=True)
         parents = parents.reshape(n, l, d, -1)
-        micro = np.exp(log_posterior(self._local.joint_log(codes, parents)))  # (n, l, l)
+        joint = self._local.joint_log(codes, parents)  # (n, l micro models, l labels)
+        micro = np.exp(log_posterior(joint))
+        if self.combine == "own-label":
+            kdb_e = np.exp(log_posterior(joint[:, np.arange(l), np.arange(l)]))
+        else:
+            kdb_e = micro.mean(axis=1)
         kdb = np.exp(log_posterior(self.network_.joint_log_likelihood(codes)))
-        kdb_e = micro.mean(axis=1)
-        return {"proba": (kdb_e + kdb) / 2, "parents": parents, "micro_proba": micro, "kdb_proba": kdb}
+        return {
+            "proba": (kdb_e + kdb) / 2,
+            "parents": parents,
+            "micro_proba": micro,
+            "kdb_e_proba": kdb_e,
+            "kdb_proba": kdb,
+        }
 
     def _explain_parts(self, codes, parts):
         labels = self._labels()
@@ -718,5 +813,5 @@ class TargetKDBClassifier(InstanceSpecificClassifier):
             name = f"kdb_{lab}"
             networks[name] = self._row_network(parts["parents"][0, y], codes[0], f"micro KDB for label {lab}")
             posteriors[name] = self._posterior_dict(parts["micro_proba"][0, y])
-        posteriors["kdb_e"] = self._posterior_dict(parts["micro_proba"][0].mean(axis=0))
-        return networks, posteriors, {}
+        posteriors["kdb_e"] = self._posterior_dict(parts["kdb_e_proba"][0])
+        return networks, posteriors, {"combine": self.combine}
