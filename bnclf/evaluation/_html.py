@@ -544,11 +544,11 @@ def fit_compare_models(
     models: dict[tuple[str, str], Any] = {}
     notes = []
     for dname, X, y in items:
-        if len(models) + len(clf_items) > limit:
-            rest = len(items) - len({d for d, _ in models})
+        if models and len(models) + len(clf_items) > limit:  # the first dataset is drawn in any case
+            drawn = len({d for d, _ in models})
             notes.append(
-                f"Structures are drawn for the first {len({d for d, _ in models})} datasets only "
-                f"({limit} drawings at most); {rest} more are left out."
+                f"Structures are drawn for the first {drawn} of the {len(items)} datasets only "
+                f"({limit} drawings at most)."
             )
             break
         for cname, est in clf_items:
