@@ -25,6 +25,10 @@ import pandas as pd
 from bnclf._version import __version__
 
 if TYPE_CHECKING:
+    import os
+
+    from matplotlib.figure import Figure
+
     from bnclf.evaluation._compare import ComparisonSummary
     from bnclf.evaluation._protocols import CVPredictions
 
@@ -105,7 +109,7 @@ def inline_svg(svg: str, prefix: str, label: str | None = None) -> str:
     return text.replace("<svg ", f"<svg{attrs} ", 1)
 
 
-def figure_svg(fig, prefix: str, label: str | None = None, *, tight: bool = True) -> str:
+def figure_svg(fig: Figure, prefix: str, label: str | None = None, *, tight: bool = True) -> str:
     """A matplotlib figure as inline SVG text (see :func:`inline_svg`); the figure is closed."""
     import matplotlib
 
@@ -292,7 +296,7 @@ class _Sections:
         return f'<h2 id="{anchor}">{_esc(name)}</h2>'
 
 
-def write_html(text: str, path) -> None:
+def write_html(text: str, path: str | os.PathLike) -> None:
     """``text`` written to ``path`` in full or not at all (:func:`bnclf.io._files.staged`)."""
     from bnclf.io._files import staged
 
