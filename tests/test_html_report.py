@@ -318,3 +318,17 @@ def test_compare_html_multilabel(tmp_path, capsys):
     assert html_tables == markdown  # the comparison's tables, then the multilabel scores
     assert html_tables[-1][0][:3] == ["dataset", "classifier", "global accuracy"]
     assert "Multilabel comparisons show no confusion matrices or structures" in text
+
+
+def test_structures_of_a_comparison_are_capped():
+    from bnclf.evaluation._html import fit_compare_models
+
+    X, y = load_dataset("iris")
+    data = [("a", X, y), ("b", X, y), ("c", X, y)]
+    models, notes = fit_compare_models(data, ["nb", "tan"], discretizer="mdl", random_state=0, keep=["a", "b", "c"])
+    assert list(models) == [(d, c) for d in "abc" for c in ("nb", "tan")] and notes == []
+    models, notes = fit_compare_models(data, ["nb", "tan"], discretizer="mdl", random_state=0, keep=["a", "c"], limit=3)
+    assert list(models) == [("a", "nb"), ("a", "tan")]
+    assert notes == ["Structures are drawn for the first 1 of the 2 datasets only (3 drawings at most)."]
+    models, _ = fit_compare_models(data, ["nb", "tan"], discretizer="mdl", random_state=0, keep=["b"], limit=1)
+    assert list(models) == [("b", "nb"), ("b", "tan")]  # the first dataset in any case

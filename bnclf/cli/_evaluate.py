@@ -177,8 +177,11 @@ def _evaluate_multilabel(args, specs):
 
         models = {}
         for spec in specs:
-            model = seeded(build_multilabel_model(spec, args.discretize, args.bins), args.seed, spec)
-            models[spec] = model.fit(X, Y)
+            try:
+                model = seeded(build_multilabel_model(spec, args.discretize, args.bins), args.seed, spec)
+                models[spec] = model.fit(X, Y)
+            except Exception as exc:  # the scores are in: a model that cannot be drawn is noted
+                models[spec] = f"could not be fitted on all rows: {type(exc).__name__}: {exc}"
         page = evaluate_multilabel_html(
             table, heading=heading, spread=args.test is None, models=models, fitted_on=f", fitted on all of {args.data}"
         )

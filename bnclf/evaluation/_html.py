@@ -25,6 +25,10 @@ import pandas as pd
 from bnclf._version import __version__
 
 if TYPE_CHECKING:
+    import os
+
+    from matplotlib.figure import Figure
+
     from bnclf.evaluation._compare import ComparisonSummary
     from bnclf.evaluation._protocols import CVPredictions
 
@@ -33,7 +37,12 @@ __all__ = [
     "MAX_MEMBERS",
     "MAX_STRUCTURES",
     "compare_html",
+    "confusion_table",
     "evaluate_html",
+    "evaluate_multilabel_html",
+    "figure_svg",
+    "fit_compare_models",
+    "html_table",
     "inline_svg",
     "structure_figure",
     "write_html",
@@ -105,7 +114,7 @@ def inline_svg(svg: str, prefix: str, label: str | None = None) -> str:
     return text.replace("<svg ", f"<svg{attrs} ", 1)
 
 
-def figure_svg(fig, prefix: str, label: str | None = None, *, tight: bool = True) -> str:
+def figure_svg(fig: Figure, prefix: str, label: str | None = None, *, tight: bool = True) -> str:
     """A matplotlib figure as inline SVG text (see :func:`inline_svg`); the figure is closed."""
     import matplotlib
 
@@ -292,7 +301,7 @@ class _Sections:
         return f'<h2 id="{anchor}">{_esc(name)}</h2>'
 
 
-def write_html(text: str, path) -> None:
+def write_html(text: str, path: str | os.PathLike) -> None:
     """``text`` written to ``path`` in full or not at all (:func:`bnclf.io._files.staged`)."""
     from bnclf.io._files import staged
 
@@ -544,11 +553,11 @@ def fit_compare_models(
     models: dict[tuple[str, str], Any] = {}
     notes = []
     for dname, X, y in items:
-        if len(models) + len(clf_items) > limit:
-            rest = len(items) - len({d for d, _ in models})
+        if models and len(models) + len(clf_items) > limit:  # the first dataset is drawn in any case
+            drawn = len({d for d, _ in models})
             notes.append(
-                f"Structures are drawn for the first {len({d for d, _ in models})} datasets only "
-                f"({limit} drawings at most); {rest} more are left out."
+                f"Structures are drawn for the first {drawn} of the {len(items)} datasets only "
+                f"({limit} drawings at most)."
             )
             break
         for cname, est in clf_items:
