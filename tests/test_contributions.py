@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 from bnclf import (
+    AKDBClassifier,
     AODEClassifier,
     ATANClassifier,
     ChowLiuMultinetClassifier,
@@ -19,10 +20,12 @@ from bnclf import (
     HillClimbClassifier,
     KDBClassifier,
     LKDBClassifier,
+    LTANClassifier,
     MultilabelBNClassifier,
     MultilabelBNEnsemble,
     NaiveBayesClassifier,
     TANClassifier,
+    TargetKDBClassifier,
     WAODEClassifier,
 )
 from bnclf.datasets import load_dataset, load_multilabel_dataset
@@ -231,8 +234,55 @@ def test_bad_against_and_models_without_one_network(soybean):
     model = NaiveBayesClassifier().fit(X, y)
     with pytest.raises(ValueError, match=r"against='nope' is not a class .*'each'"):
         model.contributions(test, against="nope")
-    with pytest.raises(TypeError, match=r"LKDBClassifier has no single network.*explain\(row\)"):
-        LKDBClassifier().fit(X, y).contributions(test)
+    with pytest.raises(TypeError, match=r"has no single network"):
+        BayesNetClassifier_without_network(X, y).contributions(test)
+
+
+def BayesNetClassifier_without_network(X, y):  # noqa: N802 - a fitted model that lost its network
+    model = NaiveBayesClassifier().fit(X, y)
+    del model.__dict__["network_"]
+    return model
+
+
+@pytest.mark.parametrize("cls", [LKDBClassifier, AKDBClassifier, LTANClassifier, TargetKDBClassifier])
+def test_instance_specific_contributions_split_each_network_built_for_the_row(soybean, cls):
+    """Every network explain(row) shows, split exactly: the sums equal each part's own log-odds
+    (pgmpy's variable elimination on the exported part for the first row)."""
+    from pgmpy.inference import VariableElimination
+
+    X, y, test = soybean
+    model = cls().fit(X, y)
+    rows = test.iloc[:4]
+    frame = model.contributions(rows)
+    assert frame.index.names == ["row", "part", "predicted", "against"]
+    codes = model._encode(rows)
+    classes = list(model.classes_)
+    for position, index in enumerate(rows.index):
+        explanation = model.explain(rows.iloc[[position]])
+        parts = frame.xs(index, level="row")
+        assert list(dict.fromkeys(parts.index.get_level_values("part"))) == list(explanation.networks)
+        assert (parts.index.get_level_values("predicted") == explanation.prediction).all()
+        for part, network in explanation.networks.items():
+            joint = network.joint_log_likelihood(codes[position : position + 1])[0]
+            split = parts.xs(part, level="part")
+            against = split.index.get_level_values("against")[0]
+            if pd.isna(against):  # a class-conditional expert: its log P(x | label)
+                assert split.iloc[0].sum() == pytest.approx(joint[0], abs=1e-10)
+                continue
+            first, second = classes.index(explanation.prediction), classes.index(against)
+            assert split.iloc[0].sum() == pytest.approx(joint[first] - joint[second], abs=1e-10)
+    # the first row's first network, through pgmpy
+    explanation = model.explain(rows.iloc[[0]])
+    part, network = next(iter(explanation.networks.items()))
+    bn = network.to_pgmpy()
+    evidence = {network.names[j]: network.states[j][codes[0, j]] for j in range(codes.shape[1]) if codes[0, j] >= 0}
+    posterior = VariableElimination(bn).query([network.class_name], evidence=evidence, show_progress=False)
+    split = frame.xs((rows.index[0], part), level=("row", "part"))
+    predicted, against = split.index[0]
+    log_odds = np.log(posterior.get_value(**{network.class_name: predicted})) - np.log(
+        posterior.get_value(**{network.class_name: against})
+    )
+    assert split.iloc[0].sum() == pytest.approx(log_odds, abs=1e-9)
 
 
 def test_the_waterfall_runs_from_the_prior_to_the_posterior(tmp_path):

@@ -755,7 +755,7 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
             raise TypeError(
                 f"{type(self).__name__} has no single network whose terms add up to its posterior; "
                 "contributions are defined for one network (NB, TAN, KDB, the search learners), "
-                "multinets and, per member, ensembles. For an instance-specific model use explain(row)."
+                "multinets and, per member, ensembles."
             )
         return chain_terms(self.network_, codes)
 
