@@ -15,12 +15,13 @@ come later in a topological order, they are barren and cost only gathers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
+import pandas as pd
 
-from bnclf.encoding._frames import UNKNOWN
+from bnclf.encoding._frames import UNKNOWN, python_scalar
 
 if TYPE_CHECKING:
     from bnclf.network import Network
@@ -129,3 +130,42 @@ def log_odds_split(
     with np.errstate(invalid="ignore"):  # two impossible terms (m=0) differ by nothing
         values = np.where(first == second, 0.0, first - second)
     return values, rows, chosen, other
+
+
+def part_contributions(model: Any, X: Any, against: str | int | None) -> pd.DataFrame:
+    """The chain-rule split of every network ``model.explain`` builds for each row of ``X``
+    (the instance-specific learners' ``contributions``; see there). ``against`` is a class
+    code, ``"each"`` or None (the runner-up of the model's posterior)."""
+    frame = model._check_predict_frame(X)
+    codes = model._encode(frame)
+    proba = model.predict_proba(frame)
+    classes = np.arange(len(model.classes_))
+    labels = np.asarray([python_scalar(c) for c in model.classes_], dtype=object)
+    index = X.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(len(frame))
+    records, keys = [], []
+    for i in range(len(frame)):  # one row at a time: the networks are built per row
+        predicted = int(np.argmax(proba[i]))
+        if against is None:
+            others = [int(np.argmax(np.where(classes == predicted, -np.inf, proba[i])))]
+        elif against == "each":
+            others = [c for c in classes if c != predicted]
+        else:
+            others = [int(against)]
+        explanation = model.explain(frame.iloc[[i]])
+        for part, network in explanation.networks.items():
+            terms = chain_terms(network, codes[i : i + 1])[0]
+            if terms.shape[1] == 1:  # a class-conditional part: its log P(x | label), split
+                records.append(terms[:, 0])
+                keys.append((index[i], part, labels[predicted], None))
+                continue
+            for other in others:
+                first, second = terms[:, predicted], terms[:, other]
+                with np.errstate(invalid="ignore"):
+                    records.append(np.where(first == second, 0.0, first - second))
+                keys.append((index[i], part, labels[predicted], labels[other]))
+    columns = ["(prior)", *[python_scalar(name) for name in model._encoder.feature_names_]]
+    return pd.DataFrame(
+        np.array(records).reshape(len(records), len(columns)),
+        index=pd.MultiIndex.from_tuples(keys, names=["row", "part", "predicted", "against"]),
+        columns=columns,
+    )

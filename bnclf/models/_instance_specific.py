@@ -232,49 +232,15 @@ class InstanceSpecificClassifier(BayesNetClassifier):
 
         Notes
         -----
-        The parts are combined by averaging posteriors (AKDB, target learning) or by the
-        label-driven rule of LTAN, so the classifier's own log-odds is not a sum of
-        feature terms; each part's is, exactly (the chain rule of
-        :func:`bnclf.inference._contributions.chain_terms`). The networks are built per
-        row, as :meth:`explain` builds them: one row at a time, not batched.
+        The parts are combined by averaging posteriors (AKDB, target learning) or by
+        LTAN's label-driven rule, so the classifier's own log-odds is not a sum of feature
+        terms; each part's is, exactly (:func:`bnclf.inference._contributions.chain_terms`).
+        The networks are built one row at a time, as :meth:`explain` builds them.
         """
-        from bnclf.inference._contributions import chain_terms
+        from bnclf.inference._contributions import part_contributions
 
         check_is_fitted(self, "classes_")
-        frame = self._check_predict_frame(X)
-        codes = self._encode(frame)
-        proba = self.predict_proba(frame)
-        against_code = self._against_code(against)
-        classes = np.arange(len(self.classes_))
-        labels = np.asarray([python_scalar(c) for c in self.classes_], dtype=object)
-        index = X.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(len(frame))
-        records, keys = [], []
-        for i in range(len(frame)):
-            predicted = int(np.argmax(proba[i]))
-            if against_code is None:
-                others = [int(np.argmax(np.where(classes == predicted, -np.inf, proba[i])))]
-            elif against_code == "each":
-                others = [c for c in classes if c != predicted]
-            else:
-                others = [int(against_code)]
-            explanation = self.explain(frame.iloc[[i]])
-            for part, network in explanation.networks.items():
-                terms = chain_terms(network, codes[i : i + 1])[0]
-                if terms.shape[1] == 1:  # a class-conditional part: its log P(x | label), split
-                    records.append(terms[:, 0])
-                    keys.append((index[i], part, labels[predicted], None))
-                    continue
-                for other in others:
-                    first, second = terms[:, predicted], terms[:, other]
-                    with np.errstate(invalid="ignore"):
-                        records.append(np.where(first == second, 0.0, first - second))
-                    keys.append((index[i], part, labels[predicted], labels[other]))
-        columns = ["(prior)", *[python_scalar(name) for name in self._encoder.feature_names_]]
-        return pd.DataFrame(
-            np.array(records).reshape(len(records), len(columns)),
-            index=pd.MultiIndex.from_tuples(keys, names=["row", "part", "predicted", "against"]),
-            columns=columns,
-        )
+        return part_contributions(self, X, self._against_code(against))
 
     def explain(self, X_row: ArrayLike | pd.DataFrame | pd.Series) -> Explanation:
         """The networks built for one row, with their CPDs and the posterior of each part.
