@@ -154,7 +154,7 @@ def test_cli_plot_options(tmp_path, capsys):
 def test_unrestricted_structure_and_search_trace(krkp, tmp_path):
     from matplotlib.colors import to_hex
 
-    from bnclf import RMCVClassifier
+    from bnclf import HillClimbClassifier, RMCVClassifier
     from bnclf.plot._traces import draw_search_trace
 
     X, y = krkp
@@ -172,6 +172,13 @@ def test_unrestricted_structure_and_search_trace(krkp, tmp_path):
     axes = draw_search_trace(est, title="trace")
     line = axes[0].get_lines()[0]
     np.testing.assert_allclose(line.get_ydata(), est.search_trace_["score"])
+    assert axes[0].get_ylabel() == "cross-validated 0/1 loss (lower is better)"  # the score is named
+    hold_out = RMCVClassifier(variant="holdout", random_state=0).fit(X.iloc[:, :6], y)
+    climber = HillClimbClassifier(criterion="k2").fit(X.iloc[:, :6], y)
+    for model, name in [(hold_out, "hold-out 0/1 loss"), (climber, "log K2 score")]:
+        ax = draw_search_trace(model, ax=plt.figure().gca())
+        assert ax.get_ylabel().startswith(name)
+        plt.close(ax.figure)
     axes[0].figure.savefig(tmp_path / "t.png")
     assert (tmp_path / "t.png").stat().st_size > 5000
     plt.close(axes[0].figure)

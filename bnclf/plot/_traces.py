@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
@@ -67,7 +67,7 @@ def draw_search_trace(
                 textcoords="offset points",
                 rotation=20,
             )
-    ax.set_ylabel("score")
+    ax.set_ylabel(score_name(obj))
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.grid(alpha=0.3)
     if title:
@@ -83,3 +83,25 @@ def draw_search_trace(
     axes[1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     axes[1].grid(alpha=0.3)
     return axes
+
+
+_CRITERIA = {
+    "mdl": "MDL, ½ Dim log N − LL (lower is better)",
+    "cmdl": "CMDL, ½ Dim log N − CLL (lower is better)",
+    "k2": "log K2 score (higher is better)",
+    "bdeu": "log BDeu score (higher is better)",
+    "cll": "conditional log-likelihood (higher is better)",
+}
+
+
+def score_name(obj: Any) -> str:
+    """What a search trace's ``score`` column is, for the axis label: RMCV's cross-validated
+    or hold-out 0/1 loss, or a hill climber's criterion; ``"score"`` for a bare trace."""
+    variant = getattr(obj, "variant", None)
+    if isinstance(variant, str):
+        kind = "cross-validated" if variant == "cv" else "hold-out"
+        return f"{kind} 0/1 loss (lower is better)"
+    criterion = getattr(obj, "criterion", None)
+    if isinstance(criterion, str):
+        return _CRITERIA.get(criterion, criterion)
+    return "score"
