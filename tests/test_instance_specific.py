@@ -386,7 +386,18 @@ def test_draw_explanation_marks_departures_and_saves_png(soybean, tmp_path):
     drawn = [ax for ax in axes.flat if ax.get_title()]
     assert len(drawn) == len(expl.networks)
     assert drawn[1].get_title().startswith("TAN-IE")
+    # every panel draws parents above children (experts get their own layers), and a legend
+    # names the red arcs
+    checked = 0
+    for ax, net in zip(drawn, expl.networks.values()):
+        y_of = {t.get_text(): t.get_position()[1] for t in ax.texts}
+        for u, v in net.dag.edges:
+            if net.class_name not in (u, v) and u in y_of and v in y_of:
+                assert y_of[u] > y_of[v], (ax.get_title(), u, v)
+                checked += 1
+    assert checked > len(X.columns)
     fig = axes.flat[0].figure
+    assert any("does not have" in t.get_text() for legend in fig.legends for t in legend.get_texts())
     fig.savefig(tmp_path / "explain.png")
     plt.close(fig)
     assert (tmp_path / "explain.png").stat().st_size > 10_000
