@@ -108,6 +108,25 @@ def test_draw_members_rejects_positions_that_are_not_members(krkp):
             draw_members(bmc, members=bad)
 
 
+def test_aode_s_unused_fallback_is_drawn_only_when_asked_for(krkp):
+    import matplotlib.pyplot as plt
+
+    from bnclf import AODEClassifier
+    from bnclf.plot._structures import draw_members
+
+    X, y = krkp
+    aode = AODEClassifier().fit(X.iloc[:, :4], y)
+    assert len(aode.network_members()) == 5 and aode.weights_[-1] == 0
+    axes = draw_members(aode)
+    titles = [ax.get_title() for ax in axes.flat if ax.get_title()]
+    assert len(titles) == 4 and all(t.startswith("super-parent") for t in titles)
+    assert "weight 0 not drawn" in axes.flat[0].figure._suptitle.get_text()
+    plt.close("all")
+    axes = draw_members(aode, members=[4])
+    assert [ax.get_title() for ax in axes.flat if ax.get_title()][0].startswith("naive Bayes")
+    plt.close("all")
+
+
 def test_large_networks_can_be_drawn_in_part(krkp, tmp_path):
     import matplotlib.pyplot as plt
 

@@ -534,8 +534,9 @@ def draw_members(
     ----------
     est : fitted BayesNetClassifier
     members : list of int, optional
-        Positions of the members to draw (default: all of them, or the first 16
-        when there are more).
+        Positions of the members to draw (default: all of them but members of
+        weight 0, which no row uses until none of the others qualifies — AODE's
+        naive Bayes fallback — or the first 16 when there are more).
     ncols : int, optional
         Panels per row (default: up to 4).
     title : str, optional
@@ -555,7 +556,17 @@ def draw_members(
         largest.
     """
     all_members = est.network_members()
-    chosen = range(min(len(all_members), 16)) if members is None else list(members)
+    weights = getattr(est, "weights_", None)
+    unused = []  # members of weight 0 (AODE's naive Bayes fallback): drawn only when asked for
+    if weights is not None and est._network_kind == "ensemble" and len(weights) == len(all_members):
+        unused = [i for i in range(len(all_members)) if weights[i] == 0]
+    if members is None:
+        chosen = [i for i in range(len(all_members)) if i not in unused][:16]
+        if unused:
+            note = f"{len(unused)} member of weight 0 not drawn (the naive Bayes fallback; members= draws it)"
+            title = f"{title}\n{note}" if title else note
+    else:
+        chosen = list(members)
     bad = [i for i in chosen if not (isinstance(i, (int, np.integer)) and 0 <= i < len(all_members))]
     if bad or not len(chosen):
         raise ValueError(
@@ -563,7 +574,6 @@ def draw_members(
             f"of the {len(all_members)} networks (see network_members()), or None for the first 16."
         )
     picked = [all_members[i] for i in chosen]
-    weights = getattr(est, "weights_", None)
     specs = []
     for i, (key, net) in enumerate(picked):
         label = net.title or str(key)
