@@ -25,16 +25,7 @@ def cmd_explain(args: argparse.Namespace) -> None:
             "--contributions, 'bnclf explain' shows the networks of the instance-specific classifiers "
             "(lkdb, akdb, ltan, targetkdb)."
         )
-    X = read_features(args.data, args, model)
-    names = list(getattr(model, "feature_names_in_", est.feature_names_in_))
-    missing = [c for c in names if c not in X.columns]
-    if missing:
-        raise ValueError(f"{args.data} lacks the model's columns {missing}.")
-    if not 0 <= args.row < len(X):
-        raise ValueError(f"--row {args.row} is not a row of {args.data} (it has {len(X)} rows; rows count from 0).")
-    row = X[names].iloc[[args.row]]
-    if hasattr(model, "steps"):
-        row = model[:-1].transform(row)
+    _, row = _read_row(args, model, est)
     explanation = est.explain(row)
     print(explanation)
     if args.plot:
@@ -52,10 +43,9 @@ def cmd_explain(args: argparse.Namespace) -> None:
         print(f"wrote {args.plot}")
 
 
-def _contributions(args: argparse.Namespace, model, est) -> None:
-    """Print one row's contributions (and draw the waterfall with ``--plot``)."""
-    import pandas as pd
-
+def _read_row(args: argparse.Namespace, model, est) -> tuple:
+    """``--row`` of the data file as read (``raw``) and as the classifier sees it (a
+    Pipeline's steps before it applied), with the model's columns checked."""
     X = read_features(args.data, args, model)
     names = list(getattr(model, "feature_names_in_", est.feature_names_in_))
     missing = [c for c in names if c not in X.columns]
@@ -64,7 +54,14 @@ def _contributions(args: argparse.Namespace, model, est) -> None:
     if not 0 <= args.row < len(X):
         raise ValueError(f"--row {args.row} is not a row of {args.data} (it has {len(X)} rows; rows count from 0).")
     raw = X[names].iloc[[args.row]]
-    row = model[:-1].transform(raw) if hasattr(model, "steps") else raw
+    return raw, model[:-1].transform(raw) if hasattr(model, "steps") else raw
+
+
+def _contributions(args: argparse.Namespace, model, est) -> None:
+    """Print one row's contributions (and draw the waterfall with ``--plot``)."""
+    import pandas as pd
+
+    raw, row = _read_row(args, model, est)
     against = None
     if args.against is not None:
         labels = {str(c): c for c in est.classes_}

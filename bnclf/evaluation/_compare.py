@@ -609,13 +609,7 @@ def render_report(
             "",
         ]
         if summary.nemenyi_pvalues is not None:
-            r = summary.average_ranks
-            pairs = [
-                f"{a} vs {b} (|ΔR| = {abs(r[a] - r[b]):.3f})"
-                for i, a in enumerate(r.index)
-                for b in r.index[i + 1 :]
-                if abs(r[a] - r[b]) >= summary.nemenyi_cd
-            ]
+            pairs = [f"{a} vs {b} (|ΔR| = {gap:.3f})" for a, b, gap in _rank_gaps_beyond_cd(summary)]
             out.append(
                 "Pairs whose average ranks differ by at least the CD: " + ("; ".join(pairs) if pairs else "none") + "."
             )
@@ -746,3 +740,15 @@ def write_report(
     with staged(out / "report.md") as (tmp,):
         tmp.write_text(text, encoding="utf-8")
     return summary
+
+
+def _rank_gaps_beyond_cd(summary: ComparisonSummary) -> list[tuple]:
+    """``(a, b, |R_a - R_b|)`` for every pair of classifiers whose average ranks differ by at
+    least the Nemenyi critical difference (in rank order), for the reports to render."""
+    r = summary.average_ranks
+    return [
+        (a, b, abs(r[a] - r[b]))
+        for i, a in enumerate(r.index)
+        for b in r.index[i + 1 :]
+        if abs(r[a] - r[b]) >= summary.nemenyi_cd
+    ]

@@ -392,13 +392,9 @@ def compare_html(
             "</ul>",
         ]
         if summary.nemenyi_pvalues is not None:
-            r = summary.average_ranks
-            pairs = [
-                f"{_esc(a)} vs {_esc(b)} (|ΔR| = {abs(r[a] - r[b]):.3f})"
-                for i, a in enumerate(r.index)
-                for b in r.index[i + 1 :]
-                if abs(r[a] - r[b]) >= summary.nemenyi_cd
-            ]
+            from bnclf.evaluation._compare import _rank_gaps_beyond_cd
+
+            pairs = [f"{_esc(a)} vs {_esc(b)} (|ΔR| = {gap:.3f})" for a, b, gap in _rank_gaps_beyond_cd(summary)]
             body.append(
                 "<p>Pairs whose average ranks differ by at least the CD: "
                 + ("; ".join(pairs) if pairs else "none")

@@ -138,31 +138,21 @@ def part_contributions(model: Any, X: Any, against: str | int | None) -> pd.Data
     code, ``"each"`` or None (the runner-up of the model's posterior)."""
     frame = model._check_predict_frame(X)
     codes = model._encode(frame)
-    proba = model.predict_proba(frame)
-    classes = np.arange(len(model.classes_))
+    log_proba = model.predict_log_proba(frame)  # the classifier's answer picks the classes compared
     labels = np.asarray([python_scalar(c) for c in model.classes_], dtype=object)
     index = X.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(len(frame))
     records, keys = [], []
     for i in range(len(frame)):  # one row at a time: the networks are built per row
-        predicted = int(np.argmax(proba[i]))
-        if against is None:
-            others = [int(np.argmax(np.where(classes == predicted, -np.inf, proba[i])))]
-        elif against == "each":
-            others = [c for c in classes if c != predicted]
-        else:
-            others = [int(against)]
         explanation = model.explain(frame.iloc[[i]])
         for part, network in explanation.networks.items():
-            terms = chain_terms(network, codes[i : i + 1])[0]
-            if terms.shape[1] == 1:  # a class-conditional part: its log P(x | label), split
-                records.append(terms[:, 0])
-                keys.append((index[i], part, labels[predicted], None))
+            terms = chain_terms(network, codes[i : i + 1])
+            if terms.shape[2] == 1:  # a class-conditional part: its log P(x | label), split
+                records.append(terms[0, :, 0])
+                keys.append((index[i], part, labels[int(np.argmax(log_proba[i]))], None))
                 continue
-            for other in others:
-                first, second = terms[:, predicted], terms[:, other]
-                with np.errstate(invalid="ignore"):
-                    records.append(np.where(first == second, 0.0, first - second))
-                keys.append((index[i], part, labels[predicted], labels[other]))
+            values, _, predicted, other = log_odds_split(terms, log_proba[i : i + 1], against)
+            records.extend(values)
+            keys.extend((index[i], part, labels[p], labels[o]) for p, o in zip(predicted, other))
     columns = ["(prior)", *[python_scalar(name) for name in model._encoder.feature_names_]]
     return pd.DataFrame(
         np.array(records).reshape(len(records), len(columns)),
