@@ -252,3 +252,111 @@ def test_uninformative_features_give_uniform_spode_weights():
     y = rng.integers(0, 2, 40)
     est = WAODEClassifier().fit(X, y)
     np.testing.assert_allclose(est.weights_, [0.5, 0.5, 0.0])
+
+
+def _members(est):
+    return [(net.families, net.log_cpts, net.title) for net in est.networks_]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: AODEClassifier(),
+        lambda: AODEClassifier(smoothing="weka", missing="ignore"),
+        lambda: WAODEClassifier(),
+        lambda: WAODEClassifier(smoothing="weka"),
+        lambda: AODEClassifier(m=0),
+    ],
+    ids=["aode", "aode-weka-ignore", "waode", "waode-weka", "aode-m0"],
+)
+def test_members_built_on_first_use_equal_the_per_family_members_bit_for_bit(make, soybean, monkeypatch):
+    """A fit and a prediction build no member network; the networks built from the fitted
+    tables afterwards are exactly those the per-family path (data too wide for the
+    all-pairs table) builds during its fit: every CPT equal to the last bit. Weighted
+    counts are sums of weights in another order on the two paths (a BLAS product, a
+    bincount), so there the CPTs agree to rounding."""
+    import bnclf.counts._cache as stats
+
+    X, y = soybean
+    weights = np.random.default_rng(3).random(len(y)) * 3
+    for sample_weight in (weights, None):
+        lazy = make().fit(X, y, sample_weight=sample_weight)
+        lazy.predict_proba(X.iloc[:20])
+        assert "networks_" not in lazy.__dict__ and "_built_networks" not in lazy.__dict__
+        with monkeypatch.context() as patch:
+            patch.setattr(stats, "_PAIR_BLOCK_CELLS", 0)
+            eager = make().fit(X, y, sample_weight=sample_weight)
+        assert "networks_" in eager.__dict__
+        for (fam_a, cpts_a, title_a), (fam_b, cpts_b, title_b) in zip(_members(lazy), _members(eager), strict=True):
+            assert fam_a == fam_b and title_a == title_b
+            for a, b in zip(cpts_a, cpts_b, strict=True):
+                if sample_weight is None:
+                    np.testing.assert_array_equal(a, b)
+                else:
+                    np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
+        np.testing.assert_array_equal(lazy.weights_, eager.weights_)
+
+
+def test_members_built_on_first_use_export_the_files_of_the_per_family_members(small, monkeypatch, tmp_path):
+    import bnclf.counts._cache as stats
+    from bnclf.io import write_network
+
+    X, y = small
+    texts = []
+    for wide in (False, True):
+        with monkeypatch.context() as patch:
+            if wide:
+                patch.setattr(stats, "_PAIR_BLOCK_CELLS", 0)
+            est = AODEClassifier(frequency_limit=5).fit(X, y)
+        folder = tmp_path / str(wide)
+        folder.mkdir()
+        write_network(est, folder / "aode.xmlbif")
+        texts.append({p.name: p.read_bytes() for p in folder.iterdir()})
+    assert texts[0] == texts[1] and len(texts[0]) > X.shape[1]
+
+
+def test_spode_families_are_those_of_the_spode_graphs(small):
+    from bnclf.learn._restricted import graph_families, learn_nb, learn_spode, spode_families
+
+    est = AODEClassifier().fit(*small)
+    d = small[0].shape[1]
+
+    class Shape:  # what a structure learner reads of the cache
+        n_features, class_index = d, d
+
+    for p in range(d):
+        assert spode_families(d, p) == graph_families(learn_spode(Shape, p), d)
+    assert spode_families(d, None) == graph_families(learn_nb(Shape), d)
+    assert [net.families for net in est.networks_] == [spode_families(d, p) for p in [*range(d), None]]
+
+
+def test_an_aode_stored_with_its_member_networks_still_loads(small, tmp_path):
+    """Models saved when AODE stored its member networks (pickles, model files) load into
+    the tables, with the same predictions."""
+    import pickle
+
+    X, y = small
+    for est in (AODEClassifier(), WAODEClassifier(smoothing="weka")):
+        est.fit(X, y)
+        state = est.__getstate__()
+        tables = state.pop("_spode_tables")
+        state["networks_"] = est.networks_
+        old = type(est).__new__(type(est))
+        old.__setstate__(state)
+        assert "networks_" not in old.__dict__
+        for name, table in tables.items():
+            np.testing.assert_array_equal(old._spode_tables[name], table)
+        np.testing.assert_array_equal(old.predict_proba(X[:50]), est.predict_proba(X[:50]))
+        again = pickle.loads(pickle.dumps(old))
+        np.testing.assert_array_equal(again.predict_proba(X[:50]), est.predict_proba(X[:50]))
+
+
+def test_spode_tables_that_are_not_distributions_are_refused(small):
+    est = AODEClassifier().fit(*small)
+    state = est.__getstate__()
+    state["_spode_tables"] = dict(state["_spode_tables"], parents=state["_spode_tables"]["parents"] + 0.5)
+    with pytest.raises(ValueError, match="super-parent of SPODE 0"):
+        AODEClassifier.__new__(AODEClassifier).__setstate__(state)
+    state["_spode_tables"] = dict(state["_spode_tables"], pairs=np.zeros((3, 3, 2)))
+    with pytest.raises(ValueError, match="'pairs' has shape"):
+        AODEClassifier.__new__(AODEClassifier).__setstate__(state)

@@ -617,10 +617,13 @@ class SuperParentKernel:
         First row of each feature's block, and its number of values.
     spode_priors : ndarray (d, n_classes)
         ``log P(c)`` of each SPODE.
-    spode_parents : list of ndarray (r_p, n_classes)
-        ``log P(x_p | c)`` of each SPODE's super-parent.
-    nb_tables : list of ndarray
-        Naive Bayes' class prior ``(n_classes,)`` then ``log P(x_j | c)`` per feature.
+    spode_parents : ndarray (R, n_classes)
+        ``log P(x_p | c)`` of each SPODE's super-parent, the rows of feature ``p`` at
+        ``offsets[p]``.
+    nb_prior : ndarray (n_classes,)
+        Naive Bayes' class prior.
+    nb_children : ndarray (R, n_classes)
+        Naive Bayes' ``log P(x_j | c)``, laid out as ``spode_parents``.
 
     Notes
     -----
@@ -637,22 +640,26 @@ class SuperParentKernel:
         offsets: np.ndarray,
         cardinalities: np.ndarray,
         spode_priors: np.ndarray,
-        spode_parents: Sequence[np.ndarray],
-        nb_tables: Sequence[np.ndarray],
+        spode_parents: np.ndarray,
+        nb_prior: np.ndarray,
+        nb_children: np.ndarray,
     ) -> None:
         d = len(offsets)
-        tables = np.array(pair_tables, dtype=float)
-        for i in range(d):  # j == p is not a family: contribute nothing
-            tables[offsets[i] : offsets[i] + cardinalities[i], offsets[i] : offsets[i] + cardinalities[i]] = 0.0
+        tables = np.asarray(pair_tables, dtype=float)
+        diagonal = [(slice(o, o + r), slice(o, o + r)) for o, r in zip(offsets, cardinalities)]
+        if any(tables[block].any() for block in diagonal):  # j == p is not a family: contribute nothing
+            tables = tables.copy()
+            for block in diagonal:
+                tables[block] = 0.0
         self.tables = tables
         self._width = tables.shape[0]
         self._flat = tables.reshape(-1, tables.shape[2])  # row j * R + p: a contiguous run of classes
         self.offsets = np.asarray(offsets, dtype=np.int64)
         self.n_classes = tables.shape[2]
         self.priors = np.asarray(spode_priors, dtype=float)
-        self.parents = np.concatenate(spode_parents)  # (R, n_classes), rows by value position
-        self.nb_prior = np.asarray(nb_tables[0], dtype=float)
-        self.nb_children = np.concatenate(nb_tables[1:])  # (R, n_classes)
+        self.parents = np.asarray(spode_parents, dtype=float)  # (R, n_classes), rows by value position
+        self.nb_prior = np.asarray(nb_prior, dtype=float)
+        self.nb_children = np.asarray(nb_children, dtype=float)
         self.parents_per_feature = np.asarray(cardinalities, dtype=np.int64)
         self.d = d
 

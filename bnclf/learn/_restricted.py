@@ -182,6 +182,20 @@ def learn_aode(cache: CountCache) -> list[nx.DiGraph]:
     return [learn_spode(cache, p) for p in range(cache.n_features)]
 
 
+def spode_families(n_features: int, parent: int | None) -> list[tuple[int, ...]]:
+    """The families of the SPODE of ``parent`` (naive Bayes' for ``None``), as
+    :func:`graph_families` gives them for :func:`learn_spode` (:func:`learn_nb`), without
+    building the graph: an AODE holds ``d`` of them, all of the same known shape.
+
+    Variables are ``0 .. d-1`` (features) and ``d`` (the class); families come in node
+    order, parents by index with the class last: ``(j, p, d)`` for a child ``j``,
+    ``(p, d)`` for the super-parent and ``(d,)`` for the class.
+    """
+    c = n_features
+    children = [(j, c) if parent is None or j == parent else (j, parent, c) for j in range(n_features)]
+    return [*children, (c,)]
+
+
 def learn_atan(cache: CountCache) -> list[nx.DiGraph]:
     """One TAN per root feature (Jiang et al. 2012), in feature order.
 

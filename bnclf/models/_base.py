@@ -498,7 +498,7 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
         weights = self.__dict__.get("weights_")
         if weights is not None:
             weights = np.asarray(weights, dtype=float)
-            if weights.shape != (len(members),) or not np.isfinite(weights).all() or (weights < 0).any():
+            if weights.shape != (self._stored_member_count(),) or not np.isfinite(weights).all() or (weights < 0).any():
                 raise ValueError("the member weights are not one finite weight >= 0 per network.")
         prior = self.__dict__.get("class_log_prior_")
         if prior is not None:
@@ -512,6 +512,10 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
             expected = np.append(encoder.cardinalities_, len(classes))
             if not np.array_equal(counts.cardinalities, expected):
                 raise ValueError("the kept count tables do not have the cardinalities of the states.")
+
+    def _stored_member_count(self) -> int:
+        """How many member networks the fitted state describes (those it stores here)."""
+        return len(self.__dict__.get("networks_", []))
 
     def _make_network(self, families, cache: CountCache, log_cpts=None, title="") -> Network:
         """A :class:`~bnclf.network.Network` of this estimator's variables.

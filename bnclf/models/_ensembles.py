@@ -11,9 +11,10 @@ from sklearn.utils.validation import check_is_fitted
 
 from bnclf._params import Integer, Options
 from bnclf.inference._kernels import StackedKernel, SuperParentKernel, log_weighted_posterior, log_weighted_sum
-from bnclf.learn._parameters import child_given_pair_log_cpts, m_estimated_log_cpts
-from bnclf.learn._restricted import graph_families, learn_aode, learn_atan, learn_nb
+from bnclf.learn._parameters import child_given_pair_log_cpts
+from bnclf.learn._restricted import graph_families, learn_atan, spode_families
 from bnclf.models._base import BayesNetClassifier
+from bnclf.network import Network
 
 
 class EnsembleClassifier(BayesNetClassifier):
@@ -45,10 +46,8 @@ class EnsembleClassifier(BayesNetClassifier):
     _derived = ("_stacked",)
 
     def _set_members(self, networks, weights):
-        weights = np.asarray(weights, dtype=float)
-        total = weights.sum()
         self.networks_ = list(networks)
-        self.weights_ = weights / total if total > 0 else np.full(len(weights), 1 / len(weights))
+        self.weights_ = _normalized(weights)
 
     def _build_derived(self) -> None:
         self._stacked = StackedKernel(self.networks_, len(self.classes_))
@@ -121,6 +120,68 @@ class EnsembleClassifier(BayesNetClassifier):
         if self._combine == "posterior":
             return log_weighted_posterior(members, weights)
         return log_weighted_sum(members, weights)
+
+
+def _normalized(weights) -> np.ndarray:
+    """Weights that sum to one (uniform when they are all zero)."""
+    weights = np.asarray(weights, dtype=float)
+    total = weights.sum()
+    return weights / total if total > 0 else np.full(len(weights), 1 / len(weights))
+
+
+def _spode_tables_of(networks: list) -> dict:
+    """The tables of :meth:`AODEClassifier._fit_spode_tables` from the member networks
+    (every SPODE, then naive Bayes) of a model stored with its networks."""
+    d = len(networks) - 1
+    by_child = [dict(zip((f[0] for f in net.families), net.log_cpts)) for net in networks]
+    cards = [len(states) for states in networks[0].states[:d]]
+    pairs = np.zeros((sum(cards), sum(cards), len(networks[0].states[d])))
+    offsets = np.cumsum(cards) - cards
+    for p in range(d):
+        for j in range(d):
+            if j != p:
+                pairs[offsets[j] : offsets[j] + cards[j], offsets[p] : offsets[p] + cards[p]] = by_child[p][j]
+    return {
+        "pairs": pairs,
+        "priors": np.stack([by_child[p][d] for p in range(d)]),
+        "parents": np.concatenate([by_child[p][p] for p in range(d)]),
+        "nb_prior": by_child[d][d],
+        "nb_children": np.concatenate([by_child[d][j] for j in range(d)]),
+    }
+
+
+def _check_spode_tables(tables: dict, categories: list, n_classes: int) -> None:
+    """Raise a ValueError unless the SPODE tables have the shapes of the states and hold
+    log-probabilities that sum to one over each child."""
+    from bnclf.io._modelfile import check_log_cpts
+
+    cards = np.array([len(states) for states in categories], dtype=np.int64)
+    d, width = len(cards), int(cards.sum())
+    shapes = {
+        "pairs": (width, width, n_classes),
+        "priors": (d, n_classes),
+        "parents": (width, n_classes),
+        "nb_prior": (n_classes,),
+        "nb_children": (width, n_classes),
+    }
+    if not isinstance(tables, dict) or set(tables) != set(shapes):
+        raise ValueError(f"the SPODE tables are not the five tables {sorted(shapes)}.")
+    for name, shape in shapes.items():
+        if np.shape(tables[name]) != shape:
+            raise ValueError(f"the SPODE table {name!r} has shape {np.shape(tables[name])}, not {shape}.")
+    offsets = np.cumsum(cards) - cards
+    block = [slice(o, o + r) for o, r in zip(offsets, cards)]
+    cpts = [tables["nb_prior"], *tables["priors"]]
+    whats = ["the naive Bayes class prior", *(f"the class prior of SPODE {p}" for p in range(d))]
+    for p in range(d):
+        cpts += [tables["parents"][block[p]], tables["nb_children"][block[p]]]
+        whats += [f"the super-parent of SPODE {p}", f"feature {p} in naive Bayes"]
+    # every child block of SPODE p at once: columns of parent p's values, rows of every other feature
+    for p in range(d):
+        children = np.delete(tables["pairs"][:, block[p]], np.arange(offsets[p], offsets[p] + cards[p]), axis=0)
+        cpts += np.split(children, np.cumsum(np.delete(cards, p))[:-1])
+        whats += [f"feature {j} in SPODE {p}" for j in range(d) if j != p]
+    check_log_cpts(cpts, whats)
 
 
 def _row_order(frames: list) -> np.ndarray:
@@ -226,73 +287,161 @@ class AODEClassifier(EnsembleClassifier):
     def _frequency_limit(self):
         return self.frequency_limit
 
-    _derived = ("_stacked", "_spodes")
+    _derived = ("_stacked", "_spodes", "_built_networks")
 
     def _fit_network(self, cache, rows):
-        c, d = cache.class_index, cache.n_features
-        dense = cache.pair_blocks_fit()  # else: features with very many values
-        if dense:
-            pair_tables, offsets = self._pair_log_cpts(cache)
-        else:
-            cache.counts_many([(j, p, c) for p in range(d) for j in range(d) if j != p])
-        cards = cache.cardinalities
-        networks = []
-        for p, graph in enumerate(learn_aode(cache)):
-            families = graph_families(graph, c)
-            tables = []
-            for family in families:
-                if len(family) == 3 and not dense:
-                    tables.append(self._child_log_cpt(cache, family))
-                elif len(family) == 3:  # (j, p, C): a slice of the all-pairs table
-                    j = family[0]
-                    tables.append(pair_tables[offsets[j] : offsets[j] + cards[j], offsets[p] : offsets[p] + cards[p]])
-                else:
-                    tables.append(self._small_log_cpt(cache, family, p))
-            title = f"super-parent: {self.node_names_[p]}"
-            networks.append(self._make_network(families, cache, tables, title=title))
-        nb_families = graph_families(learn_nb(cache), c)
-        nb_tables = [self._small_log_cpt(cache, f, None) for f in nb_families]
-        networks.append(
-            self._make_network(nb_families, cache, nb_tables, title="naive Bayes (no super-parent qualifies)")
-        )
+        d = cache.n_features
         weights = self._parent_weights(cache)
         if not (weights > 0).any():  # e.g. no feature informs the class: plain average
             weights = np.ones(d)
-        self._set_members(networks, np.append(weights, 0.0))
+        cache.counts_many([(i,) for i in range(d)])
         self._value_counts = [cache.counts((i,)) for i in range(d)]
-        self._all_pairs_kernel = bool(dense)
+        self._all_pairs_kernel = bool(cache.pair_blocks_fit())  # else: features with very many values
+        if self._all_pairs_kernel:
+            self._spode_tables = self._fit_spode_tables(cache)
+            self.weights_ = _normalized(np.append(weights, 0.0))
+            return
+        cache.counts_many([(j, p, cache.class_index) for p in range(d) for j in range(d) if j != p])
+        small = self._small_tables(cache)
+        children = {f: self._child_log_cpt(cache, f) for p in range(d) for f in spode_families(d, p) if len(f) == 3}
+        self._set_members(self._spode_networks(small, children.get), np.append(weights, 0.0))
+
+    def _member_title(self, parent) -> str:
+        if parent is None:
+            return "naive Bayes (no super-parent qualifies)"
+        return f"super-parent: {self.node_names_[parent]}"
+
+    def _fit_spode_tables(self, cache) -> dict:
+        """Every log-CPT of the SPODEs and of the naive Bayes fallback, as arrays: the
+        children's ``log P(x_j | x_p, c)`` are the all-pairs table (diagonal blocks zero),
+        the rest is :meth:`_small_tables`."""
+        d = cache.n_features
+        pairs, offsets = self._pair_log_cpts(cache)
+        for o, r in zip(offsets, cache.cardinalities[:d]):  # j == p: not a family
+            pairs[o : o + r, o : o + r] = 0.0
+        return {"pairs": pairs, **self._small_tables(cache)}
+
+    def _small_tables(self, cache) -> dict:
+        """The SPODEs' class priors ``(d, n_classes)`` and super-parents' ``log P(x_p | c)``,
+        naive Bayes' class prior and ``log P(x_j | c)``; the tables of a feature's values
+        are stacked by value position ``(R, n_classes)``. All from the ``(x_j, c)`` counts
+        in a few array operations, with the estimates of :meth:`_spode_estimates`."""
+        c, d = cache.class_index, cache.n_features
+        cache.counts_many([(j, c) for j in range(d)] + [(c,)])
+        tables = [cache.counts((j, c)) for j in range(d)]
+        counts = np.concatenate(tables)  # (R, C): N(x_j, c)
+        by_class = np.stack([t.sum(axis=0) for t in tables])  # (d, C): N(c) of each feature's table
+        r = cache.cardinalities[:d]
+        classes = cache.counts((c,))
+        per_value = np.repeat(np.arange(d), r)
+        with np.errstate(divide="ignore"):
+            nb_tables = self._estimates(counts, by_class[per_value], r[per_value], classes)
+            nb_prior, nb_children = np.log(nb_tables[0]), np.log(nb_tables[1])
+            priors, parents = self._spode_estimates(counts, by_class[per_value], r, per_value, classes)
+        return {"priors": priors, "parents": parents, "nb_prior": nb_prior, "nb_children": nb_children}
+
+    def _estimates(self, counts, by_class, r, classes) -> tuple:
+        """``P(c)`` and ``P(x_j | c)`` (rows of ``counts``, ``r`` values each) of naive Bayes:
+        m-estimates, or Weka's Laplace estimates."""
+        n_classes = classes.shape[0]
+        if self.smoothing == "weka":  # (N(x, pa) + 1) / (N(pa) + |X|)
+            return (classes + 1.0) / (classes.sum() + n_classes), (counts + 1.0) / (by_class + r[:, None])
+        m = self.m
+        with np.errstate(divide="ignore", invalid="ignore"):  # m_estimate, every table at once
+            prior = (classes + m / n_classes) / (classes.sum(axis=0, keepdims=True) + m)
+            children = (counts + m / r[:, None]) / (by_class + m)
+        prior = np.where(classes.sum(axis=0, keepdims=True) + m > 0, prior, 1.0 / n_classes)
+        return prior, np.where(by_class + m > 0, children, 1.0 / r[:, None])
+
+    def _spode_estimates(self, counts, by_class, r, per_value, classes) -> tuple:
+        """Log of each SPODE's class prior ``(d, C)`` and super-parent's ``P(x_p | c)`` ``(R, C)``.
+
+        m-estimates: naive Bayes' tables. Weka's AODE: the network form of the Laplace
+        joint ``P(c, x_p) = (N(c, x_p) + 1) / (N + |C| |X_p|)``.
+        """
+        d = len(r)
+        if self.smoothing != "weka":
+            prior, parents = self._estimates(counts, by_class, r[per_value], classes)
+            return np.log(np.broadcast_to(prior, (d, prior.shape[0]))), np.log(parents)
+        prior = (classes + r[:, None]) / (classes.sum() + classes.shape[0] * r[:, None])
+        return np.log(prior), np.log((counts + 1.0) / (by_class + r[per_value, None]))
+
+    @property
+    def networks_(self) -> list:
+        """The member networks: each SPODE (in feature order), then naive Bayes.
+
+        Built on first use from the fitted tables (a fit and a prediction need only the
+        tables); the networks are the same, CPT for CPT, as those of data too wide for
+        the all-pairs table, which are built during the fit.
+        """
+        members = self.__dict__.get("networks_", self.__dict__.get("_built_networks"))
+        if members is None:
+            if "_spode_tables" not in self.__dict__:
+                raise AttributeError(f"'{type(self).__name__}' object has no attribute 'networks_'")
+            members = self.__dict__["_built_networks"] = self._spode_networks()
+        return members
+
+    @networks_.setter
+    def networks_(self, members: list) -> None:
+        self.__dict__["networks_"] = members
+
+    def _spode_networks(self, tables=None, child_cpt=None) -> list:
+        """The member networks from the SPODE tables (the fitted ones by default), their CPTs
+        views of them; ``child_cpt(family)`` gives the children's CPTs where the tables hold
+        no all-pairs table."""
+        tables = self._spode_tables if tables is None else tables
+        d = len(self.node_names_) - 1
+        cards = np.array([len(states) for states in self._encoder.categories_], dtype=np.int64)
+        block = [slice(o, o + r) for o, r in zip(np.cumsum(cards) - cards, cards)]
+        if child_cpt is None:
+            pairs = tables["pairs"]
+            child_cpt = lambda family: pairs[block[family[0]], block[family[1]]]  # noqa: E731
+        networks = []
+        for p in [*range(d), None]:
+            if p is None:
+                cpts = [tables["nb_children"][block[j]] for j in range(d)] + [tables["nb_prior"]]
+            else:
+                cpts = [child_cpt((j, p, d)) for j in range(d)] + [tables["priors"][p]]
+                cpts[p] = tables["parents"][block[p]]
+            networks.append(
+                Network(spode_families(d, p), cpts, self.node_names_, self._states(), d, title=self._member_title(p))
+            )
+        return networks
+
+    def __setstate__(self, state: dict) -> None:
+        if state.get("_all_pairs_kernel") and "_spode_tables" not in state and "networks_" in state:
+            state = dict(state)  # saved when the member networks were stored: their tables
+            state["_spode_tables"] = _spode_tables_of(state.pop("networks_"))
+        super().__setstate__(state)
+
+    def _stored_member_count(self) -> int:
+        if "_spode_tables" in self.__dict__:
+            return len(self._encoder.categories_) + 1
+        return super()._stored_member_count()
+
+    def _check_fitted_state(self) -> None:
+        super()._check_fitted_state()
+        if "_spode_tables" in self.__dict__:
+            _check_spode_tables(self._spode_tables, self._encoder.categories_, len(self.classes_))
 
     def _build_derived(self) -> None:
         if self._all_pairs_kernel:
-            self._spodes = self._super_parent_kernel()
+            tables = self._spode_tables
+            cards = np.array([len(states) for states in self._encoder.categories_], dtype=np.int64)
+            self._spodes = SuperParentKernel(
+                tables["pairs"],
+                np.cumsum(cards) - cards,
+                cards,
+                tables["priors"],
+                tables["parents"],
+                tables["nb_prior"],
+                tables["nb_children"],
+            )
         else:
             super()._build_derived()
 
     def _member_kernel(self):
         return self._spodes if self._all_pairs_kernel else self._stacked
-
-    def _super_parent_kernel(self) -> SuperParentKernel:
-        """The all-pairs kernel of the SPODEs, from the member networks' tables: the block of
-        child ``j`` and super-parent ``p`` is ``log P(x_j | x_p, c)`` of SPODE ``p``."""
-        d = len(self.networks_) - 1
-        c = d
-        cards = np.array([len(states) for states in self.networks_[0].states[:d]], dtype=np.int64)
-        offsets = np.cumsum(cards) - cards
-        width = int(cards.sum())
-        by_child = [dict(zip((f[0] for f in net.families), net.log_cpts)) for net in self.networks_]
-        pair_tables = np.zeros((width, width, len(self.classes_)))
-        for p in range(d):
-            for j in range(d):
-                if j != p:
-                    pair_tables[offsets[j] : offsets[j] + cards[j], offsets[p] : offsets[p] + cards[p]] = by_child[p][j]
-        return SuperParentKernel(
-            pair_tables,
-            offsets,
-            cards,
-            spode_priors=[by_child[p][c] for p in range(d)],
-            spode_parents=[by_child[p][p] for p in range(d)],
-            nb_tables=[by_child[d][c]] + [by_child[d][j] for j in range(d)],
-        )
 
     def _child_log_cpt(self, cache, family):
         """``log P(x_j | x_p, c)`` of one SPODE child (for data too wide for the all-pairs table)."""
@@ -313,18 +462,6 @@ class AODEClassifier(EnsembleClassifier):
         """``log P(x_j | x_p, c)`` of every SPODE child at once (see the class Notes)."""
         r = cache.cardinalities[: cache.n_features].astype(float)
         return child_given_pair_log_cpts(cache, *self._child_smoothing(r))
-
-    def _small_log_cpt(self, cache, family, parent):
-        """The class prior or ``P(x_p | c)`` of the SPODE of ``parent`` (None: naive Bayes)."""
-        if self.smoothing != "weka":
-            return m_estimated_log_cpts(cache, [family], self.m)[0]
-        counts = cache.counts(family)
-        if family[0] == cache.class_index and parent is not None:
-            r = cache.cardinalities[parent]  # the marginal of the Laplace joint P(c, x_p)
-            p = (counts + r) / (counts.sum() + counts.shape[0] * r)
-        else:  # Laplace: (N(x, pa) + 1) / (N(pa) + |X|)
-            p = (counts + 1.0) / (counts.sum(axis=0, keepdims=True) + counts.shape[0])
-        return np.log(p)
 
     def _exported_members(self) -> list:
         """The members a set of network files holds: every SPODE, and the naive Bayes
@@ -436,14 +573,15 @@ class WAODEClassifier(AODEClassifier):
             return super()._child_smoothing(r)
         return 1.0 / r, 1.0  # (N + 1/|X_j|) / (N(x_p, c) + 1)
 
-    def _small_log_cpt(self, cache, family, parent):
-        if self.smoothing != "weka" or parent is None:
-            return super()._small_log_cpt(cache, family, parent)
-        counts, n_classes = cache.counts(family), cache.n_classes
-        if family[0] == cache.class_index:  # (N(c) + 1/|C|) / (N + 1)
-            return np.log((counts + 1.0 / n_classes) / (counts.sum() + 1.0))
-        r = counts.shape[0]  # (N(c, x_p) + 1/(|C||X_p|)) / (N(c) + 1/|C|)
-        return np.log((counts + 1.0 / (n_classes * r)) / (counts.sum(axis=0, keepdims=True) + 1.0 / n_classes))
+    def _spode_estimates(self, counts, by_class, r, per_value, classes) -> tuple:
+        """As :meth:`AODEClassifier._spode_estimates`; Weka's WAODE: ``P(c) = (N(c) + 1/|C|) /
+        (N + 1)`` and ``P(x_p | c) = (N(c, x_p) + 1/(|C| |X_p|)) / (N(c) + 1/|C|)``."""
+        if self.smoothing != "weka":
+            return super()._spode_estimates(counts, by_class, r, per_value, classes)
+        n_classes = classes.shape[0]
+        prior = np.log((classes + 1.0 / n_classes) / (classes.sum() + 1.0))
+        parents = (counts + 1.0 / (n_classes * r[per_value, None])) / (by_class + 1.0 / n_classes)
+        return np.broadcast_to(prior, (len(r), n_classes)), np.log(parents)
 
 
 class ATANClassifier(EnsembleClassifier):
