@@ -4,14 +4,14 @@ The scripts in ``examples/`` are plain command-line programs: ``main(out=".")`` 
 its figures (PNG) and other files into ``out``, taken from ``sys.argv[1]``, and closes
 the figures. The gallery runs each one with ``sys.argv[1]`` set to a fresh folder
 (:func:`output_folder_argv`) and shows the images the script wrote there
-(:func:`written_images`), in the order it wrote them.
+(:func:`written_images`), in the order it wrote them, one below the other, each a link to
+its full-size file. What a script prints is shown as it is: it names the files it wrote
+relative to its output folder, so that no path of the build machine gets into the page.
 """
 
 import re
 import shutil
 from pathlib import Path
-
-from sphinx_gallery.scrapers import figure_rst
 
 #: The order of the examples in the gallery (others follow, by file name).
 ORDER = [
@@ -97,6 +97,23 @@ def output_folder_argv(gallery_conf, script_vars):
     return [str(out)]
 
 
+def _image_rst(image, src_dir, alt):
+    """An image of the gallery: at its own size up to the width of the page (one below the
+    other: sphinx-gallery's row of several images shows each at under half the width), as a
+    link to the full-size file (Sphinx links an image whose width is given)."""
+    lines = [
+        f".. image:: /{Path(image).relative_to(src_dir).as_posix()}",
+        f"   :alt: {alt}",
+        "   :class: sphx-glr-single-img",
+    ]
+    if Path(image).suffix.lower() in {".png", ".jpg", ".jpeg", ".gif"}:
+        from PIL import Image
+
+        with Image.open(image) as opened:
+            lines.append(f"   :width: {opened.width}px")
+    return "\n\n" + "\n".join(lines) + "\n\n"
+
+
 def written_images(block, block_vars, gallery_conf):
     """Image scraper: the images the block wrote into the output folder, oldest first."""
     out = _output_folder(block_vars)
@@ -105,10 +122,10 @@ def written_images(block, block_vars, gallery_conf):
         (path for path in out.rglob("*") if path.suffix.lower() in IMAGE_SUFFIXES and path not in shown),
         key=lambda path: (path.stat().st_mtime_ns, path.name),
     )
-    names = []
+    rst = []
     for path, image_path in zip(new, block_vars["image_path_iterator"]):
         image_path = Path(image_path).with_suffix(path.suffix.lower())
         shutil.copyfile(path, image_path)
         shown.add(path)
-        names.append(str(image_path))
-    return figure_rst(names, gallery_conf["src_dir"]) if names else ""
+        rst.append(_image_rst(image_path, gallery_conf["src_dir"], alt=path.name))
+    return "".join(rst)

@@ -5,7 +5,7 @@ Writes into the folder given as the first argument (default: the current folder)
 
 * ``ltan_explained.png``: for a row whose answer the label-driven framework
   changed, the generalist TAN, the refined generalist TAN-IE and one expert per
-  label kept, side by side (arcs the generalist lacks in red);
+  label kept, one above the other (arcs the generalist lacks in red);
 * ``ltan_explained.txt``: the same explanation as text (structures and posteriors);
 
 and prints the held-out accuracy of TAN, LKDB, AKDB, LTAN, KDB(k=2) and
@@ -58,7 +58,8 @@ def main(out="."):
     text = f"true label: {y_test.iloc[rows[0]]}\n{explanation}"
     (out / "ltan_explained.txt").write_text(text + "\n")
     print(text)
-    axes = draw_explanation(explanation, parts=list(explanation.networks)[:4], ncols=2)
+    # one panel per row: 35 features make each network about a page wide
+    axes = draw_explanation(explanation, parts=list(explanation.networks)[:4], ncols=1)
     fig = axes.flat[0].figure
     fig.savefig(out / "ltan_explained.png", dpi=90)
     plt.close(fig)

@@ -79,12 +79,16 @@ def main(out="."):
     import matplotlib
 
     matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     from bnclf import plot
 
     out.mkdir(parents=True, exist_ok=True)
-    plot.draw_multilabel(model).savefig(out / "multilabel_emotions_mnb.png", dpi=110)
-    plot.draw_multilabel(model, label_only=True).savefig(out / "multilabel_emotions_classes.png", dpi=110)
-    print(f"drawings written to {out}")
+    for name, label_only in (("multilabel_emotions_mnb.png", False), ("multilabel_emotions_classes.png", True)):
+        fig = plot.draw_multilabel(model, label_only=label_only)
+        fig.savefig(out / name, dpi=110)
+        plt.close(fig)
+        print(f"drawing written: {name}")
     return model, {"pgmpy": float(theirs), "bnclf": float(ours)}
 
 

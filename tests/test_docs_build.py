@@ -164,3 +164,21 @@ def test_gallery_shows_every_example_with_its_figures(site):
         text = page.read_text(encoding="utf-8")
         assert re.search(rf'<img [^>]*src="\.\./_images/sphx_glr_{script.stem}_001\.png"', text), script.name
         assert "sphx-glr-script-out" in text  # what the script printed
+        # one image below the other, each up to the page's width (not a row of small ones),
+        # and a link to the full-size file
+        assert "sphx-glr-horizontal" not in text and "sphx-glr-multi-img" not in text, script.name
+        for image in re.findall(r'<img [^>]*src="\.\./_images/(sphx_glr_[^"]+\.png)"', text):
+            assert f'href="../_images/{image}"' in text, image
+
+
+def test_gallery_pages_show_no_path_of_the_build(site):
+    """What the examples print names the files they wrote, not the folders of the machine
+    that built the site (its temporary build folder, the repository)."""
+    work = site.parent
+    folders = {str(work), str(work.resolve()), str(ROOT)}
+    pages = sorted((site / "auto_examples").glob("*.html")) + sorted((site / "_sources" / "auto_examples").glob("*"))
+    assert len(pages) > len(list((ROOT / "examples").glob("*.py")))
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for folder in folders:
+            assert folder not in text, f"{page.relative_to(site)} shows {folder}"

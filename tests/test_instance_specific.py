@@ -398,6 +398,16 @@ def test_draw_explanation_marks_departures_and_saves_png(soybean, tmp_path):
     assert checked > len(X.columns)
     fig = axes.flat[0].figure
     assert any("does not have" in t.get_text() for legend in fig.legends for t in legend.get_texts())
+    for ncols in (None, 1):  # the legend has a band of its own under the panels
+        axes = draw_explanation(expl, ncols=ncols)
+        fig = axes.flat[0].figure
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        legend = fig.legends[0].get_window_extent(renderer)
+        lowest = min(p.get_window_extent(renderer).y0 for ax in axes.flat for p in ax.patches if p.get_gid() == "node")
+        assert legend.y1 < lowest, ncols
+        if ncols is None:
+            plt.close(fig)
     fig.savefig(tmp_path / "explain.png")
     plt.close(fig)
     assert (tmp_path / "explain.png").stat().st_size > 10_000

@@ -95,6 +95,23 @@ def test_large_ensembles_draw_sixteen_panels_and_multinet_files_draw_without_a_c
     plt.close("all")
 
 
+def test_panels_share_one_scale_and_each_row_is_as_tall_as_its_drawings(krkp):
+    from bnclf import WATANClassifier
+    from bnclf.plot._structures import draw_members
+
+    X, y = krkp
+    est = WATANClassifier().fit(X.iloc[:, :8], y)
+    axes = draw_members(est, ncols=1)
+    fig = axes.flat[0].figure
+    fig.canvas.draw()
+    for ax in axes.flat:  # one inch per layout unit in every panel: labels keep their size
+        (x0, _), (x1, _) = ax.transData.transform([(0.0, 0.0), (1.0, 0.0)])
+        assert abs((x1 - x0) / fig.dpi - 1) < 0.01, ax.get_title()
+    heights = [ax.get_position().height * fig.get_figheight() for ax in axes.flat]
+    assert max(heights) - min(heights) > 0.3  # not every row as tall as the tallest drawing
+    plt.close(fig)
+
+
 def test_draw_members_rejects_positions_that_are_not_members(krkp):
     import pytest
 

@@ -82,13 +82,18 @@ def draw_explanation(
         title = f"prediction: {explanation.prediction}"
         if "omega" in explanation.details:
             title += f"   (labels kept: {', '.join(map(str, explanation.details['omega']))})"
-    axes = _panel_figure(specs, ncols=ncols or min(4, len(nets)), suptitle=_clip(title, 200))
-    frame = (max(spec["width"] for spec in specs), max(spec["height"] for spec in specs))
-    for ax, spec in zip(axes.flat, specs):
+    legend_size = specs[0]["layout"].font  # the size of the node labels
+    axes, frames = _panel_figure(
+        specs,
+        ncols=ncols or min(4, len(nets)),
+        suptitle=_clip(title, 200),
+        footer=2.5 * legend_size / 72 if any(highlighted) else 0.0,  # the legend's line, under the panels
+    )
+    for ax, spec, frame in zip(axes.flat, specs, frames):
         _render_structure(ax, spec, frame=frame)
     for ax in list(axes.flat)[len(nets) :]:
         ax.set_axis_off()
-    if any(spec_has_highlight for spec_has_highlight in highlighted):
+    if any(highlighted):
         from matplotlib.lines import Line2D
 
         color, width = _ARC_STYLE["highlight"][:2]
@@ -96,7 +101,7 @@ def draw_explanation(
             handles=[Line2D([0], [0], color=color, lw=width)],
             labels=[f"arc that {names[0]!r} does not have (in either direction)"],
             loc="lower center",
-            fontsize=8,
+            fontsize=legend_size,
             frameon=False,
         )
     return axes

@@ -480,7 +480,7 @@ def draw_structure(
         legend=legend,
     )
     if ax is None:
-        axes = _panel_figure([spec], ncols=1)
+        axes, _ = _panel_figure([spec], ncols=1)
         ax = axes[0, 0]
     _render_structure(ax, spec)
     return ax
@@ -489,34 +489,46 @@ def draw_structure(
 _MAX_FIGURE = (60.0, 80.0)  # inches; a larger drawing is scaled down, text with it
 
 
-def _panel_figure(specs, *, ncols, suptitle=None):
-    """A figure of ``ceil(len(specs) / ncols)`` rows of equal panels, sized so that the largest drawing
-    has one inch per layout unit (less when the figure would exceed ``_MAX_FIGURE``)."""
+def _panel_figure(specs, *, ncols, suptitle=None, footer=0.0):
+    """A figure of ``ceil(len(specs) / ncols)`` rows of panels, as wide as the widest drawing and
+    each row as tall as its tallest, sized so that the drawings have one inch per layout unit
+    (less when the figure would exceed ``_MAX_FIGURE``); ``footer`` inches are left free under
+    the panels (for a figure legend).
+
+    Returns the Axes (a 2-D array) and, for each drawing, the frame to render it in (its
+    panel's width and height in layout units, for :func:`_render_structure`).
+    """
     import matplotlib.pyplot as plt
 
     nrows = int(math.ceil(len(specs) / ncols))
     w = max(spec["width"] for spec in specs)
-    h = max(spec["height"] for spec in specs)
+    heights = [max(spec["height"] for spec in specs[r * ncols : (r + 1) * ncols]) for r in range(nrows)]
     title_band = (
         0.15 + 0.22 * max(spec["title_lines"] for spec in specs) if any(spec["title_lines"] for spec in specs) else 0.1
     )
-    side, gap, bottom = 0.2, 0.4, 0.15
+    side, gap, bottom = 0.2, 0.4, 0.15 + footer
     top = 0.2 + 0.25 * (suptitle.count("\n") + 1) if suptitle else 0.0
     fig_w = ncols * w + (ncols - 1) * gap + 2 * side
-    fig_h = nrows * (h + title_band) + top + bottom
+    fig_h = sum(heights) + nrows * title_band + top + bottom
     shrink = min(1.0, _MAX_FIGURE[0] / fig_w, _MAX_FIGURE[1] / fig_h)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(fig_w * shrink, fig_h * shrink), squeeze=False)
-    fig.subplots_adjust(
+    fig, axes = plt.subplots(
+        nrows,
+        ncols,
+        figsize=(fig_w * shrink, fig_h * shrink),
+        squeeze=False,
+        gridspec_kw={"height_ratios": heights},
+    )
+    fig.subplots_adjust(  # spaces are fractions of the mean panel's width and height
         left=side / fig_w,
         right=1 - side / fig_w,
         bottom=bottom / fig_h,
         top=1 - (top + title_band) / fig_h,
         wspace=gap / w,
-        hspace=title_band / h,
+        hspace=title_band * nrows / sum(heights),
     )
     if suptitle:
         fig.suptitle(suptitle, fontsize=13 * shrink, y=1 - 0.1 / fig_h, va="top")
-    return axes
+    return axes, [(w, heights[i // ncols]) for i in range(len(specs))]
 
 
 def draw_members(
@@ -552,8 +564,9 @@ def draw_members(
     ndarray of matplotlib Axes
         The panels, titled by each member's role (its root, super-parent or
         class label) and, for ensembles, its weight; each drawn as by
-        :func:`draw_structure` (without a legend), the figure sized to the
-        largest.
+        :func:`draw_structure` (without a legend) at one scale: the panels
+        are as wide as the widest drawing, and each row as tall as its
+        tallest.
     """
     all_members = est.network_members()
     weights = getattr(est, "weights_", None)
@@ -583,9 +596,8 @@ def draw_members(
             _structure_spec(net, title=_clip(label, 60), font_size=font_size, max_features=max_features, legend=False)
         )
     ncols = ncols or min(4, len(picked))
-    axes = _panel_figure(specs, ncols=ncols, suptitle=title)
-    frame = (max(spec["width"] for spec in specs), max(spec["height"] for spec in specs))
-    for ax, spec in zip(axes.flat, specs):
+    axes, frames = _panel_figure(specs, ncols=ncols, suptitle=title)
+    for ax, spec, frame in zip(axes.flat, specs, frames):
         _render_structure(ax, spec, frame=frame)
     for ax in list(axes.flat)[len(picked) :]:
         ax.set_axis_off()
