@@ -248,13 +248,16 @@ class CountCache:
         blocks = np.empty((width, width, self.n_classes))
         # float32 sums of 0/1 products are exact integers below 2**24 rows; weights need float64
         dtype = np.float32 if self.n_samples < 2**24 and self._weights is None else np.float64
+        features = self._matrix[0:d].T  # (rows, features), a view of the column-major codes
         for label in range(self.n_classes):
             rows = np.flatnonzero(y == label)
+            codes = features[rows]
             onehot = np.zeros((rows.size, width), dtype=dtype)
-            for i in range(d):
-                codes = self._columns[i][rows]
-                known = codes >= 0
-                onehot[np.flatnonzero(known), offsets[i] + codes[known]] = 1.0
+            row, column = np.nonzero(codes >= 0) if self._has_unknown[:d].any() else (None, None)
+            if row is None:  # every value known: one scatter of d ones per row
+                onehot[np.arange(rows.size)[:, None], codes + offsets] = 1.0
+            else:
+                onehot[row, codes[row, column] + offsets[column]] = 1.0
             weighted = onehot if self._weights is None else onehot * self._weights[rows, None]
             with single_threaded_blas():
                 blocks[:, :, label] = onehot.T @ weighted

@@ -49,6 +49,10 @@ _SHARED_CELLS = 2**18
 """Entries gathered per batch for the members of an ensemble (measured best on letter and splice)."""
 
 
+_CHILD_SUM_CELLS = 2**16
+"""Cells of the block of rows whose SPODE sums :class:`SuperParentKernel` adds up (512 KiB)."""
+
+
 _SUM_CELLS = 1 << 15
 """Entries gathered per chunk of rows by :meth:`FamilyGather.summed` (256 KiB: in cache,
 and reused, so a call of any size makes no large temporary)."""
@@ -630,8 +634,10 @@ class SuperParentKernel:
     With ``g_i = offsets[i] + x_i`` the position of each value, the children's
     entries of every SPODE for a row are ``pair_tables[g_j, g_p, :]``: one
     ``numpy.take`` of contiguous class rows gives the ``(n, d, d, n_classes)`` array, whose sum over ``j`` (the
-    diagonal blocks are zeroed) is every SPODE's likelihood at once. The result
-    equals the member networks' kernels (up to the order of summation).
+    diagonal blocks are zeroed) is every SPODE's likelihood at once. It is
+    gathered one child ``j`` at a time, ``(n, d, n_classes)`` entries added in place
+    to a block of rows that stays in cache. The result equals the member networks'
+    kernels (up to the order of summation).
     """
 
     def __init__(
@@ -677,14 +683,17 @@ class SuperParentKernel:
         position = np.where(known, codes + self.offsets, 0)
         any_unknown = not known.all()
         out = np.empty((n, d + 1, c))
-        step = max(1, _SHARED_CELLS // max(1, d * d * c))
+        step = max(1, _CHILD_SUM_CELLS // max(1, d * c))
         for s in range(0, n, step):
             g, ok = position[s : s + step], known[s : s + step]
-            rows = (g[:, :, None] * self._width + g[:, None, :]).reshape(-1)  # (row, j, p)
-            entries = np.take(self._flat, rows, axis=0).reshape(len(g), d, d, c)
-            if any_unknown:
-                entries = np.where(ok[:, :, None, None], entries, 0.0)
-            out[s : s + step, :d] = entries.sum(axis=1) + self.priors + self.parents[g]
+            spodes = out[s : s + step, :d]
+            spodes[...] = self.priors + self.parents[g]
+            columns = g * self._width  # the row of child j's value, then the column of each parent's
+            for j in range(d):  # one child at a time: (rows, parents, classes) entries, added in place
+                entries = np.take(self._flat, columns[:, j : j + 1] + g, axis=0)
+                if any_unknown and not ok[:, j].all():
+                    entries[~ok[:, j]] = 0.0  # an unknown child is summed out: its CPT sums to one
+                spodes += entries
             nb = self.nb_children[g]
             if any_unknown:
                 nb = np.where(ok[:, :, None], nb, 0.0)

@@ -80,10 +80,13 @@ def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLi
     # N(x_p, c) summed over each child's block: one row per child feature
     denominator = np.add.reduceat(blocks, offsets, axis=0) + beta[:, None, None]
     with np.errstate(divide="ignore", invalid="ignore"):
-        log_denominator = np.where(denominator > 0, np.log(denominator), np.inf)
-        tables = np.log(blocks + alpha[owner, None, None]) - log_denominator[owner]
-    empty = np.isinf(log_denominator)[owner]  # a parent configuration with no rows: uniform
+        tables = np.log(blocks + alpha[owner, None, None])
+        log_denominator = np.log(denominator)
+        for j, (start, r) in enumerate(zip(offsets, cards)):  # one child feature's rows at a time
+            tables[start : start + r] -= log_denominator[j]
+    empty = denominator <= 0  # a parent configuration with no rows: uniform
     if empty.any():
         uniform = np.broadcast_to(-np.log(cards[owner].astype(float))[:, None, None], tables.shape)
+        empty = empty[owner]
         tables[empty] = uniform[empty]
     return tables, offsets
