@@ -25,6 +25,7 @@ is updated once per accepted move.
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -35,6 +36,7 @@ from numpy.typing import ArrayLike
 from scipy.special import logsumexp
 from sklearn.utils import check_random_state
 
+from bnclf._config import memory_budget
 from bnclf.counts._cache import CountCache
 from bnclf.counts._measures import comparable, m_estimate
 from bnclf.learn._scores import SCORES
@@ -476,6 +478,8 @@ class FamilyContributions:
             lowest = np.log(self.cards.max() * (self.codes.shape[0] + self.m) / self.m)
         self.zero_penalty = float(2.0 ** np.ceil(np.log2(4 * n_vars * (lowest + 1))))
         self.budget = int(budget_bytes)
+        self._budget = memory_budget()
+        self._classes = np.arange(self.n_classes)[:, None]
         self._memo: OrderedDict = OrderedDict()
         self._bytes = 0
         self.n_computed = 0
@@ -509,26 +513,33 @@ class FamilyContributions:
         c = self.class_index
         if c not in family:
             raise ValueError(f"family {family} does not contain the class.")
-        shape = self.cards[list(family)]
-        strides = np.ones(len(family), dtype=np.int64)
-        strides[:-1] = np.cumprod(shape[::-1])[::-1][1:]
-        size = int(shape.prod())
-        if self.cache is not None:  # the per-fold counts and the training tables, float64
-            self.cache.check_size(family, cells=float(shape.astype(float).prod()) * (2 * self.n_folds + 1))
-        position = family.index(c)
-        class_stride = int(strides[position])
-        offsets = np.zeros(self.codes.shape[0], dtype=np.int64)
-        for v, s in zip(family, strides):
-            if v != c:
-                offsets += self._columns[v] * s
-        flat = offsets + self._columns[c] * class_stride
+        shape = [int(self.cards[v]) for v in family]
+        strides = [math.prod(shape[i + 1 :]) for i in range(len(family))]
+        size = math.prod(shape)
+        cells = float(size) * (2 * self.n_folds + 1)  # the per-fold counts and the training tables
+        if self.cache is not None and 8.0 * cells > self._budget:
+            self.cache.check_size(family, cells=cells)  # raises, naming the columns
         k = self.n_folds
-        if self.resubstitution:
-            train = np.bincount(flat, minlength=size).astype(float)[:, None]
-        else:
-            held = np.bincount(flat[self.eval_rows] * k + self.fold, minlength=size * k).reshape(size, k)
-            full = held.sum(axis=1) if self._all_evaluated else np.bincount(flat, minlength=size)
-            train = (full[:, None] - held).astype(float)
+        class_stride = strides[family.index(c)] * k
+        if self.resubstitution or not self._all_evaluated:
+            offsets = np.zeros(self.codes.shape[0], dtype=np.int64)
+            for v, stride in zip(family, strides):
+                if v != c:
+                    offsets += self._columns[v] * stride
+            flat = offsets + self._columns[c] * (class_stride // k)
+            if self.resubstitution:
+                train = np.bincount(flat, minlength=size).astype(float)[:, None]
+            else:
+                held = np.bincount(flat[self.eval_rows] * k + self.fold, minlength=size * k).reshape(size, k)
+                train = (np.bincount(flat, minlength=size)[:, None] - held).astype(float)
+            rows = offsets[self.eval_rows] * k + self.fold
+        else:  # every row is held out once: the cells of each row's own fold, counted once
+            rows = self.fold.copy()  # offset * k + fold, the class left out
+            for v, stride in zip(family, strides):
+                if v != c:
+                    rows += self._columns[v] * (stride * k)
+            held = np.bincount(rows + self._columns[c] * class_stride, minlength=size * k).reshape(size, k)
+            train = (held.sum(axis=1, keepdims=True) - held).astype(float)
         train = train.reshape(shape[0], -1)  # child by (parent configuration, fold)
         if self.m > 0:
             log_table = np.log(m_estimate(train, self.m)).ravel()
@@ -538,10 +549,14 @@ class FamilyContributions:
                 log_table = np.log(train) - np.log(totals)
             log_table[:, totals == 0] = -np.log(shape[0])
             log_table = log_table.ravel()
-        cells = offsets[self.eval_rows][None, :] + class_stride * np.arange(self.n_classes)[:, None]
-        entries = log_table[cells * k + self.fold[None, :]]
-        entries[np.isneginf(entries)] = -self.zero_penalty
-        return entries
+        entries = log_table[rows + class_stride * self._classes]
+        # every finite entry is above -zero_penalty (see the class Notes): only -inf changes
+        return np.maximum(entries, -self.zero_penalty, out=entries)
+
+
+_SCORE_BATCH_CELLS = 1 << 17
+"""Cells of the neighbours' summed contributions scored at once (1 MiB: they are written
+and read back while in cache)."""
 
 
 TIE_TOLERANCE = 1e-9
@@ -561,6 +576,25 @@ def first_best(log_joint: np.ndarray, axis: int = -1, tolerance: float = TIE_TOL
         return (second > first + tolerance).astype(np.intp)
     best = log_joint.max(axis=axis, keepdims=True)
     return np.argmax(log_joint >= best - tolerance, axis=axis)
+
+
+def _first_best_class(sums: np.ndarray, tolerance: float = TIE_TOLERANCE) -> np.ndarray:
+    """:func:`first_best` over axis 1 of ``(batch, n_classes, n_eval)`` sums, one class at a
+    time: whole ``(batch, n_eval)`` planes, where an arg-max over the middle axis would
+    visit the classes of one row at a time."""
+    n_classes = sums.shape[1]
+    if n_classes == 2:
+        return first_best(sums, axis=1, tolerance=tolerance)
+    best = sums.max(axis=1)
+    best -= tolerance
+    predicted = np.zeros(best.shape, dtype=np.intp)
+    found = sums[:, 0] >= best
+    for c in range(1, n_classes):
+        hit = sums[:, c] >= best
+        hit &= ~found
+        np.copyto(predicted, c, where=hit)
+        found |= hit
+    return predicted
 
 
 class ClassScore:
@@ -631,7 +665,7 @@ class ClassScore:
         """Scores of summed contributions ``(batch, n_classes, n_eval)``: ``(batch,)``."""
         impossible = -0.5 * self.contributions.zero_penalty
         if self.kind == "zero_one":
-            predicted = first_best(sums, axis=1)
+            predicted = _first_best_class(sums)
             if self.n_classes == 2:  # all impossible: class 0
                 predicted &= sums[:, 1] > impossible
             else:
@@ -692,7 +726,7 @@ class ClassScore:
             values[~touching] += 0.5 * (dims[~touching] - self._dim) * self._log_n
         scored = np.flatnonzero(touching)
         per_row = max(1, self.contributions.n_eval * self.n_classes)
-        batch = max(1, min(len(scored), (1 << 22) // per_row))
+        batch = max(1, min(len(scored), _SCORE_BATCH_CELLS // per_row))
         finite = np.empty((batch,) + self._finite.shape)
         filled = []
 
