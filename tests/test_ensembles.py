@@ -360,3 +360,15 @@ def test_spode_tables_that_are_not_distributions_are_refused(small):
     state["_spode_tables"] = dict(state["_spode_tables"], pairs=np.zeros((3, 3, 2)))
     with pytest.raises(ValueError, match="'pairs' has shape"):
         AODEClassifier.__new__(AODEClassifier).__setstate__(state)
+
+
+def test_a_refit_on_wide_data_forgets_the_tables(small, monkeypatch):
+    import bnclf.counts._cache as stats
+
+    X, y = small
+    est = AODEClassifier().fit(X, y)
+    assert "_spode_tables" in est.__dict__
+    monkeypatch.setattr(stats, "_PAIR_BLOCK_CELLS", 0)
+    est.fit(X.iloc[:, :5], y)
+    assert "_spode_tables" not in est.__dict__ and len(est.networks_) == 6
+    assert est.predict_proba(X.iloc[:3, :5]).shape == (3, 2)

@@ -290,6 +290,7 @@ class AODEClassifier(EnsembleClassifier):
     _derived = ("_stacked", "_spodes", "_built_networks")
 
     def _fit_network(self, cache, rows):
+        self.__dict__.pop("_spode_tables", None)  # a refit on wide data stores networks instead
         d = cache.n_features
         weights = self._parent_weights(cache)
         if not (weights > 0).any():  # e.g. no feature informs the class: plain average
