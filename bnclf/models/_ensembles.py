@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from bnclf._params import Integer, Options
 from bnclf.inference._kernels import StackedKernel, SuperParentKernel, log_weighted_posterior, log_weighted_sum
-from bnclf.learn._parameters import child_given_pair_log_cpts
+from bnclf.learn._parameters import child_given_pair_log_cpts, m_estimated_log_cpts
 from bnclf.learn._restricted import graph_families, learn_atan, spode_families
 from bnclf.models._base import BayesNetClassifier
 from bnclf.network import Network
@@ -628,10 +628,14 @@ class ATANClassifier(EnsembleClassifier):
         return np.ones(cache.n_features)
 
     def _fit_network(self, cache, rows):
-        graphs = learn_atan(cache)
+        members = [graph_families(g, cache.class_index) for g in learn_atan(cache)]
+        # the TANs share most families (the class prior, each tree edge in one of its two
+        # orientations): every distinct family is estimated once
+        unique = list(dict.fromkeys(family for families in members for family in families))
+        tables = dict(zip(unique, m_estimated_log_cpts(cache, unique, self.m)))
         networks = [
-            self._make_network(graph_families(g, cache.class_index), cache, title=f"root: {self.node_names_[r]}")
-            for r, g in enumerate(graphs)
+            self._make_network(families, cache, [tables[f] for f in families], title=f"root: {self.node_names_[r]}")
+            for r, families in enumerate(members)
         ]
         self._set_members(networks, self._root_weights(cache)[: len(networks)])
 
