@@ -335,3 +335,17 @@ def test_a_long_title_is_wrapped_within_the_figure(model):
     for bad in (0, -1.0, True, "9", float("inf")):
         with pytest.raises(ValueError, match="max_width"):
             draw_multilabel(model, max_width=bad)
+
+
+def test_a_row_of_classes_too_long_for_max_width_widens_the_drawing():
+    X, Y = synthetic(n_rows=200, n_labels=12, n_features=6, seed=2)
+    Y.columns = [f"label_number_{i}" for i in range(12)]
+    model = MultilabelBNClassifier(feature_selection=None).fit(X, Y)
+    fig = draw_multilabel(model, label_only=True)
+    assert fig.get_figwidth() > 9.0  # at the smallest font, in two lines, and still wider
+    shown = texts(fig)
+    assert all(f"label_\nnumber_{i}" in shown for i in range(12))
+    plt.close(fig)
+    fig = draw_multilabel(model, label_only=True, max_width=None)
+    assert all(f"label_number_{i}" in texts(fig) for i in range(12))  # one line when there is no limit
+    plt.close(fig)

@@ -146,11 +146,10 @@ class _MultilabelLayout:
             f: (_text_inches(feature_text[f], self.feature_font) + 0.16, self.feature_font * 2.0 / 72) for f in feats
         }
         largest = 11.0 if n_l <= 8 else 10.0 if n_l <= 16 else 8.0
-        options = [(f, 1) for f in (11.0, 10.0, 9.0) if f <= largest] + [
-            (f, 2) for f in (10.0, 9.0, 8.0) if f <= largest
-        ]
+        one = [(f, 1) for f in (11.0, 10.0, 9.0) if f <= largest] or [(8.0, 1)]
+        options = one + [(f, 2) for f in (10.0, 9.0, 8.0) if f <= largest]
         tried = []  # (class step, font, text, sizes): the first that fits, else the narrowest
-        for font, lines in options or [(8.0, 1)]:
+        for font, lines in options:
             text = {c: _two_lines(class_text[c]) if lines == 2 else class_text[c] for c in labels}
             size = {c: _class_box(text[c], font) for c in labels}
             high = max(h for _, h in size.values())  # one height for the row
@@ -171,7 +170,7 @@ class _MultilabelLayout:
             if max_width is None:  # about 1.3 sqrt(n) columns, 10 to 16 inches wide
                 target = min(max(width + class_step, 1.3 * math.sqrt(n_f) * step, 10.0), max(16.0, width))
                 cols = max(1, int(target // step))
-            else:  # within the width or the row of classes; bridge arcs pass up to 0.55 in beyond the boxes
+            else:  # within the width or the row of classes (arcs in the outer lanes and margins: 0.8 in more)
                 cols = max(1, int((max(budget, class_step * n_l - 0.3) - 0.8 - fw) // step) + 1)
             n_rows = int(math.ceil(n_f / cols))
             cols = int(math.ceil(n_f / n_rows))
