@@ -12,6 +12,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.colors import to_rgb  # noqa: E402
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch  # noqa: E402
+from matplotlib.text import Text  # noqa: E402
 
 from bnclf.models._multilabel import MultilabelBNClassifier, MultilabelBNEnsemble  # noqa: E402
 from bnclf.plot._multilabel import BRIDGE_COLOR, CLASS_ARC_COLOR, MORAL_COLOR, PALE_FILL, draw_multilabel
@@ -273,3 +274,78 @@ def test_bad_arguments_are_explained(model):
         draw_multilabel(MultilabelBNClassifier())
     with pytest.raises(TypeError, match="draw_structure"):
         draw_multilabel(object())
+
+
+@pytest.fixture(scope="module")
+def wide():
+    """Six hyphenated class names and 45 long feature names (like emotions): one row of them is wider than a page."""
+    names = [f"Mean_Acc1298_{kind}_Mem40_MFCC_{j}" for j in range(15) for kind in ("Mean", "Std", "Max")]
+    X, Y = synthetic(n_rows=400, n_labels=6, n_features=len(names), names=names)
+    Y.columns = ["amazed-suprised", "happy-pleased", "relaxing-calm", "quiet-still", "sad-lonely", "angry-aggresive"]
+    return MultilabelBNClassifier(feature_selection=None).fit(X, Y)
+
+
+def fonts(fig):
+    return [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+
+
+@pytest.mark.parametrize("label_only", [False, True])
+def test_a_wide_network_is_laid_out_within_max_width(wide, label_only):
+    fig = draw_multilabel(wide, label_only=label_only)
+    width = fig.get_figwidth()
+    assert width <= 9.0
+    # shown at a 720-pixel column, the smallest text is 7 pixels or more
+    assert min(fonts(fig)) / 72 * 720 / width >= 7.0
+    shown = [t.replace("\n", "") for t in texts(fig)]
+    for name in wide.label_names_:  # the names that do not fit one line are broken at their hyphen
+        assert shown.count(name) == 1, name
+    assert "amazed-\nsuprised" in texts(fig)
+    if not label_only:
+        by_text = boxes(fig)
+        rows = {by_text[f][2] for f in by_text if f not in wide.label_names_}
+        assert len(rows) > 3  # features in more rows, not a wider figure
+        tol = 0.02
+        for arrow in arrows(fig, BRIDGE_COLOR):
+            pts = path_points(arrow)
+            for x0, x1, y0, y1 in by_text.values():
+                inside = (
+                    (pts[:, 0] > x0 + tol) & (pts[:, 0] < x1 - tol) & (pts[:, 1] > y0 + tol) & (pts[:, 1] < y1 - tol)
+                )
+                assert not inside.any()
+    plt.close(fig)
+
+
+def test_max_width_none_is_no_limit(wide):
+    fig = draw_multilabel(wide, max_width=None)
+    assert fig.get_figwidth() > 12  # one line of classes at 11 points, features in wide rows
+    assert "amazed-suprised" in texts(fig)
+    plt.close(fig)
+
+
+def test_a_long_title_is_wrapped_within_the_figure(model):
+    title = "a title longer than a drawing of four classes and eight features, " * 2
+    fig = draw_multilabel(model, title=title.strip())
+    assert fig.get_figwidth() <= 9.0  # widened for the title up to max_width, and the title wrapped
+    shown = fig.axes[0].get_title()
+    assert "\n" in shown and shown.replace("\n", " ") == title.strip()
+    renderer = fig.canvas.get_renderer()
+    box = fig.axes[0].title.get_window_extent(renderer)
+    assert box.x0 >= 0 and box.x1 <= fig.bbox.width  # wrapped within the figure
+    plt.close(fig)
+    for bad in (0, -1.0, True, "9", float("inf")):
+        with pytest.raises(ValueError, match="max_width"):
+            draw_multilabel(model, max_width=bad)
+
+
+def test_a_row_of_classes_too_long_for_max_width_widens_the_drawing():
+    X, Y = synthetic(n_rows=200, n_labels=12, n_features=6, seed=2)
+    Y.columns = [f"label_number_{i}" for i in range(12)]
+    model = MultilabelBNClassifier(feature_selection=None).fit(X, Y)
+    fig = draw_multilabel(model, label_only=True)
+    assert fig.get_figwidth() > 9.0  # at the smallest font, in two lines, and still wider
+    shown = texts(fig)
+    assert all(f"label_\nnumber_{i}" in shown for i in range(12))
+    plt.close(fig)
+    fig = draw_multilabel(model, label_only=True, max_width=None)
+    assert all(f"label_number_{i}" in texts(fig) for i in range(12))  # one line when there is no limit
+    plt.close(fig)

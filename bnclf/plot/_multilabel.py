@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
+import re
 from collections import Counter
 from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, overload
@@ -12,6 +14,7 @@ import networkx as nx
 import numpy as np
 
 from bnclf.plot._layout import CLASS_COLOR, FEATURE_COLOR, PALE_FILL, _abbreviate, _short, _text_inches
+from bnclf.plot._structures import _wrap
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -96,6 +99,21 @@ def _pick_multilabel_features(parts: dict, features, max_features):
     return keep, note
 
 
+def _two_lines(name: str) -> str:
+    """``name`` broken in two lines at the separator nearest its middle (kept at the end of the first)."""
+    cuts = [m.end() for m in re.finditer(r"[-_./:| ]+", name) if 0 < m.start() and m.end() < len(name)]
+    if not cuts:
+        return name
+    cut = min(cuts, key=lambda i: abs(2 * i - len(name)))
+    return name[:cut].rstrip(" ") + "\n" + name[cut:]
+
+
+def _class_box(text: str, font: float) -> tuple:
+    """(width, height) in inches of a class's box: its (bold) lines and a margin."""
+    lines = text.split("\n")
+    return max(_text_inches(line, font, True) for line in lines) + 0.22, font * (0.9 + 1.2 * len(lines)) / 72
+
+
 def _bezier_points(p0, p1, rads, t):
     """Points of matplotlib's ``arc3`` curves from ``p0`` to ``p1``: ``(len(rads), len(t), 2)``."""
     d = p1 - p0
@@ -107,37 +125,56 @@ def _bezier_points(p0, p1, rads, t):
 class _MultilabelLayout:
     """Node positions and box sizes (in inches) of a multilabel drawing, and its routed bridge arcs.
 
-    Classes are on one row at ``y = 0``; features on rows below, sorted by the
-    mean position of their class parents and filled column by column (each row
-    shifted a little, so that the gaps of successive rows do not line up). A
-    bridge arc to a lower row passes every row above it through a gap between
-    two nodes (as a layered drawing routes long edges through dummy nodes): it
-    is a smooth path, vertical inside each row and S-shaped between rows, so it
-    never crosses a node.
+    Classes are on one row at ``y = 0``, in the largest font (11 to 9 points,
+    then names in two lines at 10 to 8) that keeps the row within ``max_width``
+    inches. Features are on rows below, in aligned columns as many as the width
+    holds, sorted by the mean position of their class parents and filled column
+    by column. A bridge arc to a lower row passes every row above it through a
+    gap between two nodes (as a layered drawing routes long edges through dummy
+    nodes): it is a smooth path, vertical inside each row and S-shaped between
+    rows, so it never crosses a node; the gaps of the aligned columns make lanes
+    that an arc follows down to its row.
     """
 
-    def __init__(self, labels, feats, bridge, *, class_text, feature_text, label_only):
+    def __init__(self, labels, feats, bridge, *, class_text, feature_text, label_only, max_width=None):
         n_l, n_f = len(labels), len(feats)
         self.labels, self.feats, self.bridge = labels, feats, bridge
-        self.class_font = 11.0 if n_l <= 8 else 10.0 if n_l <= 16 else 8.0
+        budget = math.inf if max_width is None else max_width
         self.feature_font = 9.0 if n_f <= 20 else 8.0 if n_f <= 50 else 7.0
-        self.text = {**{c: class_text[c] for c in labels}, **{f: feature_text[f] for f in feats}}
+        self.text = {f: feature_text[f] for f in feats}
         self.size = {
-            c: (_text_inches(class_text[c], self.class_font, True) + 0.22, self.class_font * 2.1 / 72) for c in labels
+            f: (_text_inches(feature_text[f], self.feature_font) + 0.16, self.feature_font * 2.0 / 72) for f in feats
         }
-        self.size.update(
-            {f: (_text_inches(feature_text[f], self.feature_font) + 0.16, self.feature_font * 2.0 / 72) for f in feats}
-        )
+        largest = 11.0 if n_l <= 8 else 10.0 if n_l <= 16 else 8.0
+        one = [(f, 1) for f in (11.0, 10.0, 9.0) if f <= largest] or [(8.0, 1)]
+        options = one + [(f, 2) for f in (10.0, 9.0, 8.0) if f <= largest]
+        tried = []  # (class step, font, text, sizes): the first that fits, else the narrowest
+        for font, lines in options:
+            text = {c: _two_lines(class_text[c]) if lines == 2 else class_text[c] for c in labels}
+            size = {c: _class_box(text[c], font) for c in labels}
+            high = max(h for _, h in size.values())  # one height for the row
+            size = {c: (w, high) for c, (w, _) in size.items()}
+            tried.append((max(w for w, _ in size.values()) + 0.3, font, text, size))
+            if tried[-1][0] * n_l - 0.3 <= budget:
+                break
+        else:  # none fits: the narrowest
+            tried.sort(key=lambda t: -t[0])
+        class_step, self.class_font, text, size = tried[-1]
+        self.text.update(text)
+        self.size.update(size)
         self.pos, self.rows = {}, []
-        class_step = max(self.size[c][0] for c in labels) + 0.3
         width = class_step * (n_l - 1)
         if n_f and not label_only:
             fw = max(self.size[f][0] for f in feats)
-            step = fw * 1.45
-            target = min(max(width + class_step, 1.3 * math.sqrt(n_f) * step, 10.0), max(16.0, width))
-            n_rows = int(math.ceil(n_f / max(1, int(target // step))))
+            step = fw + min(0.45 * fw, 0.4)
+            if max_width is None:  # about 1.3 sqrt(n) columns, 10 to 16 inches wide
+                target = min(max(width + class_step, 1.3 * math.sqrt(n_f) * step, 10.0), max(16.0, width))
+                cols = max(1, int(target // step))
+            else:  # within the width or the row of classes (arcs in the outer lanes and margins: 0.8 in more)
+                cols = max(1, int((max(budget, class_step * n_l - 0.3) - 0.8 - fw) // step) + 1)
+            n_rows = int(math.ceil(n_f / cols))
             cols = int(math.ceil(n_f / n_rows))
-            block = step * (cols - 1) + step * (n_rows - 1) / n_rows
+            block = step * (cols - 1)
             if n_l > 1:
                 class_step = max(class_step, block / (n_l - 1))
             xs = {c: (i - (n_l - 1) / 2) * class_step for i, c in enumerate(labels)}
@@ -158,7 +195,7 @@ class _MultilabelLayout:
             self.rows = [[] for _ in range(n_rows)]
             for i, f in enumerate(sorted(feats, key=key)):
                 col, row = divmod(i, n_rows)
-                self.pos[f] = (-block / 2 + col * step + row * step / n_rows, top - row * row_gap)
+                self.pos[f] = (-block / 2 + col * step, top - row * row_gap)
                 self.rows[row].append(f)
         for i, c in enumerate(labels):
             self.pos[c] = ((i - (n_l - 1) / 2) * class_step, 0.0)
@@ -525,6 +562,7 @@ def draw_multilabel(
     label_only: bool = ...,
     title: str | None = ...,
     figsize: tuple[float, float] | None = ...,
+    max_width: float | None = ...,
 ) -> Figure: ...
 
 
@@ -538,6 +576,7 @@ def draw_multilabel(
     label_only: bool = ...,
     title: str | None = ...,
     figsize: tuple[float, float] | None = ...,
+    max_width: float | None = ...,
 ) -> Figure | SubFigure: ...
 
 
@@ -550,6 +589,7 @@ def draw_multilabel(
     label_only: bool = False,
     title: str | None = None,
     figsize: tuple[float, float] | None = None,
+    max_width: float | None = 9.0,
 ) -> Figure | SubFigure:
     """Draw a multilabel Bayesian network (mNB, mFAN): class subgraph, bridge and features.
 
@@ -579,6 +619,15 @@ def draw_multilabel(
     figsize : (float, float), optional
         Size of the figure made when ``ax`` is omitted (default: sized to the
         network, one inch per unit of the layout, so that text keeps its size).
+    max_width : float or None, default=9.0
+        Width in inches that the drawing is laid out to fit (``figsize`` or
+        ``ax`` then scale it, shape kept): the class names get the largest font (11 to 9 points) that fits,
+        else are set in two lines, broken at a separator (``amazed-`` over
+        ``suprised``); the features get as many columns as fit, and more rows.
+        At 9 inches, every text still shows at 7 pixels or more when the figure
+        is scaled down to a 720-pixel page column. A row of classes that cannot
+        fit (many classes) makes the drawing wider. ``None``: no limit (about
+        1.3 sqrt(n) columns of features, 10 to 16 inches wide).
 
     Returns
     -------
@@ -594,11 +643,12 @@ def draw_multilabel(
     the class subgraph are thicker and shown in blue (Corani et al. 2014,
     Figure 1); they run from the top edge of one class to the top edge of
     another, bowed above the row (``arc3``), so they pass over the classes in
-    between. Features are on rows below, filled column by column in the order
-    of the mean position of their class parents; thin orange bridge arcs come
-    down from their class parents, and an arc to a lower row passes each row
-    above it through a gap between two nodes, so that no arc crosses a node.
-    A feature with no class parent (independent of every class) is drawn pale.
+    between. Features are in aligned columns on rows below, filled column by
+    column in the order of the mean position of their class parents; thin
+    orange bridge arcs come down from their class parents, and an arc to a
+    lower row passes each row above it through a gap between two columns (the
+    gaps make lanes between the columns), so that no arc crosses a node. A
+    feature with no class parent (independent of every class) is drawn pale.
 
     Names longer than 18 characters are shortened with an ellipsis: first the
     tokens that most long names have at the same place become one (on emotions,
@@ -623,8 +673,18 @@ def draw_multilabel(
         notes += feature_notes
     moral = _moral_pairs(labels, bridge, feats)
     row = _class_order(labels, members[0][2], members[0][1]) if len(members) == 1 else labels
+    if max_width is not None and (
+        not isinstance(max_width, numbers.Real) or isinstance(max_width, bool) or not 0 < max_width < math.inf
+    ):
+        raise ValueError(f"max_width={max_width!r} is not valid; give a width in inches > 0, or None for no limit.")
     layout = _MultilabelLayout(
-        row, feats, bridge, class_text=class_text, feature_text=feature_text, label_only=label_only
+        row,
+        feats,
+        bridge,
+        class_text=class_text,
+        feature_text=feature_text,
+        label_only=label_only,
+        max_width=None if max_width is None else max_width - 0.7,  # the figure's margins and the panel's
     )
     kind, tw, n_sel = parts["kind"], parts["treewidth"], len(parts["features"])
     single = len(members) == 1
@@ -662,9 +722,13 @@ def draw_multilabel(
         return ax.figure
     # one inch per layout unit; panels stacked, each with its own title (one network: the title)
     side, bottom = 0.2, 0.1
+    width = max(g["width"] for g in geoms) + 2 * side
+    if title:  # the figure widened for the title's lines (up to max_width), which are wrapped to it
+        needed = max(_text_inches(line, 12.5) for line in title.split("\n")) + 0.3
+        width = max(width, needed if max_width is None else min(needed, max_width))
+        title = "\n".join(_wrap(title, width - 0.3, 12.5))
     top = 0.18 + 0.22 * (title.count("\n") + 1) if title else 0.1
     panel_top = 0.0 if single else 0.35
-    width = max(g["width"] for g in geoms) + 2 * side
     height = top + bottom + sum(g["height"] + panel_top for g in geoms)
     fig = plt.figure(figsize=figsize or (width, height))
     fw, fh = fig.get_figwidth(), fig.get_figheight()
