@@ -343,6 +343,7 @@ def run_paper(
             name = f"r{split.repeat:02d}-f{split.fold:02d}-{_digest(key)[:16]}.json"
             units.append((i, split, cache / _slug(ds.name) / name, key))
     results: dict[int, dict] = {}
+    seconds_of: dict[int, float] = {}  # the time each fold took to compute (also for cached folds)
     todo = []
     for u, (_, _, path, key) in enumerate(units):
         if use_cache and path.exists():
@@ -352,6 +353,7 @@ def run_paper(
                 stored = None
             if stored is not None and stored.get("key") == key:
                 results[u] = stored["result"]
+                seconds_of[u] = float(stored.get("seconds", 0.0))
                 continue
         todo.append(u)
     n_cached = len(results)
@@ -364,6 +366,7 @@ def run_paper(
         i, split, path, key = units[u]
         _write_json(path, {"key": key, "result": result, "seconds": seconds})
         results[u] = result
+        seconds_of[u] = seconds
         computed += 1
         bar.set_postfix_str(f"{datasets[i].name} r{split.repeat} f{split.fold}")
         bar.update(1)
@@ -418,6 +421,7 @@ def run_paper(
         "computed": computed,
         "cached": n_cached,
         "seconds": round(seconds, 1),
+        "fold_seconds": round(sum(seconds_of.values()), 1),
         "jobs": jobs,
     }
     (folder / "table.md").write_text(render_markdown(paper, table, info), encoding="utf-8")
@@ -614,7 +618,8 @@ def render_markdown(paper: Paper, table: pd.DataFrame, info: dict) -> str:
         lines += [f"## {measure}", "", _md(wide, digits), ""]
     lines += [
         f"Folds: {info['folds']} ({info['computed']} computed in the run that wrote this file, "
-        f"{info['cached']} read from the cache). Code: {info['code']}; protocol version {info['protocol_version']}.",
+        f"{info['cached']} read from the cache; {info['fold_seconds']:.0f} s to compute them all, the sum over "
+        f"the folds). Code: {info['code']}; protocol version {info['protocol_version']}.",
         "",
     ]
     return "\n".join(lines)

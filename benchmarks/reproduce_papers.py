@@ -236,6 +236,10 @@ def _load(specs, data_dir, only=None, drop_missing=False):
         except (ImportError, OSError) as exc:
             skipped.append(f"{name} ({type(exc).__name__}: {exc})")
             continue
+        if " (else " in source:  # "uci/breast-w.arff (else keel:wisconsin, 683 rows)": which one loaded
+            first, other = source.split(" (else ")
+            found = data_dir is not None and (Path(data_dir) / first.removeprefix("uci/")).exists()
+            source = first if found else other.split(",")[0]
         if drop_missing:
             keep = ~X.isna().any(axis=1)
             X, y = X[keep].reset_index(drop=True), y[keep].reset_index(drop=True)

@@ -127,7 +127,7 @@ def test_table_scatter_and_run_record(tmp_path):
     png = (folder / "scatter.png").read_bytes()
     assert png[:4] == b"\x89PNG" and len(png) > 5000
     info = json.loads((folder / "run.json").read_text())
-    assert info["computed"] == 8 and info["cached"] == 0 and info["folds"] == 8
+    assert info["computed"] == 8 and info["cached"] == 0 and info["folds"] == 8 and info["fold_seconds"] >= 0
 
 
 def test_second_run_reads_the_cache_and_no_cache_recomputes(tmp_path):
