@@ -457,8 +457,11 @@ def build_table(paper: Paper, ours: pd.DataFrame, run_names: Sequence[str]) -> p
     """
     pv = paper.paper_values
     pv = pv[pv["run"].isin(run_names)]
-    # the paper's data sets that ran, each with the results of the data set that stands for it
-    names = list(dict.fromkeys(list(pv["dataset"]) + [r for r in run_names if r not in set(pv["run"])]))
+    # the data sets in the order they ran; each run stands for the paper's data sets it maps to
+    # (Diabetes and Pima are one run), or for itself when the paper has no value for it
+    names = []
+    for r in run_names:
+        names += list(dict.fromkeys(pv.loc[pv["run"] == r, "dataset"])) or [r]
     run_of = dict(zip(pv["dataset"], pv["run"]))
     frames = []
     for name in names:
