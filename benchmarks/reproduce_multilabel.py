@@ -97,60 +97,75 @@ PAPER = {
 ORDER = ("ensemble", "mNB", "mFAN", "ECC", "BR")
 
 
-def run_dataset(name, X, Y, args, log):
+def load_set(path):
+    """A MULAN data set without its identifier columns (features, label frame)."""
+    X, Y = load_mulan(path)
+    identifiers = [
+        c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c]) and X[c].nunique(dropna=False) >= len(X)
+    ]
+    return X.drop(columns=identifiers), Y  # a text column with a value per row (genbase's protein id)
+
+
+def run_fold(name, X, Y, split, args):
+    """Every classifier on one split of the protocol; the fold's results as a JSON-able dict."""
     labels = Y.to_numpy()
-    splits = multilabel_cv_splits(labels, n_splits=args.folds, random_state=args.seed)
-    rows = []
     with_ensemble = labels.shape[1] <= args.ensemble_max_labels
-    for split in tqdm(splits, desc=name, disable=not args.progress):
-        X_tr, X_te = X.iloc[split.train], X.iloc[split.test]
-        Y_tr, Y_te = Y.iloc[split.train], labels[split.test]
-        fold = {"dataset": name, "fold": split.fold, "n_test": len(split.test)}
-        bound = args.max_parents.get(name)
-        models = {
-            "mNB": MultilabelBNClassifier(class_graph="nb", max_parents=bound),
-            "mFAN": MultilabelBNClassifier(class_graph="fan", max_parents=bound),
+    X_tr, X_te = X.iloc[split.train], X.iloc[split.test]
+    Y_tr, Y_te = Y.iloc[split.train], labels[split.test]
+    fold = {"dataset": name, "fold": split.fold, "n_test": len(split.test)}
+    bound = args.max_parents.get(name)
+    models = {
+        "mNB": MultilabelBNClassifier(class_graph="nb", max_parents=bound),
+        "mFAN": MultilabelBNClassifier(class_graph="fan", max_parents=bound),
+    }
+    if with_ensemble:
+        models["ensemble"] = MultilabelBNEnsemble(max_parents=bound)
+    selected = None
+    for key, model in models.items():
+        start = time.perf_counter()
+        model.fit(X_tr, Y_tr)
+        fit_s = time.perf_counter() - start
+        start = time.perf_counter()
+        model.set_params(allow_empty=True)
+        plain = model.predict(X_te)
+        # the empty-prevented answer from the same MAP (what predict does with allow_empty=False)
+        pred = model._kernel.nonempty_map(model._encode(X_te), list(range(labels.shape[1])), {}, plain)
+        predict_s = time.perf_counter() - start
+        fold[key] = {
+            "global": global_accuracy(Y_te, pred),
+            "hamming": hamming_accuracy(Y_te, pred),
+            "bound": bound,
+            "global_empty_allowed": global_accuracy(Y_te, plain),
+            "hamming_empty_allowed": hamming_accuracy(Y_te, plain),
+            "empty_answers_allowed": int((~plain.any(axis=1)).sum()),
+            "treewidth": int(model.treewidth_),
+            "selected": len(model.selected_features_),
+            "max_parents": int(model.bridge_stats_["max_parents"]),
+            "fit_s": fit_s,
+            "predict_s": predict_s,
         }
-        if with_ensemble:
-            models["ensemble"] = MultilabelBNEnsemble(max_parents=bound)
-        selected = None
-        for key, model in models.items():
-            start = time.perf_counter()
-            model.fit(X_tr, Y_tr)
-            fit_s = time.perf_counter() - start
-            start = time.perf_counter()
-            model.set_params(allow_empty=True)
-            plain = model.predict(X_te)
-            # the empty-prevented answer from the same MAP (what predict does with allow_empty=False)
-            pred = model._kernel.nonempty_map(model._encode(X_te), list(range(labels.shape[1])), {}, plain)
-            predict_s = time.perf_counter() - start
-            fold[key] = {
-                "global": global_accuracy(Y_te, pred),
-                "hamming": hamming_accuracy(Y_te, pred),
-                "bound": bound,
-                "global_empty_allowed": global_accuracy(Y_te, plain),
-                "hamming_empty_allowed": hamming_accuracy(Y_te, plain),
-                "empty_answers_allowed": int((~plain.any(axis=1)).sum()),
-                "treewidth": int(model.treewidth_),
-                "selected": len(model.selected_features_),
-                "max_parents": int(model.bridge_stats_["max_parents"]),
-                "fit_s": fit_s,
-                "predict_s": predict_s,
-            }
-            if key == "mNB":
-                selected = list(model.selected_features_)
-                fold["root"] = str(model.root_)
-        for key, model in (("BR", binary_relevance()), ("ECC", ensemble_of_classifier_chains(random_state=0))):
-            start = time.perf_counter()
-            model.fit(X_tr[selected], Y_tr)
-            fit_s = time.perf_counter() - start
-            pred = np.asarray(model.predict(X_te[selected]))
-            fold[key] = {
-                "global": global_accuracy(Y_te, pred),
-                "hamming": hamming_accuracy(Y_te, pred),
-                "empty_answers": int((~pred.any(axis=1)).sum()),
-                "fit_s": fit_s,
-            }
+        if key == "mNB":
+            selected = list(model.selected_features_)
+            fold["root"] = str(model.root_)
+    for key, model in (("BR", binary_relevance()), ("ECC", ensemble_of_classifier_chains(random_state=0))):
+        start = time.perf_counter()
+        model.fit(X_tr[selected], Y_tr)
+        fit_s = time.perf_counter() - start
+        pred = np.asarray(model.predict(X_te[selected]))
+        fold[key] = {
+            "global": global_accuracy(Y_te, pred),
+            "hamming": hamming_accuracy(Y_te, pred),
+            "empty_answers": int((~pred.any(axis=1)).sum()),
+            "fit_s": fit_s,
+        }
+    return fold
+
+
+def run_dataset(name, X, Y, args, log):
+    splits = multilabel_cv_splits(Y.to_numpy(), n_splits=args.folds, random_state=args.seed)
+    rows = []
+    for split in tqdm(splits, desc=name, disable=not args.progress):
+        fold = run_fold(name, X, Y, split, args)
         rows.append(fold)
         log(
             f"{name} fold {split.fold}: "
@@ -198,11 +213,7 @@ def main(argv=None):
     if args.keep and args.out.exists():  # keep the other data sets' folds from an earlier run
         rows = [r for r in json.loads(args.out.read_text())["folds"] if r["dataset"] not in args.only.split(",")]
     for name in args.only.split(","):
-        X, Y = load_mulan(args.data_dir / DATASETS[name])
-        identifiers = [
-            c for c in X.columns if not pd.api.types.is_numeric_dtype(X[c]) and X[c].nunique(dropna=False) >= len(X)
-        ]
-        X = X.drop(columns=identifiers)  # a text column with a value per row (genbase's protein id)
+        X, Y = load_set(args.data_dir / DATASETS[name])
         rows += run_dataset(name, X, Y, args, log)
         summary = summarize(rows)
         args.out.parent.mkdir(parents=True, exist_ok=True)
