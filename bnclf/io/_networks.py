@@ -185,8 +185,10 @@ def write_network(
         An estimator that holds several networks (an ensemble or a multinet)
         is written as one file per member, ``<stem>.<member><suffix>``, plus a
         manifest ``<path>.manifest.json`` that lists the member files with their
-        weights (ensemble) or class labels and class prior (multinet); the set
-        is read back with :func:`read_networks` and compared before returning.
+        weights (ensemble) or class labels and class prior (multinet). Each
+        member file is read back and compared as it is written, and the
+        manifest is read back and compared with what it should list (the
+        member files, each by its hash) before anything is renamed into place.
         A member that no row can use is not written (AODE's naive Bayes
         fallback when ``frequency_limit=0``).
     path : str or Path
@@ -249,9 +251,9 @@ def _file_names(nodes, states, fmt) -> tuple[dict, dict]:
 _WRITERS = {"bif": bif_text, "xmlbif": xmlbif_text, "uai": uai_text}
 
 
-def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path) -> None:
+def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path) -> str:
     """Write one network and its name map at ``path`` (a staged file) and read it back;
-    messages name ``shown``, the file the user asked for."""
+    messages name ``shown``, the file the user asked for. Returns the file's SHA-256."""
     nodes, families, tables, states, class_name = _network_parts(model_or_estimator)
     nodes, families, tables, omitted = leave_out_one_state(nodes, families, tables, states, keep=class_name)
     if not nodes:
@@ -286,6 +288,7 @@ def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path) -> None
     dag.add_edges_from((p, c) for c in nodes for p in families[c])
     # Read back before the staged files replace anything: an unverified file never lands.
     _verify(read_network(path, fmt=fmt), dag, families, tables, expected_states, shown)
+    return name_map["sha256"]
 
 
 MANIFEST_SUFFIX = ".manifest.json"
@@ -319,9 +322,9 @@ def _write_member_files(est, members, member_paths, staged_paths, fmt) -> None:
     """The member files and the manifest, written at their staged paths and read back."""
     kind = est._network_kind
     manifest_path = staged_paths[0]
-    entries = []
+    entries, hashes = [], []
     for (label, net), member_path, tmp in zip(members, member_paths, staged_paths[1:]):
-        _write_single(net, tmp, fmt, shown=member_path)
+        hashes.append(_write_single(net, tmp, fmt, shown=member_path))
         entry = {"file": member_path.name, "title": net.title}
         if kind == "multinet":
             entry["label"] = _json_label(label)
@@ -341,12 +344,21 @@ def _write_member_files(est, members, member_paths, staged_paths, fmt) -> None:
         manifest["class_prior"] = [float(p) for p in np.exp(est.class_log_prior_)]
     if hasattr(est, "_manifest_extras"):
         manifest.update(est._manifest_extras())
-    manifest_path.write_text(json.dumps(manifest, indent=1, ensure_ascii=False), encoding="utf-8")
-    back = read_networks(manifest_path, fmt=fmt)
-    expected = [k for k, _ in members] if kind == "multinet" else list(range(len(members)))
-    got = list(back["networks"]) if kind == "multinet" else list(range(len(back["networks"])))
-    if got != [_json_label(k) for k in expected]:
-        raise RuntimeError(f"{manifest_path.name} does not read back as written: members differ")
+    text = json.dumps(manifest, indent=1, ensure_ascii=False)
+    manifest_path.write_text(text, encoding="utf-8")
+    # Each member file was read back and compared as it was written (_write_single); the set
+    # is checked without parsing the members again: the manifest reads back as written and
+    # lists exactly those files, each still the file that was compared (its hash).
+    _, back, files = _read_manifest(manifest_path)
+    problems = []
+    if json.dumps(back, indent=1, ensure_ascii=False) != text:
+        problems.append("the manifest differs")
+    if [f.name for f in files] != [p.name for p in member_paths]:
+        problems.append("the member files differ")
+    elif [_sha256(f) if f.is_file() else None for f in files] != hashes:
+        problems.append("a member file is not the one that was read back")
+    if problems:
+        raise RuntimeError(f"{manifest_path.name} does not read back as written: {'; '.join(problems)}")
 
 
 def read_networks(path: str | os.PathLike, fmt: str | None = None) -> dict[str, Any]:
@@ -366,15 +378,7 @@ def read_networks(path: str | os.PathLike, fmt: str | None = None) -> dict[str, 
         multinet), and ``weights`` and ``combine`` (ensemble) or
         ``class_prior`` (multinet, a dict keyed by class label).
     """
-    path = Path(path)
-    if not str(path).endswith(MANIFEST_SUFFIX):
-        path = Path(str(path) + MANIFEST_SUFFIX)
-    manifest = json.loads(path.read_text(encoding="utf-8"))
-    if manifest.get("format") != "bnclf-network-set/1":
-        raise ValueError(f"{path} is not a bnclf network-set manifest.")
-    files = [path.with_name(_member_file(entry, path)) for entry in manifest.get("members") or []]
-    if not files:
-        raise ValueError(f"{path} lists no member networks; write the set again with write_network.")
+    path, manifest, files = _read_manifest(path)
     out = {"kind": manifest["kind"], "estimator": manifest["estimator"]}
     if manifest["kind"] == "multinet":
         labels = [entry["label"] for entry in manifest["members"]]
@@ -388,6 +392,21 @@ def read_networks(path: str | os.PathLike, fmt: str | None = None) -> dict[str, 
             if key in manifest:
                 out[key] = manifest[key]
     return out
+
+
+def _read_manifest(path) -> tuple[Path, dict, list[Path]]:
+    """``(manifest path, manifest, member files)`` of a set written by :func:`write_network`
+    (``path``: the manifest or the path given to it); the members are not read."""
+    path = Path(path)
+    if not str(path).endswith(MANIFEST_SUFFIX):
+        path = Path(str(path) + MANIFEST_SUFFIX)
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(manifest, dict) or manifest.get("format") != "bnclf-network-set/1":
+        raise ValueError(f"{path} is not a bnclf network-set manifest.")
+    files = [path.with_name(_member_file(entry, path)) for entry in manifest.get("members") or []]
+    if not files:
+        raise ValueError(f"{path} lists no member networks; write the set again with write_network.")
+    return path, manifest, files
 
 
 def _member_file(entry, manifest: Path) -> str:
