@@ -235,6 +235,14 @@ def uai_text(nodes: Sequence, families: Mapping, tables: Mapping, states: Mappin
     return "\n".join(lines) + "\n"
 
 
+def _floats(tokens: list[str]) -> np.ndarray | None:
+    """The tokens as numbers, as ``float`` reads each; None if one is not a number."""
+    try:
+        return np.array(list(map(float, tokens)), dtype=float)
+    except ValueError:
+        return None
+
+
 def read_uai(path: str | Path) -> tuple[list[str], dict, dict, dict]:
     """The network of a UAI ``BAYES`` file: ``(nodes, families, tables, states)``.
 
@@ -293,7 +301,11 @@ def read_uai(path: str | Path) -> tuple[list[str], dict, dict, dict]:
         shape = [cards[v] for v in scope]
         if size != int(np.prod(shape)):
             fail(f"function {f} lists {size} values for a table of {int(np.prod(shape))}")
-        values = np.array([take(f"a value of function {f}", float) for _ in range(size)])
+        values = _floats(tokens[at : at + size])
+        if values is None or len(values) < size:  # name the token at fault
+            values = np.array([take(f"a value of function {f}", float) for _ in range(size)])
+        else:
+            at += size
         sums = values.reshape(-1, shape[-1]).sum(axis=1)
         if not (np.isfinite(values).all() and (values >= 0).all() and np.allclose(sums, 1, rtol=0, atol=0.01)):
             fail(f"the distributions of variable {scope[-1]} (function {f}) are not probabilities summing to one")

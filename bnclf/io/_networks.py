@@ -287,7 +287,7 @@ def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path) -> str:
     dag.add_nodes_from(nodes)
     dag.add_edges_from((p, c) for c in nodes for p in families[c])
     # Read back before the staged files replace anything: an unverified file never lands.
-    _verify(read_network(path, fmt=fmt), dag, families, tables, expected_states, shown)
+    _verify(_parts_of(read_network(path, fmt=fmt)), dag, families, tables, expected_states, shown)
     return name_map["sha256"]
 
 
@@ -474,12 +474,14 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
     if where:  # pgmpy's parser skips text it does not understand
         raise ValueError(f"{path} is not a readable BIF network ({where.rstrip('; ')}); it may be damaged.")
     if fmt == "uai":
-        nodes, families, tables, states = read_uai(path)  # its errors name the file
+        parts = read_uai(path)  # its errors name the file
+        if Path(str(path) + NAME_MAP_SUFFIX).exists():  # one pgmpy network, in the original names
+            return _network_of(*_renamed(path, *parts))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             if fmt == "uai":
-                model = _network_of(nodes, families, tables, states)
+                model = _network_of(*parts)
             else:
                 reader = _bif_reader()(str(path)) if fmt == "bif" else XMLBIFReader(str(path))
                 model = reader.get_model()
@@ -498,9 +500,16 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
             f"{path} is not a complete {fmt.upper()} network: {where}no probability "
             f"table for {missing[:5] or 'any variable'}; it may be truncated."
         )
-    map_path = Path(str(path) + NAME_MAP_SUFFIX)
-    if not map_path.exists():
+    if not Path(str(path) + NAME_MAP_SUFFIX).exists():
         return model
+    families, tables, states = tables_from_network(model)
+    return _network_of(*_renamed(path, list(model.nodes), families, tables, states))
+
+
+def _renamed(path: Path, nodes, families, tables, states) -> tuple[list, dict, dict, dict]:
+    """The parts of the network read from ``path`` (named as in the file) in the original
+    names of its name map, which is checked: it must be the map of this file (its hash)."""
+    map_path = Path(str(path) + NAME_MAP_SUFFIX)
     try:
         name_map = json.loads(map_path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -518,20 +527,19 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
             "write the network again with bnclf.io.write_network, or delete the name map to "
             "read the file with its own names."
         )
-    families, tables, states = tables_from_network(model)
     node_of, state_of = _checked_name_map(name_map, states, map_path)
-    import networkx as nx
+    return (
+        [node_of[safe] for safe, _ in name_map["nodes"]],
+        {node_of[c]: tuple(node_of[p] for p in ps) for c, ps in families.items()},
+        {node_of[c]: t for c, t in tables.items()},
+        {node_of[v]: [state_of[v][str(s)] for s in ss] for v, ss in states.items()},
+    )
 
-    dag = nx.DiGraph()
-    dag.add_nodes_from(node_of[safe] for safe, _ in name_map["nodes"])
-    dag.add_edges_from((node_of[u], node_of[v]) for u, v in model.edges)
-    with np.errstate(divide="ignore"):
-        return network_from_tables(
-            dag,
-            {node_of[c]: tuple(node_of[p] for p in ps) for c, ps in families.items()},
-            {node_of[c]: np.log(t) for c, t in tables.items()},
-            {node_of[v]: [state_of[v][str(s)] for s in ss] for v, ss in states.items()},
-        )
+
+def _parts_of(model) -> tuple[list, dict, dict, dict]:
+    """``(nodes, families, tables, states)`` of a pgmpy network (tables: probabilities with
+    axes ``(child, *parents)``)."""
+    return (list(model.nodes), *tables_from_network(model))
 
 
 def _network_of(nodes, families, tables, states) -> DiscreteBayesianNetwork:
@@ -634,11 +642,13 @@ def _sha256(path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def _verify(model, dag, families, tables, states, path):
-    """Compare a network read back with what was written; raise on any difference."""
-    got_families, got_tables, got_states = tables_from_network(model)
+def _verify(back, dag, families, tables, states, path):
+    """Compare a network read back, ``(nodes, families, tables, states)``, with what was
+    written; raise on any difference."""
+    got_nodes, got_families, got_tables, got_states = back
+    got_edges = {(p, c) for c, ps in got_families.items() for p in ps}
     problems = []
-    if set(model.nodes) != set(dag.nodes) or set(model.edges) != set(dag.edges):
+    if set(got_nodes) != set(dag.nodes) or got_edges != set(dag.edges):
         problems.append("structure differs")
     for child, parents in families.items():
         if child not in got_families or set(got_families[child]) != set(parents):
