@@ -362,6 +362,45 @@ def test_the_strict_bif_reader_refuses_any_other_text_by_line(tmp_path, krkp):
             read_bif(bad)
 
 
+def _corrupt_the_write(monkeypatch, fmt, call):
+    """Make the ``call``-th file written in ``fmt`` hold another table than the model's: two
+    probabilities of one distribution swapped (it still sums to one)."""
+    import bnclf.io._networks as networks
+
+    write, calls = networks._WRITERS[fmt], []
+
+    def corrupted(nodes, families, tables, states):
+        calls.append(1)
+        if len(calls) == call:
+            tables = dict(tables)
+            child = next(c for c in nodes if families[c])
+            table = np.array(tables[child], dtype=float)
+            column = np.unravel_index(np.argmax(abs(table[0] - table[1])), table.shape[1:])
+            table[(0, *column)], table[(1, *column)] = table[(1, *column)], table[(0, *column)]
+            tables[child] = table
+        return write(nodes, families, tables, states)
+
+    monkeypatch.setitem(networks._WRITERS, fmt, corrupted)
+
+
+@pytest.mark.parametrize("fmt", ["bif", "xmlbif", "uai"])
+def test_a_damaged_member_of_a_set_is_caught(tmp_path, krkp, monkeypatch, fmt):
+    from bnclf import AODEClassifier
+    from bnclf.io._networks import exported_members
+
+    X, y = krkp
+    est = AODEClassifier().fit(X.iloc[::20, :4], y.iloc[::20])
+    n = len(exported_members(est))
+    assert n > 2
+    # the last member: for BIF, one that pgmpy's reader does not read (the first has its names)
+    _corrupt_the_write(monkeypatch, fmt, call=n)
+    with pytest.raises(RuntimeError, match=rf"aode\.member{n - 1:02d}\.{fmt} does not read back as written"):
+        write_network(est, tmp_path / f"aode.{fmt}")
+    assert list(tmp_path.iterdir()) == []  # nothing lands
+    monkeypatch.undo()
+    assert write_network(est, tmp_path / f"aode.{fmt}").exists()
+
+
 def test_pgmpy_reads_one_bif_member_of_an_aode_and_bnclf_reads_every_member(tmp_path, krkp, monkeypatch):
     import bnclf.io._networks as networks
     from bnclf import AODEClassifier
@@ -379,3 +418,23 @@ def test_pgmpy_reads_one_bif_member_of_an_aode_and_bnclf_reads_every_member(tmp_
     reads["pgmpy"].clear()
     write_network(est, tmp_path / "aode.xmlbif")
     assert len(reads["pgmpy"]) == n  # XMLBIF: pgmpy's reader reads every member
+
+
+def test_a_member_changed_after_its_check_fails_the_set(tmp_path, krkp, monkeypatch):
+    import bnclf.io._networks as networks
+    from bnclf import AODEClassifier
+
+    X, y = krkp
+    est = AODEClassifier().fit(X.iloc[::20, :4], y.iloc[::20])
+    write_single = networks._write_single
+
+    def then_changed(net, path, *args, **kwargs):
+        digest = write_single(net, path, *args, **kwargs)
+        if path.name.endswith("member01.xmlbif"):
+            path.write_text(path.read_text() + "\n")
+        return digest
+
+    monkeypatch.setattr(networks, "_write_single", then_changed)
+    with pytest.raises(RuntimeError, match="aode.xmlbif.manifest.json does not read back as written: a member file"):
+        write_network(est, tmp_path / "aode.xmlbif")
+    assert list(tmp_path.iterdir()) == []
