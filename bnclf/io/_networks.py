@@ -236,10 +236,11 @@ def write_network(
       it writes (:func:`bnclf.io._formats.read_bif`) and by pgmpy's
       ``BIFReader``, which must both read it as written. pgmpy's ``BIFReader``
       takes about a second a file (it parses every line with pyparsing), so of
-      a set of member files it reads the first and any other with a variable,
-      or a state of a variable, that the files it has read did not have (an
-      AODE's members all have the same variables: pgmpy reads one of its files);
-      bnclf's reader reads every member, in milliseconds.
+      a set of member files it reads the smallest, and then, smallest first,
+      any other with a variable, a state of a variable or a table with a number
+      of parents that the files it has read did not have (an AODE's members all
+      have the same variables: pgmpy reads one or two of its files); bnclf's
+      reader reads every member, in milliseconds.
     """
     path = Path(path)
     fmt = _format_of(path, fmt)
@@ -268,10 +269,11 @@ def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path, read_by
     messages name ``shown``, the file the user asked for. Returns the file's SHA-256.
 
     The file is read back with its name map and compared with the network (see
-    :func:`write_network`): BIF by bnclf's strict reader and, unless every variable of the
-    file (with its states, as the file names them) is in ``read_by_pgmpy``, by pgmpy's
-    ``BIFReader``; XMLBIF and UAI by :func:`read_network`. ``read_by_pgmpy`` collects the
-    variables of the files of a set that pgmpy has read (None: a single file, always read)."""
+    :func:`write_network`): BIF by bnclf's strict reader and, unless ``read_by_pgmpy`` holds
+    all that the file has, by pgmpy's ``BIFReader``; XMLBIF and UAI by :func:`read_network`.
+    ``read_by_pgmpy`` collects what the files of a set that pgmpy has read had: each
+    variable with its states, as the files name them, and each number of parents of a table
+    (None: a single file, always read)."""
     nodes, families, tables, states, class_name = _network_parts(model_or_estimator)
     nodes, families, tables, omitted = leave_out_one_state(nodes, families, tables, states, keep=class_name)
     if not nodes:
@@ -311,11 +313,11 @@ def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path, read_by
         except ValueError as exc:
             raise RuntimeError(f"{shown} does not read back as written: {exc}") from None
         _verify(back, dag, families, tables, expected_states, shown)
-    variables = {(node_ids[v], tuple(state_ids[v])) for v in nodes}
-    if fmt != "bif" or read_by_pgmpy is None or not variables <= read_by_pgmpy:
+    has = {(node_ids[v], tuple(state_ids[v])) for v in nodes} | {("parents", len(families[c])) for c in nodes}
+    if fmt != "bif" or read_by_pgmpy is None or not has <= read_by_pgmpy:
         _verify(_parts_of(read_network(path, fmt=fmt)), dag, families, tables, expected_states, shown)
         if read_by_pgmpy is not None:
-            read_by_pgmpy |= variables
+            read_by_pgmpy |= has
     return name_map["sha256"]
 
 
@@ -350,9 +352,15 @@ def _write_member_files(est, members, member_paths, staged_paths, fmt) -> None:
     """The member files and the manifest, written at their staged paths and read back."""
     kind = est._network_kind
     manifest_path = staged_paths[0]
-    entries, hashes, read_by_pgmpy = [], [], set()
-    for (label, net), member_path, tmp in zip(members, member_paths, staged_paths[1:]):
-        hashes.append(_write_single(net, tmp, fmt, shown=member_path, read_by_pgmpy=read_by_pgmpy))
+    hashes, read_by_pgmpy = {}, set()
+    # smallest first: the files pgmpy's BIF reader reads (see _write_single) are the small ones
+    for i in sorted(range(len(members)), key=lambda i: sum(np.size(t) for t in members[i][1].log_cpts)):
+        hashes[i] = _write_single(
+            members[i][1], staged_paths[1 + i], fmt, shown=member_paths[i], read_by_pgmpy=read_by_pgmpy
+        )
+    hashes = [hashes[i] for i in range(len(members))]
+    entries = []
+    for (label, net), member_path in zip(members, member_paths):
         entry = {"file": member_path.name, "title": net.title}
         if kind == "multinet":
             entry["label"] = _json_label(label)
