@@ -40,6 +40,7 @@ candidate names and loading them in each:
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -191,9 +192,10 @@ def bif_text(
             lines += [f"probability ( {v} ) {{", f"    table {_numbers(table, ', ')};", "}"]
             continue
         lines.append(f"probability ( {v} | {', '.join(parents)} ) {{")
-        for index in np.ndindex(*table.shape[:-1]):
-            given = ", ".join(states[p][i] for p, i in zip(parents, index))
-            lines.append(f"    ( {given} ) {_numbers(table[index], ', ')};")
+        # one row per combination of the parents' states, the last parent varying fastest
+        rows = table.reshape(-1, table.shape[-1]).tolist()
+        for given, row in zip(itertools.product(*(states[p] for p in parents)), rows):
+            lines.append(f"    ( {', '.join(given)} ) {', '.join(map(repr, row))};")
         lines.append("}")
     return "\n".join(lines) + "\n"
 
