@@ -352,13 +352,13 @@ def _write_member_files(est, members, member_paths, staged_paths, fmt) -> None:
     """The member files and the manifest, written at their staged paths and read back."""
     kind = est._network_kind
     manifest_path = staged_paths[0]
-    hashes, read_by_pgmpy = {}, set()
+    digests, read_by_pgmpy = {}, set()
     # smallest first: the files pgmpy's BIF reader reads (see _write_single) are the small ones
     for i in sorted(range(len(members)), key=lambda i: sum(np.size(t) for t in members[i][1].log_cpts)):
-        hashes[i] = _write_single(
+        digests[i] = _write_single(
             members[i][1], staged_paths[1 + i], fmt, shown=member_paths[i], read_by_pgmpy=read_by_pgmpy
         )
-    hashes = [hashes[i] for i in range(len(members))]
+    hashes = [digests[i] for i in range(len(members))]
     entries = []
     for (label, net), member_path in zip(members, member_paths):
         entry = {"file": member_path.name, "title": net.title}
