@@ -292,3 +292,156 @@ def test_impossible_m_is_rejected(m, krkp):
     X, y = krkp
     with pytest.raises(ValueError, match="m=.*finite number >= 0"):
         TANClassifier(m=m).fit(X.iloc[:50, :3], y.iloc[:50])
+
+
+def _file_tables(model_or_parts):
+    """``{node: (states, {parent: states}, table with the parents in sorted order)}``."""
+    if isinstance(model_or_parts, tuple):
+        _, families, tables, states = model_or_parts
+    else:
+        families, tables, states = tables_from_network(model_or_parts)
+    out = {}
+    for child, parents in families.items():
+        order = sorted(parents)
+        table = np.transpose(tables[child], [0] + [1 + list(parents).index(p) for p in order])
+        out[child] = (list(states[child]), {p: list(states[p]) for p in order}, table)
+    return out
+
+
+def test_the_strict_bif_reader_reads_what_pgmpy_reads(awkward_model, tmp_path, krkp):
+    from bnclf import ChowLiuMultinetClassifier
+    from bnclf.io._formats import read_bif
+    from bnclf.io._networks import _bif_reader
+
+    X, y = krkp
+    multinet = ChowLiuMultinetClassifier().fit(X.iloc[:, :6], y)
+    for name, model in [("kdb", awkward_model), ("multinet", multinet)]:
+        manifest = write_network(model, tmp_path / f"{name}.bif")
+        files = [manifest] if name == "kdb" else sorted(tmp_path.glob(f"{name}.class_*.bif"))
+        for path in files:
+            ours = _file_tables(read_bif(path))
+            theirs = _file_tables(_bif_reader()(str(path)).get_model())
+            assert ours.keys() == theirs.keys() and len(ours) > 1
+            for node, (states, parents, table) in ours.items():
+                assert (states, parents) == theirs[node][:2]
+                np.testing.assert_array_equal(table, theirs[node][2])  # the same numbers, bit for bit
+
+
+def test_the_strict_bif_reader_refuses_any_other_text_by_line(tmp_path, krkp):
+    from bnclf.io._formats import read_bif
+
+    X, y = krkp
+    path = write_network(TANClassifier().fit(X.iloc[:, :4], y), tmp_path / "m.bif")
+    lines = path.read_text().split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith("    ( "))
+    numbers = lines[row][lines[row].index(")") + 2 : -1].split(", ")
+    header = next(i for i, line in enumerate(lines) if line.startswith("probability"))
+
+    def damaged(number, line):
+        return lines[: number - 1] + ([line] if line is not None else []) + lines[number:]
+
+    cases = {
+        "a comment": (damaged(row + 1, lines[row] + " // note"), row + 1, "expected a row line"),
+        "a row left out": (damaged(row + 1, None), lines.index("}", row), "expected a row line, found '}'"),
+        "a row twice": (damaged(row + 2, lines[row]), row + 2, "not a new combination"),
+        "a word": (damaged(row + 1, lines[row].replace(numbers[0], "x")), row + 1, "expected 2 probabilities"),
+        "a number short": (damaged(row + 1, lines[row].replace(", " + numbers[1], "")), row + 1, "expected 2"),
+        "not summing to one": (damaged(row + 1, lines[row].replace(numbers[0], "0.9")), row + 1, "sum to one"),
+        "a variable twice": (damaged(6, f"variable {lines[2].split()[1].upper()} {{"), 6, "declared twice"),
+        "text after": (lines[:-1] + ["table 1;", ""], len(lines), "text after the last table"),
+        "states miscounted": (damaged(4, lines[3].replace("[ 2 ]", "[ 3 ]")), 4, "declares 3 states but lists 2"),
+        "no last line break": (lines[:-1], len(lines) - 1, "no line break at the end"),
+        "an unknown parent": (damaged(header + 1, lines[header].replace(" )", ", nobody )")), header + 1, "declared"),
+    }
+    for name, (damaged_lines, number, message) in cases.items():
+        bad = tmp_path / f"{name.replace(' ', '_')}.bif"
+        bad.write_text("\n".join(damaged_lines))
+        with pytest.raises(ValueError, match=f"{bad.name} is not a BIF network as bnclf writes it: line {number}: "):
+            read_bif(bad)
+        with pytest.raises(ValueError, match=message):
+            read_bif(bad)
+
+
+def _corrupt_the_write(monkeypatch, fmt, call):
+    """Make the ``call``-th file written in ``fmt`` hold another table than the model's: two
+    probabilities of one distribution swapped (it still sums to one)."""
+    import bnclf.io._networks as networks
+
+    write, calls = networks._WRITERS[fmt], []
+
+    def corrupted(nodes, families, tables, states):
+        calls.append(1)
+        if len(calls) == call:
+            tables = dict(tables)
+            child = next(c for c in nodes if families[c])
+            table = np.array(tables[child], dtype=float)
+            column = np.unravel_index(np.argmax(abs(table[0] - table[1])), table.shape[1:])
+            table[(0, *column)], table[(1, *column)] = table[(1, *column)], table[(0, *column)]
+            tables[child] = table
+        return write(nodes, families, tables, states)
+
+    monkeypatch.setitem(networks._WRITERS, fmt, corrupted)
+
+
+@pytest.mark.parametrize("fmt", ["bif", "xmlbif", "uai"])
+def test_a_damaged_member_of_a_set_is_caught(tmp_path, krkp, monkeypatch, fmt):
+    from bnclf import AODEClassifier
+    from bnclf.io._networks import exported_members
+
+    X, y = krkp
+    est = AODEClassifier().fit(X.iloc[::20, :4], y.iloc[::20])
+    sizes = [sum(t.size for t in net.log_cpts) for _, net in exported_members(est)]
+    last = sorted(range(len(sizes)), key=sizes.__getitem__)[-1]  # members are written smallest first
+    assert len(sizes) > 3
+    # the last member written: for BIF, one that pgmpy's reader does not read (smaller ones
+    # have all its variables and numbers of parents)
+    _corrupt_the_write(monkeypatch, fmt, call=len(sizes))
+    with pytest.raises(RuntimeError, match=rf"aode\.member{last:02d}\.{fmt} does not read back as written"):
+        write_network(est, tmp_path / f"aode.{fmt}")
+    assert list(tmp_path.iterdir()) == []  # nothing lands
+    monkeypatch.undo()
+    assert write_network(est, tmp_path / f"aode.{fmt}").exists()
+
+
+def test_pgmpy_reads_one_bif_member_of_an_aode_and_bnclf_reads_every_member(tmp_path, krkp, monkeypatch):
+    import bnclf.io._networks as networks
+    from bnclf import AODEClassifier
+
+    X, y = krkp
+    est = AODEClassifier().fit(X.iloc[::20, :4], y.iloc[::20])
+    n = len(networks.exported_members(est))
+    reads = {"pgmpy": [], "bnclf": []}
+    read_network, read_bif = networks.read_network, networks.read_bif
+    monkeypatch.setattr(networks, "read_network", lambda p, fmt: reads["pgmpy"].append(p) or read_network(p, fmt))
+    monkeypatch.setattr(networks, "read_bif", lambda p: reads["bnclf"].append(p) or read_bif(p))
+    write_network(est, tmp_path / "aode.bif")
+    # the members share their variables: pgmpy reads the smallest (naive Bayes, tables of
+    # one parent) and the smallest SPODE (tables of two parents)
+    sizes = [sum(t.size for t in net.log_cpts) for _, net in networks.exported_members(est)]
+    smallest = sorted(range(n), key=sizes.__getitem__)
+    assert est.weights_[-1] == 0 and smallest[0] == n - 1  # the naive Bayes fallback is written
+    assert [p.name for p in reads["pgmpy"]] == [f"aode.member{i:02d}.bif" for i in smallest[:2]]
+    assert sorted(p.name for p in reads["bnclf"]) == [f"aode.member{i:02d}.bif" for i in range(n)]
+    reads["pgmpy"].clear()
+    write_network(est, tmp_path / "aode.xmlbif")
+    assert len(reads["pgmpy"]) == n  # XMLBIF: pgmpy's reader reads every member
+
+
+def test_a_member_changed_after_its_check_fails_the_set(tmp_path, krkp, monkeypatch):
+    import bnclf.io._networks as networks
+    from bnclf import AODEClassifier
+
+    X, y = krkp
+    est = AODEClassifier().fit(X.iloc[::20, :4], y.iloc[::20])
+    write_single = networks._write_single
+
+    def then_changed(net, path, *args, **kwargs):
+        digest = write_single(net, path, *args, **kwargs)
+        if path.name.endswith("member01.xmlbif"):
+            path.write_text(path.read_text() + "\n")
+        return digest
+
+    monkeypatch.setattr(networks, "_write_single", then_changed)
+    with pytest.raises(RuntimeError, match="aode.xmlbif.manifest.json does not read back as written: a member file"):
+        write_network(est, tmp_path / "aode.xmlbif")
+    assert list(tmp_path.iterdir()) == []

@@ -4,7 +4,9 @@ A network reaches this module as plain parts: its nodes in file order, ``child -
 (CPT axis order), probability tables with axes ``(child, *parents)`` and the states of
 every node, named as the format allows (:func:`bif_names`, :func:`xmlbif_names`; UAI has
 no names). The writers return the file's text; :func:`read_uai` reads a UAI file back
-(pgmpy's BIF and XMLBIF readers read the other two).
+(pgmpy's BIF and XMLBIF readers read the other two), and :func:`read_bif` reads a BIF
+file in the layout :func:`bif_text` writes, and nothing else (bnclf checks its BIF files
+with it, next to pgmpy's reader, which is slow).
 
 Notes
 -----
@@ -38,6 +40,7 @@ candidate names and loading them in each:
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -189,9 +192,10 @@ def bif_text(
             lines += [f"probability ( {v} ) {{", f"    table {_numbers(table, ', ')};", "}"]
             continue
         lines.append(f"probability ( {v} | {', '.join(parents)} ) {{")
-        for index in np.ndindex(*table.shape[:-1]):
-            given = ", ".join(states[p][i] for p, i in zip(parents, index))
-            lines.append(f"    ( {given} ) {_numbers(table[index], ', ')};")
+        # one row per combination of the parents' states, the last parent varying fastest
+        rows = table.reshape(-1, table.shape[-1]).tolist()
+        for given, row in zip(itertools.product(*(states[p] for p in parents)), rows):
+            lines.append(f"    ( {', '.join(given)} ) {', '.join(map(repr, row))};")
         lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -233,6 +237,14 @@ def uai_text(nodes: Sequence, families: Mapping, tables: Mapping, states: Mappin
     for v in nodes:
         lines += [str(columns[v].size), _numbers(columns[v], " ")]
     return "\n".join(lines) + "\n"
+
+
+def _floats(tokens: list[str]) -> np.ndarray | None:
+    """The tokens as numbers, as ``float`` reads each; None if one is not a number."""
+    try:
+        return np.array(list(map(float, tokens)), dtype=float)
+    except ValueError:
+        return None
 
 
 def read_uai(path: str | Path) -> tuple[list[str], dict, dict, dict]:
@@ -293,7 +305,11 @@ def read_uai(path: str | Path) -> tuple[list[str], dict, dict, dict]:
         shape = [cards[v] for v in scope]
         if size != int(np.prod(shape)):
             fail(f"function {f} lists {size} values for a table of {int(np.prod(shape))}")
-        values = np.array([take(f"a value of function {f}", float) for _ in range(size)])
+        values = _floats(tokens[at : at + size])
+        if values is None or len(values) < size:  # name the token at fault
+            values = np.array([take(f"a value of function {f}", float) for _ in range(size)])
+        else:
+            at += size
         sums = values.reshape(-1, shape[-1]).sum(axis=1)
         if not (np.isfinite(values).all() and (values >= 0).all() and np.allclose(sums, 1, rtol=0, atol=0.01)):
             fail(f"the distributions of variable {scope[-1]} (function {f}) are not probabilities summing to one")
@@ -304,3 +320,123 @@ def read_uai(path: str | Path) -> tuple[list[str], dict, dict, dict]:
         fail(f"text after the last table ({tokens[at][:30]!r})")
     states = {names[i]: list(range(cards[i])) for i in range(n)}
     return names, families, tables, states
+
+
+_BIF_NAME = r"[A-Za-z0-9_.\-]+"
+_BIF_NAMES = rf"{_BIF_NAME}(?:, {_BIF_NAME})*"
+_BIF_LINES = {
+    "network": re.compile(rf"network ({_BIF_NAME}) \{{"),
+    "variable": re.compile(rf"variable ({_BIF_NAME}) \{{"),
+    "type": re.compile(rf"    type discrete \[ ([0-9]+) \] \{{ ({_BIF_NAMES}) \}};"),
+    "probability": re.compile(rf"probability \( ({_BIF_NAME})(?: \| ({_BIF_NAMES}))? \) \{{"),
+    "table": re.compile(r"    table ([^;]*);"),
+    "row": re.compile(rf"    \( ({_BIF_NAMES}) \) ([^;]*);"),
+}
+
+
+def read_bif(path: str | Path) -> tuple[list[str], dict, dict, dict]:
+    """The network of a BIF file in the layout :func:`bif_text` writes: ``(nodes, families, tables, states)``.
+
+    A strict reader of that layout alone, line by line (bnclf checks the files it writes
+    with it; users read BIF files with pgmpy's ``BIFReader``, through
+    :func:`bnclf.io.read_network`): the ``network`` block, then every ``variable`` block,
+    then every ``probability`` block, each line as :func:`bif_text` writes it. Names are
+    as in the file; tables have axes ``(child, *parents)``, each column read from the row
+    of its parent states (a variable without parents from its ``table`` line), as pgmpy
+    reads them.
+
+    Raises
+    ------
+    ValueError
+        Naming the file, the line and what is wrong in it: a line not in the layout, a name
+        declared twice (variables compared ignoring letter case, as pgmpy matches them), a
+        table missing, given twice or of the wrong size, or a distribution that is not
+        probabilities summing to one within 0.01 (pgmpy's check).
+    """
+    path = Path(path)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    number = 0
+
+    def fail(what: str):
+        raise ValueError(f"{path} is not a BIF network as bnclf writes it: line {number}: {what}")
+
+    def line(kind: str) -> re.Match | None:
+        nonlocal number
+        text = lines[number] if number < len(lines) else ""
+        number += 1
+        if kind == "}":
+            if text != "}":
+                fail(f"expected '}}', found {text[:40]!r}")
+            return None
+        match = _BIF_LINES[kind].fullmatch(text)
+        if match is None:
+            fail(f"expected a {kind} line, found {text[:40]!r}")
+        return match
+
+    def distributions(rows: list[str], size: int, child: str, first: int) -> np.ndarray:
+        """The rows of numbers (the first at line ``first``) as an array, one row a distribution."""
+        nonlocal number
+        split = [text.split(", ") for text in rows]
+        values = _floats([x for row in split for x in row]) if all(len(row) == size for row in split) else None
+        if values is None:
+            number = first + next(k for k, row in enumerate(split) if len(row) != size or _floats(row) is None)
+            fail(f"expected {size} probabilities of {child}, found {rows[number - first][:40]!r}")
+        values = values.reshape(len(rows), size)
+        good = np.isfinite(values).all(axis=1) & (values >= 0).all(axis=1) & (abs(values.sum(axis=1) - 1) <= 0.01)
+        if not good.all():
+            number = first + int(np.argmin(good))
+            fail(f"the probabilities of {child} do not sum to one")
+        return values
+
+    line("network")
+    line("}")
+    nodes, states, folded = [], {}, set()
+    while number < len(lines) and lines[number].startswith("variable "):
+        name = line("variable").group(1)
+        if name.lower() in folded:
+            fail(f"variable {name} is declared twice (names are compared ignoring letter case)")
+        declared, listed = line("type").groups()
+        if int(declared) != len(listed.split(", ")) or len(set(listed.split(", "))) != int(declared):
+            fail(f"variable {name} declares {declared} states but lists {len(set(listed.split(', ')))} distinct ones")
+        line("}")
+        folded.add(name.lower())
+        nodes.append(name)
+        states[name] = listed.split(", ")
+    if not nodes:
+        fail("no variable")
+    families, tables = {}, {}
+    while len(tables) < len(nodes):
+        child, given = line("probability").groups()
+        parents = given.split(", ") if given else []
+        known = child in states and set(parents) <= set(states) and len({child, *parents}) == 1 + len(parents)
+        if not known or child in tables:
+            fail(f"the table of {child} given {parents} is not one of a declared variable, given others")
+        shape = [len(states[child]), *(len(states[p]) for p in parents)]
+        rows, at, seen, first = [], [], set(), number + 1
+        if not parents:
+            rows.append(line("table").group(1))
+        else:
+            index = [{s: i for i, s in enumerate(states[p])} for p in parents]
+            for _ in range(int(np.prod(shape[1:]))):
+                given_states, text = line("row").groups()
+                listed = given_states.split(", ")
+                config = tuple(i.get(s, -1) for i, s in zip(index, listed))
+                if len(listed) != len(parents) or min(config) < 0 or config in seen:
+                    fail(f"the row ( {given_states} ) of {child} is not a new combination of its parents' states")
+                rows.append(text)
+                at.append(config)
+                seen.add(config)
+        values = distributions(rows, shape[0], child, first)
+        if parents:
+            table = np.empty(shape)
+            table[(slice(None), *np.array(at).T)] = values.T  # row k: the column of its parent states
+        else:
+            table = values[0]
+        line("}")
+        families[child], tables[child] = tuple(parents), table
+    if not lines[number:]:
+        fail("no line break at the end")
+    if lines[number:] != [""]:
+        number += 1
+        fail(f"text after the last table ({lines[number - 1][:40]!r})")
+    return nodes, families, tables, states

@@ -20,7 +20,7 @@ import numpy as np
 from bnclf._version import __version__
 from bnclf.encoding._frames import python_scalar
 from bnclf.io._files import staged
-from bnclf.io._formats import bif_names, bif_text, read_uai, uai_text, xmlbif_names, xmlbif_text
+from bnclf.io._formats import bif_names, bif_text, read_bif, read_uai, uai_text, xmlbif_names, xmlbif_text
 from bnclf.io._pgmpy import _pgmpy, network_from_tables, tables_from_network
 
 if TYPE_CHECKING:
@@ -185,8 +185,10 @@ def write_network(
         An estimator that holds several networks (an ensemble or a multinet)
         is written as one file per member, ``<stem>.<member><suffix>``, plus a
         manifest ``<path>.manifest.json`` that lists the member files with their
-        weights (ensemble) or class labels and class prior (multinet); the set
-        is read back with :func:`read_networks` and compared before returning.
+        weights (ensemble) or class labels and class prior (multinet). Each
+        member file is read back and compared as it is written, and the
+        manifest is read back and compared with what it should list (the
+        member files, each by its hash) before anything is renamed into place.
         A member that no row can use is not written (AODE's naive Bayes
         fallback when ``frequency_limit=0``).
     path : str or Path
@@ -204,8 +206,9 @@ def write_network(
     Raises
     ------
     RuntimeError
-        If the file read back differs from the model (structure, states, or any
-        probability by more than 1e-9).
+        If a file read back differs from the model (structure, states, or any
+        probability by more than 1e-9), or a BIF file does not read back in
+        bnclf's strict reader of the layout it writes.
 
     Notes
     -----
@@ -226,6 +229,18 @@ def write_network(
       of its table at that state. pyAgrum refuses such a variable. The name map
       lists what was left out (``omitted``); the estimator lists them as
       ``one_state_features_``.
+    * **Verification.** Every file is read back with its name map and compared
+      with the model before anything is renamed into place: an XMLBIF file by
+      pgmpy's ``XMLBIFReader``, a UAI file by bnclf's reader
+      (:func:`read_network`), a BIF file by bnclf's strict reader of the layout
+      it writes (:func:`bnclf.io._formats.read_bif`) and by pgmpy's
+      ``BIFReader``, which must both read it as written. pgmpy's ``BIFReader``
+      takes about a second a file (it parses every line with pyparsing), so of
+      a set of member files it reads the smallest, and then, smallest first,
+      any other with a variable, a state of a variable or a table with a number
+      of parents that the files it has read did not have (an AODE's members all
+      have the same variables: pgmpy reads one or two of its files); bnclf's
+      reader reads every member, in milliseconds.
     """
     path = Path(path)
     fmt = _format_of(path, fmt)
@@ -249,9 +264,16 @@ def _file_names(nodes, states, fmt) -> tuple[dict, dict]:
 _WRITERS = {"bif": bif_text, "xmlbif": xmlbif_text, "uai": uai_text}
 
 
-def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path) -> None:
+def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path, read_by_pgmpy: set | None = None) -> str:
     """Write one network and its name map at ``path`` (a staged file) and read it back;
-    messages name ``shown``, the file the user asked for."""
+    messages name ``shown``, the file the user asked for. Returns the file's SHA-256.
+
+    The file is read back with its name map and compared with the network (see
+    :func:`write_network`): BIF by bnclf's strict reader and, unless ``read_by_pgmpy`` holds
+    all that the file has, by pgmpy's ``BIFReader``; XMLBIF and UAI by :func:`read_network`.
+    ``read_by_pgmpy`` collects what the files of a set that pgmpy has read had: each
+    variable with its states, as the files name them, and each number of parents of a table
+    (None: a single file, always read)."""
     nodes, families, tables, states, class_name = _network_parts(model_or_estimator)
     nodes, families, tables, omitted = leave_out_one_state(nodes, families, tables, states, keep=class_name)
     if not nodes:
@@ -285,7 +307,18 @@ def _write_single(model_or_estimator, path: Path, fmt: str, shown: Path) -> None
     dag.add_nodes_from(nodes)
     dag.add_edges_from((p, c) for c in nodes for p in families[c])
     # Read back before the staged files replace anything: an unverified file never lands.
-    _verify(read_network(path, fmt=fmt), dag, families, tables, expected_states, shown)
+    if fmt == "bif":
+        try:
+            back = _renamed(path, *read_bif(path))
+        except ValueError as exc:
+            raise RuntimeError(f"{shown} does not read back as written: {exc}") from None
+        _verify(back, dag, families, tables, expected_states, shown)
+    has = {(node_ids[v], tuple(state_ids[v])) for v in nodes} | {("parents", len(families[c])) for c in nodes}
+    if fmt != "bif" or read_by_pgmpy is None or not has <= read_by_pgmpy:
+        _verify(_parts_of(read_network(path, fmt=fmt)), dag, families, tables, expected_states, shown)
+        if read_by_pgmpy is not None:
+            read_by_pgmpy |= has
+    return name_map["sha256"]
 
 
 MANIFEST_SUFFIX = ".manifest.json"
@@ -319,9 +352,15 @@ def _write_member_files(est, members, member_paths, staged_paths, fmt) -> None:
     """The member files and the manifest, written at their staged paths and read back."""
     kind = est._network_kind
     manifest_path = staged_paths[0]
+    digests, read_by_pgmpy = {}, set()
+    # smallest first: the files pgmpy's BIF reader reads (see _write_single) are the small ones
+    for i in sorted(range(len(members)), key=lambda i: sum(np.size(t) for t in members[i][1].log_cpts)):
+        digests[i] = _write_single(
+            members[i][1], staged_paths[1 + i], fmt, shown=member_paths[i], read_by_pgmpy=read_by_pgmpy
+        )
+    hashes = [digests[i] for i in range(len(members))]
     entries = []
-    for (label, net), member_path, tmp in zip(members, member_paths, staged_paths[1:]):
-        _write_single(net, tmp, fmt, shown=member_path)
+    for (label, net), member_path in zip(members, member_paths):
         entry = {"file": member_path.name, "title": net.title}
         if kind == "multinet":
             entry["label"] = _json_label(label)
@@ -341,12 +380,21 @@ def _write_member_files(est, members, member_paths, staged_paths, fmt) -> None:
         manifest["class_prior"] = [float(p) for p in np.exp(est.class_log_prior_)]
     if hasattr(est, "_manifest_extras"):
         manifest.update(est._manifest_extras())
-    manifest_path.write_text(json.dumps(manifest, indent=1, ensure_ascii=False), encoding="utf-8")
-    back = read_networks(manifest_path, fmt=fmt)
-    expected = [k for k, _ in members] if kind == "multinet" else list(range(len(members)))
-    got = list(back["networks"]) if kind == "multinet" else list(range(len(back["networks"])))
-    if got != [_json_label(k) for k in expected]:
-        raise RuntimeError(f"{manifest_path.name} does not read back as written: members differ")
+    text = json.dumps(manifest, indent=1, ensure_ascii=False)
+    manifest_path.write_text(text, encoding="utf-8")
+    # Each member file was read back and compared as it was written (_write_single); the set
+    # is checked without parsing the members again: the manifest reads back as written and
+    # lists exactly those files, each still the file that was compared (its hash).
+    _, back, files = _read_manifest(manifest_path)
+    problems = []
+    if json.dumps(back, indent=1, ensure_ascii=False) != text:
+        problems.append("the manifest differs")
+    if [f.name for f in files] != [p.name for p in member_paths]:
+        problems.append("the member files differ")
+    elif [_sha256(f) if f.is_file() else None for f in files] != hashes:
+        problems.append("a member file is not the one that was read back")
+    if problems:
+        raise RuntimeError(f"{manifest_path.name} does not read back as written: {'; '.join(problems)}")
 
 
 def read_networks(path: str | os.PathLike, fmt: str | None = None) -> dict[str, Any]:
@@ -366,15 +414,7 @@ def read_networks(path: str | os.PathLike, fmt: str | None = None) -> dict[str, 
         multinet), and ``weights`` and ``combine`` (ensemble) or
         ``class_prior`` (multinet, a dict keyed by class label).
     """
-    path = Path(path)
-    if not str(path).endswith(MANIFEST_SUFFIX):
-        path = Path(str(path) + MANIFEST_SUFFIX)
-    manifest = json.loads(path.read_text(encoding="utf-8"))
-    if manifest.get("format") != "bnclf-network-set/1":
-        raise ValueError(f"{path} is not a bnclf network-set manifest.")
-    files = [path.with_name(_member_file(entry, path)) for entry in manifest.get("members") or []]
-    if not files:
-        raise ValueError(f"{path} lists no member networks; write the set again with write_network.")
+    path, manifest, files = _read_manifest(path)
     out = {"kind": manifest["kind"], "estimator": manifest["estimator"]}
     if manifest["kind"] == "multinet":
         labels = [entry["label"] for entry in manifest["members"]]
@@ -388,6 +428,21 @@ def read_networks(path: str | os.PathLike, fmt: str | None = None) -> dict[str, 
             if key in manifest:
                 out[key] = manifest[key]
     return out
+
+
+def _read_manifest(path) -> tuple[Path, dict, list[Path]]:
+    """``(manifest path, manifest, member files)`` of a set written by :func:`write_network`
+    (``path``: the manifest or the path given to it); the members are not read."""
+    path = Path(path)
+    if not str(path).endswith(MANIFEST_SUFFIX):
+        path = Path(str(path) + MANIFEST_SUFFIX)
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(manifest, dict) or manifest.get("format") != "bnclf-network-set/1":
+        raise ValueError(f"{path} is not a bnclf network-set manifest.")
+    files = [path.with_name(_member_file(entry, path)) for entry in manifest.get("members") or []]
+    if not files:
+        raise ValueError(f"{path} lists no member networks; write the set again with write_network.")
+    return path, manifest, files
 
 
 def _member_file(entry, manifest: Path) -> str:
@@ -407,7 +462,7 @@ def _bif_reader() -> type:
     """pgmpy's ``BIFReader`` with its two grammars built once per process.
 
     ``BIFReader`` builds them on every read, and building them (pyparsing words over all
-    of Unicode's letters) takes about 1.5 s, against milliseconds for reading a network.
+    of Unicode's letters) takes about 1.5 s, which every read would pay again.
     The grammars depend on nothing but pyparsing, so one copy serves every read.
     """
     from pgmpy.readwrite import BIFReader
@@ -455,12 +510,14 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
     if where:  # pgmpy's parser skips text it does not understand
         raise ValueError(f"{path} is not a readable BIF network ({where.rstrip('; ')}); it may be damaged.")
     if fmt == "uai":
-        nodes, families, tables, states = read_uai(path)  # its errors name the file
+        parts = read_uai(path)  # its errors name the file
+        if Path(str(path) + NAME_MAP_SUFFIX).exists():  # one pgmpy network, in the original names
+            return _network_of(*_renamed(path, *parts))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             if fmt == "uai":
-                model = _network_of(nodes, families, tables, states)
+                model = _network_of(*parts)
             else:
                 reader = _bif_reader()(str(path)) if fmt == "bif" else XMLBIFReader(str(path))
                 model = reader.get_model()
@@ -479,9 +536,16 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
             f"{path} is not a complete {fmt.upper()} network: {where}no probability "
             f"table for {missing[:5] or 'any variable'}; it may be truncated."
         )
-    map_path = Path(str(path) + NAME_MAP_SUFFIX)
-    if not map_path.exists():
+    if not Path(str(path) + NAME_MAP_SUFFIX).exists():
         return model
+    families, tables, states = tables_from_network(model)
+    return _network_of(*_renamed(path, list(model.nodes), families, tables, states))
+
+
+def _renamed(path: Path, nodes, families, tables, states) -> tuple[list, dict, dict, dict]:
+    """The parts of the network read from ``path`` (named as in the file) in the original
+    names of its name map, which is checked: it must be the map of this file (its hash)."""
+    map_path = Path(str(path) + NAME_MAP_SUFFIX)
     try:
         name_map = json.loads(map_path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -499,20 +563,19 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
             "write the network again with bnclf.io.write_network, or delete the name map to "
             "read the file with its own names."
         )
-    families, tables, states = tables_from_network(model)
     node_of, state_of = _checked_name_map(name_map, states, map_path)
-    import networkx as nx
+    return (
+        [node_of[safe] for safe, _ in name_map["nodes"]],
+        {node_of[c]: tuple(node_of[p] for p in ps) for c, ps in families.items()},
+        {node_of[c]: t for c, t in tables.items()},
+        {node_of[v]: [state_of[v][str(s)] for s in ss] for v, ss in states.items()},
+    )
 
-    dag = nx.DiGraph()
-    dag.add_nodes_from(node_of[safe] for safe, _ in name_map["nodes"])
-    dag.add_edges_from((node_of[u], node_of[v]) for u, v in model.edges)
-    with np.errstate(divide="ignore"):
-        return network_from_tables(
-            dag,
-            {node_of[c]: tuple(node_of[p] for p in ps) for c, ps in families.items()},
-            {node_of[c]: np.log(t) for c, t in tables.items()},
-            {node_of[v]: [state_of[v][str(s)] for s in ss] for v, ss in states.items()},
-        )
+
+def _parts_of(model) -> tuple[list, dict, dict, dict]:
+    """``(nodes, families, tables, states)`` of a pgmpy network (tables: probabilities with
+    axes ``(child, *parents)``)."""
+    return (list(model.nodes), *tables_from_network(model))
 
 
 def _network_of(nodes, families, tables, states) -> DiscreteBayesianNetwork:
@@ -615,11 +678,13 @@ def _sha256(path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def _verify(model, dag, families, tables, states, path):
-    """Compare a network read back with what was written; raise on any difference."""
-    got_families, got_tables, got_states = tables_from_network(model)
+def _verify(back, dag, families, tables, states, path):
+    """Compare a network read back, ``(nodes, families, tables, states)``, with what was
+    written; raise on any difference."""
+    got_nodes, got_families, got_tables, got_states = back
+    got_edges = {(p, c) for c, ps in got_families.items() for p in ps}
     problems = []
-    if set(model.nodes) != set(dag.nodes) or set(model.edges) != set(dag.edges):
+    if set(got_nodes) != set(dag.nodes) or got_edges != set(dag.edges):
         problems.append("structure differs")
     for child, parents in families.items():
         if child not in got_families or set(got_families[child]) != set(parents):

@@ -1,0 +1,187 @@
+"""Network files: ``write_network`` of an AODE and a TAN on soybean, in BIF, XMLBIF and UAI, now and before.
+
+``write_network`` writes each file and reads it back before it returns (see its Notes):
+an AODE on soybean (35 features, 19 classes) is 36 member files and a manifest, a TAN
+one file. For each model and format a fresh subprocess of this checkout and of the
+commit ``--old`` (checked out into a temporary git worktree) fits the model (not timed;
+an AODE's member networks are built before the clock starts too) and times two calls:
+
+* **first call**: what ``bnclf export`` costs: it includes importing pgmpy and, for BIF,
+  building pgmpy's BIF grammars (once per process);
+* **second call**: the same write again in the same process.
+
+Both checkouts must write the same bytes (the SHA-256 of every file written, manifest and
+name maps included, is compared): only the reading back differs. The floor beside them is
+timed in a fresh process of this checkout that has imported what the timed calls find
+imported (bnclf, its estimators and ``bnclf.io``): importing pgmpy as ``read_network``
+does, then building the two BIF grammars. The runs of the two checkouts alternate, ``--repeats``
+times, and the median is kept. Writes ``benchmarks/results/export.json`` and prints a
+Markdown table.
+
+Run: ``python benchmarks/bench_export.py`` (the older commit's AODE BIF takes minutes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+from datetime import date
+from pathlib import Path
+
+from old_commit import checkout  # benchmarks/ is on sys.path when run as a script
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+MODELS = ("AODE", "TAN")
+FORMATS = ("bif", "xmlbif", "uai")
+
+WORK = r"""
+import hashlib, json, sys, time, warnings
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+import bnclf
+assert bnclf.__file__.startswith(sys.argv[1]), bnclf.__file__  # the checkout's code
+from bnclf import AODEClassifier, TANClassifier
+from bnclf.datasets import load_dataset
+from bnclf.io import write_network
+warnings.simplefilter("ignore")
+model, fmt, folder = sys.argv[2], sys.argv[3], Path(sys.argv[4])
+X, y = load_dataset("soybean")
+est = {"AODE": AODEClassifier, "TAN": TANClassifier}[model]().fit(X, y)
+members = len(est.network_members())  # built here, not in the timed calls
+times = []
+for run in ("first", "second"):
+    out = folder / run
+    out.mkdir(parents=True)
+    start = time.perf_counter()
+    write_network(est, out / f"{model.lower()}.{fmt}")
+    times.append(time.perf_counter() - start)
+files = sorted((folder / "first").iterdir())
+digest = hashlib.sha256()
+for path in files:
+    digest.update(path.name.encode() + b"\0" + path.read_bytes())
+print(json.dumps({"first_s": times[0], "second_s": times[1], "networks": members, "files": len(files),
+                  "sha256": digest.hexdigest()}))
+"""
+
+FLOOR = r"""
+import sys, time, warnings
+sys.path.insert(0, sys.argv[1])
+warnings.simplefilter("ignore")
+from bnclf import AODEClassifier, TANClassifier  # what a timed call finds imported already
+from bnclf.datasets import load_dataset
+from bnclf.io import write_network
+start = time.perf_counter()
+from bnclf.io._pgmpy import _pgmpy
+_pgmpy()
+import pgmpy.readwrite
+imported = time.perf_counter()
+from bnclf.io._networks import _bif_reader
+reader = _bif_reader()
+blank = reader.__new__(reader)
+blank.get_variable_grammar(); blank.get_probability_grammar()
+print(imported - start, time.perf_counter() - imported)
+"""
+
+
+def _env(source: Path) -> dict:
+    env = {"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"}
+    if "HOME" in os.environ:
+        env["HOME"] = os.environ["HOME"]
+    return env
+
+
+def _run(source: Path, model: str, fmt: str, folder: Path) -> dict:
+    result = subprocess.run(
+        [sys.executable, "-c", WORK, str(source), model, fmt, str(folder)],
+        cwd=folder.parent,
+        env=_env(source),
+        capture_output=True,
+        text=True,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"{model} {fmt} at {source} failed: {result.stderr[-2000:]}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def _floor(source: Path, folder: Path) -> tuple[float, float]:
+    result = subprocess.run(
+        [sys.executable, "-c", FLOOR, str(source)], cwd=folder, env=_env(source), capture_output=True, text=True
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"the floor failed: {result.stderr[-2000:]}")
+    imported, grammars = map(float, result.stdout.split())
+    return imported, grammars
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--old", default="a5b7c06", help="the commit to compare with (default: %(default)s)")
+    parser.add_argument("--repeats", type=int, default=1, help="subprocesses per cell (default: %(default)s)")
+    parser.add_argument("--out", default=str(HERE / "results" / "export.json"))
+    args = parser.parse_args(argv)
+    import pandas as pd
+
+    runs: dict[str, dict[str, list[dict]]] = {"now": {}, "before": {}}
+    floors: list[tuple[float, float]] = []
+    with checkout(args.old) as (old, scratch), tempfile.TemporaryDirectory() as tmp:
+        sources = {"now": REPO, "before": old}
+        for repeat in range(args.repeats):
+            floors.append(_floor(REPO, scratch))
+            for model in MODELS:
+                for fmt in FORMATS:
+                    for key in ("now", "before") if repeat % 2 == 0 else ("before", "now"):
+                        folder = Path(tmp) / f"{key}-{model}-{fmt}-{repeat}"
+                        result = _run(sources[key], model, fmt, folder)
+                        runs[key].setdefault(f"{model} {fmt}", []).append(result)
+                        print(f"{key} {model} {fmt}: {json.dumps(result)}", file=sys.stderr)
+    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    medians = {
+        key: {
+            cell: {t: statistics.median(r[t] for r in results) for t in ("first_s", "second_s")}
+            for cell, results in cells.items()
+        }
+        for key, cells in runs.items()
+    }
+    same = {cell: {r["sha256"] for r in runs["now"][cell] + runs["before"][cell]} for cell in runs["now"]}
+    report = {
+        "machine": platform.platform(),
+        "python": platform.python_version(),
+        "date": date.today().isoformat(),
+        "pandas": pd.__version__,
+        "commit": commit.stdout.strip(),
+        "old_commit": args.old,
+        "repeats": args.repeats,
+        "floor_s": {
+            "import pgmpy": statistics.median(f[0] for f in floors),
+            "BIF grammars": statistics.median(f[1] for f in floors),
+        },
+        "same_files": {cell: len(digests) == 1 for cell, digests in same.items()},
+        "median_s": medians,
+        "runs": runs,
+    }
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1) + "\n")
+    print(f"| model | format | files | first call now | before ({args.old}) | second call now | before | same files |")
+    print("|---|---|---|---|---|---|---|---|")
+    for cell, results in runs["now"].items():
+        model, fmt = cell.split()
+        now, before = medians["now"][cell], medians["before"][cell]
+        same = "yes" if report["same_files"][cell] else "NO"
+        print(
+            f"| {model} | {fmt.upper()} | {results[0]['files']} | {now['first_s']:.2f} s | {before['first_s']:.2f} s "
+            f"| {now['second_s']:.2f} s | {before['second_s']:.2f} s | {same} |"
+        )
+    floor = report["floor_s"]
+    print(f"\nfloor: import pgmpy {floor['import pgmpy']:.2f} s, BIF grammars {floor['BIF grammars']:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
