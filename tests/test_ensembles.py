@@ -181,7 +181,16 @@ def test_ensemble_has_no_single_dag(small):
     assert [k for k, _ in est.network_members()] == list(range(X.shape[1]))
 
 
-def test_aode_tensor_kernel_equals_the_member_networks(small):
+@pytest.fixture(params=["gather", "product"])
+def spode_sums(request, monkeypatch):
+    """Both ways of summing the SPODE children: gathers, or the one-hot product."""
+    import bnclf.inference._super_parent as super_parent
+
+    monkeypatch.setattr(super_parent, "_PRODUCT_ADVANTAGE", 0.0 if request.param == "gather" else np.inf)
+    return request.param
+
+
+def test_aode_tensor_kernel_equals_the_member_networks(small, spode_sums):
     X, y = small
     for est in (AODEClassifier(), WAODEClassifier(smoothing="weka")):
         est.fit(X, y)
@@ -194,7 +203,7 @@ def test_aode_tensor_kernel_equals_the_member_networks(small):
             np.testing.assert_allclose(spodes(codes)[:, m], net.joint_log_likelihood(codes), atol=1e-10)
 
 
-def test_aode_tensor_kernel_sums_out_unknown_children_and_super_parents(small):
+def test_aode_tensor_kernel_sums_out_unknown_children_and_super_parents(small, spode_sums):
     X, y = small
     for est in (AODEClassifier(frequency_limit=0), WAODEClassifier(smoothing="weka")):
         est.fit(X, y)
@@ -204,6 +213,39 @@ def test_aode_tensor_kernel_sums_out_unknown_children_and_super_parents(small):
         ours = est._member_kernel()(codes)
         for m, net in enumerate(est.networks_):
             np.testing.assert_allclose(ours[:, m], net.joint_log_likelihood(codes), atol=1e-10)
+
+
+def test_aode_kernel_takes_the_product_only_where_it_pays_and_is_defined(small, monkeypatch):
+    """The product path is chosen for few values per feature and a finite table; a table
+    with log-probabilities of -inf (maximum likelihood) is summed by gathers, and both
+    paths give the member networks' sums."""
+    import bnclf.inference._super_parent as super_parent
+
+    X, y = small
+    calls = []
+    real = super_parent.SuperParentKernel._children_by_product
+    monkeypatch.setattr(
+        super_parent.SuperParentKernel,
+        "_children_by_product",
+        lambda self, *args: calls.append(1) or real(self, *args),
+    )
+    est = AODEClassifier().fit(X, y)
+    codes = est._encoder.transform(X.iloc[:100])
+    est._member_kernel()(codes)
+    assert calls  # binary and ternary features: few values in use
+    kernel = super_parent.SuperParentKernel(
+        np.where(est._spode_tables["pairs"] < -3.0, -np.inf, est._spode_tables["pairs"]),
+        *(est._member_kernel().offsets, est._member_kernel().parents_per_feature),
+        *(est._spode_tables[k] for k in ("priors", "parents", "nb_prior", "nb_children")),
+    )
+    calls.clear()
+    with np.errstate(invalid="raise"):
+        sums = kernel(codes)
+    assert not calls and not np.isnan(sums).any()
+    monkeypatch.setattr(super_parent, "_PRODUCT_ADVANTAGE", 0.0)
+    calls.clear()
+    est._member_kernel()(codes)
+    assert not calls
 
 
 def test_frequency_limit_zero_lets_a_never_seen_declared_value_qualify():

@@ -312,3 +312,28 @@ def inference_module():
     import bnclf.inference._kernels as inference
 
     return inference
+
+
+def test_logsumexp_equals_scipys_and_keeps_infinities():
+    """bnclf's log-sum-exp against scipy.special.logsumexp (the oracle): random values,
+    rows all -inf, a +inf term, NaN, an empty axis, keepdims."""
+    from scipy.special import logsumexp as scipy_logsumexp
+
+    from bnclf._logsumexp import logsumexp
+
+    rng = np.random.default_rng(3)
+    values = rng.normal(scale=40.0, size=(30, 6, 5))
+    values[0] = -np.inf
+    values[1, :, 2] = -np.inf
+    values[2, 3, 1] = np.inf
+    values[3, 0, 0] = np.nan
+    for axis in (0, 1, 2, -1):
+        for keepdims in (False, True):
+            ours = logsumexp(values, axis=axis, keepdims=keepdims)
+            with np.errstate(invalid="ignore"):
+                theirs = scipy_logsumexp(values, axis=axis, keepdims=keepdims)
+            assert ours.shape == theirs.shape
+            np.testing.assert_allclose(ours, theirs, rtol=1e-14, atol=1e-13)
+    assert np.isneginf(logsumexp(values[0], axis=1)).all()
+    assert logsumexp(np.zeros((3, 0)), axis=1).tolist() == [-np.inf] * 3
+    np.testing.assert_allclose(logsumexp(np.log([[1.0, 2.0, 3.0]]), axis=1), [np.log(6.0)])

@@ -58,3 +58,72 @@ def test_all_pairs_cpts_equal_the_m_estimates_of_each_family(m):
                     np.isneginf(tables[off[j] : off[j] + 3, off[p] : off[p] + 3]), np.isneginf(expected)
                 )
                 np.testing.assert_allclose(tables[off[j] : off[j] + 3, off[p] : off[p] + 3], expected)
+
+
+def _sparse_data(weighted: bool, unknown: bool, seed: int = 2) -> DiscreteData:
+    """Rows that use only some declared values (value 3 of each feature never occurs, and
+    feature 2 only ever takes 0 and 2), with unknown codes and row weights optional."""
+    rng = np.random.default_rng(seed)
+    n = 60
+    codes = rng.integers(0, 3, size=(n, 4))
+    codes[:, 2] = 2 * rng.integers(0, 2, n)
+    if unknown:
+        codes[rng.random(codes.shape) < 0.15] = -1
+    y = rng.integers(0, 3, n)
+    weights = rng.uniform(0.2, 3.0, n) if weighted else None
+    return DiscreteData(codes, np.array([4, 4, 4, 4]), y, 3, weights=weights)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("unknown", [False, True])
+def test_pair_counts_of_the_values_in_use_are_the_pair_tables(weighted, unknown, monkeypatch):
+    """The compact all-pairs counts, and the blocks scattered from them, equal each
+    family's own bincount table; a value no row holds has no row (and zero cells). Row
+    chunks of a few rows (forced here) add up to the same counts."""
+    import bnclf.counts._cache as cache_module
+
+    data = _sparse_data(weighted, unknown)
+    whole = CountCache(data).pair_counts_in_use()
+    monkeypatch.setattr(cache_module, "_ONEHOT_CHUNK_CELLS", 40)  # a few rows per chunk
+    cache = CountCache(data)
+    counts, used, offsets = cache.pair_counts_in_use()
+    np.testing.assert_allclose(counts, whole[0], rtol=0, atol=1e-12)
+    assert offsets.tolist() == [0, 4, 8, 12]
+    assert not {3, 7, 9, 11, 15} & set(used.tolist())  # never held: value 3, and value 1 of feature 2
+    blocks, _ = cache.pair_blocks()
+    for i in range(4):
+        for j in range(4):
+            if i == j:
+                continue
+            expected = cache.counts((i, j, 4))  # np.bincount over combined codes
+            got = blocks[offsets[i] : offsets[i] + 4, offsets[j] : offsets[j] + 4]
+            np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+    full = np.zeros_like(blocks)
+    full[np.ix_(used, used)] = counts
+    np.testing.assert_array_equal(blocks, full)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("m", [0.0, 1.0])
+def test_all_pairs_cpts_with_values_no_row_holds_equal_each_familys(weighted, m):
+    """Cells of values no row holds get ``log(alpha) - log(denominator)`` without counts:
+    the numbers of the dense formula over all cells, bit for bit, and each family's
+    m-estimate."""
+    from bnclf.learn._parameters import child_given_pair_log_cpts
+
+    cache = CountCache(_sparse_data(weighted, unknown=True))
+    tables, off = child_given_pair_log_cpts(cache, m / 4.0, m)
+    blocks = cache.pair_blocks()[0]
+    denominator = np.add.reduceat(blocks, off, axis=0) + m  # N(x_p, c) of each child's block
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dense = np.log(blocks + m / 4.0) - np.log(np.repeat(denominator, 4, axis=0))
+    empty = np.repeat(denominator, 4, axis=0) <= 0
+    dense[empty] = -np.log(4.0)
+    for j in range(4):
+        for p in range(4):
+            if j != p:
+                got = tables[off[j] : off[j] + 4, off[p] : off[p] + 4]
+                np.testing.assert_array_equal(got, dense[off[j] : off[j] + 4, off[p] : off[p] + 4])
+                expected = m_estimated_log_cpts(cache, [(j, p, 4)], m)[0]
+                np.testing.assert_array_equal(np.isneginf(got), np.isneginf(expected))
+                np.testing.assert_allclose(got, expected, rtol=1e-12)

@@ -349,6 +349,13 @@ class CountSummary(CountCache):
         self._pair_blocks = (blocks, offsets)
         return self._pair_blocks
 
+    def pair_counts_in_use(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`pair_blocks` restricted to the values held: those whose row of the blocks
+        (their own count on the diagonal) is not all zero."""
+        blocks, offsets = self.pair_blocks()
+        used = np.flatnonzero(blocks.any(axis=(1, 2)))
+        return blocks[used[:, None], used], used, offsets
+
     def _pair_terms_direct(self) -> bool:
         if self._pair_blocks is not None:
             return True

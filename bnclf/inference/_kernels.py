@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import logsumexp
 
 import bnclf._config as _config
+from bnclf._logsumexp import logsumexp
 from bnclf.inference._elimination import _contract, _union_labels, elimination_order
 
 if TYPE_CHECKING:
@@ -47,10 +47,6 @@ rows' unknowns out by components (:meth:`NetworkKernel._by_components`); narrowe
 
 _SHARED_CELLS = 2**18
 """Entries gathered per batch for the members of an ensemble (measured best on letter and splice)."""
-
-
-_CHILD_SUM_CELLS = 2**16
-"""Cells of the block of rows whose SPODE sums :class:`SuperParentKernel` adds up (512 KiB)."""
 
 
 _SUM_CELLS = 1 << 15
@@ -606,112 +602,6 @@ class StackedKernel:
         for m, member in enumerate(self.members):
             out[rows, m] = member.kernel.joint_log_likelihood(codes[rows])
         return out
-
-
-class SuperParentKernel:
-    """Joint log-likelihoods of AODE's members (every SPODE, then naive Bayes) by one gather.
-
-    Parameters
-    ----------
-    pair_tables : ndarray (R, R, n_classes)
-        ``log P(x_j | x_p, c)`` for every ordered pair, laid out as
-        :meth:`bnclf.counts.CountCache.pair_blocks` (rows: child values, columns:
-        parent values).
-    offsets, cardinalities : ndarray (d,)
-        First row of each feature's block, and its number of values.
-    spode_priors : ndarray (d, n_classes)
-        ``log P(c)`` of each SPODE.
-    spode_parents : ndarray (R, n_classes)
-        ``log P(x_p | c)`` of each SPODE's super-parent, the rows of feature ``p`` at
-        ``offsets[p]``.
-    nb_prior : ndarray (n_classes,)
-        Naive Bayes' class prior.
-    nb_children : ndarray (R, n_classes)
-        Naive Bayes' ``log P(x_j | c)``, laid out as ``spode_parents``.
-
-    Notes
-    -----
-    With ``g_i = offsets[i] + x_i`` the position of each value, the children's
-    entries of every SPODE for a row are ``pair_tables[g_j, g_p, :]``: one
-    ``numpy.take`` of contiguous class rows gives the ``(n, d, d, n_classes)`` array, whose sum over ``j`` (the
-    diagonal blocks are zeroed) is every SPODE's likelihood at once. It is
-    gathered one child ``j`` at a time, ``(n, d, n_classes)`` entries added in place
-    to a block of rows that stays in cache. The result equals the member networks'
-    kernels (up to the order of summation).
-    """
-
-    def __init__(
-        self,
-        pair_tables: np.ndarray,
-        offsets: np.ndarray,
-        cardinalities: np.ndarray,
-        spode_priors: np.ndarray,
-        spode_parents: np.ndarray,
-        nb_prior: np.ndarray,
-        nb_children: np.ndarray,
-    ) -> None:
-        d = len(offsets)
-        tables = np.asarray(pair_tables, dtype=float)
-        diagonal = [(slice(o, o + r), slice(o, o + r)) for o, r in zip(offsets, cardinalities)]
-        if any(tables[block].any() for block in diagonal):  # j == p is not a family: contribute nothing
-            tables = tables.copy()
-            for block in diagonal:
-                tables[block] = 0.0
-        self.tables = tables
-        self._width = tables.shape[0]
-        self._flat = tables.reshape(-1, tables.shape[2])  # row j * R + p: a contiguous run of classes
-        self.offsets = np.asarray(offsets, dtype=np.int64)
-        self.n_classes = tables.shape[2]
-        self.priors = np.asarray(spode_priors, dtype=float)
-        self.parents = np.asarray(spode_parents, dtype=float)  # (R, n_classes), rows by value position
-        self.nb_prior = np.asarray(nb_prior, dtype=float)
-        self.nb_children = np.asarray(nb_children, dtype=float)
-        self.parents_per_feature = np.asarray(cardinalities, dtype=np.int64)
-        self.d = d
-
-    def __call__(self, codes: np.ndarray) -> np.ndarray:
-        """``(n_samples, d + 1, n_classes)``: every SPODE's ``log P_p(c, x)``, then naive Bayes'.
-
-        Unknown values (code ``-1``) are summed out exactly: in a SPODE an
-        unknown child has no children, so its CPT sums to one and it is left
-        out; an unknown super-parent is summed over its values (a log-sum-exp
-        over ``r_p`` terms, one feature at a time).
-        """
-        codes = np.asarray(codes, dtype=np.int64)
-        n, d, c = codes.shape[0], self.d, self.n_classes
-        known = codes >= 0
-        position = np.where(known, codes + self.offsets, 0)
-        any_unknown = not known.all()
-        out = np.empty((n, d + 1, c))
-        step = max(1, _CHILD_SUM_CELLS // max(1, d * c))
-        for s in range(0, n, step):
-            g, ok = position[s : s + step], known[s : s + step]
-            spodes = out[s : s + step, :d]
-            spodes[...] = self.priors + self.parents[g]
-            columns = g * self._width  # the row of child j's value, then the column of each parent's
-            for j in range(d):  # one child at a time: (rows, parents, classes) entries, added in place
-                entries = np.take(self._flat, columns[:, j : j + 1] + g, axis=0)
-                if any_unknown and not ok[:, j].all():
-                    entries[~ok[:, j]] = 0.0  # an unknown child is summed out: its CPT sums to one
-                spodes += entries
-            nb = self.nb_children[g]
-            if any_unknown:
-                nb = np.where(ok[:, :, None], nb, 0.0)
-            out[s : s + step, d] = self.nb_prior + nb.sum(axis=1)
-        if any_unknown:
-            for p in np.flatnonzero(~known.all(axis=0)):
-                out[~known[:, p], p] = self._summed_over_parent(position[~known[:, p]], known[~known[:, p]], p)
-        return out
-
-    def _summed_over_parent(self, position, known, p) -> np.ndarray:
-        """``log sum_v P_p(c, x_p = v, x_observed)`` for rows whose super-parent p is unknown."""
-        values = self.offsets[p] + np.arange(self.parents_per_feature[p])
-        rows = (position[:, :, None] * self._width + values).reshape(-1)  # (row, j, v)
-        entries = np.take(self._flat, rows, axis=0).reshape(len(position), self.d, len(values), -1)
-        entries = np.where(known[:, :, None, None], entries, 0.0).sum(axis=1)  # (row, v, c)
-        terms = entries + self.priors[p] + self.parents[values]
-        with np.errstate(divide="ignore"):
-            return logsumexp(terms, axis=1)
 
 
 def log_weighted_sum(log_values: np.ndarray, weights: np.ndarray) -> np.ndarray:

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
-from scipy.special import logsumexp
 
 from bnclf._config import TableTooLargeError, _size, memory_budget, row_chunks
+from bnclf._logsumexp import logsumexp
 from bnclf.inference._elimination import elimination_order, moral_treewidth
 
 

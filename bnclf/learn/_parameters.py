@@ -71,19 +71,40 @@ def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLi
         :meth:`CountCache.pair_blocks`); the CPT of the family ``(j, p, class)`` is
         ``log_tables[offsets[j]:offsets[j] + r_j, offsets[p]:offsets[p] + r_p]``.
         The diagonal blocks (``j == p``) are meaningless.
+
+    Notes
+    -----
+    The counts are :meth:`CountCache.pair_counts_in_use`: a cell of a value that no
+    row holds has no count, so its entry is ``log(alpha_j) - log(N(x_p, c) + beta_j)``,
+    written a child feature at a time, and only the cells of the values in use take a
+    logarithm of their own. The entries are those of the full formula, bit for bit.
     """
-    blocks, offsets = cache.pair_blocks()
-    cards = cache.cardinalities[: cache.n_features]
-    owner = np.repeat(np.arange(cache.n_features), cards)  # feature of each row of blocks
+    counts, used, offsets = cache.pair_counts_in_use()
+    d, n_classes = cache.n_features, cache.n_classes
+    cards = cache.cardinalities[:d]
+    width = int(cards.sum())
+    owner = np.repeat(np.arange(d), cards)  # feature of each row of the table
     alpha = np.broadcast_to(np.asarray(alpha, dtype=float), cards.shape)
     beta = np.broadcast_to(np.asarray(beta, dtype=float), cards.shape)
-    # N(x_p, c) summed over each child's block: one row per child feature
-    denominator = np.add.reduceat(blocks, offsets, axis=0) + beta[:, None, None]
+    # N(x_p, c) summed over each child's block, one row per child feature: the values in use
+    # are summed by feature, a parent value no row holds has no rows
+    held_by = owner[used]
+    held = np.bincount(held_by, minlength=d) > 0
+    sums = np.zeros((d, used.size, n_classes))
+    if used.size:
+        sums[held] = np.add.reduceat(counts, np.searchsorted(held_by, np.flatnonzero(held)), axis=0)
+    denominator = np.repeat(beta[:, None, None], width, axis=1).repeat(n_classes, axis=2)
+    denominator[:, used] += sums
     with np.errstate(divide="ignore", invalid="ignore"):
-        tables = np.log(blocks + alpha[owner, None, None])
         log_denominator = np.log(denominator)
-        for j, (start, r) in enumerate(zip(offsets, cards)):  # one child feature's rows at a time
-            tables[start : start + r] -= log_denominator[j]
+        log_alpha = np.log(alpha)
+        tables = np.empty((width, width, n_classes))
+        for j, (start, r) in enumerate(zip(offsets, cards)):  # a cell no row counts: log(0 + alpha_j)
+            tables[start : start + r] = log_alpha[j] - log_denominator[j]
+        in_use = np.log(counts + alpha[held_by, None, None])
+        in_use -= np.take(log_denominator[:, used], held_by, axis=0)
+        # cells (used[a], used[b]) as rows of the flat (R * R, n_classes) table: one put
+        tables.reshape(width * width, n_classes)[(used[:, None] * width + used).ravel()] = in_use.reshape(-1, n_classes)
     empty = denominator <= 0  # a parent configuration with no rows: uniform
     if empty.any():
         uniform = np.broadcast_to(-np.log(cards[owner].astype(float))[:, None, None], tables.shape)

@@ -10,7 +10,8 @@ from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
 from bnclf._params import Integer, Options
-from bnclf.inference._kernels import StackedKernel, SuperParentKernel, log_weighted_posterior, log_weighted_sum
+from bnclf.inference._kernels import StackedKernel, log_weighted_posterior, log_weighted_sum
+from bnclf.inference._super_parent import SuperParentKernel
 from bnclf.learn._parameters import child_given_pair_log_cpts, m_estimated_log_cpts
 from bnclf.learn._restricted import graph_families, learn_atan, spode_families
 from bnclf.models._base import BayesNetClassifier

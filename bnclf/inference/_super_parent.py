@@ -1,0 +1,188 @@
+"""AODE's kernel: the joint log-likelihood of every SPODE from the all-pairs log-CPT table.
+
+In an averaged one-dependence estimator (Webb, Boughton & Wang 2005) each feature in
+turn is the super-parent of all the others, so the children's log-CPTs of all the
+members are the blocks of one ``(R, R, n_classes)`` table of ``log P(x_j | x_p, c)``
+(:func:`bnclf.learn.child_given_pair_log_cpts`). A row's SPODE sums are read from that
+table directly, without building a network per member.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bnclf._config import single_threaded_blas
+from bnclf._logsumexp import logsumexp
+
+_CHILD_SUM_CELLS = 2**16
+"""Cells of the block of rows whose SPODE sums the gather path adds up (512 KiB)."""
+
+_PRODUCT_CELLS = 2**18
+"""Cells of the block of one-hot rows times the table that the product path forms at once
+(2 MiB of float64)."""
+
+_PRODUCT_ADVANTAGE = 32.0
+"""How many multiply-adds of a BLAS product cost as much as one gathered cell: the
+product path is taken when the values in use, squared, are at most this many times the
+squared number of features. A gathered cell cost 2.5 to 3 ns and a multiply-add of
+``dgemm`` 0.03 to 0.04 ns on the benchmark machine (splice, letter), a ratio of about 80;
+32 leaves room for forming the one-hot and the sub-table."""
+
+
+class SuperParentKernel:
+    """Joint log-likelihoods of AODE's members (every SPODE, then naive Bayes).
+
+    Parameters
+    ----------
+    pair_tables : ndarray (R, R, n_classes)
+        ``log P(x_j | x_p, c)`` for every ordered pair, laid out as
+        :meth:`bnclf.counts.CountCache.pair_blocks` (rows: child values, columns:
+        parent values).
+    offsets, cardinalities : ndarray (d,)
+        First row of each feature's block, and its number of values.
+    spode_priors : ndarray (d, n_classes)
+        ``log P(c)`` of each SPODE.
+    spode_parents : ndarray (R, n_classes)
+        ``log P(x_p | c)`` of each SPODE's super-parent, the rows of feature ``p`` at
+        ``offsets[p]``.
+    nb_prior : ndarray (n_classes,)
+        Naive Bayes' class prior.
+    nb_children : ndarray (R, n_classes)
+        Naive Bayes' ``log P(x_j | c)``, laid out as ``spode_parents``.
+
+    Notes
+    -----
+    With ``g_i = offsets[i] + x_i`` the position of each value, the children's entries
+    of every SPODE for a row are ``pair_tables[g_j, g_p, :]``, and SPODE ``p``'s
+    children sum to ``sum_j pair_tables[g_j, g_p, :]`` (the diagonal blocks, ``j = p``,
+    are zeroed). Two ways give these sums, the same up to the order of summation:
+
+    * **gather**: ``(n, d, d, n_classes)`` entries, one ``numpy.take`` of contiguous
+      class rows per child ``j``, added in place to a block of rows that stays in cache;
+    * **product**: with ``Z`` the one-hot ``(n, V)`` of the rows' known values among
+      the ``V`` values the rows use, ``S = Z @ pair_tables[used, used]`` is
+      ``(n, V, n_classes)``, and SPODE ``p`` of row ``t`` reads ``S[t, g_tp]``:
+      ``n V^2 n_classes`` multiply-adds of a BLAS product in place of ``n d^2
+      n_classes`` gathers. An unknown child has no one-hot entry, so it is summed out
+      as in the gather.
+
+    The product is taken when ``V^2 <= _PRODUCT_ADVANTAGE d^2`` (few values per feature:
+    letter's 5 bins, splice's 4 bases in use) and the table is finite (a log-probability
+    of ``-inf``, from maximum likelihood, times a zero of the one-hot would be NaN).
+    """
+
+    def __init__(
+        self,
+        pair_tables: np.ndarray,
+        offsets: np.ndarray,
+        cardinalities: np.ndarray,
+        spode_priors: np.ndarray,
+        spode_parents: np.ndarray,
+        nb_prior: np.ndarray,
+        nb_children: np.ndarray,
+    ) -> None:
+        d = len(offsets)
+        tables = np.asarray(pair_tables, dtype=float)
+        diagonal = [(slice(o, o + r), slice(o, o + r)) for o, r in zip(offsets, cardinalities)]
+        if any(tables[block].any() for block in diagonal):  # j == p is not a family: contribute nothing
+            tables = tables.copy()
+            for block in diagonal:
+                tables[block] = 0.0
+        self.tables = tables
+        self._width = tables.shape[0]
+        self._flat = tables.reshape(-1, tables.shape[2])  # row j * R + p: a contiguous run of classes
+        self._finite = bool(np.isfinite(tables).all())
+        self.offsets = np.asarray(offsets, dtype=np.int64)
+        self.n_classes = tables.shape[2]
+        self.priors = np.asarray(spode_priors, dtype=float)
+        self.parents = np.asarray(spode_parents, dtype=float)  # (R, n_classes), rows by value position
+        self.nb_prior = np.asarray(nb_prior, dtype=float)
+        self.nb_children = np.asarray(nb_children, dtype=float)
+        self.parents_per_feature = np.asarray(cardinalities, dtype=np.int64)
+        self.d = d
+
+    def __call__(self, codes: np.ndarray) -> np.ndarray:
+        """``(n_samples, d + 1, n_classes)``: every SPODE's ``log P_p(c, x)``, then naive Bayes'.
+
+        Unknown values (code ``-1``) are summed out exactly: in a SPODE an
+        unknown child has no children, so its CPT sums to one and it is left
+        out; an unknown super-parent is summed over its values (a log-sum-exp
+        over ``r_p`` terms, one feature at a time).
+        """
+        codes = np.asarray(codes, dtype=np.int64)
+        n, d, c = codes.shape[0], self.d, self.n_classes
+        known = codes >= 0
+        position = np.where(known, codes + self.offsets, 0)
+        any_unknown = not known.all()
+        out = np.empty((n, d + 1, c))
+        used = self._values_in_use(position, known) if self._finite and n else None
+        if used is not None:
+            self._children_by_product(position, known, used, out[:, :d])
+        else:
+            self._children_by_gather(position, known, any_unknown, out[:, :d])
+        out[:, :d] += self.priors
+        out[:, :d] += self.parents[position]
+        nb = self.nb_children[position]
+        if any_unknown:
+            nb = np.where(known[:, :, None], nb, 0.0)
+        out[:, d] = self.nb_prior + nb.sum(axis=1)
+        if any_unknown:
+            for p in np.flatnonzero(~known.all(axis=0)):
+                out[~known[:, p], p] = self._summed_over_parent(position[~known[:, p]], known[~known[:, p]], p)
+        return out
+
+    def _values_in_use(self, position: np.ndarray, known: np.ndarray) -> np.ndarray | None:
+        """The value positions the rows hold, when few enough for the product path; else None."""
+        seen = np.bincount(position[known], minlength=self._width) > 0
+        used = np.flatnonzero(seen)
+        if used.size * used.size > _PRODUCT_ADVANTAGE * self.d * self.d:
+            return None
+        return used
+
+    def _children_by_gather(self, position, known, any_unknown, spodes) -> None:
+        """Write each SPODE's children's sum into ``spodes`` ``(n, d, C)`` by gathers."""
+        n, d, c = position.shape[0], self.d, self.n_classes
+        step = max(1, _CHILD_SUM_CELLS // max(1, d * c))
+        for s in range(0, n, step):
+            g, ok = position[s : s + step], known[s : s + step]
+            block = spodes[s : s + step]
+            block[...] = 0.0
+            columns = g * self._width  # the row of child j's value, then the column of each parent's
+            for j in range(d):  # one child at a time: (rows, parents, classes) entries, added in place
+                entries = np.take(self._flat, columns[:, j : j + 1] + g, axis=0)
+                if any_unknown and not ok[:, j].all():
+                    entries[~ok[:, j]] = 0.0  # an unknown child is summed out: its CPT sums to one
+                block += entries
+
+    def _children_by_product(self, position, known, used, spodes) -> None:
+        """Write each SPODE's children's sum into ``spodes`` ``(n, d, C)`` by one product
+        of the one-hot rows and the table of the values in use, a block of rows at a time."""
+        n, c, v = position.shape[0], self.n_classes, used.size
+        local = np.zeros(self._width, dtype=np.int64)
+        local[used] = np.arange(v)
+        index = local[position]  # each value's place among those in use (unknown: 0, masked below)
+        cells = (used[:, None] * self._width + used).ravel()  # rows of the flat table
+        table = np.take(self._flat, cells, axis=0).reshape(v, v * c)  # (child value, parent value x class)
+        step = max(1, _PRODUCT_CELLS // max(1, v * c))
+        for s in range(0, n, step):
+            rows = min(step, n - s)
+            where, ok = index[s : s + rows], known[s : s + rows]
+            onehot = np.zeros((rows, v))
+            if ok.all():
+                onehot[np.arange(rows)[:, None], where] = 1.0
+            else:
+                r, j = np.nonzero(ok)
+                onehot[r, where[r, j]] = 1.0
+            with single_threaded_blas():
+                sums = (onehot @ table).reshape(rows * v, c)
+            spodes[s : s + rows] = np.take(sums, (np.arange(rows) * v)[:, None] + where, axis=0)
+
+    def _summed_over_parent(self, position, known, p) -> np.ndarray:
+        """``log sum_v P_p(c, x_p = v, x_observed)`` for rows whose super-parent p is unknown."""
+        values = self.offsets[p] + np.arange(self.parents_per_feature[p])
+        rows = (position[:, :, None] * self._width + values).reshape(-1)  # (row, j, v)
+        entries = np.take(self._flat, rows, axis=0).reshape(len(position), self.d, len(values), -1)
+        entries = np.where(known[:, :, None, None], entries, 0.0).sum(axis=1)  # (row, v, c)
+        terms = entries + self.priors[p] + self.parents[values]
+        with np.errstate(divide="ignore"):
+            return logsumexp(terms, axis=1)
