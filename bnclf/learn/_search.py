@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import logsumexp
 from sklearn.utils import check_random_state
 
 from bnclf._config import memory_budget
+from bnclf._logsumexp import logsumexp
 from bnclf.counts._cache import CountCache
 from bnclf.counts._measures import comparable, m_estimate
 from bnclf.learn._scores import SCORES
@@ -477,6 +477,8 @@ class FamilyContributions:
         if self.m > 0:  # (m/r) / (N + m): no zeros, but keep the bound honest
             lowest = np.log(self.cards.max() * (self.codes.shape[0] + self.m) / self.m)
         self.zero_penalty = float(2.0 ** np.ceil(np.log2(4 * n_vars * (lowest + 1))))
+        with np.errstate(divide="ignore"):  # counts up to N (and r, the uniform's denominator)
+            self._log_of_counts = np.log(np.arange(max(self.codes.shape[0], int(self.cards.max())) + 1, dtype=float))
         self.budget = int(budget_bytes)
         self._budget = memory_budget()
         self._classes = np.arange(self.n_classes)[:, None]
@@ -528,10 +530,10 @@ class FamilyContributions:
                     offsets += self._columns[v] * stride
             flat = offsets + self._columns[c] * (class_stride // k)
             if self.resubstitution:
-                train = np.bincount(flat, minlength=size).astype(float)[:, None]
+                train = np.bincount(flat, minlength=size)[:, None]
             else:
                 held = np.bincount(flat[self.eval_rows] * k + self.fold, minlength=size * k).reshape(size, k)
-                train = (np.bincount(flat, minlength=size)[:, None] - held).astype(float)
+                train = np.bincount(flat, minlength=size)[:, None] - held
             rows = offsets[self.eval_rows] * k + self.fold
         else:  # every row is held out once: the cells of each row's own fold, counted once
             rows = self.fold.copy()  # offset * k + fold, the class left out
@@ -539,16 +541,18 @@ class FamilyContributions:
                 if v != c:
                     rows += self._columns[v] * (stride * k)
             held = np.bincount(rows + self._columns[c] * class_stride, minlength=size * k).reshape(size, k)
-            train = (held.sum(axis=1, keepdims=True) - held).astype(float)
+            train = held.sum(axis=1, keepdims=True) - held
         train = train.reshape(shape[0], -1)  # child by (parent configuration, fold)
         if self.m > 0:
             log_table = np.log(m_estimate(train, self.m)).ravel()
         else:  # maximum likelihood; an unseen configuration is uniform
             totals = train.sum(axis=0)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                log_table = np.log(train) - np.log(totals)
-            log_table[:, totals == 0] = -np.log(shape[0])
-            log_table = log_table.ravel()
+            unseen = totals == 0
+            if unseen.any():  # one count of each child value: log(1) - log(r) = -log(r), uniform
+                train += unseen
+                totals[unseen] = shape[0]
+            logs = self._log_of_counts  # log(0), ..., log(N): a lookup, the same numbers as np.log
+            log_table = (logs[train] - logs[totals]).ravel()
         entries = log_table[rows + class_stride * self._classes]
         # every finite entry is above -zero_penalty (see the class Notes): only -inf changes
         return np.maximum(entries, -self.zero_penalty, out=entries)
@@ -665,12 +669,12 @@ class ClassScore:
         """Scores of summed contributions ``(batch, n_classes, n_eval)``: ``(batch,)``."""
         impossible = -0.5 * self.contributions.zero_penalty
         if self.kind == "zero_one":
-            predicted = _first_best_class(sums)
             if self.n_classes == 2:  # all impossible: class 0
+                predicted = _first_best_class(sums)
                 predicted &= sums[:, 1] > impossible
-            else:
-                predicted[sums.max(axis=1) < impossible] = 0
-            return (predicted != self.contributions.y).mean(axis=-1)
+                return (predicted != self.contributions.y).mean(axis=-1)
+            wrong = ~self._first_best_is_true_class(sums, impossible)
+            return wrong.mean(axis=-1)
         log_joint = np.where(sums < impossible, -np.inf, sums)
         rows = np.arange(self.contributions.n_eval)
         with np.errstate(invalid="ignore"):
@@ -678,6 +682,31 @@ class ClassScore:
         if self.kind == "cll":
             return cll
         return 0.5 * dim * self._log_n - cll
+
+    def _first_best_is_true_class(self, sums: np.ndarray, impossible: float) -> np.ndarray:
+        """Whether :func:`first_best` of each ``(batch, n_classes, n_eval)`` row is its true
+        class: the true class is within the tolerance of the best and the best of the
+        classes below it is not (class 0 where every class is impossible).
+
+        The best below the true class is a maximum after adding a mask of ``-inf`` at
+        the true class and above: a few passes over the sums, where the first best
+        class of every row takes a pass per class.
+        """
+        y = self.contributions.y
+        source, below, true = self.__dict__.get("_true_class_cells", (None, None, None))
+        if source is not self.contributions:  # RMHO draws new evaluation rows
+            below = np.where(np.arange(self.n_classes)[:, None] < y, 0.0, -np.inf)
+            true = y * y.size + np.arange(y.size)  # each row's true class in a flat (class, row) plane
+            self._true_class_cells = (self.contributions, below, true)
+        best = sums.max(axis=1)
+        threshold = best - TIE_TOLERANCE
+        correct = np.take(sums.reshape(sums.shape[0], -1), true, axis=1) >= threshold
+        correct &= np.add(sums, below).max(axis=1) < threshold
+        dead = best < impossible  # every class impossible: class 0
+        correct &= ~dead
+        dead &= y == 0
+        correct |= dead
+        return correct
 
     def start(self, state: DagState) -> float:
         parents = state.parents
