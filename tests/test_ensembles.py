@@ -414,3 +414,19 @@ def test_a_refit_on_wide_data_forgets_the_tables(small, monkeypatch):
     est.fit(X.iloc[:, :5], y)
     assert "_spode_tables" not in est.__dict__ and len(est.networks_) == 6
     assert est.predict_proba(X.iloc[:3, :5]).shape == (3, 2)
+
+
+def test_ensembles_combine_members_a_block_of_rows_at_a_time(small, monkeypatch):
+    """Blocks of one row, or of a few, give the posteriors of one block of all rows (AODE's
+    row weights and the product path's sub-table reused across blocks included)."""
+    import bnclf.models._ensembles as ensembles
+
+    X, y = small
+    test = rows_with_unknowns(X, 0, 40)
+    for est in (AODEClassifier(), WAODEClassifier(smoothing="weka"), ATANClassifier()):
+        est.fit(X, y)
+        whole = est.predict_proba(test)
+        for cells in (1, 7 * len(est.weights_) * len(est.classes_)):
+            monkeypatch.setattr(ensembles, "_ENSEMBLE_CELLS", cells)
+            np.testing.assert_allclose(est.predict_proba(test), whole, rtol=0, atol=1e-12)
+        monkeypatch.undo()

@@ -92,6 +92,7 @@ class SuperParentKernel:
         self._width = tables.shape[0]
         self._flat = tables.reshape(-1, tables.shape[2])  # row j * R + p: a contiguous run of classes
         self._finite = bool(np.isfinite(tables).all())
+        self._table_in_use = None  # (values in use, their sub-table) of the last product
         self.offsets = np.asarray(offsets, dtype=np.int64)
         self.n_classes = tables.shape[2]
         self.priors = np.asarray(spode_priors, dtype=float)
@@ -161,8 +162,13 @@ class SuperParentKernel:
         local = np.zeros(self._width, dtype=np.int64)
         local[used] = np.arange(v)
         index = local[position]  # each value's place among those in use (unknown: 0, masked below)
-        cells = (used[:, None] * self._width + used).ravel()  # rows of the flat table
-        table = np.take(self._flat, cells, axis=0).reshape(v, v * c)  # (child value, parent value x class)
+        held = self._table_in_use  # the last sub-table: the next block of rows likely uses the same values
+        if held is not None and np.array_equal(held[0], used):
+            table = held[1]
+        else:
+            cells = (used[:, None] * self._width + used).ravel()  # rows of the flat table
+            table = np.take(self._flat, cells, axis=0).reshape(v, v * c)  # (child value, parent value x class)
+            self._table_in_use = (used, table)
         step = max(1, _PRODUCT_CELLS // max(1, v * c))
         for s in range(0, n, step):
             rows = min(step, n - s)

@@ -101,8 +101,11 @@ def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLi
         tables = np.empty((width, width, n_classes))
         for j, (start, r) in enumerate(zip(offsets, cards)):  # a cell no row counts: log(0 + alpha_j)
             tables[start : start + r] = log_alpha[j] - log_denominator[j]
-        in_use = np.log(counts + alpha[held_by, None, None])
-        in_use -= np.take(log_denominator[:, used], held_by, axis=0)
+        in_use = np.add(counts, alpha[held_by, None, None])
+        np.log(in_use, out=in_use)
+        by_feature = log_denominator[:, used]  # (child feature, parent value in use, class)
+        for j, (lo, hi) in enumerate(zip(*np.searchsorted(held_by, [np.arange(d), np.arange(1, d + 1)]))):
+            in_use[lo:hi] -= by_feature[j]  # the rows of child feature j's values in use
         # cells (used[a], used[b]) as rows of the flat (R * R, n_classes) table: one put
         tables.reshape(width * width, n_classes)[(used[:, None] * width + used).ravel()] = in_use.reshape(-1, n_classes)
     empty = denominator <= 0  # a parent configuration with no rows: uniform

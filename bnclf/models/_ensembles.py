@@ -9,6 +9,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
+from bnclf._config import row_chunks
 from bnclf._params import Integer, Options
 from bnclf.inference._kernels import StackedKernel, log_weighted_posterior, log_weighted_sum
 from bnclf.inference._super_parent import SuperParentKernel
@@ -116,11 +117,23 @@ class EnsembleClassifier(BayesNetClassifier):
         return frame.iloc[order].reorder_levels(["row", "member", "weight", "predicted", "against"])
 
     def _joint_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
-        members = self._member_kernel()(codes)
+        """The combined ``log P(c, x)`` (or log posterior), a block of rows at a time: the
+        ``(rows, members, classes)`` arrays of a block stay small (:data:`_ENSEMBLE_CELLS`)."""
+        kernel = self._member_kernel()
+        combine = log_weighted_posterior if self._combine == "posterior" else log_weighted_sum
         weights = self._row_weights(codes)
-        if self._combine == "posterior":
-            return log_weighted_posterior(members, weights)
-        return log_weighted_sum(members, weights)
+        n = codes.shape[0]
+        out = np.empty((n, len(self.classes_)))
+        for rows in row_chunks(n, len(self.weights_) * len(self.classes_), _ENSEMBLE_CELLS):
+            out[rows] = combine(kernel(codes[rows]), weights if weights.ndim == 1 else weights[rows])
+        return out
+
+
+_ENSEMBLE_CELLS = 1 << 16
+"""Cells of the ``(rows, members, classes)`` arrays of one block of rows (512 KiB): arrays
+this small are reused from the allocator's heap, where a large one is fresh memory each
+call, and touching fresh memory cost about 2.8 µs per 4 KiB page on the benchmark machine
+(letter's 2,000 rows x 17 members x 26 classes: 6.9 MiB per array)."""
 
 
 def _normalized(weights) -> np.ndarray:
