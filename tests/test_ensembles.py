@@ -186,7 +186,7 @@ def spode_sums(request, monkeypatch):
     """Both ways of summing the SPODE children: gathers, or the one-hot product."""
     import bnclf.inference._super_parent as super_parent
 
-    monkeypatch.setattr(super_parent, "_PRODUCT_ADVANTAGE", 0.0 if request.param == "gather" else np.inf)
+    monkeypatch.setattr(super_parent, "_PRODUCT_NS", np.inf if request.param == "gather" else 0.0)
     return request.param
 
 
@@ -242,7 +242,7 @@ def test_aode_kernel_takes_the_product_only_where_it_pays_and_is_defined(small, 
     with np.errstate(invalid="raise"):
         sums = kernel(codes)
     assert not calls and not np.isnan(sums).any()
-    monkeypatch.setattr(super_parent, "_PRODUCT_ADVANTAGE", 0.0)
+    monkeypatch.setattr(super_parent, "_PRODUCT_NS", np.inf)
     calls.clear()
     est._member_kernel()(codes)
     assert not calls

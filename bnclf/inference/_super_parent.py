@@ -21,12 +21,14 @@ _PRODUCT_CELLS = 2**18
 """Cells of the block of one-hot rows times the table that the product path forms at once
 (2 MiB of float64)."""
 
-_PRODUCT_ADVANTAGE = 32.0
-"""How many multiply-adds of a BLAS product cost as much as one gathered cell: the
-product path is taken when the values in use, squared, are at most this many times the
-squared number of features. A gathered cell cost 2.5 to 3 ns and a multiply-add of
-``dgemm`` 0.03 to 0.04 ns on the benchmark machine (splice, letter), a ratio of about 80;
-32 leaves room for forming the one-hot and the sub-table."""
+_GATHER_NS = (5.0, 2.1)
+"""Nanoseconds of the gather path per row, child and super-parent: a fixed part and a part
+per class (measured on the benchmark machine: 11 ns with splice's 3 classes, 60 ns with
+letter's 26)."""
+
+_PRODUCT_NS = 0.1
+"""Nanoseconds of the product path per row, pair of values in use and class (BLAS
+multiply-adds with the one-hot and the sub-table formed: 0.1 ns on splice and letter)."""
 
 
 class SuperParentKernel:
@@ -66,9 +68,12 @@ class SuperParentKernel:
       n_classes`` gathers. An unknown child has no one-hot entry, so it is summed out
       as in the gather.
 
-    The product is taken when ``V^2 <= _PRODUCT_ADVANTAGE d^2`` (few values per feature:
-    letter's 5 bins, splice's 4 bases in use) and the table is finite (a log-probability
-    of ``-inf``, from maximum likelihood, times a zero of the one-hot would be NaN).
+    The product is taken when its estimated time (:data:`_PRODUCT_NS` per multiply-add) is
+    below the gathers' (:data:`_GATHER_NS`), which favours it for few values in use per
+    feature and few classes (splice's 4 bases in use and 3 classes: 6 ms against 13 ms;
+    letter's 5 bins and 26 classes are about even, and gathered), and the table is finite
+    (a log-probability of ``-inf``, from maximum likelihood, times a zero of the one-hot
+    would be NaN).
     """
 
     def __init__(
@@ -136,7 +141,8 @@ class SuperParentKernel:
         """The value positions the rows hold, when few enough for the product path; else None."""
         seen = np.bincount(position[known], minlength=self._width) > 0
         used = np.flatnonzero(seen)
-        if used.size * used.size > _PRODUCT_ADVANTAGE * self.d * self.d:
+        c = self.n_classes
+        if float(used.size) ** 2 * c * _PRODUCT_NS > float(self.d) ** 2 * (_GATHER_NS[0] + _GATHER_NS[1] * c):
             return None
         return used
 
