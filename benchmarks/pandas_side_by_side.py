@@ -10,8 +10,9 @@ Two modes:
     benchmark's output goes to ``<label>/logs/<benchmark>.log``; a line per benchmark
     gives its status and elapsed time, and a long one reports every minute. A
     benchmark that fails is reported and the others go on. ``<label>/run.json`` records
-    the interpreter, its package versions, the commit, and every benchmark's command,
-    status, time and machine load. The table below is written at the end.
+    the interpreter, its package versions, and every benchmark's commit, command, status,
+    time and machine load (a run of some benchmarks keeps the others' entries). The table
+    below is written at the end, naming the commit of each result.
 ``table``
     Read the result folders and write ``benchmarks/results/pandas/side_by_side.md`` and
     ``side_by_side.json``: one row per ratio the page reports (its section, what is
@@ -414,6 +415,8 @@ def run(args) -> int:
         (folder / "logs").mkdir(parents=True, exist_ok=True)
         meta_path = folder / "run.json"
         meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+        for kept in meta.get("jobs", {}).values():  # results of earlier runs keep their commit
+            kept.setdefault("commit", meta.get("commit"))
         meta.update(
             {
                 "label": info["label"],
@@ -430,6 +433,7 @@ def run(args) -> int:
             head = f"[{info['label']}] ({k}/{len(jobs)}) {j.name}"
             say(f"{head}: {j.script} (~{job_minutes(j, mode == 'full'):g} min) ...")
             entry = {
+                "commit": meta["commit"],
                 "script": j.script,
                 "argv": argv,
                 "settings": mode,
@@ -1001,12 +1005,12 @@ def table(args) -> dict:
         "columns": [
             {
                 "label": c["label"],
-                "dir": str(c["dir"]),
+                "dir": _shown(c["dir"]),
                 "pandas": c["pandas"],
                 "python": c["meta"].get("interpreter", {}).get("python"),
                 "commit": c["meta"].get("commit"),
                 "jobs": {
-                    k: {x: v.get(x) for x in ("status", "seconds", "settings", "reduced", "started_utc")}
+                    k: {x: v.get(x) for x in ("status", "seconds", "settings", "reduced", "started_utc", "commit")}
                     for k, v in c["meta"].get("jobs", {}).items()
                 },
             }
@@ -1022,6 +1026,14 @@ def table(args) -> dict:
     out_prefix.with_suffix(".md").write_text(markdown(report, cols))
     print(f"wrote {out_prefix.with_suffix('.md')} and .json ({len(rows)} rows, columns: {[c['label'] for c in cols]})")
     return report
+
+
+def _shown(path: Path) -> str:
+    """A result folder as the report names it: relative to the repository when inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(HERE.parent))
+    except ValueError:
+        return str(path)
 
 
 def markdown(report: dict, cols: list[dict]) -> str:
@@ -1043,8 +1055,12 @@ def markdown(report: dict, cols: list[dict]) -> str:
         reduced = sorted({f"{k}: {v['reduced']}" for k, v in jobs.items() if v.get("reduced")})
         line = f"* **{c['label']}**: `{c['dir']}`"
         if c["python"]:
-            line += f", {c['python']} (pandas {c['pandas']}), commit {c['commit']}, settings {', '.join(settings)}"
-            line += f"; ran: {', '.join(done) or 'none'}"
+            line += f", {c['python']} (pandas {c['pandas']}), settings {', '.join(settings)}"
+            by_commit: dict = {}
+            for k in done:  # the commit each result was measured at
+                by_commit.setdefault(jobs[k].get("commit") or c["commit"], []).append(k)
+            ran = "; ".join(f"at commit {commit}: {', '.join(names)}" for commit, names in by_commit.items())
+            line += f"; ran {ran or 'nothing'}"
             if bad:
                 line += f"; did not finish: {', '.join(bad)}"
             if reduced:
