@@ -430,3 +430,18 @@ def test_ensembles_combine_members_a_block_of_rows_at_a_time(small, monkeypatch)
             monkeypatch.setattr(ensembles, "_ENSEMBLE_CELLS", cells)
             np.testing.assert_allclose(est.predict_proba(test), whole, rtol=0, atol=1e-12)
         monkeypatch.undo()
+
+
+def test_aode_predicts_a_row_whose_every_value_is_missing(small):
+    """No value known: no product to form; the gathers sum every super-parent out."""
+    X, y = small
+    test = X.iloc[:3].astype(object).copy()
+    test.iloc[0, :] = np.nan
+    for est in (AODEClassifier(), WAODEClassifier(smoothing="weka")):
+        est.fit(X, y)
+        codes = est._encoder.transform(test)
+        ours = est._member_kernel()(codes)
+        for m, net in enumerate(est.networks_):
+            np.testing.assert_allclose(ours[:, m], net.joint_log_likelihood(codes), atol=1e-10)
+        proba = est.predict_proba(test.iloc[:1])
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)

@@ -127,3 +127,26 @@ def test_all_pairs_cpts_with_values_no_row_holds_equal_each_familys(weighted, m)
                 expected = m_estimated_log_cpts(cache, [(j, p, 4)], m)[0]
                 np.testing.assert_array_equal(np.isneginf(got), np.isneginf(expected))
                 np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+def test_pair_counts_without_a_value_in_use_and_sized_against_the_budget():
+    """No row (or no known value): zero counts, not an error; the all-pairs arrays are
+    sized against the memory budget before they are made."""
+    import bnclf
+    from bnclf._config import TableTooLargeError
+    from bnclf.learn._parameters import child_given_pair_log_cpts
+
+    empty = CountCache(DiscreteData(np.zeros((0, 2), dtype=np.int64), np.array([3, 2]), np.zeros(0, np.int64), 2))
+    counts, used, offsets = empty.pair_counts_in_use()
+    assert counts.shape == (0, 0, 2) and used.size == 0 and offsets.tolist() == [0, 3]
+    assert not empty.pair_blocks()[0].any() and empty.pair_blocks()[0].shape == (5, 5, 2)
+    unknown = CountCache(DiscreteData(np.full((4, 2), -1), np.array([3, 2]), np.array([0, 1, 1, 0]), 2))
+    assert unknown.pair_counts_in_use()[0].size == 0
+    tables, _ = child_given_pair_log_cpts(unknown, 1.0, 3.0)  # no rows: every distribution uniform
+    np.testing.assert_allclose(np.exp(tables[:3, 3:]), 1 / 3)
+    wide = CountCache(DiscreteData(np.zeros((4, 2), dtype=np.int64), np.array([300, 300]), np.array([0, 1, 1, 0]), 2))
+    with bnclf.config_context(memory_budget="1M"):
+        with pytest.raises(TableTooLargeError, match="all-pairs count array"):
+            wide.pair_blocks()
+        with pytest.raises(TableTooLargeError, match="all-pairs log-CPT array"):
+            child_given_pair_log_cpts(wide, 1.0, 300.0)

@@ -231,11 +231,19 @@ class CountCache:
         """
         if getattr(self, "_pair_blocks", None) is not None:
             return self._pair_blocks
+        d = self.n_features
+        cards = self.cardinalities[:d]
+        width = int(cards.sum())
+        self.check_size(
+            [int(np.argmax(cards))],
+            cells=float(width) * width * self.n_classes,
+            what=f"the all-pairs count array of the {d} features ({width} values in all; the largest column:",
+        )
         counts, used, offsets = self.pair_counts_in_use()
-        width = int(self.cardinalities[: self.n_features].sum())
         blocks = np.zeros((width, width, self.n_classes))
         blocks.reshape(width * width, -1)[(used[:, None] * width + used).ravel()] = counts.reshape(-1, self.n_classes)
         self._pair_blocks = (blocks, offsets)
+        self._pair_counts = None  # read from the blocks from now on: one copy of the counts
         return self._pair_blocks
 
     def pair_counts_in_use(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -261,6 +269,10 @@ class CountCache:
         memo = getattr(self, "_pair_counts", None)
         if memo is not None:
             return memo
+        if getattr(self, "_pair_blocks", None) is not None:
+            blocks, offsets = self._pair_blocks
+            used = np.flatnonzero(blocks.any(axis=(1, 2)))
+            return blocks[used[:, None], used], used, offsets
         d = self.n_features
         cards = self.cardinalities[:d]
         width = int(cards.sum())
@@ -280,7 +292,7 @@ class CountCache:
         column = np.where(seen, np.cumsum(seen) - 1, used.size)  # each value's one-hot column
         counts = np.zeros((used.size, used.size, self.n_classes))
         with single_threaded_blas():
-            for label, onehot, _, weights in self._class_onehot_chunks(offsets, column, used.size):
+            for label, onehot, _, weights in self._class_onehot_chunks(offsets, column, used.size) if used.size else ():
                 counts[:, :, label] += onehot.T @ (onehot if weights is None else onehot * weights[:, None])
         self._pair_counts = (counts, used, offsets)
         return self._pair_counts

@@ -351,7 +351,8 @@ class CountSummary(CountCache):
 
     def pair_counts_in_use(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`pair_blocks` restricted to the values held: those whose row of the blocks
-        (their own count on the diagonal) is not all zero."""
+        (their own count on the diagonal) is not all zero. (A row cache also keeps the values
+        held only by rows of weight 0, whose cells are zero: the blocks are the same.)"""
         blocks, offsets = self.pair_blocks()
         used = np.flatnonzero(blocks.any(axis=(1, 2)))
         return blocks[used[:, None], used], used, offsets

@@ -141,6 +141,8 @@ class SuperParentKernel:
         """The value positions the rows hold, when few enough for the product path; else None."""
         seen = np.bincount(position[known], minlength=self._width) > 0
         used = np.flatnonzero(seen)
+        if not used.size:  # every value unknown: no product to form
+            return None
         c = self.n_classes
         if float(used.size) ** 2 * c * _PRODUCT_NS > float(self.d) ** 2 * (_GATHER_NS[0] + _GATHER_NS[1] * c):
             return None

@@ -77,12 +77,19 @@ def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLi
     The counts are :meth:`CountCache.pair_counts_in_use`: a cell of a value that no
     row holds has no count, so its entry is ``log(alpha_j) - log(N(x_p, c) + beta_j)``,
     written a child feature at a time, and only the cells of the values in use take a
-    logarithm of their own. The entries are those of the full formula, bit for bit.
+    logarithm of their own. The entries are those of the full formula over every cell,
+    bit for bit when the counts are exact integers (unweighted rows, integer weights);
+    non-integer weights are summed in another order, to within rounding.
     """
-    counts, used, offsets = cache.pair_counts_in_use()
     d, n_classes = cache.n_features, cache.n_classes
     cards = cache.cardinalities[:d]
     width = int(cards.sum())
+    cache.check_size(
+        [int(np.argmax(cards))],
+        cells=float(width) * width * n_classes,
+        what=f"the all-pairs log-CPT array of the {d} features ({width} values in all; the largest column:",
+    )
+    counts, used, offsets = cache.pair_counts_in_use()
     owner = np.repeat(np.arange(d), cards)  # feature of each row of the table
     alpha = np.broadcast_to(np.asarray(alpha, dtype=float), cards.shape)
     beta = np.broadcast_to(np.asarray(beta, dtype=float), cards.shape)

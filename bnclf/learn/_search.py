@@ -694,10 +694,10 @@ class ClassScore:
         """
         y = self.contributions.y
         source, below, true = self.__dict__.get("_true_class_cells", (None, None, None))
-        if source is not self.contributions:  # RMHO draws new evaluation rows
+        if source is not y:  # RMHO draws new evaluation rows (kept by their classes, not their memo)
             below = np.where(np.arange(self.n_classes)[:, None] < y, 0.0, -np.inf)
             true = y * y.size + np.arange(y.size)  # each row's true class in a flat (class, row) plane
-            self._true_class_cells = (self.contributions, below, true)
+            self._true_class_cells = (y, below, true)
         best = sums.max(axis=1)
         threshold = best - TIE_TOLERANCE
         correct = np.take(sums.reshape(sums.shape[0], -1), true, axis=1) >= threshold
