@@ -93,9 +93,15 @@ class CountCache:
         if not len(families):
             return
         cards = self.cardinalities.astype(np.float64)
-        cells = [float(np.prod(cards[list(key)])) for key in families]
+        cells = np.empty(len(families))
+        by_length: dict[int, list[int]] = {}
+        for k, key in enumerate(families):
+            by_length.setdefault(len(key), []).append(k)
+        for length, members in by_length.items():  # families of one length: one product
+            keys = np.array([list(families[k]) for k in members], dtype=np.int64).reshape(len(members), length)
+            cells[members] = cards[keys].prod(axis=1)
         held = float(sum(table.size for table in self._tables.values()))
-        need, budget = 8.0 * (held + sum(cells)), memory_budget()
+        need, budget = 8.0 * (held + float(cells.sum())), memory_budget()
         if need <= budget:
             return
         largest = families[int(np.argmax(cells))]
