@@ -96,7 +96,7 @@ class SuperParentKernel:
         self.tables = tables
         self._width = tables.shape[0]
         self._flat = tables.reshape(-1, tables.shape[2])  # row j * R + p: a contiguous run of classes
-        self._finite = bool(np.isfinite(tables).all())
+        self._finite = bool(np.isfinite(np.add.reduce(tables, axis=None)))  # no NaN, no -inf (log-probabilities <= 0)
         self._table_in_use = None  # (values in use, their sub-table) of the last product
         self.offsets = np.asarray(offsets, dtype=np.int64)
         self.n_classes = tables.shape[2]
