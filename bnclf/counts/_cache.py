@@ -226,6 +226,19 @@ class CountCache:
             for key, one in zip(keys, table):
                 self._tables[key] = one
 
+    def check_all_pairs_size(self, values: int | None = None, what: str = "count") -> None:
+        """:meth:`check_size` of an all-pairs array, ``(values, values, n_classes)`` cells
+        (``values``: every feature value by default), named as the all-pairs ``what`` array."""
+        d = self.n_features
+        cards = self.cardinalities[:d]
+        width = int(cards.sum()) if values is None else int(values)
+        kind = "in all" if values is None else "in use"
+        self.check_size(
+            [int(np.argmax(cards))],
+            cells=float(width) * width * self.n_classes,
+            what=f"the all-pairs {what} array of the {d} features ({width} values {kind}; the largest column:",
+        )
+
     def pair_blocks(self) -> tuple[np.ndarray, np.ndarray]:
         """Counts of every pair of feature values within each class, in one array.
 
@@ -237,14 +250,8 @@ class CountCache:
         """
         if getattr(self, "_pair_blocks", None) is not None:
             return self._pair_blocks
-        d = self.n_features
-        cards = self.cardinalities[:d]
-        width = int(cards.sum())
-        self.check_size(
-            [int(np.argmax(cards))],
-            cells=float(width) * width * self.n_classes,
-            what=f"the all-pairs count array of the {d} features ({width} values in all; the largest column:",
-        )
+        width = int(self.cardinalities[: self.n_features].sum())
+        self.check_all_pairs_size()
         counts, used, offsets = self.pair_counts_in_use()
         blocks = np.zeros((width, width, self.n_classes))
         blocks.reshape(width * width, -1)[(used[:, None] * width + used).ravel()] = counts.reshape(-1, self.n_classes)
@@ -275,8 +282,11 @@ class CountCache:
         memo = getattr(self, "_pair_counts", None)
         if memo is not None:
             return memo
-        if getattr(self, "_pair_blocks", None) is not None:
-            blocks, offsets = self._pair_blocks
+        if getattr(self, "_pair_blocks", None) is not None or self._columns is None:
+            # the blocks (or, without rows, the summed tables): the values whose row of the
+            # blocks is not all zero (a row cache also keeps values held only by rows of
+            # weight 0, whose cells are zero: the same blocks)
+            blocks, offsets = self.pair_blocks()
             used = np.flatnonzero(blocks.any(axis=(1, 2)))
             return blocks[used[:, None], used], used, offsets
         d = self.n_features
@@ -290,11 +300,7 @@ class CountCache:
                 np.bincount(codes[codes >= 0] if self._has_unknown[j] else codes, minlength=int(cards[j])) > 0
             )
         used = np.flatnonzero(seen)
-        self.check_size(
-            [int(np.argmax(cards))],
-            cells=float(used.size) ** 2 * self.n_classes,
-            what=f"the all-pairs count array of the {d} features ({used.size} values in use; the largest column:",
-        )
+        self.check_all_pairs_size(used.size)
         column = np.where(seen, np.cumsum(seen) - 1, used.size)  # each value's one-hot column
         counts = np.zeros((used.size, used.size, self.n_classes))
         with single_threaded_blas():

@@ -332,11 +332,7 @@ class CountSummary(CountCache):
             )
         cards = self.cardinalities[:d]
         width = int(cards.sum())
-        self.check_size(
-            [int(np.argmax(cards))],
-            cells=float(width) * width * self.n_classes,
-            what=f"the all-pairs count array of the {d} features ({width} values in all; the largest column:",
-        )
+        self.check_all_pairs_size()
         offsets = self._offsets()
         blocks = np.zeros((width, width, self.n_classes))
         for i in range(d):
@@ -348,14 +344,6 @@ class CountSummary(CountCache):
                 blocks[cols, rows] = self._tables[(i, j, c)].transpose(1, 0, 2)
         self._pair_blocks = (blocks, offsets)
         return self._pair_blocks
-
-    def pair_counts_in_use(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """:meth:`pair_blocks` restricted to the values held: those whose row of the blocks
-        (their own count on the diagonal) is not all zero. (A row cache also keeps the values
-        held only by rows of weight 0, whose cells are zero: the blocks are the same.)"""
-        blocks, offsets = self.pair_blocks()
-        used = np.flatnonzero(blocks.any(axis=(1, 2)))
-        return blocks[used[:, None], used], used, offsets
 
     def _pair_terms_direct(self) -> bool:
         if self._pair_blocks is not None:

@@ -84,11 +84,7 @@ def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLi
     d, n_classes = cache.n_features, cache.n_classes
     cards = cache.cardinalities[:d]
     width = int(cards.sum())
-    cache.check_size(
-        [int(np.argmax(cards))],
-        cells=float(width) * width * n_classes,
-        what=f"the all-pairs log-CPT array of the {d} features ({width} values in all; the largest column:",
-    )
+    cache.check_all_pairs_size(what="log-CPT")
     counts, used, offsets = cache.pair_counts_in_use()
     owner = np.repeat(np.arange(d), cards)  # feature of each row of the table
     alpha = np.broadcast_to(np.asarray(alpha, dtype=float), cards.shape)
