@@ -44,7 +44,8 @@ from weka_runner import time_weka, weka_available, weka_version, write_split_arf
 from bnclf import MDLDiscretizer, RMCVClassifier  # noqa: E402
 from bnclf.datasets import load_dataset  # noqa: E402
 from bnclf.evaluation._compare import _load_keel  # noqa: E402
-from bnclf.learn._search import ClassScore, DagState, FamilyContributions, hill_climb
+from bnclf.learn._class_score import ClassScore, FamilyContributions
+from bnclf.learn._search import DagState, hill_climb
 from bnclf.models._search_based import _holdout_folds  # noqa: E402
 
 RESULTS = HERE / "results" / "rmcv_speed.json"

@@ -48,14 +48,8 @@ from bnclf.datasets import load_dataset  # noqa: E402
 from bnclf.encoding._encoder import FeatureEncoder  # noqa: E402
 from bnclf.encoding._frames import DiscreteData, encode_target  # noqa: E402
 from bnclf.evaluation._compare import compare  # noqa: E402
-from bnclf.learn._search import (
-    ClassScore,
-    DagState,
-    FamilyContributions,
-    dag_score_from_scratch,
-    enumerate_dags,
-    hill_climb,
-)
+from bnclf.learn._class_score import ClassScore, FamilyContributions, dag_score_from_scratch
+from bnclf.learn._search import DagState, enumerate_dags, hill_climb
 from bnclf.models._search_based import _holdout_folds  # noqa: E402
 
 CLASSIFIERS = {

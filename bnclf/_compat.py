@@ -37,7 +37,7 @@ MOVED: dict[str, tuple[str, ...]] = {
     "bnclf.structure": ("bnclf.learn._restricted",),
     "bnclf.params": ("bnclf.learn._parameters",),
     "bnclf.scores": ("bnclf.learn._scores",),
-    "bnclf.search": ("bnclf.learn._search",),
+    "bnclf.search": ("bnclf.learn._search", "bnclf.learn._class_score"),
     "bnclf.instance": ("bnclf.learn._instance", "bnclf._config"),
     "bnclf.multilabel_structure": ("bnclf.learn._multilabel",),
     "bnclf.cfs": ("bnclf.learn._cfs",),

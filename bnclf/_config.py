@@ -1,10 +1,14 @@
 """Library-wide settings, in the scikit-learn idiom: :func:`get_config`, :func:`set_config`
 and the :func:`config_context` context manager.
 
-One setting today, ``memory_budget``: the most bytes one count table (or one temporary of
-the all-pairs counts, or one table of a multilabel query) may take. Past it, fitting raises
-:class:`bnclf.counts.TableTooLargeError`, naming the columns, the cells and bytes, and the fix,
-before anything is allocated.
+Two settings:
+
+* ``memory_budget``: the most bytes one count table (or one temporary of the all-pairs
+  counts, or one table of a multilabel query) may take. Past it, fitting raises
+  :class:`bnclf.counts.TableTooLargeError`, naming the columns, the cells and bytes, and the
+  fix, before anything is allocated.
+* ``compiled``: whether the hot loops run compiled by numba when it is installed
+  (:mod:`bnclf._compiled`).
 
 Examples
 --------
@@ -32,7 +36,7 @@ __all__ = ["get_config", "set_config", "config_context", "memory_budget", "parse
 _UNSET = object()
 
 
-_global_config: dict[str, Any] = {"memory_budget": None}  # set_config
+_global_config: dict[str, Any] = {"memory_budget": None, "compiled": None}  # set_config
 
 
 _local = threading.local()  # config_context: a per-thread overlay, so threads never mix blocks
@@ -69,7 +73,11 @@ def get_config() -> dict[str, Any]:
     return dict(_overlay() or _global_config)
 
 
-def set_config(*, memory_budget: int | float | str | None = _UNSET) -> None:  # type: ignore[assignment]
+def set_config(
+    *,
+    memory_budget: int | float | str | None = _UNSET,  # type: ignore[assignment]
+    compiled: bool | None = _UNSET,  # type: ignore[assignment]
+) -> None:
     """Change settings for the rest of the session (see :func:`config_context` for a block).
 
     Parameters
@@ -78,6 +86,11 @@ def set_config(*, memory_budget: int | float | str | None = _UNSET) -> None:  # 
         Most bytes one count table may take: bytes, or a text such as ``"8G"`` or
         ``"500M"``. ``None`` restores the default (``$BNCLF_MEMORY_BUDGET``, else a
         quarter of the physical memory).
+    compiled : bool or None
+        Whether the hot loops run compiled by numba (``pip install 'bnclf[fast]'``):
+        ``None`` (the default) when numba is installed, unless the environment variable
+        ``BNCLF_COMPILED`` is ``0``; ``False`` never (the numpy paths, which give the same
+        answers); ``True`` always, raising ``ImportError`` where numba is missing.
 
     Notes
     -----
@@ -91,15 +104,32 @@ def set_config(*, memory_budget: int | float | str | None = _UNSET) -> None:  # 
         _global_config["memory_budget"] = value
         if _overlay() is not None:
             _overlay()["memory_budget"] = value
+    if compiled is not _UNSET:
+        value = _check_compiled(compiled)
+        _global_config["compiled"] = value
+        if _overlay() is not None:
+            _overlay()["compiled"] = value
+
+
+def _check_compiled(value: Any) -> bool | None:
+    if value is not None and not isinstance(value, bool):
+        raise TypeError(f"compiled={value!r}: give True, False or None (compiled when numba is installed).")
+    return value
 
 
 @contextlib.contextmanager
-def config_context(*, memory_budget: int | float | str | None = _UNSET) -> Iterator[None]:  # type: ignore[assignment]
+def config_context(
+    *,
+    memory_budget: int | float | str | None = _UNSET,  # type: ignore[assignment]
+    compiled: bool | None = _UNSET,  # type: ignore[assignment]
+) -> Iterator[None]:
     """Settings for a ``with`` block in this thread; the earlier ones come back on leaving it.
 
     Parameters
     ----------
     memory_budget : int, float, str or None
+        As in :func:`set_config`.
+    compiled : bool or None
         As in :func:`set_config`.
 
     Notes
@@ -112,6 +142,8 @@ def config_context(*, memory_budget: int | float | str | None = _UNSET) -> Itera
     config = get_config()
     if memory_budget is not _UNSET:
         config["memory_budget"] = None if memory_budget is None else parse_size(memory_budget)
+    if compiled is not _UNSET:
+        config["compiled"] = _check_compiled(compiled)
     _local.config = config
     try:
         yield

@@ -181,13 +181,18 @@ def test_ensemble_has_no_single_dag(small):
     assert [k for k, _ in est.network_members()] == list(range(X.shape[1]))
 
 
-@pytest.fixture(params=["gather", "product"])
+@pytest.fixture(params=["gather", "product", "compiled"])
 def spode_sums(request, monkeypatch):
-    """Both ways of summing the SPODE children: gathers, or the one-hot product."""
+    """Every way of summing the SPODE children: gathers, the one-hot product, or the
+    compiled loops (numba, where installed)."""
     import bnclf.inference._super_parent as super_parent
+    from bnclf import config_context
 
+    if request.param == "compiled":
+        pytest.importorskip("numba")
     monkeypatch.setattr(super_parent, "_PRODUCT_NS", np.inf if request.param == "gather" else 0.0)
-    return request.param
+    with config_context(compiled=request.param == "compiled"):
+        yield request.param
 
 
 def test_aode_tensor_kernel_equals_the_member_networks(small, spode_sums):
@@ -215,10 +220,10 @@ def test_aode_tensor_kernel_sums_out_unknown_children_and_super_parents(small, s
             np.testing.assert_allclose(ours[:, m], net.joint_log_likelihood(codes), atol=1e-10)
 
 
-def test_aode_kernel_takes_the_product_only_where_it_pays_and_is_defined(small, monkeypatch):
-    """The product path is chosen for few values per feature and a finite table; a table
-    with log-probabilities of -inf (maximum likelihood) is summed by gathers, and both
-    paths give the member networks' sums."""
+def test_aode_kernel_takes_the_product_only_where_it_pays_and_is_defined(small, monkeypatch, numpy_paths):
+    """On the numpy paths, the product path is chosen for few values per feature and a
+    finite table; a table with log-probabilities of -inf (maximum likelihood) is summed by
+    gathers, and both paths give the member networks' sums."""
     import bnclf.inference._super_parent as super_parent
 
     X, y = small

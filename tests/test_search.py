@@ -21,18 +21,9 @@ from bnclf.datasets import load_dataset
 from bnclf.encoding._encoder import FeatureEncoder
 from bnclf.encoding._frames import DiscreteData, encode_target
 from bnclf.inference._kernels import NetworkKernel, log_posterior
+from bnclf.learn._class_score import ClassScore, FamilyContributions, dag_score_from_scratch, first_best
 from bnclf.learn._parameters import m_estimated_log_cpts
-from bnclf.learn._search import (
-    ClassScore,
-    DagState,
-    DecomposableScore,
-    FamilyContributions,
-    Move,
-    dag_score_from_scratch,
-    enumerate_dags,
-    first_best,
-    hill_climb,
-)
+from bnclf.learn._search import DagState, DecomposableScore, Move, enumerate_dags, hill_climb
 from bnclf.models import make_classifier
 from bnclf.models._search_based import _holdout_folds
 
@@ -129,7 +120,7 @@ def plain_error(codes, cards, folds, parents, m):
 
 @pytest.mark.parametrize("dataset", ["krkp_small", "soybean_small"])
 @pytest.mark.parametrize("start, all_folds, m", [("nb", True, 0.0), ("empty", True, 0.0), ("nb", False, 1.0)])
-def test_incremental_score_equals_recomputation_after_every_move(dataset, start, all_folds, m, request):
+def test_incremental_score_equals_recomputation_after_every_move(dataset, start, all_folds, m, request, loop_path):
     _, codes, cards = request.getfixturevalue(dataset)
     d = codes.shape[1] - 1
     folds = _holdout_folds(codes[:, d], 4, 3, all_folds=all_folds)
@@ -148,7 +139,7 @@ def test_incremental_score_equals_recomputation_after_every_move(dataset, start,
     assert all(b < a for a, b in zip(scores, scores[1:]))
 
 
-def test_moves_outside_the_class_families_do_not_change_the_score(krkp_small):
+def test_moves_outside_the_class_families_do_not_change_the_score(krkp_small, loop_path):
     _, codes, cards = krkp_small
     d = codes.shape[1] - 1
     folds = _holdout_folds(codes[:, d], 4, 0, all_folds=True)
@@ -168,7 +159,7 @@ def test_moves_outside_the_class_families_do_not_change_the_score(krkp_small):
     assert n_scored == len(state.legal_moves()) - len(skipped)
 
 
-def test_iris_every_dag_and_the_search_optimum(iris_coded):
+def test_iris_every_dag_and_the_search_optimum(iris_coded, loop_path):
     """All 29,281 DAGs over iris' 4 attributes and the class: the engine's score of every
     DAG the search visits equals the plain scorer's, and the DAG it returns has no
     better neighbour in the enumeration."""

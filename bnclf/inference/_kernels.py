@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 import bnclf._config as _config
+from bnclf._compiled import compiled_loops
 from bnclf._logsumexp import logsumexp
 from bnclf.inference._elimination import _contract, _union_labels, elimination_order
 
@@ -615,6 +616,11 @@ def log_weighted_sum(log_values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     w = np.broadcast_to(np.asarray(weights, dtype=float), log_values.shape[:2])
     with np.errstate(divide="ignore"):
         log_w = np.log(w)  # -inf leaves a member out
+    loops = compiled_loops()
+    if loops is not None:
+        out = np.empty((log_values.shape[0], log_values.shape[2]))
+        loops.log_weighted_sum(np.asarray(log_values, dtype=float), log_w, out)
+        return out
     with np.errstate(divide="ignore"):  # a row and class every member gives zero: -inf
         return logsumexp(log_values + log_w[:, :, None], axis=1)  # log-values are never +inf
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
+from bnclf._compiled import compiled_loops
 from bnclf.counts._cache import CountCache
 from bnclf.counts._measures import m_estimate
 
@@ -96,6 +97,13 @@ def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLi
     sums = np.zeros((d, used.size, n_classes))
     if used.size:
         sums[held] = np.add.reduceat(counts, np.searchsorted(held_by, np.flatnonzero(held)), axis=0)
+    loops = compiled_loops()
+    if loops is not None:  # the same steps, a cell at a time (diagonal blocks zero)
+        tables = loops.child_given_pair_log_table(
+            np.ascontiguousarray(counts), sums, used, owner, cards.astype(np.int64),
+            np.ascontiguousarray(alpha), np.ascontiguousarray(beta), width,
+        )  # fmt: skip
+        return tables, offsets
     denominator = np.repeat(beta[:, None, None], width, axis=1).repeat(n_classes, axis=2)
     denominator[:, used] += sums
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -124,8 +124,11 @@ class EnsembleClassifier(BayesNetClassifier):
         weights = self._row_weights(codes)
         n = codes.shape[0]
         out = np.empty((n, len(self.classes_)))
+        if combine is log_weighted_sum and hasattr(kernel, "log_weighted_sum"):  # AODE's all-pairs kernel
+            kernel, combine = kernel.log_weighted_sum, None
         for rows in row_chunks(n, len(self.weights_) * len(self.classes_), _ENSEMBLE_CELLS):
-            out[rows] = combine(kernel(codes[rows]), weights if weights.ndim == 1 else weights[rows])
+            w = weights if weights.ndim == 1 else weights[rows]
+            out[rows] = kernel(codes[rows], w) if combine is None else combine(kernel(codes[rows]), w)
         return out
 
 

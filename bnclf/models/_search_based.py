@@ -19,8 +19,9 @@ from sklearn.utils import check_random_state
 from bnclf._params import DEPRECATED, RENAMED_PROGRESS, VERBOSE, Checked, Integer, Number, Options, verbose_from
 from bnclf.counts._cache import CountCache
 from bnclf.encoding._frames import DiscreteData
+from bnclf.learn._class_score import ClassScore, FamilyContributions
 from bnclf.learn._restricted import graph_families, markov_blanket
-from bnclf.learn._search import ClassScore, DagState, DecomposableScore, FamilyContributions, hill_climb
+from bnclf.learn._search import DagState, DecomposableScore, hill_climb
 from bnclf.models._base import BayesNetClassifier
 
 VARIANTS = ("cv", "holdout", "holdout-fixed", "holdout-fixed-no-reversal")
@@ -360,7 +361,7 @@ class HillClimbClassifier(_SearchClassifier):
     The decomposable scores (MDL, K2, BDeu) come from the count cache and equal
     pgmpy's ``BIC`` (negated), ``K2`` and ``BDeu`` structure scores
     (:mod:`bnclf.learn`). CLL and CMDL use the class-family sums of
-    :class:`bnclf.learn._search.ClassScore` with parameters from all training rows; ``Dim``
+    :class:`bnclf.learn._class_score.ClassScore` with parameters from all training rows; ``Dim``
     counts ``(r - 1) q`` free parameters per node.
 
     References

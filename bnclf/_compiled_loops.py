@@ -1,0 +1,252 @@
+"""The compiled loops of the hot paths, for numba (imported only through :mod:`bnclf._compiled`).
+
+Each loop does what a numpy path of the same name does, in the same order of floating-point
+operations where that order decides a result (the class a score predicts, the counts), so the
+two paths give the same answers; the tests run both and compare them. A loop visits each
+row once, where the numpy paths make a pass over a whole array per step.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+_jit = numba.njit(cache=True, nogil=True)
+
+
+@_jit
+def zero_one_errors(base, entries, y, impossible, tolerance):  # pragma: no cover - compiled
+    """Errors of the first best class of ``base + entries``, ``(n_classes, n_rows)`` sums,
+    against the classes ``y``.
+
+    The rule of :func:`bnclf.learn._class_score.first_best`, as
+    :meth:`bnclf.learn._class_score.ClassScore._first_best_is_true_class` applies it: a row
+    is right when its true class is within ``tolerance`` of the best and no class below
+    it is; where every class is below ``impossible`` the prediction is class 0 (with two
+    classes, where class 1 is not above it, as the two-class numpy path does).
+    """
+    n_classes, n = base.shape
+    errors = 0
+    if n_classes == 2:
+        for r in range(n):
+            first, second = base[0, r] + entries[0, r], base[1, r] + entries[1, r]
+            errors += (1 if (second > first + tolerance and second > impossible) else 0) != y[r]
+        return errors
+    for r in range(n):
+        best = base[0, r] + entries[0, r]
+        for c in range(1, n_classes):
+            s = base[c, r] + entries[c, r]
+            best = s if s > best else best
+        threshold = best - tolerance
+        true = y[r]
+        right = base[true, r] + entries[true, r] >= threshold
+        for c in range(true):
+            if base[c, r] + entries[c, r] >= threshold:
+                right = False
+        if best < impossible:  # every class impossible: class 0
+            right = true == 0
+        errors += not right
+    return errors
+
+
+@_jit
+def spode_sums(position, known, flat, width, out):  # pragma: no cover - compiled
+    """Each SPODE's children's sum ``out[t, p] = sum_j flat[g_tj * width + g_tp]`` over the
+    known children ``j`` of row ``t`` (:class:`bnclf.inference.SuperParentKernel`'s gather
+    path, in its order: children in turn, from zero). For one child the super-parents'
+    entries lie in one stripe of ``flat``, read in increasing order."""
+    for t in range(position.shape[0]):
+        _children_sums(position[t], known[t], flat, width, out[t])
+
+
+@_jit
+def _children_sums(position, known, flat, width, out):  # pragma: no cover - compiled
+    """:func:`spode_sums` of one row into ``out`` ``(d, n_classes)``."""
+    d, n_classes = position.shape[0], flat.shape[1]
+    for p in range(d):
+        for c in range(n_classes):
+            out[p, c] = 0.0
+    for j in range(d):
+        if not known[j]:
+            continue
+        stripe = position[j] * width
+        for p in range(d):
+            row = stripe + position[p]
+            for c in range(n_classes):
+                out[p, c] += flat[row, c]
+
+
+@_jit
+def averaged_spodes(
+    position, known, flat, width, priors, parents, nb_prior, nb_children, log_weights, out
+):  # pragma: no cover - compiled
+    """AODE's combined ``log sum_m w_m P_m(c, x)`` of rows whose super-parents are all known.
+
+    Member ``p < d`` is SPODE ``p``: its children's ``flat[g_j * width + g_p]`` over the
+    known children (the diagonal of ``flat`` is zero), its prior ``priors[p]`` and its
+    super-parent's ``parents[g_p]``; member ``d`` is naive Bayes. The sums are taken in
+    the order of :class:`bnclf.inference.SuperParentKernel` (children in turn from zero,
+    then the prior, then the super-parent), the combination in that of
+    :func:`log_weighted_sum`. ``log_weights`` is ``(rows, d + 1)``.
+    """
+    n, d = position.shape
+    n_classes = flat.shape[1]
+    members = np.empty((d + 1, n_classes))
+    for t in range(n):
+        _children_sums(position[t], known[t], flat, width, members)
+        for p in range(d):
+            g = position[t, p]
+            for c in range(n_classes):
+                members[p, c] = (members[p, c] + priors[p, c]) + parents[g, c]
+        for c in range(n_classes):
+            total = 0.0
+            for j in range(d):
+                if known[t, j]:
+                    total += nb_children[position[t, j], c]
+            members[d, c] = nb_prior[c] + total
+        _log_weighted_row(members, log_weights[t], out[t])
+
+
+@_jit
+def _log_weighted_row(values, log_weights, out):  # pragma: no cover - compiled
+    """:func:`log_weighted_sum` of one row: ``values`` ``(members, classes)``."""
+    n_members, n_classes = values.shape
+    for c in range(n_classes):
+        peak = -np.inf
+        undefined = False
+        for m in range(n_members):
+            v = values[m, c] + log_weights[m]
+            if math.isnan(v):
+                undefined = True
+            elif v > peak:
+                peak = v
+        if undefined:  # NaN propagates
+            out[c] = np.nan
+            continue
+        if not math.isfinite(peak):  # every term -inf (or an infinite term): shift by 0
+            peak = 0.0
+        total = 0.0
+        for m in range(n_members):
+            total += math.exp((values[m, c] + log_weights[m]) - peak)
+        out[c] = (math.log(total) if total > 0.0 else -np.inf) + peak
+
+
+@_jit
+def log_weighted_sum(values, log_weights, out):  # pragma: no cover - compiled
+    """``out[t, c] = log sum_m exp(values[t, m, c] + log_weights[t, m])``, shifted by the
+    maximum over the members (:func:`bnclf.inference._kernels.log_weighted_sum`'s steps:
+    the sum, its maximum, the exponentials added in member order, the logarithm)."""
+    for t in range(values.shape[0]):
+        _log_weighted_row(values[t], log_weights[t], out[t])
+
+
+@_jit
+def fold_family_entries(
+    codes, family, strides, class_position, n_classes, fold, k, r, logs, m, zero_penalty
+):  # pragma: no cover
+    """The log-CPT entries ``(n_classes, n_rows)`` of one family at every row, with the
+    parameters of the row's own fold (every row held out once), for every class value:
+    :meth:`bnclf.learn._class_score.FamilyContributions.get`'s all-folds branch, its counts,
+    table and reading in three passes.
+
+    ``codes`` are ``(rows, variables)``; ``family`` the variables (the child first, its
+    axis of ``r`` values; the class at ``class_position``) with the row-major ``strides``
+    of the family's table. Maximum likelihood (``m == 0``) reads ``log N`` from ``logs``
+    (an unseen parent configuration is uniform); ``m > 0`` is the m-estimate. Entries
+    below ``-zero_penalty`` (zeros) are raised to it.
+    """
+    n, f = codes.shape[0], family.shape[0]
+    columns = strides[0]  # parent configurations (the class among them unless it is the child)
+    size = columns * r
+    class_stride = strides[class_position]
+    rows = np.zeros(n, dtype=np.int64)  # each row's (cell without the class, fold)
+    for a in range(f):
+        if a != class_position:
+            v, stride = family[a], strides[a]
+            for t in range(n):
+                rows[t] += codes[t, v] * stride
+    held = np.zeros(size * k, dtype=np.int64)  # (cell, fold): the rows each fold holds out
+    v = family[class_position]
+    for t in range(n):
+        rows[t] = rows[t] * k + fold[t]
+        held[rows[t] + codes[t, v] * class_stride * k] += 1
+    train = np.empty(size * k, dtype=np.int64)  # (cell, fold): the rest
+    parent_total = np.zeros(columns * k, dtype=np.int64)  # (configuration, fold)
+    for cell in range(size):
+        total = 0
+        for g in range(k):
+            total += held[cell * k + g]
+        column = (cell % columns) * k
+        for g in range(k):
+            count = total - held[cell * k + g]
+            train[cell * k + g] = count
+            parent_total[column + g] += count
+    table = np.empty(size * k)
+    for cell in range(size):
+        column = (cell % columns) * k
+        for g in range(k):
+            count, denominator = train[cell * k + g], parent_total[column + g]
+            if m > 0.0:
+                entry = math.log((count + m / r) / (denominator + m))
+            elif denominator == 0:  # an unseen configuration: uniform
+                entry = -logs[r]
+            else:
+                entry = logs[count] - logs[denominator]
+            table[cell * k + g] = entry if entry > -zero_penalty else -zero_penalty
+    out = np.empty((n_classes, n))
+    step = class_stride * k
+    for c in range(n_classes):
+        for t in range(n):
+            out[c, t] = table[rows[t] + c * step]
+    return out
+
+
+@_jit
+def child_given_pair_log_table(counts, sums, used, owner, cards, alpha, beta, width):  # pragma: no cover - compiled
+    """:func:`bnclf.learn.child_given_pair_log_cpts`'s table ``(width, width, n_classes)`` of
+    ``log P(x_j | x_p, c)`` from the counts of the values in use (``counts[a, b]`` of values
+    ``used[a]``, ``used[b]``; ``owner`` is each value's feature) and ``sums[j, b]``, the
+    counts of parent value ``used[b]`` summed over child feature ``j``'s values, with the
+    diagonal blocks (``j == p``) zero. The same steps: ``log(N + alpha_j) - log(N(x_p, c)
+    + beta_j)``, or ``log(alpha_j) - ...`` for a child value no row holds; the uniform
+    ``-log r_j`` where the denominator is zero.
+    """
+    n_used, n_classes = used.shape[0], counts.shape[2]
+    d = cards.shape[0]
+    local = np.full(width, -1, dtype=np.int64)
+    for a in range(n_used):
+        local[used[a]] = a
+    log_den = np.empty((d, n_used, n_classes))  # log(N(x_p, c) + beta_j); -inf: no rows
+    for j in range(d):
+        for b in range(n_used):
+            for c in range(n_classes):
+                den = beta[j] + sums[j, b, c]
+                log_den[j, b, c] = math.log(den) if den > 0.0 else -np.inf
+    tables = np.empty((width, width, n_classes))
+    for g in range(width):  # child value
+        j = owner[g]
+        a = local[g]
+        log_alpha = math.log(alpha[j]) if alpha[j] > 0.0 else -np.inf
+        uniform = -math.log(cards[j])
+        unseen = log_alpha - math.log(beta[j]) if beta[j] > 0.0 else uniform  # a parent value no row holds
+        for h in range(width):  # parent value
+            if owner[h] == j:
+                for c in range(n_classes):
+                    tables[g, h, c] = 0.0
+                continue
+            b = local[h]
+            if b < 0:
+                for c in range(n_classes):
+                    tables[g, h, c] = unseen
+                continue
+            for c in range(n_classes):
+                ld = log_den[j, b, c]
+                if ld == -np.inf:
+                    tables[g, h, c] = uniform
+                elif a < 0:
+                    tables[g, h, c] = log_alpha - ld
+                else:
+                    tables[g, h, c] = math.log(counts[a, b, c] + alpha[j]) - ld
+    return tables

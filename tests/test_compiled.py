@@ -1,0 +1,214 @@
+"""The compiled loops (numba) against the numpy paths they stand in for, and the setting that
+chooses between them."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from test_ensembles import rows_with_unknowns
+from test_search import coded
+
+import bnclf
+from bnclf import AODEClassifier, RMCVClassifier, WAODEClassifier, config_context
+from bnclf._compiled import compiled_loops
+from bnclf.inference._kernels import log_weighted_sum
+from bnclf.learn._class_score import TIE_TOLERANCE, ClassScore, FamilyContributions, first_best
+from bnclf.learn._search import DagState
+from bnclf.models._search_based import _holdout_folds
+
+numba = pytest.importorskip("numba")
+
+
+# ----------------------------------------------------------------------------- the setting
+def test_the_setting_chooses_the_path(monkeypatch):
+    assert bnclf.get_config()["compiled"] is None
+    assert compiled_loops() is not None  # numba is installed here
+    with config_context(compiled=False):
+        assert compiled_loops() is None
+        assert bnclf.get_config()["compiled"] is False
+    monkeypatch.setenv("BNCLF_COMPILED", "0")
+    assert compiled_loops() is None
+    with config_context(compiled=True):  # an explicit True overrides the environment
+        assert compiled_loops() is not None
+
+
+def test_compiled_true_without_numba_names_the_fix(monkeypatch):
+    import bnclf._compiled as compiled
+
+    monkeypatch.setattr(compiled, "_load", lambda: None)
+    with config_context(compiled=None):
+        assert compiled_loops() is None  # the default falls back on numpy
+    with config_context(compiled=True), pytest.raises(ImportError, match=r"pip install 'bnclf\[fast\]'"):
+        compiled_loops()
+
+
+def test_a_bad_setting_is_refused():
+    with pytest.raises(TypeError, match="compiled='yes'"):
+        bnclf.set_config(compiled="yes")
+    with pytest.raises(TypeError, match="compiled=1"), config_context(compiled=1):
+        pass
+    assert bnclf.get_config()["compiled"] is None
+
+
+# ----------------------------------------------------------------------------- RMCV
+@pytest.mark.parametrize("n_classes", [2, 3, 5])
+def test_zero_one_errors_equal_first_best_row_by_row(n_classes):
+    """Ties (exact and within the tolerance), rows where every class is impossible and rows
+    where class 0 alone is: the errors of first_best applied row by row."""
+    loops = compiled_loops()
+    rng = np.random.default_rng(n_classes)
+    n = 400
+    y = rng.integers(0, n_classes, n)
+    zero_penalty = 1024.0
+    impossible = -0.5 * zero_penalty
+    for case in range(6):
+        base = rng.normal(size=(n_classes, n)).round(1)  # many exact ties
+        entries = rng.normal(size=(n_classes, n)).round(1)
+        if case == 1:
+            entries[1] = base[0] + entries[0] - base[1] + 1e-11  # ties within the tolerance
+        if case == 2:
+            base[:, ::7] = -zero_penalty  # every class impossible
+        if case == 3:
+            base[0, ::5] = -zero_penalty  # class 0 alone impossible
+        if case == 4:
+            entries[:] = 0.0
+        sums = base + entries
+        predicted = first_best(np.where(sums < impossible, -np.inf, sums).T)
+        expected = int((predicted != y).sum())
+        assert loops.zero_one_errors(base, entries, y, impossible, TIE_TOLERANCE) == expected
+
+
+@pytest.mark.parametrize("m", [0.0, 1.0])
+def test_fold_entries_equal_the_numpy_counts(krkp, m):
+    """Every family shape the search asks for (the class as a parent and as the child, one
+    and two feature parents, configurations no fold's training rows hold): the same
+    entries as the numpy branch, bit for bit under maximum likelihood."""
+    X, y = krkp
+    rows = np.random.default_rng(1).permutation(len(y))[:500]
+    _, codes, cards = coded(X.iloc[rows, :10].reset_index(drop=True), y.iloc[rows].reset_index(drop=True))
+    d = codes.shape[1] - 1
+    folds = _holdout_folds(codes[:, d], 10, 0, all_folds=True)
+    families = [(3, [d]), (d, []), (d, [2]), (d, [2, 5]), (4, [1, d]), (0, [6, 7, d]), (9, [0, 1, 2, d])]
+    with config_context(compiled=False):
+        table = FamilyContributions(codes, cards, folds, m=m)
+        expected = [table.get(child, frozenset(pa)) for child, pa in families]
+    with config_context(compiled=True):
+        table = FamilyContributions(codes, cards, folds, m=m)
+        got = [table.get(child, frozenset(pa)) for child, pa in families]
+    for e, g in zip(expected, got):
+        assert e.shape == g.shape
+        if m == 0.0:
+            np.testing.assert_array_equal(g, e)
+        else:
+            np.testing.assert_allclose(g, e, rtol=1e-15, atol=0)
+
+
+def test_zero_one_scores_of_moves_equal_the_numpy_batches(krkp):
+    X, y = krkp
+    rows = np.random.default_rng(2).permutation(len(y))[:800]
+    _, codes, cards = coded(X.iloc[rows, :12].reset_index(drop=True), y.iloc[rows].reset_index(drop=True))
+    d = codes.shape[1] - 1
+    folds = _holdout_folds(codes[:, d], 5, 0, all_folds=True)
+
+    state = DagState(d + 1, [(d, j) for j in range(d)] + [(0, 1), (3, 4), (4, d)][:2])
+    values = {}
+    for compiled in (False, True):
+        with config_context(compiled=compiled):
+            score = ClassScore(FamilyContributions(codes, cards, folds))
+            score.start(state)
+            values[compiled] = score.evaluate(state, state.legal_moves())
+    np.testing.assert_array_equal(values[True][0], values[False][0])
+    assert values[True][1] == values[False][1]
+
+
+@pytest.mark.parametrize("dataset", ["krkp", "soybean"])
+def test_rmcv_searches_the_same_structures(dataset, request):
+    X, y = request.getfixturevalue(dataset)
+    rows = np.random.default_rng(3).permutation(len(y))[:600]
+    X = X.iloc[rows, :10] if dataset == "krkp" else X.iloc[rows, :8]
+    y = y.iloc[rows]
+    fits = []
+    for compiled in (False, True):
+        with config_context(compiled=compiled):
+            model = RMCVClassifier(n_splits=5, random_state=0).fit(X, y)
+            fits.append((sorted(model.network_.graph.edges), model.search_trace_["score"].tolist()))
+    assert fits[0] == fits[1]
+
+
+# ----------------------------------------------------------------------------- AODE
+def test_log_weighted_sum_equals_numpy():
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=(50, 6, 4)) * 30
+    values[3, :, 1] = -np.inf  # every member gives zero
+    values[4, 2, :] = -np.inf
+    values[5, 1, 2] = np.nan
+    weights = rng.random((50, 6))
+    weights[7] = 0.0  # no member
+    weights[8, :3] = 0.0
+    with config_context(compiled=False):
+        expected = log_weighted_sum(values, weights)
+    with config_context(compiled=True), np.errstate(invalid="ignore"):
+        got = log_weighted_sum(values, weights)
+    np.testing.assert_allclose(got, expected, rtol=1e-14, atol=0)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(expected))
+    np.testing.assert_array_equal(np.isneginf(got), np.isneginf(expected))
+
+
+def _aode_frames(krkp, n_train=1500):
+    X, y = krkp
+    rows = np.random.default_rng(4).permutation(len(y))
+    X, y = X.iloc[rows, :14].reset_index(drop=True), y.iloc[rows].reset_index(drop=True)
+    return X.iloc[:n_train], y.iloc[:n_train], rows_with_unknowns(X, n_train, 300, seed=3)
+
+
+@pytest.mark.parametrize(
+    "est",
+    [AODEClassifier(), AODEClassifier(m=0.0), AODEClassifier(smoothing="weka"), WAODEClassifier(smoothing="weka")],
+    ids=["aode", "aode-ml", "aode-weka", "waode-weka"],
+)
+def test_aode_tables_and_posteriors_equal_numpy(krkp, est):
+    """The all-pairs log-CPT table bit for bit, and the posteriors of rows with missing and
+    never-seen values (unknown children and super-parents)."""
+    Xtr, ytr, test = _aode_frames(krkp)
+    out = {}
+    for compiled in (False, True):
+        with config_context(compiled=compiled):
+            fitted = clone(est).fit(Xtr, ytr)
+            out[compiled] = (fitted._spode_tables["pairs"], fitted.predict_proba(test), fitted.predict(test))
+    np.testing.assert_array_equal(out[True][0], out[False][0])
+    np.testing.assert_allclose(out[True][1], out[False][1], rtol=1e-13, atol=1e-15)
+    np.testing.assert_array_equal(out[True][2], out[False][2])
+
+
+def test_aode_weighted_counts_agree_to_rounding(krkp):
+    Xtr, ytr, test = _aode_frames(krkp, 800)
+    weights = np.random.default_rng(2).random(len(ytr)) * 3
+    probas = []
+    for compiled in (False, True):
+        with config_context(compiled=compiled):
+            model = AODEClassifier().fit(Xtr, ytr, sample_weight=weights)
+            probas.append(model.predict_proba(test))
+    np.testing.assert_allclose(probas[1], probas[0], rtol=1e-12)
+
+
+def test_aode_sub_table_of_the_values_in_use_gives_the_full_tables_sums(monkeypatch):
+    """Rows that hold few of the declared values read a sub-table; the sums are those of the
+    full table (forced both ways)."""
+    import bnclf.inference._super_parent as super_parent
+
+    rng = np.random.default_rng(5)
+    cats = list("abcdefgh")
+    X = pd.DataFrame({f"f{i}": pd.Categorical(rng.choice(cats, 600), categories=cats) for i in range(6)})
+    y = (X["f0"].cat.codes + X["f1"].cat.codes + rng.integers(0, 3, 600)) % 3
+    test = X.iloc[:200].copy()
+    for c in test.columns:  # the test rows hold only four of the eight values
+        test[c] = pd.Categorical(np.asarray(test[c].cat.codes % 4).choose(cats[:4]), categories=cats)
+    model = AODEClassifier().fit(X, y)
+    results = []
+    for share in (0.0, 1.0):
+        monkeypatch.setattr(super_parent, "_COMPACT_SHARE", share)
+        model._build_derived()
+        results.append(model.predict_joint_log_proba(test))
+    np.testing.assert_array_equal(results[0], results[1])
+    with config_context(compiled=False):
+        np.testing.assert_allclose(model.predict_joint_log_proba(test), results[0], rtol=1e-13)
