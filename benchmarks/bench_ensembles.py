@@ -34,6 +34,7 @@ sys.path.insert(0, str(HERE))
 from weka_runner import (  # noqa: E402
     AODE,
     WAODE,
+    compiled_loops_version,
     letter_split,
     run_weka,
     splice_split,
@@ -152,6 +153,7 @@ def main(argv=None) -> int:
         "machine": platform.platform(),
         "python": platform.python_version(),
         "repeats": args.repeats,
+        "compiled_loops": compiled_loops_version(),
         "weka": weka,
         "members_vs_tan": tan,
     }

