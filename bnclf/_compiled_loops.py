@@ -110,6 +110,41 @@ def averaged_spodes(
 
 
 @_jit
+def averaged_spode_probabilities(
+    position, known, probabilities, width, priors, parents, nb_prior, nb_children, weights, out
+):  # pragma: no cover - compiled
+    """:func:`averaged_spodes` with every table as probabilities (``exp`` of the log-CPTs):
+    ``out[t, c] = log sum_m w_m P_m(c, x)`` from products, as Weka's AODE computes it, with
+    one logarithm per row and class and no exponential. The caller makes sure no product
+    can fall below the smallest normal number (:class:`bnclf.inference.SuperParentKernel`).
+    """
+    n, d = position.shape
+    n_classes = probabilities.shape[1]
+    members = np.empty((d, n_classes))
+    for t in range(n):
+        for p in range(d):
+            for c in range(n_classes):
+                members[p, c] = 1.0
+        for j in range(d):
+            if not known[t, j]:
+                continue
+            stripe = position[t, j] * width
+            for p in range(d):
+                row = stripe + position[t, p]
+                for c in range(n_classes):
+                    members[p, c] *= probabilities[row, c]
+        for c in range(n_classes):
+            naive = nb_prior[c]
+            for j in range(d):
+                if known[t, j]:
+                    naive *= nb_children[position[t, j], c]
+            total = weights[t, d] * naive
+            for p in range(d):
+                total += weights[t, p] * (members[p, c] * priors[p, c] * parents[position[t, p], c])
+            out[t, c] = math.log(total) if total > 0.0 else -np.inf
+
+
+@_jit
 def _log_weighted_row(values, log_weights, out):  # pragma: no cover - compiled
     """:func:`log_weighted_sum` of one row: ``values`` ``(members, classes)``."""
     n_members, n_classes = values.shape

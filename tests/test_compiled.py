@@ -203,12 +203,52 @@ def test_aode_sub_table_of_the_values_in_use_gives_the_full_tables_sums(monkeypa
     test = X.iloc[:200].copy()
     for c in test.columns:  # the test rows hold only four of the eight values
         test[c] = pd.Categorical(np.asarray(test[c].cat.codes % 4).choose(cats[:4]), categories=cats)
+    monkeypatch.setattr(super_parent, "_PROBABILITY_CELLS", 0)  # the sums in logarithms
     model = AODEClassifier().fit(X, y)
     results = []
     for share in (0.0, 1.0):
         monkeypatch.setattr(super_parent, "_COMPACT_SHARE", share)
         model._build_derived()
+        assert model._member_kernel()._probabilities is None
         results.append(model.predict_joint_log_proba(test))
     np.testing.assert_array_equal(results[0], results[1])
     with config_context(compiled=False):
         np.testing.assert_allclose(model.predict_joint_log_proba(test), results[0], rtol=1e-13)
+
+
+@pytest.mark.parametrize("est", [AODEClassifier(), WAODEClassifier(smoothing="weka")], ids=["aode", "waode-weka"])
+def test_aode_products_of_probabilities_equal_the_sums_of_logarithms(krkp, est, monkeypatch):
+    """The probability path (small tables) against the log path of the same loops and the
+    numpy path, rows with missing and never-seen values included."""
+    import bnclf.inference._super_parent as super_parent
+
+    Xtr, ytr, test = _aode_frames(krkp)
+    model = clone(est).fit(Xtr, ytr)
+    assert model._member_kernel()._probabilities is not None
+    products = model.predict_joint_log_proba(test)
+    monkeypatch.setattr(super_parent, "_PROBABILITY_CELLS", 0)
+    model._build_derived()
+    assert model._member_kernel()._probabilities is None
+    np.testing.assert_allclose(products, model.predict_joint_log_proba(test), rtol=1e-13)
+    with config_context(compiled=False):
+        np.testing.assert_allclose(products, model.predict_joint_log_proba(test), rtol=1e-13)
+
+
+def test_aode_products_are_not_taken_where_they_could_underflow():
+    from bnclf.inference._super_parent import SuperParentKernel
+
+    rng = np.random.default_rng(0)
+    d, r, c = 5, 3, 2
+    width = d * r
+    tables = np.log(rng.dirichlet(np.ones(r), size=(width, width * c)).reshape(width, width, c, r)[..., 0])
+    args = (np.arange(d) * r, np.full(d, r), np.log(np.full((d, c), 0.5)), np.log(np.full((width, c), 1 / 3)))
+    nb = (np.log(np.full(c, 0.5)), np.log(np.full((width, c), 1 / 3)))
+    assert SuperParentKernel(tables, *args, *nb)._probabilities is not None
+    assert SuperParentKernel(tables - 200.0, *args, *nb)._probabilities is None  # 5 * -200: below exp(-700)
+    kernel = SuperParentKernel(tables, *args, *nb)
+    assert kernel._weights_keep_products_normal(np.full((2, d + 1), 1 / (d + 1)))
+    assert not kernel._weights_keep_products_normal(np.full((2, d + 1), 1e-300))
+    codes = rng.integers(0, r, (40, d))
+    weights = np.full((40, d + 1), 1e-300)  # tiny weights: the sums of logarithms
+    expected = log_weighted_sum(kernel(codes), weights)
+    np.testing.assert_allclose(kernel.log_weighted_sum(codes, weights), expected, rtol=1e-13)

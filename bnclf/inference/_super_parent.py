@@ -28,6 +28,17 @@ _COMPACT_SHARE = 0.75
 of all values (splice's 4 of 8 letters: a quarter of the table, 5.8 ms instead of 7.8 ms on
 the benchmark machine)."""
 
+_PROBABILITY_CELLS = 2**18
+"""The compiled loop multiplies probabilities (no exponential per row, member and class) when
+the table has at most this many cells (letter's 166,400: its exponentials cost about 1.5 ms
+once, against about 7 ms of exponentials per prediction of 2,000 rows); larger tables
+(splice's 691,200) stay in logarithms."""
+
+_LOWEST_LOG_PRODUCT = -700.0
+"""The products are taken only when no row's product of entries, times its smallest positive
+member weight, can go below ``exp(-700)``: above the smallest normal float64
+(``exp(-708)``), so no product loses precision."""
+
 _GATHER_NS = (5.0, 2.1)
 """Nanoseconds of the gather path per row, child and super-parent: a fixed part and a part
 per class (measured on the benchmark machine: 11 ns with splice's 3 classes, 60 ns with
@@ -113,6 +124,7 @@ class SuperParentKernel:
         self.nb_children = np.asarray(nb_children, dtype=float)
         self.parents_per_feature = np.asarray(cardinalities, dtype=np.int64)
         self.d = d
+        self._probabilities = self._probability_tables() if compiled_loops() is not None else None
 
     def __call__(self, codes: np.ndarray) -> np.ndarray:
         """``(n_samples, d + 1, n_classes)``: every SPODE's ``log P_p(c, x)``, then naive Bayes'.
@@ -152,11 +164,18 @@ class SuperParentKernel:
         :meth:`__call__` with weights ``(d + 1,)`` or ``(n_samples, d + 1)``, as
         :func:`bnclf.inference._kernels.log_weighted_sum` gives it from them.
 
-        With the compiled loops (:mod:`bnclf._compiled`), rows whose super-parents are all
-        known are summed and combined in one pass, without the ``(rows, members,
-        classes)`` array: the same sums, added in the same order (the combination's
-        exponentials and logarithm may differ from numpy's in the last bit). Rows with an
-        unknown super-parent, and every row without the compiled loops, take
+        With the compiled loops (:mod:`bnclf._compiled`), rows whose values are all known
+        are combined in one pass, without the ``(rows, members, classes)`` array:
+
+        * when the table is small enough and no product can underflow
+          (:meth:`_probability_tables`), from products of probabilities, as Weka's AODE
+          does: one logarithm per row and class instead of an exponential per member
+          (the same values to about ``d`` units in the last place);
+        * else from the sums of :meth:`__call__`, added in the same order (the
+          combination's exponentials and logarithm may differ from numpy's in the last
+          bit), over the sub-table of the values the rows hold when that is much smaller.
+
+        Rows with an unknown value, and every row without the compiled loops, take
         :meth:`__call__` and the combination.
         """
         codes = np.asarray(codes, dtype=np.int64)
@@ -165,11 +184,17 @@ class SuperParentKernel:
             return log_weighted_sum(self(codes), weights)
         n = codes.shape[0]
         w = np.broadcast_to(np.asarray(weights, dtype=float), (n, self.d + 1))
-        with np.errstate(divide="ignore"):
-            log_w = np.log(w)  # -inf leaves a member out
         known = codes >= 0
         position = np.where(known, codes + self.offsets, 0)
         out = np.empty((n, self.n_classes))
+        if self._probabilities is not None and self._weights_keep_products_normal(w):
+            w = np.ascontiguousarray(w)
+            loops.averaged_spode_probabilities(position, known, self._probabilities[0], self._width,
+                                               *self._probabilities[1:], w, out)  # fmt: skip
+            self._unknown_super_parents(codes, known, w, out)
+            return out
+        with np.errstate(divide="ignore"):
+            log_w = np.log(w)  # -inf leaves a member out
         flat, width, parents, nb_children = self._flat, self._width, self.parents, self.nb_children
         used = self._values_in_use(position, known, compact=True) if n else None
         if used is not None:  # the sub-table of the values in use: fewer cache lines to read
@@ -181,10 +206,44 @@ class SuperParentKernel:
         loops.averaged_spodes(
             position, known, flat, width, self.priors, parents, self.nb_prior, nb_children, log_w, out
         )
-        if not known.all():  # an unknown super-parent is summed over its values
-            rows = np.flatnonzero(~known.all(axis=1))
-            out[rows] = log_weighted_sum(self(codes[rows]), w[rows])
+        self._unknown_super_parents(codes, known, w, out)
         return out
+
+    def _weights_keep_products_normal(self, weights: np.ndarray) -> bool:
+        """Whether every weighted product stays above ``exp(-700)``: finite, non-negative
+        weights whose smallest positive one does not take the lowest product below it."""
+        positive = weights[weights > 0]
+        if not positive.size or not np.isfinite(weights).all() or (weights < 0).any():
+            return False
+        return self._lowest_log_product + float(np.log(positive.min())) >= _LOWEST_LOG_PRODUCT
+
+    def _unknown_super_parents(self, codes, known, weights, out) -> None:
+        """Rows with an unknown value (which may be a super-parent, summed over its values)
+        by :meth:`__call__` and the combination."""
+        if not known.all():
+            rows = np.flatnonzero(~known.all(axis=1))
+            out[rows] = log_weighted_sum(self(codes[rows]), weights[rows])
+
+    def _probability_tables(self) -> tuple | None:
+        """The tables as probabilities, for the compiled product path, when the table has at
+        most :data:`_PROBABILITY_CELLS` cells and no product of a row's entries can fall below
+        ``exp(-700)`` (a SPODE multiplies ``d + 1`` entries; naive Bayes ``d + 1``); else
+        None. Made once per kernel: ``exp`` of the table, about 1.5 ms for letter's."""
+        if self._flat.size > _PROBABILITY_CELLS or not self.d:
+            return None
+        smallest = []
+        for table in (self._flat, self.priors, self.parents, self.nb_prior, self.nb_children):
+            finite = table[np.isfinite(table)]
+            if np.isnan(table).any() or (table > 0).any():  # not log-probabilities
+                return None
+            smallest.append(float(finite.min()) if finite.size else 0.0)
+        table, priors, parents, nb_prior, nb_children = smallest
+        lowest = min(priors + parents + self.d * table, nb_prior + self.d * nb_children)
+        if lowest < _LOWEST_LOG_PRODUCT:
+            return None
+        self._lowest_log_product = lowest
+        with np.errstate(under="ignore"):
+            return tuple(np.exp(t) for t in (self._flat, self.priors, self.parents, self.nb_prior, self.nb_children))
 
     def _values_in_use(self, position: np.ndarray, known: np.ndarray, compact: bool = False) -> np.ndarray | None:
         """The value positions the rows hold, when few enough for the product path (or, with
