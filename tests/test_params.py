@@ -76,6 +76,24 @@ def _sparse_data(weighted: bool, unknown: bool, seed: int = 2) -> DiscreteData:
 
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("unknown", [False, True])
+def test_feature_class_tables_from_the_pair_diagonal_equal_their_bincounts(weighted, unknown):
+    """A value paired with itself is its count within each class: the (j, class) and (j,)
+    tables read from the pair counts equal the bincounts, unknown codes left out; weighted
+    rows are counted as before (their sums would differ in rounding)."""
+    data = _sparse_data(weighted, unknown)
+    cache = CountCache(data)
+    cache.pair_counts_in_use()
+    cache.tables_from_pair_counts()
+    fresh = CountCache(data)
+    for j in range(4):
+        for family in ((j, 4), (j,)):
+            assert (family in cache._tables) == (not weighted)
+            np.testing.assert_array_equal(cache.counts(family), fresh.counts(family))
+            assert cache.counts(family).dtype == fresh.counts(family).dtype
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("unknown", [False, True])
 def test_pair_counts_of_the_values_in_use_are_the_pair_tables(weighted, unknown, monkeypatch):
     """The compact all-pairs counts, and the blocks scattered from them, equal each
     family's own bincount table; a value no row holds has no row (and zero cells). Row

@@ -309,6 +309,24 @@ class CountCache:
         self._pair_counts = (counts, used, offsets)
         return self._pair_counts
 
+    def tables_from_pair_counts(self) -> None:
+        """Memoize each feature's tables ``(j, class)`` and ``(j,)`` from the diagonal of
+        :meth:`pair_counts_in_use` (a value paired with itself is its count within each
+        class), when those are counted and exact: rows unweighted, so the counts are integers
+        and equal the bincounts, which then need no pass over the rows."""
+        memo = getattr(self, "_pair_counts", None)
+        if memo is None or self._weights is not None:
+            return
+        counts, used, offsets = memo
+        d, c = self.n_features, self.class_index
+        cards = self.cardinalities[:d]
+        by_value = np.zeros((int(cards.sum()), self.n_classes))
+        by_value[used] = counts[np.arange(used.size), np.arange(used.size)]
+        for j, (start, r) in enumerate(zip(offsets, cards)):
+            table = by_value[start : start + r].copy()
+            self._tables.setdefault((j, c), table)
+            self._tables.setdefault((j,), table.sum(axis=1))
+
     def pair_blocks_fit(self) -> bool:
         """Whether :meth:`pair_blocks` is small enough to build (at most 2**24 cells).
 

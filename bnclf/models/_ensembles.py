@@ -309,12 +309,16 @@ class AODEClassifier(EnsembleClassifier):
     def _fit_network(self, cache, rows):
         self.__dict__.pop("_spode_tables", None)  # a refit on wide data stores networks instead
         d = cache.n_features
+        self._all_pairs_kernel = bool(cache.pair_blocks_fit())  # else: features with very many values
+        if self._all_pairs_kernel:  # the pair counts first: their diagonal holds the (j, class) tables
+            cache.check_all_pairs_size(what="log-CPT")
+            cache.pair_counts_in_use()
+            cache.tables_from_pair_counts()
         weights = self._parent_weights(cache)
         if not (weights > 0).any():  # e.g. no feature informs the class: plain average
             weights = np.ones(d)
         cache.counts_many([(i,) for i in range(d)])
         self._value_counts = [cache.counts((i,)) for i in range(d)]
-        self._all_pairs_kernel = bool(cache.pair_blocks_fit())  # else: features with very many values
         if self._all_pairs_kernel:
             self._spode_tables = self._fit_spode_tables(cache)
             self.weights_ = _normalized(np.append(weights, 0.0))
