@@ -327,6 +327,31 @@ def test_integer_blocks_coded_together_equal_the_definition(n):
         np.testing.assert_array_equal(model._encode(array), _reference_codes(model._encoder, as_frame(array)))
 
 
+def test_category_columns_of_equal_and_reordered_dtypes_map_by_their_own_categories():
+    """The map of a category column is kept for its dtype: the training frame's dtype maps by
+    identity, an equal dtype (same categories, same order) reuses the map, and the same
+    categories in another order (equal for pandas when unordered) or other categories get
+    their own: every frame's codes are the definition's, whatever came before."""
+    from bnclf.encoding._encoder import FeatureEncoder
+
+    rng = np.random.default_rng(7)
+    values = rng.choice(["x", "y", "z"], 40)
+    train = pd.DataFrame({"c": pd.Categorical(values, categories=["y", "x", "z"])})
+    enc = FeatureEncoder()
+    codes = enc.fit_transform(train)
+    frames = [
+        train.iloc[:10],  # the training dtype itself
+        pd.DataFrame({"c": pd.Categorical(values, categories=["y", "x", "z"])}),  # equal, another object
+        pd.DataFrame({"c": pd.Categorical(values, categories=["z", "x", "y"])}),  # reordered
+        pd.DataFrame({"c": pd.Categorical(values, categories=["y", "x", "z"])}),  # back to the first order
+        pd.DataFrame({"c": pd.Categorical(values, categories=["w", "y", "x", "z"])}),  # another category
+        train,
+    ]
+    for frame in frames:
+        np.testing.assert_array_equal(enc.transform(frame), _reference_codes(enc, frame))
+    np.testing.assert_array_equal(enc.transform(frames[2]).ravel(), codes.ravel())
+
+
 def test_lookup_caches_are_rebuilt_and_not_pickled():
     import pickle
 

@@ -221,7 +221,7 @@ class FeatureEncoder:
         columns, block = _column_values(X)
         arrow = _encode_arrow_text(columns) if _has_pyarrow() else {}  # Arrow-backed text, in one pass
         dense = _dense_integer_codes(columns, block, codes)  # short-range integers: counted, codes written
-        categories, missing_codes = [], []
+        categories, missing_codes, own_states = [], [], {}
         for j, (name, values) in enumerate(zip(names, columns)):
             kind = getattr(values.dtype, "kind", "O")  # numpy, masked and arrow dtypes: 'f' float, 'iu' integer
             if kind == "f" and _looks_continuous(values):
@@ -234,6 +234,7 @@ class FeatureEncoder:
             if isinstance(values.dtype, pd.CategoricalDtype):
                 local = values.codes  # -1: missing (int8 or int16: cast where written)
                 labels = [python_scalar(v) for v in values.categories.tolist()]
+                own_states[j] = (values.dtype, None)  # the observed states are its categories: no map
             elif j in arrow:
                 local, labels = _sorted_codes(*arrow[j])
             elif j in dense:
@@ -273,6 +274,7 @@ class FeatureEncoder:
                 if code is not None:
                     codes[missing, j] = code
         self._set_states(names, categories, missing_codes)
+        self._category_maps = own_states  # columns of this dtype (slices of X, a test split) map by identity
         return codes
 
     @staticmethod
@@ -319,7 +321,9 @@ class FeatureEncoder:
         -----
         A category column is coded through the map from its dtype's categories to
         the states (kept for the last dtype seen, so slices of one frame map by an
-        identity check); every other column through its distinct values
+        identity check; the training frame's dtypes map to themselves from the fit on,
+        and a dtype with the same categories in the same order reuses the map); every
+        other column through its distinct values
         (``pd.factorize``, the text columns of the call together), each looked up once
         among the column's states (``Index.get_indexer``, Python equality); an
         integer column whose states are integers in a short range through a table
@@ -473,6 +477,13 @@ class FeatureEncoder:
         maps = self.__dict__.setdefault("_category_maps", {})
         seen = maps.get(j)
         if seen is not None and seen[0] is dtype:
+            return seen[1]
+        if (
+            seen is not None
+            and type(seen[0].categories) is type(dtype.categories)
+            and seen[0].categories.equals(dtype.categories)
+        ):  # the same categories in the same order (another frame's equal dtype): the same map
+            maps[j] = (dtype, seen[1])
             return seen[1]
         known = self._state_index(j)
         if dtype.categories.equals(known):
