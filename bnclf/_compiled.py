@@ -1,4 +1,5 @@
-"""Compiled loops for the hot paths, when numba is installed (``pip install 'bnclf[fast]'``).
+"""Compiled loops for the hot paths, when numba is installed (``pip install 'bnclf[fast]'``, or
+``'.[fast]'`` from a checkout).
 
 :func:`compiled_loops` gives the module of loops (:mod:`bnclf._compiled_loops`) or
 ``None``; each caller keeps its numpy path for ``None``, and the two paths give the same
@@ -41,7 +42,8 @@ def compiled_loops() -> ModuleType | None:
     if loops is None and setting is True:
         raise ImportError(
             "compiled=True needs numba, which cannot be imported here: install it with "
-            "pip install 'bnclf[fast]', or set compiled=None to use it only when present."
+            "pip install 'bnclf[fast]' (or '.[fast]' from a checkout), or set compiled=None to use it "
+            "only when present."
         )
     return loops
 
