@@ -3,9 +3,10 @@
 
 :func:`compiled_loops` gives the module of loops (:mod:`bnclf._compiled_loops`) or
 ``None``; each caller keeps its numpy path for ``None``, and the two paths give the same
-answers (the tests run both). numba is imported on the first call that could use it, never
-by ``import bnclf``: importing it takes about 0.4 s, and compiling a loop the first time
-about 1 s, which numba keeps on disk for the next process.
+answers to rounding (the tests run both; see :mod:`bnclf._compiled_loops`). numba is
+imported on the first call that could use it, never by ``import bnclf``: importing it takes
+about 0.5 s, and compiling a loop the first time about 1.5 s, which numba keeps on disk for
+the next process (which loads it in about 0.5 s in all).
 
 Which path runs is the ``compiled`` setting (:func:`bnclf.set_config`): ``None`` (the
 default) compiles when numba is installed, unless the environment variable

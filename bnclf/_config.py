@@ -90,7 +90,7 @@ def set_config(
         Whether the hot loops run compiled by numba (``pip install 'bnclf[fast]'``):
         ``None`` (the default) when numba is installed, unless the environment variable
         ``BNCLF_COMPILED`` is ``0``; ``False`` never (the numpy paths, which give the same
-        answers); ``True`` always, raising ``ImportError`` where numba is missing.
+        answers to rounding); ``True`` always, raising ``ImportError`` where numba is missing.
 
     Notes
     -----

@@ -350,6 +350,12 @@ def test_category_columns_of_equal_and_reordered_dtypes_map_by_their_own_categor
     for frame in frames:
         np.testing.assert_array_equal(enc.transform(frame), _reference_codes(enc, frame))
     np.testing.assert_array_equal(enc.transform(frames[2]).ravel(), codes.ravel())
+    # categories of another type that pandas' Index.equals calls equal (2**53 + 1 against
+    # 2.0**53): their own map, in which the float is no state of the integer column
+    big = 2**53 + 1
+    enc = FeatureEncoder().fit(pd.DataFrame({"c": pd.Categorical([big, 5] * 100, categories=[big, 5])}))
+    floats = pd.DataFrame({"c": pd.Categorical([float(2**53), 5.0] * 100, categories=[float(2**53), 5.0])})
+    np.testing.assert_array_equal(enc.transform(floats), _reference_codes(enc, floats))
 
 
 def test_lookup_caches_are_rebuilt_and_not_pickled():

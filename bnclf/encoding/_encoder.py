@@ -481,6 +481,7 @@ class FeatureEncoder:
         if (
             seen is not None
             and type(seen[0].categories) is type(dtype.categories)
+            and seen[0].categories.dtype == dtype.categories.dtype  # Index.equals compares 2**53 + 1 as 2.0**53
             and seen[0].categories.equals(dtype.categories)
         ):  # the same categories in the same order (another frame's equal dtype): the same map
             maps[j] = (dtype, seen[1])

@@ -248,13 +248,15 @@ class SuperParentKernel:
     def _values_in_use(self, position: np.ndarray, known: np.ndarray, compact: bool = False) -> np.ndarray | None:
         """The value positions the rows hold, when few enough for the product path (or, with
         ``compact``, for a sub-table: at most :data:`_COMPACT_SHARE` of the values); else None.
-        Values of the last sub-table are kept when they include the rows' values."""
+        With ``compact``, the values of the last sub-table are kept when they include the rows'
+        values (the compiled loop's sums do not depend on the sub-table's other values; a
+        product's rounding does, so the product path takes exactly the rows' values)."""
         seen = np.bincount(position[known], minlength=self._width) > 0
         held = self._table_in_use
-        if held is not None and seen[held[0]].sum() == seen.sum():  # every value the rows hold is in it
-            used = held[0]
+        if compact and held is not None and seen[held[0]].sum() == seen.sum():
+            used = held[0]  # every value the rows hold is in it: the loop reads the same entries, in order
         else:
-            used = np.flatnonzero(seen)
+            used = np.flatnonzero(seen)  # the product's sums depend on its width: exactly these values
         if not used.size:  # every value unknown: no product to form
             return None
         if compact:

@@ -147,7 +147,7 @@ class FamilyContributions:
         shape = [int(self.cards[v]) for v in family]
         strides = [math.prod(shape[i + 1 :]) for i in range(len(family))]
         size = math.prod(shape)
-        cells = float(size) * (2 * self.n_folds + 1)  # the per-fold counts and the training tables
+        cells = float(size) * (3 * self.n_folds + 1)  # per-fold counts, training counts and log table; totals
         if self.cache is not None and 8.0 * cells > self._budget:
             self.cache.check_size(family, cells=cells)  # raises, naming the columns
         k = self.n_folds
