@@ -413,8 +413,23 @@ class ClassScore:
                 values[filled] = self._value(finite[:k], dims[filled])
                 filled.clear()
 
-        # moves that change one family (additions, deletions) are grouped by that
-        # family: the sums without its old entries are formed once per group
+        for i, base, entries in self._neighbour_sums(parents, moves, scored):
+            j = len(filled)
+            if entries is None:
+                finite[j] = base
+            else:
+                np.add(base, entries, out=finite[j])
+            filled.append(i)
+            if len(filled) == batch:
+                flush()
+        flush()
+        return values, len(scored)
+
+    def _neighbour_sums(self, parents, moves: list[Move], scored: np.ndarray):
+        """``(i, base, entries)`` for each scored move ``i``: its class-family sums are ``base +
+        entries`` (``entries`` None: ``base`` alone). Moves that change one family (additions,
+        deletions) are grouped by that family, so the sums without its old entries are
+        formed once per group; a reversal's sums are the current ones with both changes."""
         groups, reversals = {}, []
         for i in scored:
             move = moves[i]
@@ -426,51 +441,22 @@ class ClassScore:
                 base = base - self.contributions.get(child, old)
             for i in members:
                 new = moves[i].changes(parents)[0][1]
-                j = len(filled)
-                if self._has_class(child, new):
-                    np.add(base, self.contributions.get(child, new), out=finite[j])
-                else:
-                    finite[j] = base
-                filled.append(i)
-                if len(filled) == batch:
-                    flush()
+                yield i, base, (self.contributions.get(child, new) if self._has_class(child, new) else None)
         for i in reversals:
-            j = len(filled)
-            finite[j] = self._finite
-            self._apply_delta(moves[i], parents, finite[j])
-            filled.append(i)
-            if len(filled) == batch:
-                flush()
-        flush()
-        return values, len(scored)
+            sums = self._finite.copy()
+            self._apply_delta(moves[i], parents, sums)
+            yield i, sums, None
 
     def _zero_one_compiled(self, loops, state: DagState, moves: list[Move], scored: np.ndarray) -> np.ndarray:
         """The 0/1 loss of each scored move by the compiled loop: each neighbour's sums are
         added and scored row by row in one pass (the numpy path of :meth:`evaluate` forms
-        them in batches and scores a batch in a few passes; the errors are the same).
-        Moves that change one family are grouped by it, as there."""
-        parents = state.parents
+        them in batches and scores a batch in a few passes; the errors are the same)."""
         y, n = self.contributions.y, self.contributions.n_eval
         impossible = -0.5 * self.contributions.zero_penalty
-        errors = loops.zero_one_errors
         zeros = np.zeros_like(self._finite)  # the sums of a move that adds no entries: x + 0 is x
         out = np.empty(len(moves))
-        groups, reversals = {}, []
-        for i in scored:
-            move = moves[i]
-            (reversals if move.kind == REVERSE else groups.setdefault(move.v, [])).append(i)
-        for child, members in groups.items():
-            base = self._finite
-            if self._has_class(child, parents[child]):
-                base = base - self.contributions.get(child, parents[child])
-            for i in members:
-                new = moves[i].changes(parents)[0][1]
-                entries = self.contributions.get(child, new) if self._has_class(child, new) else zeros
-                out[i] = errors(base, entries, y, impossible, TIE_TOLERANCE)
-        for i in reversals:
-            sums = self._finite.copy()
-            self._apply_delta(moves[i], parents, sums)
-            out[i] = errors(sums, zeros, y, impossible, TIE_TOLERANCE)
+        for i, base, entries in self._neighbour_sums(state.parents, moves, scored):
+            out[i] = loops.zero_one_errors(base, zeros if entries is None else entries, y, impossible, TIE_TOLERANCE)
         return out[scored] / n
 
     def accept(self, state: DagState, move: Move) -> None:
