@@ -124,7 +124,9 @@ class SuperParentKernel:
         self.nb_children = np.asarray(nb_children, dtype=float)
         self.parents_per_feature = np.asarray(cardinalities, dtype=np.int64)
         self.d = d
-        self._probabilities = self._probability_tables() if compiled_loops() is not None else None
+        self._probabilities, self._lowest_log_product = (
+            self._probability_tables() if compiled_loops() is not None else (None, None)
+        )
 
     def __call__(self, codes: np.ndarray) -> np.ndarray:
         """``(n_samples, d + 1, n_classes)``: every SPODE's ``log P_p(c, x)``, then naive Bayes'.
@@ -196,7 +198,7 @@ class SuperParentKernel:
         with np.errstate(divide="ignore"):
             log_w = np.log(w)  # -inf leaves a member out
         flat, width, parents, nb_children = self._flat, self._width, self.parents, self.nb_children
-        used = self._values_in_use(position, known, compact=True) if n else None
+        used = self._values_for_sub_table(position, known) if n else None
         if used is not None:  # the sub-table of the values in use: fewer cache lines to read
             local = np.zeros(width, dtype=np.int64)
             local[used] = np.arange(used.size)
@@ -224,47 +226,48 @@ class SuperParentKernel:
             rows = np.flatnonzero(~known.all(axis=1))
             out[rows] = log_weighted_sum(self(codes[rows]), weights[rows])
 
-    def _probability_tables(self) -> tuple | None:
-        """The tables as probabilities, for the compiled product path, when the table has at
-        most :data:`_PROBABILITY_CELLS` cells and no product of a row's entries can fall below
-        ``exp(-700)`` (a SPODE multiplies ``d + 1`` entries; naive Bayes ``d + 1``); else
-        None. Made once per kernel: ``exp`` of the table, about 1.5 ms for letter's."""
+    def _probability_tables(self) -> tuple:
+        """``(tables, lowest)``: the tables as probabilities, for the compiled product path, and
+        the lowest log-product of a row's entries, when the table has at most
+        :data:`_PROBABILITY_CELLS` cells and that product cannot fall below ``exp(-700)`` (a
+        SPODE multiplies ``d + 1`` entries; naive Bayes ``d + 1``); else ``(None, None)``.
+        Made once per kernel: ``exp`` of the table, about 1.5 ms for letter's."""
         if self._flat.size > _PROBABILITY_CELLS or not self.d:
-            return None
+            return None, None
         smallest = []
         for table in (self._flat, self.priors, self.parents, self.nb_prior, self.nb_children):
             finite = table[np.isfinite(table)]
             if np.isnan(table).any() or (table > 0).any():  # not log-probabilities
-                return None
+                return None, None
             smallest.append(float(finite.min()) if finite.size else 0.0)
         table, priors, parents, nb_prior, nb_children = smallest
         lowest = min(priors + parents + self.d * table, nb_prior + self.d * nb_children)
         if lowest < _LOWEST_LOG_PRODUCT:
-            return None
-        self._lowest_log_product = lowest
+            return None, None
         with np.errstate(under="ignore"):
-            return tuple(np.exp(t) for t in (self._flat, self.priors, self.parents, self.nb_prior, self.nb_children))
+            tables = tuple(np.exp(t) for t in (self._flat, self.priors, self.parents, self.nb_prior, self.nb_children))
+        return tables, lowest
 
-    def _values_in_use(self, position: np.ndarray, known: np.ndarray, compact: bool = False) -> np.ndarray | None:
-        """The value positions the rows hold, when few enough for the product path (or, with
-        ``compact``, for a sub-table: at most :data:`_COMPACT_SHARE` of the values); else None.
-        With ``compact``, the values of the last sub-table are kept when they include the rows'
-        values (the compiled loop's sums do not depend on the sub-table's other values; a
-        product's rounding does, so the product path takes exactly the rows' values)."""
-        seen = np.bincount(position[known], minlength=self._width) > 0
-        held = self._table_in_use
-        if compact and held is not None and seen[held[0]].sum() == seen.sum():
-            used = held[0]  # every value the rows hold is in it: the loop reads the same entries, in order
-        else:
-            used = np.flatnonzero(seen)  # the product's sums depend on its width: exactly these values
+    def _values_in_use(self, position: np.ndarray, known: np.ndarray) -> np.ndarray | None:
+        """The value positions the rows hold, when few enough for the product path; else None.
+        Exactly those values: a product over more columns rounds differently."""
+        used = np.flatnonzero(np.bincount(position[known], minlength=self._width))
         if not used.size:  # every value unknown: no product to form
             return None
-        if compact:
-            return used if used.size <= _COMPACT_SHARE * self._width else None
         c = self.n_classes
         if float(used.size) ** 2 * c * _PRODUCT_NS > float(self.d) ** 2 * (_GATHER_NS[0] + _GATHER_NS[1] * c):
             return None
         return used
+
+    def _values_for_sub_table(self, position: np.ndarray, known: np.ndarray) -> np.ndarray | None:
+        """The values of the compiled loop's sub-table: those the rows hold, or those of the last
+        sub-table when they include them (the loop reads the same entries in the same order,
+        whatever else the sub-table holds); None when more than :data:`_COMPACT_SHARE` of all
+        values, or none."""
+        seen = np.bincount(position[known], minlength=self._width) > 0
+        held = self._table_in_use
+        used = held[0] if held is not None and seen[held[0]].sum() == seen.sum() else np.flatnonzero(seen)
+        return used if 0 < used.size <= _COMPACT_SHARE * self._width else None
 
     def _children_by_gather(self, position, known, any_unknown, spodes) -> None:
         """Write each SPODE's children's sum into ``spodes`` ``(n, d, C)`` by gathers."""
