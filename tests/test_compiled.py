@@ -136,6 +136,47 @@ def test_rmcv_searches_the_same_structures(dataset, request):
     assert fits[0] == fits[1]
 
 
+# ----------------------------------------------------------------------------- pair counts
+@pytest.mark.parametrize("n_classes", [1, 2, 5, 40])
+def test_bitset_pair_counts_equal_the_one_hot_products_and_each_pairs_bincount(n_classes, monkeypatch):
+    """Rows of many classes (one with no row), unknown codes, a one-valued feature and
+    values no row holds; chunks of 64 rows and a chunk of all rows: the counts of the
+    numpy one-hot products, each pair's table ``np.bincount`` over combined codes."""
+    import bnclf.counts._cache as cache_module
+    from bnclf.counts import CountCache
+    from bnclf.encoding import DiscreteData
+
+    rng = np.random.default_rng(n_classes)
+    cards = np.array([2, 5, 1, 9, 3, 70])
+    n = 1000
+    codes = np.column_stack([rng.integers(0, max(1, r - 1), n) for r in cards])  # the last value: never held
+    codes[rng.random(codes.shape) < 0.1] = -1
+    y = rng.integers(0, n_classes, n)
+    y[y == n_classes - 1] = 0  # the last class has no row
+    data = DiscreteData(codes, cards, y, n_classes)
+    with config_context(compiled=False):
+        expected = CountCache(data).pair_counts_in_use()
+    for words in (1, 1 << 18):  # 64 rows a chunk; every row in one
+        monkeypatch.setattr(cache_module, "_BITSET_CHUNK_WORDS", words)
+        counts, used, offsets = CountCache(data).pair_counts_in_use()
+        np.testing.assert_array_equal(used, expected[1])
+        np.testing.assert_array_equal(counts, expected[0])
+    column = np.full(cards.sum(), -1)
+    column[used] = np.arange(used.size)
+    for i in range(len(cards)):
+        for j in range(len(cards)):
+            both = (codes[:, i] >= 0) & (codes[:, j] >= 0)
+            flat = (codes[both, i] * cards[j] + codes[both, j]) * n_classes + y[both]
+            table = np.bincount(flat, minlength=cards[i] * cards[j] * n_classes).reshape(cards[i], cards[j], -1)
+            if i == j:  # a value paired with itself: its own count
+                table = np.zeros((cards[i], cards[i], n_classes))
+                np.add.at(table, (codes[both, i], codes[both, i], y[both]), 1)
+            a, b = column[offsets[i] : offsets[i] + cards[i]], column[offsets[j] : offsets[j] + cards[j]]
+            held = np.ix_(a >= 0, b >= 0)
+            np.testing.assert_array_equal(counts[np.ix_(a[a >= 0], b[b >= 0])], table[held])
+            assert not table.sum() - table[held].sum()  # every count lies among the values in use
+
+
 # ----------------------------------------------------------------------------- AODE
 def test_log_weighted_sum_equals_numpy():
     rng = np.random.default_rng(0)

@@ -94,15 +94,17 @@ def test_feature_class_tables_from_the_pair_diagonal_equal_their_bincounts(weigh
 
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("unknown", [False, True])
-def test_pair_counts_of_the_values_in_use_are_the_pair_tables(weighted, unknown, monkeypatch):
+def test_pair_counts_of_the_values_in_use_are_the_pair_tables(weighted, unknown, monkeypatch, loop_path):
     """The compact all-pairs counts, and the blocks scattered from them, equal each
     family's own bincount table; a value no row holds has no row (and zero cells). Row
-    chunks of a few rows (forced here) add up to the same counts."""
+    chunks of a few rows (forced here) add up to the same counts: one-hot products, or
+    bitsets of 64 rows with the compiled loops."""
     import bnclf.counts._cache as cache_module
 
     data = _sparse_data(weighted, unknown)
     whole = CountCache(data).pair_counts_in_use()
     monkeypatch.setattr(cache_module, "_ONEHOT_CHUNK_CELLS", 40)  # a few rows per chunk
+    monkeypatch.setattr(cache_module, "_BITSET_CHUNK_WORDS", 1)  # 64 rows per chunk
     cache = CountCache(data)
     counts, used, offsets = cache.pair_counts_in_use()
     np.testing.assert_allclose(counts, whole[0], rtol=0, atol=1e-12)
@@ -123,7 +125,7 @@ def test_pair_counts_of_the_values_in_use_are_the_pair_tables(weighted, unknown,
 
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("m", [0.0, 1.0])
-def test_all_pairs_cpts_with_values_no_row_holds_equal_each_familys(weighted, m):
+def test_all_pairs_cpts_with_values_no_row_holds_equal_each_familys(weighted, m, loop_path):
     """Cells of values no row holds get ``log(alpha) - log(denominator)`` without counts:
     the numbers of the dense formula over all cells, bit for bit, and each family's
     m-estimate."""
@@ -147,7 +149,7 @@ def test_all_pairs_cpts_with_values_no_row_holds_equal_each_familys(weighted, m)
                 np.testing.assert_allclose(got, expected, rtol=1e-12)
 
 
-def test_pair_counts_without_a_value_in_use_and_sized_against_the_budget():
+def test_pair_counts_without_a_value_in_use_and_sized_against_the_budget(loop_path):
     """No row (or no known value): zero counts, not an error; the all-pairs arrays are
     sized against the memory budget before they are made."""
     import bnclf

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from bnclf._compiled import compiled_loops
 from bnclf._config import TableTooLargeError, _size, memory_budget, single_threaded_blas
 from bnclf._entropy import xlogx
 from bnclf.counts._measures import conditional_mutual_information, label_conditional_mi
@@ -66,6 +67,12 @@ class CountCache:
         self._weights = None if data.weights is None else np.asarray(data.weights, dtype=np.float64)
         self.names = [f"x{j}" for j in range(self.n_features)] + ["class"]
         self._tables: dict[tuple, np.ndarray] = {}
+
+    @property
+    def whole_counts(self) -> bool:
+        """Whether every count is known to be a whole number: rows without weights (a
+        summary of chunks may hold weighted sums)."""
+        return self._weights is None and self._columns is not None
 
     # -- counting ------------------------------------------------------------
     def check_size(self, family: Iterable[int], cells: float | None = None, what: str = "the count table of") -> None:
@@ -278,6 +285,13 @@ class CountCache:
         one-hot entry for it, so it is left out of that pair only, as :meth:`counts`
         does. The products are float32 (exact integer sums: a chunk has far fewer
         than ``2**24`` rows) unless rows are weighted.
+
+        With the compiled loops (:mod:`bnclf._compiled`) and unweighted rows, the same
+        integers come from bitsets instead: each value's rows of each class, 64 to a word,
+        and a pair's count is the number of bits its two bitsets share (one AND and one
+        ``popcount`` per 64 rows, for the pairs ``a <= b`` only), where a product makes 64
+        multiply-adds and both halves (:func:`bnclf._compiled_loops.pair_counts_by_bits`;
+        splice: about 3 ms against 6 to 9 ms, letter 2 to 4 ms against 5 to 6 ms).
         """
         memo = getattr(self, "_pair_counts", None)
         if memo is not None:
@@ -302,6 +316,13 @@ class CountCache:
         used = np.flatnonzero(seen)
         self.check_all_pairs_size(used.size)
         column = np.where(seen, np.cumsum(seen) - 1, used.size)  # each value's one-hot column
+        loops = compiled_loops() if self._weights is None else None
+        if loops is not None and used.size:  # bitsets of rows: an AND and a popcount per 64 rows
+            chunk = max(64, _BITSET_CHUNK_WORDS // used.size * 64)
+            counts = loops.pair_counts_by_bits(self._matrix[:d], self._columns[self.class_index], column, offsets,
+                                               used.size, self.n_classes, chunk)  # fmt: skip
+            self._pair_counts = (counts, used, offsets)
+            return self._pair_counts
         counts = np.zeros((used.size, used.size, self.n_classes))
         with single_threaded_blas():
             for label, onehot, _, weights in self._class_onehot_chunks(offsets, column, used.size) if used.size else ():
@@ -765,6 +786,10 @@ class _SegmentSums:
 
 _ONEHOT_CHUNK_CELLS = 1 << 22
 """Cells of the one-hot row chunks of :meth:`CountCache.pair_information_terms`."""
+
+_BITSET_CHUNK_WORDS = 1 << 18
+"""Words (of 64 rows each) of the bitsets of a chunk of rows in the compiled pair count of
+:meth:`CountCache.pair_counts_in_use`: 2 MiB, however many rows the data has."""
 
 
 _ONEHOT_KEEP_BYTES = 1 << 28

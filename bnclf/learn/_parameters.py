@@ -92,12 +92,12 @@ def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLi
     beta = np.broadcast_to(np.asarray(beta, dtype=float), cards.shape)
     # N(x_p, c) summed over each child's block, one row per child feature: the values in use
     # are summed by feature, a parent value no row holds has no rows
+    loops = compiled_loops()
     held_by = owner[used]
     held = np.bincount(held_by, minlength=d) > 0
-    sums = np.zeros((d, used.size, n_classes))
-    if used.size:
+    sums = np.zeros((d, used.size, n_classes) if loops is None or not cache.whole_counts else (0, 0, 0))
+    if used.size and sums.size:  # summed by the loop when they are whole counts (any order is exact)
         sums[held] = np.add.reduceat(counts, np.searchsorted(held_by, np.flatnonzero(held)), axis=0)
-    loops = compiled_loops()
     if loops is not None:  # the same steps, a cell at a time (diagonal blocks zero)
         tables = loops.child_given_pair_log_table(
             np.ascontiguousarray(counts), sums, used, owner, cards.astype(np.int64),
