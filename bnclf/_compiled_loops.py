@@ -171,20 +171,27 @@ def averaged_spode_probabilities(
     n, d = position.shape
     n_classes = probabilities.shape[1]
     block = np.empty((_ROWS_PER_BLOCK, d, n_classes))
+    total = np.empty(n_classes)
     for start in range(0, n, _ROWS_PER_BLOCK):
         stop = min(n, start + _ROWS_PER_BLOCK)
         _children_products(position, known, probabilities, width, start, stop, block)
         for t in range(start, stop):
             members = block[t - start]
+            for c in range(n_classes):  # naive Bayes first, then each SPODE in turn (classes innermost)
+                total[c] = nb_prior[c]
+            for j in range(d):
+                if known[t, j]:
+                    children = nb_children[position[t, j]]
+                    for c in range(n_classes):
+                        total[c] *= children[c]
             for c in range(n_classes):
-                naive = nb_prior[c]
-                for j in range(d):
-                    if known[t, j]:
-                        naive *= nb_children[position[t, j], c]
-                total = weights[t, d] * naive
-                for p in range(d):
-                    total += weights[t, p] * (members[p, c] * priors[p, c] * parents[position[t, p], c])
-                out[t, c] = math.log(total) if total > 0.0 else -np.inf
+                total[c] *= weights[t, d]
+            for p in range(d):
+                w, parent = weights[t, p], parents[position[t, p]]
+                for c in range(n_classes):
+                    total[c] += w * (members[p, c] * priors[p, c] * parent[c])
+            for c in range(n_classes):
+                out[t, c] = math.log(total[c]) if total[c] > 0.0 else -np.inf
 
 
 @_jit

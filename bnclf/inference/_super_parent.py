@@ -9,6 +9,8 @@ table directly, without building a network per member.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from bnclf._compiled import compiled_loops
@@ -114,7 +116,6 @@ class SuperParentKernel:
         self.tables = tables
         self._width = tables.shape[0]
         self._flat = tables.reshape(-1, tables.shape[2])  # row j * R + p: a contiguous run of classes
-        self._finite = bool(np.isfinite(np.add.reduce(tables, axis=None)))  # no NaN, no -inf (log-probabilities <= 0)
         self._table_in_use = None  # (values in use, their sub-table) of the last product
         self.offsets = np.asarray(offsets, dtype=np.int64)
         self.n_classes = tables.shape[2]
@@ -143,7 +144,7 @@ class SuperParentKernel:
         any_unknown = not known.all()
         out = np.empty((n, d + 1, c))
         loops = compiled_loops()
-        used = self._values_in_use(position, known) if self._finite and n and loops is None else None
+        used = self._values_in_use(position, known) if n and loops is None and self._finite else None
         if loops is not None:  # the gather path's sums, compiled
             loops.spode_sums(position, known, self._flat, self._width, out[:, :d])
         elif used is not None:
@@ -210,6 +211,12 @@ class SuperParentKernel:
         )
         self._unknown_super_parents(codes, known, w, out)
         return out
+
+    @functools.cached_property
+    def _finite(self) -> bool:
+        """No NaN and no ``-inf`` in the pair table (log-probabilities are at most 0), which
+        the numpy product path needs (``-inf`` times a zero of the one-hot is NaN)."""
+        return bool(np.isfinite(np.add.reduce(self.tables, axis=None)))
 
     def _weights_keep_products_normal(self, weights: np.ndarray) -> bool:
         """Whether every weighted product stays above ``exp(-700)``: finite, non-negative

@@ -516,10 +516,10 @@ class AODEClassifier(EnsembleClassifier):
     def _row_weights(self, codes) -> np.ndarray:
         n, d = codes.shape
         base = self.weights_[:d]
-        frequency = np.zeros((n, d))
-        for i in range(d):
-            known = codes[:, i] >= 0
-            frequency[known, i] = self._value_counts[i][codes[known, i]]
+        counts = np.concatenate([np.asarray(c, dtype=float) for c in self._value_counts] + [[0.0]])
+        offsets = np.cumsum([0] + [len(c) for c in self._value_counts[:-1]])
+        # each row's count of its value of each feature, in one gather (unknown: the 0 at the end)
+        frequency = counts.take(np.where(codes >= 0, codes + offsets, counts.size - 1))
         qualifies = frequency >= self._frequency_limit()
         weights = np.zeros((n, d + 1))
         weights[:, :d] = np.where(qualifies, base, 0.0)
