@@ -408,7 +408,7 @@ def pair_counts_by_bits(matrix, y, column, offsets, n_used, n_classes, chunk_row
     multiplications each. Exact integers in float64.
     """
     d, n = matrix.shape
-    total = np.zeros((n_used, n_used, n_classes), dtype=np.int64)
+    total = np.zeros((n_used, n_used, n_classes), dtype=np.uint64)
     for start in range(0, n, chunk_rows):
         stop = min(n, start + chunk_rows)
         in_class = np.zeros(n_classes, dtype=np.int64)
@@ -434,15 +434,51 @@ def pair_counts_by_bits(matrix, y, column, offsets, n_used, n_classes, chunk_row
                 if code >= 0:
                     bits[column[offset + code], word[t - start]] |= bit[t - start]
         for a in range(n_used):
-            for b in range(a, n_used):
-                for c in range(n_classes):
-                    count = 0
-                    for w in range(first_word[c], first_word[c + 1]):
-                        count += _popcount(bits[a, w] & bits[b, w])
-                    total[a, b, c] += count
+            _bitset_row_counts(bits, first_word, a, total[a])
     counts = np.empty((n_used, n_used, n_classes))
     for a in range(n_used):  # written in order; the lower half read from the upper
         for b in range(n_used):
             for c in range(n_classes):
                 counts[a, b, c] = total[a, b, c] if b >= a else total[b, a, c]
     return counts
+
+
+@_jit
+def _bitset_row_counts(bits, first_word, a, out):  # pragma: no cover - compiled
+    """``out[b, c] +=`` the bits that value ``a``'s and value ``b``'s bitsets share within class
+    ``c``, for every ``b >= a``: four values ``b`` at a time, which share each word of ``a``'s."""
+    n_used, n_classes = bits.shape[0], first_word.shape[0] - 1
+    mine = bits[a]
+    b = a
+    while b + 4 <= n_used:
+        for c in range(n_classes):
+            c0 = c1 = c2 = c3 = np.uint64(0)
+            for w in range(first_word[c], first_word[c + 1]):
+                word = mine[w]
+                c0 += _popcount(word & bits[b, w])
+                c1 += _popcount(word & bits[b + 1, w])
+                c2 += _popcount(word & bits[b + 2, w])
+                c3 += _popcount(word & bits[b + 3, w])
+            out[b, c] += c0
+            out[b + 1, c] += c1
+            out[b + 2, c] += c2
+            out[b + 3, c] += c3
+        b += 4
+    while b < n_used:
+        for c in range(n_classes):
+            count = np.uint64(0)
+            for w in range(first_word[c], first_word[c + 1]):
+                count += _popcount(mine[w] & bits[b, w])
+            out[b, c] += count
+        b += 1
+
+
+@_jit
+def values_held(matrix, offsets, width):  # pragma: no cover - compiled
+    """Whether some row holds each value (``offsets[i] + code`` of feature ``i``; ``-1``: none)."""
+    seen = np.zeros(width, dtype=np.bool_)
+    for i in range(matrix.shape[0]):
+        for t in range(matrix.shape[1]):
+            if matrix[i, t] >= 0:
+                seen[offsets[i] + matrix[i, t]] = True
+    return seen

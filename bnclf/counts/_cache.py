@@ -307,17 +307,20 @@ class CountCache:
         cards = self.cardinalities[:d]
         width = int(cards.sum())
         offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
-        seen = np.zeros(width, dtype=bool)
-        for j in range(d):  # the values some row holds (an unknown code, -1, is none)
-            codes = self._columns[j]
-            seen[offsets[j] : offsets[j] + cards[j]] = (
-                np.bincount(codes[codes >= 0] if self._has_unknown[j] else codes, minlength=int(cards[j])) > 0
-            )
+        loops = compiled_loops()
+        if loops is not None:
+            seen = loops.values_held(self._matrix[:d], offsets, width)
+        else:
+            seen = np.zeros(width, dtype=bool)
+            for j in range(d):  # the values some row holds (an unknown code, -1, is none)
+                codes = self._columns[j]
+                seen[offsets[j] : offsets[j] + cards[j]] = (
+                    np.bincount(codes[codes >= 0] if self._has_unknown[j] else codes, minlength=int(cards[j])) > 0
+                )
         used = np.flatnonzero(seen)
         self.check_all_pairs_size(used.size)
         column = np.where(seen, np.cumsum(seen) - 1, used.size)  # each value's one-hot column
-        loops = compiled_loops() if self._weights is None else None
-        if loops is not None and used.size:  # bitsets of rows: an AND and a popcount per 64 rows
+        if loops is not None and self._weights is None and used.size:  # bitsets: an AND and a popcount per 64 rows
             chunk = max(64, _BITSET_CHUNK_WORDS // used.size * 64)
             counts = loops.pair_counts_by_bits(self._matrix[:d], self._columns[self.class_index], column, offsets,
                                                used.size, self.n_classes, chunk)  # fmt: skip
