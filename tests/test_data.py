@@ -572,3 +572,32 @@ def test_integer_columns_at_the_ends_of_their_types_keep_their_values():
     codes = encoder.fit_transform(X)
     assert encoder.categories_ == [[-(2**63), 0, 2**63 - 1], [2**63, 2**63 + 1], [3, 5]]
     np.testing.assert_array_equal(codes[:3], [[0, 0, 0], [2, 1, 1], [1, 0, 0]])
+
+
+@pytest.mark.parametrize(
+    "labels, categories, ordered",
+    [
+        (["b", "a", "c", "a"], ["c", "b", "a", "z"], False),  # an unused category, categories not sorted
+        ([3, 1, 2, 2], [3, 2, 1, 7], True),  # ordered against the sort order
+        ([1.0, 2.0, 2.0], None, False),
+        ([True, False, True], None, False),
+    ],
+)
+def test_a_categorical_target_is_coded_from_its_codes_as_its_values_are(labels, categories, ordered):
+    """A categorical y is read from its codes (no Python object per label): the classes are
+    the sorted labels it holds, the codes index them, as for the same labels in a plain array;
+    and its missing labels, single class and non-integral floats are refused alike."""
+    y = pd.Series(pd.Categorical(labels, categories=categories, ordered=ordered))
+    expected = encode_target(pd.Series(np.asarray(labels)))
+    for given in (y, y.array, y.to_frame()):
+        classes, codes = encode_target(given)
+        assert classes.tolist() == expected[0].tolist() and classes.dtype == expected[0].dtype
+        np.testing.assert_array_equal(codes, expected[1])
+    with pytest.raises(ValueError, match="1 missing labels"):
+        encode_target(pd.Series(pd.Categorical(["a", None, "b"])))
+    with pytest.raises(ValueError, match="only one class"):
+        encode_target(pd.Series(pd.Categorical(["a", "a"], categories=["a", "b"])))
+    with pytest.raises(ValueError, match="continuous values"):
+        encode_target(pd.Series(pd.Categorical([1.5, 2.0])))
+    with pytest.raises(ValueError, match="y is empty"):
+        encode_target(pd.Series(pd.Categorical([], categories=["a"])))

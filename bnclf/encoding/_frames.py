@@ -322,21 +322,31 @@ def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
                 "Pass a single column (multilabel models take a 2-D y)."
             )
         y = y.iloc[:, 0]
-    values = as_target_vector(y, warn_column=True)
-    if values.size == 0:
+    uniques = None
+    if isinstance(y, (pd.Series, pd.Categorical)) and isinstance(y.dtype, pd.CategoricalDtype):
+        values, local = None, np.asarray(y.array.codes if isinstance(y, pd.Series) else y.codes)
+        missing = local < 0  # the codes, without a Python object per label
+    else:
+        values = as_target_vector(y, warn_column=True)
+        missing = np.asarray(pd.isna(values), dtype=bool)
+    if missing.size == 0:
         raise ValueError("y is empty: no training rows were given (0 samples).")
-    missing = np.asarray(pd.isna(values), dtype=bool)
     if missing.any():
         raise ValueError(
             f"y has {int(missing.sum())} missing labels (e.g. at row "
             f"{int(np.flatnonzero(missing)[0])}); drop those rows or fill them before fitting."
         )
+    if values is None:  # a categorical y: its codes, and the categories it holds
+        held = np.flatnonzero(np.bincount(local, minlength=len(y.dtype.categories)))
+        codes, uniques = np.searchsorted(held, local), np.asarray(y.dtype.categories)[held]
+        values = uniques
     if values.dtype.kind == "f" and not np.all(values == np.round(values)):
         raise ValueError(
             "Unknown label type: y holds continuous values; a classifier needs class labels "
             "(use a regressor, or bin y first)."
         )
-    codes, uniques = factorize(values)
+    if uniques is None:
+        codes, uniques = factorize(values)
     try:
         order = np.argsort(np.asarray(uniques), kind="stable")
     except TypeError:  # mixed label types (e.g. 1 and "a"): order by type name, then text
