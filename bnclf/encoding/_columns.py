@@ -177,6 +177,17 @@ def _encode_arrow_text(columns: list) -> dict[int, tuple[np.ndarray, list]]:
     return {j: (local[k * n : (k + 1) * n], distinct) for k, j in enumerate(positions)}
 
 
+def category_labels(categories: pd.Index) -> list:
+    """A categorical dtype's categories as Python scalars: Arrow-backed text through Arrow's
+    own ``to_pylist`` (about 2 µs for a few values, where ``Index.tolist`` takes 12 µs with
+    pandas 3), anything else through ``tolist``."""
+    if _is_arrow_text(categories.array):
+        import pyarrow as pa
+
+        return pa.array(categories.array).to_pylist()
+    return [python_scalar(v) for v in categories.tolist()]
+
+
 def _sorted_codes(local: np.ndarray, distinct) -> tuple[np.ndarray, list]:
     """The codes and labels of :func:`_sorted_factorize` from codes ``local`` into the
     ``distinct`` values of one or more columns (-1: missing): the values this column

@@ -21,6 +21,7 @@ from bnclf.encoding._columns import (
     _shifted_chunks,
     _sorted_codes,
     _sorted_factorize,
+    category_labels,
 )
 from bnclf.encoding._frames import (
     MAX_INTEGER_CATEGORIES,
@@ -233,7 +234,7 @@ class FeatureEncoder:
                 )
             if isinstance(values.dtype, pd.CategoricalDtype):
                 local = values.codes  # -1: missing (int8 or int16: cast where written)
-                labels = [python_scalar(v) for v in values.categories.tolist()]
+                labels = category_labels(values.categories)
                 own_states[j] = (values.dtype, None)  # the observed states are its categories: no map
             elif j in arrow:
                 local, labels = _sorted_codes(*arrow[j])
