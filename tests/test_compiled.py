@@ -177,6 +177,46 @@ def test_bitset_pair_counts_equal_the_one_hot_products_and_each_pairs_bincount(n
             assert not table.sum() - table[held].sum()  # every count lies among the values in use
 
 
+@pytest.mark.parametrize("unknown", [0.0, 0.1])
+@pytest.mark.parametrize("n_classes", [2, 5])
+def test_pair_measures_read_from_bitset_counts_equal_the_one_hot_products_bit_for_bit(unknown, n_classes, monkeypatch):
+    """The pair information terms (TAN's and KDB's conditional mutual information) and the
+    exact pair tables the cache keeps from them, with the compiled loops read from the
+    bitset counts (no one-hot product is formed) and without them from one-hot products:
+    the same numbers, bit for bit, with unknown codes, a one-valued feature and values no
+    row holds."""
+    from bnclf.counts import CountCache
+    from bnclf.encoding import DiscreteData
+
+    rng = np.random.default_rng(n_classes)
+    cards = np.array([2, 5, 1, 9, 3, 7])
+    n = 700
+    codes = np.column_stack([rng.integers(0, max(1, r - 1), n) for r in cards])
+    codes[rng.random(codes.shape) < unknown] = -1
+    data = DiscreteData(codes, cards, rng.integers(0, n_classes, n), n_classes)
+    with config_context(compiled=False):
+        numpy_cache = CountCache(data)
+        expected = numpy_cache.pair_information_terms()
+        pairs = [(i, j, 6) for i in range(6) for j in range(i + 1, 6)]
+        numpy_cache.counts_many(pairs)  # from the exact pair sources the terms leave
+        numpy_tables = [numpy_cache.counts(family) for family in pairs]
+
+    def no_products(*args):
+        raise AssertionError("a one-hot product was formed")
+
+    monkeypatch.setattr(CountCache, "_class_onehot_chunks", no_products)
+    cache = CountCache(data)
+    got = cache.pair_information_terms()
+    for a, b in zip(got, expected):
+        np.testing.assert_array_equal(a, b)
+    for a, b in zip(cache._pair_sources, numpy_cache._pair_sources):
+        np.testing.assert_array_equal(a, b)
+        assert a.dtype == b.dtype
+    cache.counts_many(pairs)
+    for family, table in zip(pairs, numpy_tables):
+        np.testing.assert_array_equal(cache.counts(family), table)
+
+
 # ----------------------------------------------------------------------------- AODE
 def test_log_weighted_sum_equals_numpy():
     rng = np.random.default_rng(0)

@@ -610,7 +610,11 @@ class CountCache:
 
             by_feature = np.zeros((n_classes, rwidth, d))
             known_pairs = np.zeros((n_classes, d, d))
-            for label, onehot, known, weights in chunks():
+            by_bits = products is not None and self._weights is None and self._bitset_pairs(width)
+            if by_bits:  # from bitsets of rows: the same integers
+                counts, used, _ = self.pair_counts_in_use()
+                by_feature, known_pairs = compiled_loops().pair_sources(counts, owner[used], column[used], d, products)
+            for label, onehot, known, weights in () if by_bits else chunks():
                 if products is not None:
                     products[label] += product(onehot, weights, 0, rwidth)
                 if known is None:  # no unknown values: N_ac whatever the other feature
@@ -678,6 +682,12 @@ class CountCache:
         terms = terms + terms.transpose(0, 2, 1)
         self._pair_terms = (np.moveaxis(terms, 0, -1), np.moveaxis(known_pairs, 0, -1))
         return self._pair_terms
+
+    def _bitset_pairs(self, width: int) -> bool:
+        """Whether the pair measures read their counts from :meth:`pair_counts_in_use`, by the
+        compiled loops' bitsets: numba present and the counts of all ``width`` values at most
+        :data:`_BITSET_PAIR_CELLS`."""
+        return compiled_loops() is not None and float(self.n_classes) * width * width <= _BITSET_PAIR_CELLS
 
     def _class_onehot_chunks(self, offsets, column, rwidth):
         """``(label, one-hot values, known indicators, row weights)`` for the rows of each
@@ -789,6 +799,10 @@ class _SegmentSums:
 
 _ONEHOT_CHUNK_CELLS = 1 << 22
 """Cells of the one-hot row chunks of :meth:`CountCache.pair_information_terms`."""
+
+_BITSET_PAIR_CELLS = 1 << 23
+"""Largest all-pairs count array (values squared, times classes: 64 MiB of float64) from which
+:meth:`CountCache.pair_information_terms` reads its counts (else it forms one-hot products)."""
 
 _BITSET_CHUNK_WORDS = 1 << 18
 """Words (of 64 rows each) of the bitsets of a chunk of rows in the compiled pair count of
