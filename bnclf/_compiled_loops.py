@@ -496,11 +496,11 @@ def pair_sources(counts, owner, column, n_features, out):  # pragma: no cover - 
     n_used, n_classes, width = counts.shape[0], counts.shape[2], out.shape[1]
     by_feature = np.zeros((n_classes, width, n_features))
     known_pairs = np.zeros((n_classes, n_features, n_features))
-    for a in range(n_used):
-        i, ca = owner[a], column[a]
-        for b in range(n_used):
-            j, cb = owner[b], column[b]
-            for c in range(n_classes):
+    for c in range(n_classes):  # a class at a time: each array written along its rows
+        for a in range(n_used):
+            i, ca = owner[a], column[a]
+            for b in range(n_used):
+                j, cb = owner[b], column[b]
                 value = counts[a, b, c]
                 known_pairs[c, i, j] += value
                 if ca < width:
