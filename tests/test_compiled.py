@@ -370,3 +370,24 @@ def test_aode_numpy_product_path_does_not_depend_on_earlier_predictions():
         with config_context(compiled=compiled):
             model.predict_joint_log_proba(wide)
             np.testing.assert_array_equal(model.predict_joint_log_proba(narrow), expected)
+
+
+def test_pair_measures_fall_back_on_products_when_the_pair_counts_pass_the_budget(monkeypatch):
+    """An all-pairs count array over the memory budget is not made for the pair measures: they
+    take the one-hot products (which need no such array) and give the same terms."""
+    from bnclf.counts import CountCache
+    from bnclf.encoding import DiscreteData
+
+    rng = np.random.default_rng(1)
+    cards = np.array([4, 5, 9, 3, 6])
+    data = DiscreteData(np.column_stack([rng.integers(0, r, 400) for r in cards]), cards, rng.integers(0, 2, 400), 2)
+    expected = CountCache(data).pair_information_terms()
+    formed = []
+    real = CountCache._class_onehot_chunks
+    monkeypatch.setattr(CountCache, "_class_onehot_chunks", lambda self, *a: formed.append(1) or real(self, *a))
+    with config_context(memory_budget=8_000):  # the pair counts: 2 * 27**2 * 8 = 11,664 bytes
+        cache = CountCache(data)
+        got = cache.pair_information_terms()
+    assert formed and getattr(cache, "_pair_counts", None) is None
+    for a, b in zip(got, expected):
+        np.testing.assert_array_equal(a, b)

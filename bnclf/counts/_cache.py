@@ -686,8 +686,10 @@ class CountCache:
     def _bitset_pairs(self, width: int) -> bool:
         """Whether the pair measures read their counts from :meth:`pair_counts_in_use`, by the
         compiled loops' bitsets: numba present and the counts of all ``width`` values at most
-        :data:`_BITSET_PAIR_CELLS`."""
-        return compiled_loops() is not None and float(self.n_classes) * width * width <= _BITSET_PAIR_CELLS
+        :data:`_BITSET_PAIR_CELLS` and within the memory budget (else the one-hot products, which
+        need neither)."""
+        cells = float(self.n_classes) * width * width
+        return compiled_loops() is not None and cells <= _BITSET_PAIR_CELLS and 8.0 * cells <= memory_budget()
 
     def _class_onehot_chunks(self, offsets, column, rwidth):
         """``(label, one-hot values, known indicators, row weights)`` for the rows of each
