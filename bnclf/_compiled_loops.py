@@ -81,8 +81,9 @@ def spode_sums(position, known, flat, width, out):  # pragma: no cover - compile
 
 
 @_jit
-def _children_sums(position, known, flat, width, start, stop, out):  # pragma: no cover - compiled
-    """:func:`spode_sums` of rows ``start:stop`` into ``out`` ``(rows, >= d, n_classes)``.
+def _children_sums(position, known, flat, width, start, stop, out, multiply=False):  # pragma: no cover - compiled
+    """:func:`spode_sums` of rows ``start:stop`` into ``out`` ``(rows, >= d, n_classes)``, or with
+    ``multiply`` the products of ``flat``'s entries (probabilities), from one.
 
     A child feature at a time for all the rows: the entries of child ``j``'s value lie in one
     stripe of ``flat`` (a super-parent value's row after another, in increasing order), and
@@ -92,37 +93,21 @@ def _children_sums(position, known, flat, width, start, stop, out):  # pragma: n
     for t in range(stop - start):
         for p in range(d):
             for c in range(n_classes):
-                out[t, p, c] = 0.0
+                out[t, p, c] = 1.0 if multiply else 0.0
     for j in range(d):
         for t in range(start, stop):
             if not known[t, j]:
                 continue
             stripe = position[t, j] * width
-            sums = out[t - start]
+            members = out[t - start]
             for p in range(d):
                 row = stripe + position[t, p]
-                for c in range(n_classes):
-                    sums[p, c] += flat[row, c]
-
-
-@_jit
-def _children_products(position, known, probabilities, width, start, stop, out):  # pragma: no cover - compiled
-    """:func:`_children_sums` with products of probabilities (from one)."""
-    d, n_classes = position.shape[1], probabilities.shape[1]
-    for t in range(stop - start):
-        for p in range(d):
-            for c in range(n_classes):
-                out[t, p, c] = 1.0
-    for j in range(d):
-        for t in range(start, stop):
-            if not known[t, j]:
-                continue
-            stripe = position[t, j] * width
-            products = out[t - start]
-            for p in range(d):
-                row = stripe + position[t, p]
-                for c in range(n_classes):
-                    products[p, c] *= probabilities[row, c]
+                if multiply:
+                    for c in range(n_classes):
+                        members[p, c] *= flat[row, c]
+                else:
+                    for c in range(n_classes):
+                        members[p, c] += flat[row, c]
 
 
 @_jit
@@ -174,7 +159,7 @@ def averaged_spode_probabilities(
     total = np.empty(n_classes)
     for start in range(0, n, _ROWS_PER_BLOCK):
         stop = min(n, start + _ROWS_PER_BLOCK)
-        _children_products(position, known, probabilities, width, start, stop, block)
+        _children_sums(position, known, probabilities, width, start, stop, block, True)
         for t in range(start, stop):
             members = block[t - start]
             for c in range(n_classes):  # naive Bayes first, then each SPODE in turn (classes innermost)
