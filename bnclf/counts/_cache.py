@@ -539,7 +539,10 @@ class CountCache:
         known), with ``K`` the known-value indicators. Value pairs are formed for a
         group of features at a time, so no array exceeds about 2**22 cells however
         many features there are; a cache merged from parts (no rows) sums its parts'
-        :meth:`pair_blocks`.
+        :meth:`pair_blocks`. With the compiled loops, unweighted rows and all-pairs counts
+        within :data:`_BITSET_PAIR_CELLS` and the memory budget, the same three arrays are
+        read from :meth:`pair_counts_in_use`'s bitset counts instead
+        (:func:`bnclf._compiled_loops.pair_sources`): whole numbers, so equal bit for bit.
         """
         if getattr(self, "_pair_terms", None) is not None:
             return self._pair_terms
