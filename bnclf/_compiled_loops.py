@@ -306,8 +306,8 @@ def child_given_pair_log_table(counts, sums, used, owner, cards, alpha, beta, wi
         for b in range(n_used):
             for c in range(n_classes):
                 largest = max(largest, sums[j, b, c])
-    alpha_of, alphas = _distinct(alpha)
-    beta_of, betas = _distinct(beta)
+    alphas, betas = np.unique(alpha), np.unique(beta)
+    alpha_of, beta_of = np.searchsorted(alphas, alpha), np.searchsorted(betas, beta)  # each one's row
     lookup = (alphas.shape[0] + betas.shape[0]) * (largest + 1.0) < n_used * n_used * n_classes
     size = int(largest) + 1 if lookup else 0
     log_alpha_plus = np.empty((alphas.shape[0], size))  # log(k + alpha), k = 0 .. largest
@@ -357,26 +357,6 @@ def child_given_pair_log_table(counts, sums, used, owner, cards, alpha, beta, wi
                 else:
                     tables[g, h, c] = math.log(counts[a, b, c] + alpha[j]) - ld
     return tables
-
-
-@_jit
-def _distinct(values):  # pragma: no cover - compiled
-    """``(index, distinct)``: the distinct ``values`` in order of first appearance, and the
-    place of each value among them."""
-    index = np.empty(values.shape[0], dtype=np.int64)
-    distinct = np.empty(values.shape[0])
-    k = 0
-    for i in range(values.shape[0]):
-        index[i] = -1
-        for e in range(k):
-            if distinct[e] == values[i]:
-                index[i] = e
-                break
-        if index[i] < 0:
-            distinct[k] = values[i]
-            index[i] = k
-            k += 1
-    return index, distinct[:k]
 
 
 @_jit
