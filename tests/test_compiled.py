@@ -300,6 +300,55 @@ def test_aode_sub_table_of_the_values_in_use_gives_the_full_tables_sums(monkeypa
         np.testing.assert_allclose(model.predict_joint_log_proba(test), results[0], rtol=1e-13)
 
 
+@pytest.mark.parametrize("n_classes", [2, 3, 4, 7])
+def test_spode_loops_of_every_class_count_equal_each_rows_sums(n_classes):
+    """Two and three classes take their own compiled copies of the loop (the count a
+    constant): each gives every SPODE's sum of its children's entries, added in order, and
+    their products, as a plain per-row computation does, with unknown children left out."""
+    import bnclf._compiled_loops as loops
+
+    rng = np.random.default_rng(n_classes)
+    d, r, n = 7, 3, 70  # more rows than one block of the loop
+    width = d * r
+    flat = np.log(rng.random((width * width, n_classes)))
+    position = rng.integers(0, r, (n, d)) + np.arange(d) * r
+    known = rng.random((n, d)) > 0.15
+    sums = np.empty((n, d, n_classes))
+    loops.spode_sums(position, known, flat, width, sums)
+    products = np.empty((n, d, n_classes))
+    for start in range(0, n, loops._ROWS_PER_BLOCK):
+        stop = min(n, start + loops._ROWS_PER_BLOCK)
+        loops._children_sums(position, known, np.exp(flat), width, start, stop, products[start:stop], True)
+    expected_sums, expected_products = np.zeros_like(sums), np.ones_like(products)
+    for t in range(n):
+        for j in np.flatnonzero(known[t]):
+            for p in range(d):
+                entry = flat[position[t, j] * width + position[t, p]]
+                expected_sums[t, p] = expected_sums[t, p] + entry
+                expected_products[t, p] = expected_products[t, p] * np.exp(entry)
+    np.testing.assert_array_equal(sums, expected_sums)
+    np.testing.assert_array_equal(products, expected_products)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 4])
+@pytest.mark.parametrize("products", [True, False], ids=["products", "logarithms"])
+def test_aode_posteriors_of_every_class_count_equal_numpy(n_classes, products, monkeypatch):
+    import bnclf.inference._super_parent as super_parent
+
+    rng = np.random.default_rng(10 + n_classes)
+    cats = list("abcde")
+    X = pd.DataFrame({f"f{i}": pd.Categorical(rng.choice(cats, 500), categories=cats) for i in range(8)})
+    y = pd.Series((X["f0"].cat.codes + X["f1"].cat.codes + rng.integers(0, 2, 500)) % n_classes)
+    test = rows_with_unknowns(X, 400, 100, seed=1)
+    if not products:
+        monkeypatch.setattr(super_parent, "_PROBABILITY_CELLS", 0)
+    model = AODEClassifier().fit(X.iloc[:400], y.iloc[:400])
+    assert (model._member_kernel()._probabilities is not None) == products
+    compiled = model.predict_joint_log_proba(test)
+    with config_context(compiled=False):
+        np.testing.assert_allclose(compiled, model.predict_joint_log_proba(test), rtol=1e-13)
+
+
 @pytest.mark.parametrize("est", [AODEClassifier(), WAODEClassifier(smoothing="weka")], ids=["aode", "waode-weka"])
 def test_aode_products_of_probabilities_equal_the_sums_of_logarithms(krkp, est, monkeypatch):
     """The probability path (small tables) against the log path of the same loops and the
