@@ -310,7 +310,8 @@ def child_given_pair_log_table(counts, sums, used, owner, cards, alpha, beta, wi
     local = np.full(width, -1, dtype=np.int64)
     for a in range(n_used):
         local[used[a]] = a
-    if sums.shape[0] == 0:  # N(x_p, c) over each child feature's values in use
+    whole_counts = sums.shape[0] == 0
+    if whole_counts:  # N(x_p, c) over each child feature's values in use
         sums = np.zeros((d, n_used, n_classes))
         for a in range(n_used):
             j = owner[used[a]]
@@ -346,12 +347,33 @@ def child_given_pair_log_table(counts, sums, used, owner, cards, alpha, beta, wi
                 else:
                     log_den[j, b, c] = math.log(den)
     tables = np.empty((width, width, n_classes))
+    whole = lookup and whole_counts  # every count a whole number: read from the table, unchecked
+    if n_classes == 2:  # the count as a constant: the compiler unrolls the classes' loops
+        _log_table_rows(tables, counts, local, owner, cards, alpha, beta, log_den, whole, log_alpha_plus, alpha_of, 2)
+    elif n_classes == 3:
+        _log_table_rows(tables, counts, local, owner, cards, alpha, beta, log_den, whole, log_alpha_plus, alpha_of, 3)
+    else:
+        _log_table_rows(
+            tables, counts, local, owner, cards, alpha, beta, log_den, whole, log_alpha_plus, alpha_of, n_classes
+        )
+    return tables
+
+
+@_jit
+def _log_table_rows(
+    tables, counts, local, owner, cards, alpha, beta, log_den, whole, log_alpha_plus, alpha_of, n_classes
+):  # pragma: no cover - compiled
+    """The cells of :func:`child_given_pair_log_table`, a child value's row at a time;
+    ``whole``: every count a whole number, its ``log(k + alpha)`` read from ``log_alpha_plus``
+    (the logarithm of the same sum: the same number)."""
+    width = tables.shape[0]
     for g in range(width):  # child value
         j = owner[g]
         a = local[g]
         log_alpha = math.log(alpha[j]) if alpha[j] > 0.0 else -np.inf
         uniform = -math.log(cards[j])
         unseen = log_alpha - math.log(beta[j]) if beta[j] > 0.0 else uniform  # a parent value no row holds
+        plus = log_alpha_plus[alpha_of[j]]
         for h in range(width):  # parent value
             if owner[h] == j:
                 for c in range(n_classes):
@@ -368,11 +390,10 @@ def child_given_pair_log_table(counts, sums, used, owner, cards, alpha, beta, wi
                     tables[g, h, c] = uniform
                 elif a < 0:
                     tables[g, h, c] = log_alpha - ld
-                elif lookup and counts[a, b, c] == int(counts[a, b, c]):
-                    tables[g, h, c] = log_alpha_plus[alpha_of[j], int(counts[a, b, c])] - ld
+                elif whole:
+                    tables[g, h, c] = plus[int(counts[a, b, c])] - ld
                 else:
                     tables[g, h, c] = math.log(counts[a, b, c] + alpha[j]) - ld
-    return tables
 
 
 @_jit
