@@ -90,6 +90,13 @@ def test_feature_class_tables_from_the_pair_diagonal_equal_their_bincounts(weigh
             assert (family in cache._tables) == (not weighted)
             np.testing.assert_array_equal(cache.counts(family), fresh.counts(family))
             assert cache.counts(family).dtype == fresh.counts(family).dtype
+    # the (j, class) tables stacked by value: from the diagonal, or counted (weighted rows, no pair counts)
+    stacked = np.concatenate([np.bincount(data.y[data.codes[:, j] >= 0] + 3 * data.codes[data.codes[:, j] >= 0, j],
+                                          weights=None if data.weights is None else data.weights[data.codes[:, j] >= 0],
+                                          minlength=12).reshape(4, 3) for j in range(4)])  # fmt: skip
+    np.testing.assert_allclose(cache.value_class_counts(), stacked, rtol=1e-14)
+    np.testing.assert_allclose(fresh.value_class_counts(), stacked, rtol=1e-14)
+    assert hasattr(cache, "_value_class_counts") == (not weighted) and not hasattr(fresh, "_value_class_counts")
 
 
 @pytest.mark.parametrize("weighted", [False, True])

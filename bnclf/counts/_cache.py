@@ -346,10 +346,21 @@ class CountCache:
         cards = self.cardinalities[:d]
         by_value = np.zeros((int(cards.sum()), self.n_classes))
         by_value[used] = counts[np.arange(used.size), np.arange(used.size)]
+        self._value_class_counts = by_value
         for j, (start, r) in enumerate(zip(offsets, cards)):
             table = by_value[start : start + r].copy()
             self._tables.setdefault((j, c), table)
             self._tables.setdefault((j,), table.sum(axis=1))
+
+    def value_class_counts(self) -> np.ndarray:
+        """``(R, n_classes)``: the tables ``(j, class)`` of every feature, stacked by value
+        position (as read from the pair counts' diagonal when those are counted)."""
+        stacked = getattr(self, "_value_class_counts", None)
+        if stacked is None:
+            d, c = self.n_features, self.class_index
+            self.counts_many([(j, c) for j in range(d)])
+            stacked = np.concatenate([self.counts((j, c)) for j in range(d)])
+        return stacked
 
     def pair_blocks_fit(self) -> bool:
         """Whether :meth:`pair_blocks` is small enough to build (at most 2**24 cells).

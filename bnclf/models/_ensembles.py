@@ -349,13 +349,12 @@ class AODEClassifier(EnsembleClassifier):
         are stacked by value position ``(R, n_classes)``. All from the ``(x_j, c)`` counts
         in a few array operations, with the estimates of :meth:`_spode_estimates`."""
         c, d = cache.class_index, cache.n_features
-        cache.counts_many([(j, c) for j in range(d)] + [(c,)])
-        tables = [cache.counts((j, c)) for j in range(d)]
-        counts = np.concatenate(tables)  # (R, C): N(x_j, c)
-        by_class = np.stack([t.sum(axis=0) for t in tables])  # (d, C): N(c) of each feature's table
+        counts = cache.value_class_counts()  # (R, C): N(x_j, c)
         r = cache.cardinalities[:d]
-        classes = cache.counts((c,))
         per_value = np.repeat(np.arange(d), r)
+        by_class = np.zeros((d, counts.shape[1]))  # N(c) of each feature's table: its rows added in order
+        np.add.at(by_class, per_value, counts)
+        classes = cache.counts((c,))
         with np.errstate(divide="ignore"):
             nb_tables = self._estimates(counts, by_class[per_value], r[per_value], classes)
             nb_prior, nb_children = np.log(nb_tables[0]), np.log(nb_tables[1])
