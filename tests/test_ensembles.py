@@ -253,6 +253,26 @@ def test_aode_kernel_takes_the_product_only_where_it_pays_and_is_defined(small, 
     assert not calls
 
 
+def test_aode_kernel_zeroes_exactly_the_diagonal_blocks():
+    """j == p is not a family: the kernel zeroes the blocks of a feature's values with
+    themselves (uneven cardinalities) and keeps every other cell, without changing the
+    caller's array; a table already zero there is used as it is."""
+    from bnclf.inference._super_parent import SuperParentKernel
+
+    cards = np.array([2, 5, 1, 3])
+    offsets = np.cumsum(cards) - cards
+    width, c = int(cards.sum()), 2
+    tables = -np.random.default_rng(0).random((width, width, c)) - 0.1
+    expected = tables.copy()
+    for o, r in zip(offsets, cards):
+        expected[o : o + r, o : o + r] = 0.0
+    small = (np.zeros((4, c)), np.zeros((width, c)), np.zeros(c), np.zeros((width, c)))
+    kernel = SuperParentKernel(tables, offsets, cards, *small)
+    np.testing.assert_array_equal(kernel.tables, expected)
+    assert (tables != 0).all()  # the argument is left as it was
+    assert SuperParentKernel(expected, offsets, cards, *small).tables is expected
+
+
 def test_frequency_limit_zero_lets_a_never_seen_declared_value_qualify():
     rng = np.random.default_rng(0)
     cats = ["a", "b", "c", "rare"]  # "rare" is declared but absent from training

@@ -347,10 +347,10 @@ class CountCache:
         by_value = np.zeros((int(cards.sum()), self.n_classes))
         by_value[used] = counts[np.arange(used.size), np.arange(used.size)]
         self._value_class_counts = by_value
+        by_value_only = by_value.sum(axis=1)
         for j, (start, r) in enumerate(zip(offsets, cards)):
-            table = by_value[start : start + r].copy()
-            self._tables.setdefault((j, c), table)
-            self._tables.setdefault((j,), table.sum(axis=1))
+            self._tables.setdefault((j, c), by_value[start : start + r].copy())
+            self._tables.setdefault((j,), by_value_only[start : start + r].copy())
 
     def value_class_counts(self) -> np.ndarray:
         """``(R, n_classes)``: the tables ``(j, class)`` of every feature, stacked by value

@@ -51,6 +51,16 @@ _PRODUCT_NS = 0.1
 multiply-adds with the one-hot and the sub-table formed: 0.1 ns on splice and letter)."""
 
 
+def _diagonal_cells(offsets: np.ndarray, cardinalities: np.ndarray, width: int) -> np.ndarray:
+    """The rows ``g * width + h`` of the flat pair table whose values ``g`` and ``h`` belong to
+    one feature (the diagonal blocks ``j == p``), in one array."""
+    owner = np.repeat(np.arange(len(cardinalities)), cardinalities)
+    size = cardinalities[owner]  # each value's block: the values of its own feature
+    first = np.repeat(np.arange(owner.size) * width + offsets[owner], size)
+    step = np.arange(int(size.sum())) - np.repeat(np.cumsum(size) - size, size)
+    return first + step
+
+
 class SuperParentKernel:
     """Joint log-likelihoods of AODE's members (every SPODE, then naive Bayes).
 
@@ -108,13 +118,13 @@ class SuperParentKernel:
     ) -> None:
         d = len(offsets)
         tables = np.asarray(pair_tables, dtype=float)
-        diagonal = [(slice(o, o + r), slice(o, o + r)) for o, r in zip(offsets, cardinalities)]
-        if any(tables[block].any() for block in diagonal):  # j == p is not a family: contribute nothing
+        width = tables.shape[0]
+        diagonal = _diagonal_cells(np.asarray(offsets, np.int64), np.asarray(cardinalities, np.int64), width)
+        if np.take(tables.reshape(-1, tables.shape[2]), diagonal, axis=0).any():  # j == p: not a family, adds nothing
             tables = tables.copy()
-            for block in diagonal:
-                tables[block] = 0.0
+            tables.reshape(-1, tables.shape[2])[diagonal] = 0.0
         self.tables = tables
-        self._width = tables.shape[0]
+        self._width = width
         self._flat = tables.reshape(-1, tables.shape[2])  # row j * R + p: a contiguous run of classes
         self._table_in_use = None  # (values in use, their sub-table) of the last product
         self.offsets = np.asarray(offsets, dtype=np.int64)

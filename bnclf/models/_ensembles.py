@@ -304,7 +304,7 @@ class AODEClassifier(EnsembleClassifier):
     def _frequency_limit(self):
         return self.frequency_limit
 
-    _derived = ("_stacked", "_spodes", "_built_networks")
+    _derived = ("_stacked", "_spodes", "_built_networks", "_value_counts_stacked")
 
     def _fit_network(self, cache, rows):
         self.__dict__.pop("_spode_tables", None)  # a refit on wide data stores networks instead
@@ -446,6 +446,10 @@ class AODEClassifier(EnsembleClassifier):
             _check_spode_tables(self._spode_tables, self._encoder.categories_, len(self.classes_))
 
     def _build_derived(self) -> None:
+        # the training counts of every feature's values in one array, then a 0 for an unknown
+        # value, and each feature's first position: the row weights' one gather
+        counts = np.concatenate([np.asarray(c, dtype=float) for c in self._value_counts] + [[0.0]])
+        self._value_counts_stacked = (counts, np.cumsum([0] + [len(c) for c in self._value_counts[:-1]]))
         if self._all_pairs_kernel:
             tables = self._spode_tables
             cards = np.array([len(states) for states in self._encoder.categories_], dtype=np.int64)
@@ -515,8 +519,7 @@ class AODEClassifier(EnsembleClassifier):
     def _row_weights(self, codes) -> np.ndarray:
         n, d = codes.shape
         base = self.weights_[:d]
-        counts = np.concatenate([np.asarray(c, dtype=float) for c in self._value_counts] + [[0.0]])
-        offsets = np.cumsum([0] + [len(c) for c in self._value_counts[:-1]])
+        counts, offsets = self._value_counts_stacked
         # each row's count of its value of each feature, in one gather (unknown: the 0 at the end)
         frequency = counts.take(np.where(codes >= 0, codes + offsets, counts.size - 1))
         qualifies = frequency >= self._frequency_limit()
