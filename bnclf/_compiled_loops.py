@@ -397,21 +397,31 @@ def _log_table_rows(
 
 
 @_jit
-def pair_counts_by_bits(matrix, y, column, offsets, n_used, n_classes, chunk_rows):  # pragma: no cover - compiled
+def pair_counts_by_bits(
+    matrix, y, slot, offsets, n_used, n_classes, chunk_rows, last_of
+):  # pragma: no cover - compiled
     """``counts[a, b, c]``: the rows of class ``c`` that hold value ``a`` and value ``b``
     (:meth:`bnclf.counts.CountCache.pair_counts_in_use`'s table, from unweighted rows).
 
     ``matrix`` ``(features, rows)`` holds the codes (``-1``: unknown, no value), ``y`` the
-    classes, ``column[offsets[i] + code]`` the place of a value among the ``n_used`` values
-    in use. A chunk of ``chunk_rows`` rows at a time, each value's rows of each class are a
-    bitset (the class's rows, in order, in words of 64); a pair's count within a class is
-    the number of bits set in both bitsets: one AND and one ``popcount`` per 64 rows, for
-    each pair ``a <= b`` (the other half by symmetry), where one-hot products take 64
-    multiplications each. Exact integers in float64, written into the one array returned (no
+    classes; ``last_of`` has one entry per value in use (``n_used``). A chunk of
+    ``chunk_rows`` rows at a time, each counted value's rows of each class are a bitset (the
+    class's rows, in order, in words of 64); a pair's count within a class is the number of
+    bits set in both bitsets: one AND and one ``popcount`` per 64 rows, for each pair
+    ``a <= b`` (the other half by symmetry), where one-hot products take 64 multiplications
+    each. Exact integers in float64, written into the one array returned (no
     second array the size of the counts: a fresh one costs its page faults, about 3 µs per 4 KiB).
+
+    ``slot[offsets[i] + code]`` is a value's bitset; the last value in use of a feature that
+    every row knows has none (its bits go to a spare bitset after the others, never read):
+    its counts are the totals less its feature's other values' (:func:`_fill_last_values`),
+    so a feature of ``r`` values in use takes ``r - 1`` bitsets. ``last_of[a]`` is the first
+    value in use of ``a``'s feature when ``a`` is such a value, else ``-1``.
     """
     d, n = matrix.shape
+    counted = np.flatnonzero(last_of < 0)  # each bitset's value
     counts = np.zeros((n_used, n_used, n_classes))  # the upper half while counting
+    totals = np.zeros(n_classes)  # the rows of each class
     for start in range(0, n, chunk_rows):
         stop = min(n, start + chunk_rows)
         in_class = np.zeros(n_classes, dtype=np.int64)
@@ -420,6 +430,7 @@ def pair_counts_by_bits(matrix, y, column, offsets, n_used, n_classes, chunk_row
         first_word = np.zeros(n_classes + 1, dtype=np.int64)  # class c's words: first_word[c]:first_word[c + 1]
         for c in range(n_classes):
             first_word[c + 1] = first_word[c] + (in_class[c] + 63) // 64
+            totals[c] += in_class[c]
         word = np.empty(stop - start, dtype=np.int64)  # each row's word and bit
         bit = np.empty(stop - start, dtype=np.uint64)
         place = np.zeros(n_classes, dtype=np.int64)
@@ -429,30 +440,82 @@ def pair_counts_by_bits(matrix, y, column, offsets, n_used, n_classes, chunk_row
             place[c] = k + 1
             word[t - start] = first_word[c] + (k >> 6)
             bit[t - start] = np.uint64(1) << np.uint64(k & 63)
-        bits = np.zeros((n_used, first_word[n_classes]), dtype=np.uint64)
+        bits = np.zeros((counted.shape[0] + 1, first_word[n_classes]), dtype=np.uint64)
         for i in range(d):  # a feature's codes are contiguous
             offset = offsets[i]
             for t in range(start, stop):
                 code = matrix[i, t]
                 if code >= 0:
-                    bits[column[offset + code], word[t - start]] |= bit[t - start]
-        for a in range(n_used):
-            _bitset_row_counts(bits, first_word, a, counts[a])
-    for a in range(n_used):  # the lower half, in place (exact: whole numbers below 2**53)
-        for b in range(a):
-            for c in range(n_classes):
-                counts[a, b, c] = counts[b, a, c]
+                    bits[slot[offset + code], word[t - start]] |= bit[t - start]
+        for a in range(counted.shape[0]):
+            _bitset_row_counts(bits, first_word, a, counts[counted[a]], counted)  # the spare row: never read
+    _mirror(counts)
+    _fill_last_values(counts, totals, counted, last_of)
     return counts
 
 
+_TILE = 16
+"""Values per side of the squares the lower half is copied in (their rows stay in cache)."""
+
+
 @_jit
-def _bitset_row_counts(bits, first_word, a, out):  # pragma: no cover - compiled
-    """``out[b, c] +=`` the bits that value ``a``'s and value ``b``'s bitsets share within class
-    ``c``, for every ``b >= a``: four values ``b`` at a time, which share each word of ``a``'s."""
-    n_used, n_classes = bits.shape[0], first_word.shape[0] - 1
+def _mirror(counts):  # pragma: no cover - compiled
+    """The lower half from the upper, in place (exact: whole numbers below 2**53), a square
+    of :data:`_TILE` values at a time."""
+    n_used, n_classes = counts.shape[0], counts.shape[2]
+    for a0 in range(0, n_used, _TILE):
+        for b0 in range(0, a0 + 1, _TILE):
+            for a in range(a0, min(a0 + _TILE, n_used)):
+                for b in range(b0, min(b0 + _TILE, a)):
+                    for c in range(n_classes):
+                        counts[a, b, c] = counts[b, a, c]
+
+
+@_jit
+def _fill_last_values(counts, totals, counted, last_of):  # pragma: no cover - compiled
+    """The counts of the values without a bitset (``last_of[l] >= 0``: the last value in use
+    of a feature every row knows, whose first value in use is ``last_of[l]``), from totals:
+    ``N(l, c) = N(c) - sum N(a, c)`` and ``N(l, b, c) = N(b, c) - sum N(a, b, c)`` over the
+    feature's other values ``a``, a row at a time; whole numbers, so exact."""
+    n_classes = counts.shape[2]
+    derived = np.flatnonzero(last_of >= 0)
+    for l in derived:  # each one's own count first: the diagonal
+        for c in range(n_classes):
+            total = totals[c]
+            for a in range(last_of[l], l):
+                total -= counts[a, a, c]
+            counts[l, l, c] = total
+    for l in derived:  # with the values counted: row l, then column l
+        row = counts[l]
+        for b in counted:
+            for c in range(n_classes):
+                row[b, c] = counts[b, b, c]
+        for a in range(last_of[l], l):
+            other = counts[a]
+            for b in counted:
+                for c in range(n_classes):
+                    row[b, c] -= other[b, c]
+        for b in counted:
+            for c in range(n_classes):
+                counts[b, l, c] = row[b, c]
+    for l in derived:  # with each other
+        for m in derived:
+            if m != l:
+                for c in range(n_classes):
+                    total = counts[m, m, c]
+                    for a in range(last_of[l], l):
+                        total -= counts[a, m, c]
+                    counts[l, m, c] = total
+
+
+@_jit
+def _bitset_row_counts(bits, first_word, a, out, counted):  # pragma: no cover - compiled
+    """``out[counted[b], c] +=`` the bits that bitset ``a``'s and bitset ``b``'s share within
+    class ``c``, for every ``b >= a``: four bitsets ``b`` at a time, which share each word of ``a``'s."""
+    n_rows, n_classes = counted.shape[0], first_word.shape[0] - 1
     mine = bits[a]
     b = a
-    while b + 4 <= n_used:
+    while b + 4 <= n_rows:
         for c in range(n_classes):
             c0 = c1 = c2 = c3 = np.uint64(0)
             for w in range(first_word[c], first_word[c + 1]):
@@ -461,17 +524,17 @@ def _bitset_row_counts(bits, first_word, a, out):  # pragma: no cover - compiled
                 c1 += _popcount(word & bits[b + 1, w])
                 c2 += _popcount(word & bits[b + 2, w])
                 c3 += _popcount(word & bits[b + 3, w])
-            out[b, c] += float(c0)
-            out[b + 1, c] += float(c1)
-            out[b + 2, c] += float(c2)
-            out[b + 3, c] += float(c3)
+            out[counted[b], c] += float(c0)
+            out[counted[b + 1], c] += float(c1)
+            out[counted[b + 2], c] += float(c2)
+            out[counted[b + 3], c] += float(c3)
         b += 4
-    while b < n_used:
+    while b < n_rows:
         for c in range(n_classes):
             count = np.uint64(0)
             for w in range(first_word[c], first_word[c + 1]):
                 count += _popcount(mine[w] & bits[b, w])
-            out[b, c] += float(count)
+            out[counted[b], c] += float(count)
         b += 1
 
 

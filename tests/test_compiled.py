@@ -137,11 +137,14 @@ def test_rmcv_searches_the_same_structures(dataset, request):
 
 
 # ----------------------------------------------------------------------------- pair counts
+@pytest.mark.parametrize("unknown_in", [(0, 1, 2, 3, 4, 5), (1, 5), ()], ids=["all", "some", "none"])
 @pytest.mark.parametrize("n_classes", [1, 2, 5, 40])
-def test_bitset_pair_counts_equal_the_one_hot_products_and_each_pairs_bincount(n_classes, monkeypatch):
+def test_bitset_pair_counts_equal_the_one_hot_products_and_each_pairs_bincount(n_classes, unknown_in, monkeypatch):
     """Rows of many classes (one with no row), unknown codes, a one-valued feature and
     values no row holds; chunks of 64 rows and a chunk of all rows: the counts of the
-    numpy one-hot products, each pair's table ``np.bincount`` over combined codes."""
+    numpy one-hot products, each pair's table ``np.bincount`` over combined codes. The last
+    value in use of a feature without unknown codes takes no bitset: its counts are totals
+    less its feature's other values' (features with unknown codes: all, some, none)."""
     import bnclf.counts._cache as cache_module
     from bnclf.counts import CountCache
     from bnclf.encoding import DiscreteData
@@ -150,7 +153,8 @@ def test_bitset_pair_counts_equal_the_one_hot_products_and_each_pairs_bincount(n
     cards = np.array([2, 5, 1, 9, 3, 70])
     n = 1000
     codes = np.column_stack([rng.integers(0, max(1, r - 1), n) for r in cards])  # the last value: never held
-    codes[rng.random(codes.shape) < 0.1] = -1
+    for j in unknown_in:
+        codes[rng.random(n) < 0.1, j] = -1
     y = rng.integers(0, n_classes, n)
     y[y == n_classes - 1] = 0  # the last class has no row
     data = DiscreteData(codes, cards, y, n_classes)
@@ -158,7 +162,10 @@ def test_bitset_pair_counts_equal_the_one_hot_products_and_each_pairs_bincount(n
         expected = CountCache(data).pair_counts_in_use()
     for words in (1, 1 << 18):  # 64 rows a chunk; every row in one
         monkeypatch.setattr(cache_module, "_BITSET_CHUNK_WORDS", words)
-        counts, used, offsets = CountCache(data).pair_counts_in_use()
+        cache = CountCache(data)
+        counts, used, offsets = cache.pair_counts_in_use()
+        slot, last_of = cache._bitset_slots(used, cards)
+        assert (last_of >= 0).sum() == 6 - len(unknown_in)  # one value without a bitset per fully known feature
         np.testing.assert_array_equal(used, expected[1])
         np.testing.assert_array_equal(counts, expected[0])
     column = np.full(cards.sum(), -1)

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 from bnclf import KDBClassifier, NaiveBayesClassifier, TANClassifier
-from bnclf.counts._cache import CountCache, _VariableRows
+from bnclf.counts._cache import CountCache
+from bnclf.counts._rows import _VariableRows
 from bnclf.encoding._frames import DiscreteData
 
 
