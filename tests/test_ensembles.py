@@ -181,18 +181,28 @@ def test_ensemble_has_no_single_dag(small):
     assert [k for k, _ in est.network_members()] == list(range(X.shape[1]))
 
 
-@pytest.fixture(params=["gather", "product", "compiled"])
+@pytest.fixture(params=["gather", "product", "groups", "compiled"])
 def spode_sums(request, monkeypatch):
-    """Every way of summing the SPODE children: gathers, the one-hot product, or the
-    compiled loops (numba, where installed)."""
+    """Every way of summing the SPODE children: gathers, the one-hot product (whole, or by
+    super-parent value), or the compiled loops (numba, where installed)."""
     import bnclf.inference._super_parent as super_parent
     from bnclf import config_context
 
     if request.param == "compiled":
         pytest.importorskip("numba")
     monkeypatch.setattr(super_parent, "_PRODUCT_NS", np.inf if request.param == "gather" else 0.0)
+    # the whole product costs nothing more than the groups, or the groups nothing at all
+    monkeypatch.setattr(super_parent, "_GROUP_NS", (0.0, -1.0) if request.param == "groups" else (np.inf, 0.0))
+    taken = []
+    real = super_parent.SuperParentKernel._children_by_product
+    monkeypatch.setattr(
+        super_parent.SuperParentKernel,
+        "_children_by_product",
+        lambda self, *args: taken.append("groups" if args[-1] else "product") or real(self, *args),
+    )
     with config_context(compiled=request.param == "compiled"):
         yield request.param
+    assert set(taken) == ({request.param} if request.param in ("product", "groups") else set())
 
 
 def test_aode_tensor_kernel_equals_the_member_networks(small, spode_sums):
