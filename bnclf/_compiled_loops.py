@@ -300,10 +300,11 @@ def child_given_pair_log_table(counts, sums, used, owner, cards, alpha, beta, wi
     ``log(alpha_j) - ...`` for a child value no row holds; the uniform ``-log r_j`` where
     the denominator is zero.
 
-    The logarithm of a whole count (unweighted rows, integer weights) is read from a table of
-    ``log(k + alpha)`` (and ``log(k + beta)``) for ``k = 0 .. largest sum``, one per distinct
-    ``alpha`` (``beta``), when that table is the smaller: the same numbers, from fewer
-    logarithms (splice: about 6,000 in place of 300,000).
+    The logarithm of a whole count is read from a table of ``log(k + alpha)`` (and
+    ``log(k + beta)``) for ``k = 0 .. largest sum``, one per distinct ``alpha`` (``beta``),
+    when that table is the smaller: the same numbers, from fewer logarithms (splice: about
+    6,000 in place of 300,000). Unweighted rows (``sums`` empty) read every count so; with
+    weighted rows only the whole denominators are read, the rest takes ``log``.
     """
     n_used, n_classes = used.shape[0], counts.shape[2]
     d = cards.shape[0]

@@ -263,6 +263,47 @@ def test_aode_kernel_takes_the_product_only_where_it_pays_and_is_defined(small, 
     assert not calls
 
 
+def test_aode_numpy_path_groups_only_where_they_pay_and_give_the_whole_products_sums(monkeypatch, numpy_paths):
+    """With the real cost constants: many classes and few values per feature take the
+    groups, splice's shape (60 features, 4 of 8 values, 3 classes) the whole product at any
+    number of rows (each block of rows makes its own groups). Over blocks of a few rows the
+    groups give the whole product's sums, to rounding."""
+    import bnclf.inference._super_parent as super_parent
+
+    rng = np.random.default_rng(3)
+    cats = list("abcdefgh")
+    X = pd.DataFrame({f"f{i}": pd.Categorical(rng.choice(cats[:4], 400), categories=cats) for i in range(60)})
+    y = pd.Series(rng.integers(0, 3, 400))
+    kernel = AODEClassifier().fit(X, y)._member_kernel()
+    for n in (150, 3000):
+        codes = rng.integers(0, 4, (n, 60))
+        position = codes + kernel.offsets
+        used, grouped = kernel._values_in_use(position, codes >= 0)
+        assert used is not None and not grouped
+    X = pd.DataFrame({f"f{i}": rng.choice(list("abcde"), 2000) for i in range(16)})
+    y = pd.Series(rng.integers(0, 26, 2000))
+    model = AODEClassifier().fit(X, y)
+    kernel = model._member_kernel()
+    codes = model._encoder.transform(X.iloc[:150])
+    codes[rng.random(codes.shape) < 0.1] = -1  # unknown children and super-parents
+    assert kernel._values_in_use(codes + kernel.offsets, codes >= 0)[1]  # letter's shape: the groups
+    taken = []
+    real = super_parent.SuperParentKernel._children_by_product
+    monkeypatch.setattr(
+        super_parent.SuperParentKernel,
+        "_children_by_product",
+        lambda self, *args: taken.append(args[-1]) or real(self, *args),
+    )
+    monkeypatch.setattr(super_parent, "_PRODUCT_CELLS", 400)  # blocks of a few rows (and groups made free,
+    monkeypatch.setattr(super_parent, "_GROUP_NS", (0.0, 0.0))  # else so many blocks would not pay)
+    grouped = kernel(codes)
+    monkeypatch.setattr(super_parent, "_GROUP_NS", (np.inf, 0.0))
+    monkeypatch.setattr(super_parent, "_PRODUCT_NS", 0.0)  # the whole product, not the gathers
+    whole = kernel(codes)
+    assert taken == [True, False]
+    np.testing.assert_allclose(grouped, whole, rtol=1e-12)
+
+
 def test_aode_kernel_zeroes_exactly_the_diagonal_blocks():
     """j == p is not a family: the kernel zeroes the blocks of a feature's values with
     themselves (uneven cardinalities) and keeps every other cell, without changing the

@@ -374,7 +374,8 @@ class CountCache:
 
     def value_class_counts(self) -> np.ndarray:
         """``(R, n_classes)``: the tables ``(j, class)`` of every feature, stacked by value
-        position (as read from the pair counts' diagonal when those are counted)."""
+        position (as read from the pair counts' diagonal when those are counted: the array
+        the cache keeps, not to be changed)."""
         stacked = getattr(self, "_value_class_counts", None)
         if stacked is None:
             d, c = self.n_features, self.class_index

@@ -23,7 +23,8 @@ _CHILD_SUM_CELLS = 2**16
 
 _PRODUCT_CELLS = 2**18
 """Cells of the block of one-hot rows times the table that the product path forms at once
-(2 MiB of float64)."""
+(2 MiB of float64); the grouped product's block holds the one-hot rows twice (as they are and
+sorted by a super-parent's value) and the sums of one super-parent."""
 
 _COMPACT_SHARE = 0.75
 """The compiled loop reads a sub-table of the values in use when they are at most this share
@@ -52,10 +53,16 @@ multiply-adds with the one-hot and the sub-table formed: 0.1 ns on splice and le
 
 _GROUP_NS = (20_000.0, 0.5)
 """Nanoseconds of the grouped product path beyond its multiply-adds: per group of rows (one
-super-parent value: a product call, its rows found and written) and per row, super-parent
-and value in use (the group's one-hot rows gathered). Measured on the benchmark machine:
-letter's 2,000 rows take 11 ms grouped against 23 ms in one product; splice's 319 rows in
-240 groups take 9 ms against 3 ms."""
+super-parent value in one block of rows: a product call, its rows found and written) and
+per row, super-parent and value in use (the one-hot rows sorted by the super-parent's
+value). Measured on the benchmark machine: letter's 2,000 rows take 11 ms grouped against
+23 ms in one product; splice's 319 rows in 240 groups take 9 ms against 3 ms."""
+
+
+def _grouped_rows(values: int, n_classes: int) -> int:
+    """Rows of a block of the grouped product: its one-hot rows (twice) and one super-parent's
+    sums within :data:`_PRODUCT_CELLS`."""
+    return max(1, _PRODUCT_CELLS // max(1, 2 * values + n_classes))
 
 
 def _diagonal_cells(offsets: np.ndarray, cardinalities: np.ndarray, width: int) -> np.ndarray:
@@ -107,7 +114,7 @@ class SuperParentKernel:
     * **grouped product**: the rows of each super-parent value ``g`` times the table's
       columns of ``g`` only, ``Z[rows] @ pair_tables[used, g]``: ``n d V n_classes``
       multiply-adds (the whole product forms every value's sum for every row), in one
-      product call per value.
+      product call per value and block of rows.
 
     A product is taken when its estimated time (:data:`_PRODUCT_NS` per multiply-add, and
     :data:`_GROUP_NS` for the groups) is below the gathers' (:data:`_GATHER_NS`), which
@@ -166,7 +173,7 @@ class SuperParentKernel:
         any_unknown = not known.all()
         out = np.empty((n, d + 1, c))
         loops = compiled_loops()
-        used, grouped = self._values_in_use(position, known) if n and loops is None and self._finite else (None, 0)
+        used, grouped = self._values_in_use(position, known) if n and loops is None and self._finite else (None, False)
         if loops is not None:  # the gather path's sums, compiled
             loops.spode_sums(position, known, self._flat, self._width, out[:, :d])
         elif used is not None:
@@ -288,7 +295,8 @@ class SuperParentKernel:
         n, d, c, v = float(len(position)), float(self.d), self.n_classes, float(used.size)
         gather = n * d * d * (_GATHER_NS[0] + _GATHER_NS[1] * c)
         product = n * v * v * c * _PRODUCT_NS
-        grouped = n * d * v * (c * _PRODUCT_NS + _GROUP_NS[1]) + v * _GROUP_NS[0]
+        blocks = np.ceil(n / _grouped_rows(v, c))  # each block of rows makes its own groups
+        grouped = n * d * v * (c * _PRODUCT_NS + _GROUP_NS[1]) + blocks * v * _GROUP_NS[0]
         if min(product, grouped) > gather:
             return None, False
         return used, grouped < product
@@ -331,7 +339,7 @@ class SuperParentKernel:
         local[used] = np.arange(v)
         index = local[position]  # each value's place among those in use (unknown: 0, masked below)
         table = self._sub_table(used)
-        step = max(1, _PRODUCT_CELLS // max(1, v * (self.d if grouped else c)))
+        step = _grouped_rows(v, c) if grouped else max(1, _PRODUCT_CELLS // max(1, v * c))
         # each feature's values in use: a run of places (used is increasing, features in order)
         runs = np.searchsorted(np.repeat(np.arange(self.d), self.parents_per_feature)[used], np.arange(self.d + 1))
         for s in range(0, n, step):
