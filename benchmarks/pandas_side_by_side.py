@@ -552,6 +552,16 @@ def ensembles_weka(d, ctx):
                     note,
                 )
             )
+            if "speedup_vs_weka_jvm_one_thread" in rec:
+                out.append(
+                    Row(
+                        f"{data}:{model}:jvm1",
+                        f"{data} {model}, bnclf in one thread: Weka in-JVM / bnclf",
+                        rec["speedup_vs_weka_jvm_one_thread"],
+                        rec["bnclf_one_thread_fit_s"] + rec["bnclf_one_thread_predict_s"],
+                        note,
+                    )
+                )
             out.append(
                 Row(
                     f"{data}:{model}:cli",

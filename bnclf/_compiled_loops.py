@@ -290,21 +290,24 @@ def fold_family_entries(
 
 
 @_jit
-def child_given_pair_log_table(counts, sums, used, owner, cards, alpha, beta, width):  # pragma: no cover - compiled
-    """:func:`bnclf.learn.child_given_pair_log_cpts`'s table ``(width, width, n_classes)`` of
-    ``log P(x_j | x_p, c)`` from the counts of the values in use (``counts[a, b]`` of values
-    ``used[a]``, ``used[b]``; ``owner`` is each value's feature), with the diagonal blocks
-    (``j == p``) zero. The same steps: ``sums[j, b]``, the counts of parent value ``used[b]``
-    summed over child feature ``j``'s values (summed here, in order, when ``sums`` is
-    empty: exact for whole counts), then ``log(N + alpha_j) - log(N(x_p, c) + beta_j)``, or
-    ``log(alpha_j) - ...`` for a child value no row holds; the uniform ``-log r_j`` where
-    the denominator is zero.
+def log_table_denominators(counts, sums, used, owner, cards, alpha, beta, width, complete):  # pragma: no cover
+    """What every cell of :func:`bnclf.learn.child_given_pair_log_cpts`' table ``(width, width,
+    n_classes)`` of ``log P(x_j | x_p, c)`` reads, from the counts of the values in use
+    (``counts[a, b]`` of values ``used[a]``, ``used[b]``; ``owner`` is each value's feature):
+    ``(local, log_den, whole, log_alpha_plus, alpha_of)``, for :func:`log_table_rows`.
+
+    ``sums[j, b]`` are the counts of parent value ``used[b]`` summed over child feature
+    ``j``'s values (summed here, in order, when ``sums`` is empty: exact for whole counts);
+    ``log_den[j, b, c] = log(N(x_p, c) + beta_j)`` (``-inf``: no rows); ``local`` is each
+    value's place among those in use (``-1``: none). A feature that every row knows
+    (``complete[j]``) sums, over its values, to the parent value's own count, the diagonal
+    ``counts[b, b]``: whole counts read it instead of adding the feature's values.
 
     The logarithm of a whole count is read from a table of ``log(k + alpha)`` (and
     ``log(k + beta)``) for ``k = 0 .. largest sum``, one per distinct ``alpha`` (``beta``),
     when that table is the smaller: the same numbers, from fewer logarithms (splice: about
-    6,000 in place of 300,000). Unweighted rows (``sums`` empty) read every count so; with
-    weighted rows only the whole denominators are read, the rest takes ``log``.
+    6,000 in place of 300,000). Unweighted rows (``sums`` empty) read every count so
+    (``whole``); with weighted rows only the whole denominators are read, the rest takes ``log``.
     """
     n_used, n_classes = used.shape[0], counts.shape[2]
     d = cards.shape[0]
@@ -312,18 +315,26 @@ def child_given_pair_log_table(counts, sums, used, owner, cards, alpha, beta, wi
     for a in range(n_used):
         local[used[a]] = a
     whole_counts = sums.shape[0] == 0
-    if whole_counts:  # N(x_p, c) over each child feature's values in use
-        sums = np.zeros((d, n_used, n_classes))
+    diagonal = np.empty((n_used, n_classes))  # N(x_p, c): what a feature every row knows sums to
+    for b in range(n_used):
+        for c in range(n_classes):
+            diagonal[b, c] = counts[b, b, c]
+    if whole_counts:  # N(x_p, c) over the values in use of each child feature some row leaves unknown
+        sums = np.zeros((d if not complete.all() else 0, n_used, n_classes))
         for a in range(n_used):
             j = owner[used[a]]
-            for b in range(n_used):
-                for c in range(n_classes):
-                    sums[j, b, c] += counts[a, b, c]
+            if not complete[j]:
+                for b in range(n_used):
+                    for c in range(n_classes):
+                        sums[j, b, c] += counts[a, b, c]
+    else:
+        complete = np.zeros(d, dtype=np.bool_)  # weighted sums: as given
     largest = 0.0
     for j in range(d):
+        sums_j = diagonal if complete[j] else sums[j]
         for b in range(n_used):
             for c in range(n_classes):
-                largest = max(largest, sums[j, b, c])
+                largest = max(largest, sums_j[b, c])
     alphas, betas = np.unique(alpha), np.unique(beta)
     alpha_of, beta_of = np.searchsorted(alphas, alpha), np.searchsorted(betas, beta)  # each one's row
     lookup = (alphas.shape[0] + betas.shape[0]) * (largest + 1.0) < n_used * n_used * n_classes
@@ -337,9 +348,10 @@ def child_given_pair_log_table(counts, sums, used, owner, cards, alpha, beta, wi
             log_beta_plus[i, k] = math.log(k + betas[i]) if k + betas[i] > 0.0 else -np.inf
     log_den = np.empty((d, n_used, n_classes))  # log(N(x_p, c) + beta_j); -inf: no rows
     for j in range(d):
+        sums_j = diagonal if complete[j] else sums[j]
         for b in range(n_used):
             for c in range(n_classes):
-                total = sums[j, b, c]
+                total = sums_j[b, c]
                 den = beta[j] + total
                 if den <= 0.0:
                     log_den[j, b, c] = -np.inf
@@ -347,28 +359,44 @@ def child_given_pair_log_table(counts, sums, used, owner, cards, alpha, beta, wi
                     log_den[j, b, c] = log_beta_plus[beta_of[j], int(total)]
                 else:
                     log_den[j, b, c] = math.log(den)
-    tables = np.empty((width, width, n_classes))
     whole = lookup and whole_counts  # every count a whole number: read from the table, unchecked
+    return local, log_den, whole, log_alpha_plus, alpha_of
+
+
+@_jit
+def log_table_rows(
+    tables, counts, local, owner, cards, alpha, beta, log_den, whole, log_alpha_plus, alpha_of, start, stop
+):  # pragma: no cover - compiled
+    """Rows ``start:stop`` (child values) of the table of :func:`log_table_denominators`: ``log(N
+    + alpha_j) - log(N(x_p, c) + beta_j)``, or ``log(alpha_j) - ...`` for a child value no row
+    holds, the uniform ``-log r_j`` where the denominator is zero, and the diagonal blocks
+    (``j == p``) zero. Each row is written by its own steps: rows cut among threads give the
+    table of one pass, bit for bit."""
+    n_classes = counts.shape[2]
     if n_classes == 2:  # the count as a constant: the compiler unrolls the classes' loops
-        _log_table_rows(tables, counts, local, owner, cards, alpha, beta, log_den, whole, log_alpha_plus, alpha_of, 2)
+        _log_table_rows(
+            tables, counts, local, owner, cards, alpha, beta, log_den, whole, log_alpha_plus, alpha_of, start, stop, 2
+        )
     elif n_classes == 3:
-        _log_table_rows(tables, counts, local, owner, cards, alpha, beta, log_den, whole, log_alpha_plus, alpha_of, 3)
+        _log_table_rows(
+            tables, counts, local, owner, cards, alpha, beta, log_den, whole, log_alpha_plus, alpha_of, start, stop, 3
+        )
     else:
         _log_table_rows(
-            tables, counts, local, owner, cards, alpha, beta, log_den, whole, log_alpha_plus, alpha_of, n_classes
-        )
-    return tables
+            tables, counts, local, owner, cards, alpha, beta, log_den, whole, log_alpha_plus, alpha_of, start, stop,
+            n_classes,
+        )  # fmt: skip
 
 
 @_jit
 def _log_table_rows(
-    tables, counts, local, owner, cards, alpha, beta, log_den, whole, log_alpha_plus, alpha_of, n_classes
+    tables, counts, local, owner, cards, alpha, beta, log_den, whole, log_alpha_plus, alpha_of, start, stop, n_classes
 ):  # pragma: no cover - compiled
-    """The cells of :func:`child_given_pair_log_table`, a child value's row at a time;
-    ``whole``: every count a whole number, its ``log(k + alpha)`` read from ``log_alpha_plus``
-    (the logarithm of the same sum: the same number)."""
+    """The cells of :func:`log_table_rows`, a child value's row at a time; ``whole``: every
+    count a whole number, its ``log(k + alpha)`` read from ``log_alpha_plus`` (the logarithm
+    of the same sum: the same number)."""
     width = tables.shape[0]
-    for g in range(width):  # child value
+    for g in range(start, stop):  # child value
         j = owner[g]
         a = local[g]
         log_alpha = math.log(alpha[j]) if alpha[j] > 0.0 else -np.inf
@@ -398,61 +426,59 @@ def _log_table_rows(
 
 
 @_jit
-def pair_counts_by_bits(
-    matrix, y, slot, offsets, n_used, n_classes, chunk_rows, last_of
-):  # pragma: no cover - compiled
-    """``counts[a, b, c]``: the rows of class ``c`` that hold value ``a`` and value ``b``
-    (:meth:`bnclf.counts.CountCache.pair_counts_in_use`'s table, from unweighted rows).
+def bitset_layout(y, n_classes, start, stop, totals):  # pragma: no cover - compiled
+    """Where rows ``start:stop`` go in the bitsets of :func:`fill_bitsets`: ``(first_word, word,
+    bit)``, each class's rows in order, in words of 64 (class ``c``'s words are
+    ``first_word[c]:first_word[c + 1]``), and each row's word and bit; ``totals[c]`` gains the
+    chunk's rows of class ``c``."""
+    in_class = np.zeros(n_classes, dtype=np.int64)
+    for t in range(start, stop):
+        in_class[y[t]] += 1
+    first_word = np.zeros(n_classes + 1, dtype=np.int64)
+    for c in range(n_classes):
+        first_word[c + 1] = first_word[c] + (in_class[c] + 63) // 64
+        totals[c] += in_class[c]
+    word = np.empty(stop - start, dtype=np.int64)
+    bit = np.empty(stop - start, dtype=np.uint64)
+    place = np.zeros(n_classes, dtype=np.int64)
+    for t in range(start, stop):
+        c = y[t]
+        k = place[c]
+        place[c] = k + 1
+        word[t - start] = first_word[c] + (k >> 6)
+        bit[t - start] = np.uint64(1) << np.uint64(k & 63)
+    return first_word, word, bit
 
-    ``matrix`` ``(features, rows)`` holds the codes (``-1``: unknown, no value), ``y`` the
-    classes; ``last_of`` has one entry per value in use (``n_used``). A chunk of
-    ``chunk_rows`` rows at a time, each counted value's rows of each class are a bitset (the
-    class's rows, in order, in words of 64); a pair's count within a class is the number of
-    bits set in both bitsets: one AND and one ``popcount`` per 64 rows, for each pair
-    ``a <= b`` (the other half by symmetry), where one-hot products take 64 multiplications
-    each. Exact integers in float64, written into the one array returned (no
-    second array the size of the counts: a fresh one costs its page faults, about 3 µs per 4 KiB).
 
-    ``slot[offsets[i] + code]`` is a value's bitset; the last value in use of a feature that
-    every row knows has none (its bits go to a spare bitset after the others, never read):
-    its counts are the totals less its feature's other values' (:func:`_fill_last_values`),
-    so a feature of ``r`` values in use takes ``r - 1`` bitsets. ``last_of[a]`` is the first
-    value in use of ``a``'s feature when ``a`` is such a value, else ``-1``.
-    """
-    d, n = matrix.shape
-    counted = np.flatnonzero(last_of < 0)  # each bitset's value
-    counts = np.zeros((n_used, n_used, n_classes))  # the upper half while counting
-    totals = np.zeros(n_classes)  # the rows of each class
-    for start in range(0, n, chunk_rows):
-        stop = min(n, start + chunk_rows)
-        in_class = np.zeros(n_classes, dtype=np.int64)
-        for t in range(start, stop):
-            in_class[y[t]] += 1
-        first_word = np.zeros(n_classes + 1, dtype=np.int64)  # class c's words: first_word[c]:first_word[c + 1]
-        for c in range(n_classes):
-            first_word[c + 1] = first_word[c] + (in_class[c] + 63) // 64
-            totals[c] += in_class[c]
-        word = np.empty(stop - start, dtype=np.int64)  # each row's word and bit
-        bit = np.empty(stop - start, dtype=np.uint64)
-        place = np.zeros(n_classes, dtype=np.int64)
-        for t in range(start, stop):
-            c = y[t]
-            k = place[c]
-            place[c] = k + 1
-            word[t - start] = first_word[c] + (k >> 6)
-            bit[t - start] = np.uint64(1) << np.uint64(k & 63)
-        bits = np.zeros((counted.shape[0] + 1, first_word[n_classes]), dtype=np.uint64)
-        for i in range(d):  # a feature's codes are contiguous
-            offset = offsets[i]
-            for t in range(start, stop):
-                code = matrix[i, t]
-                if code >= 0:
-                    bits[slot[offset + code], word[t - start]] |= bit[t - start]
-        for a in range(counted.shape[0]):
-            _bitset_row_counts(bits, first_word, a, counts[counted[a]], counted)  # the spare row: never read
-    _mirror(counts)
-    _fill_last_values(counts, totals, counted, last_of)
-    return counts
+@_jit
+def fill_bitsets(matrix, slot, offsets, word, bit, bits, start, first, last):  # pragma: no cover - compiled
+    """Set the bits of features ``first:last`` for the rows from ``start`` (:func:`bitset_layout`'s
+    ``word`` and ``bit``): value ``offsets[i] + code`` of feature ``i`` owns bitset
+    ``slot[offsets[i] + code]``. ``matrix`` ``(features, rows)`` holds the codes (``-1``:
+    unknown, no value). The last value in use of a feature that every row knows has no bitset
+    (its slot is ``len(bits)``, skipped): its counts are the totals less its feature's other
+    values' (:func:`last_value_rows`), so a feature of ``r`` values in use takes ``r - 1``.
+    A feature's bitsets are its own: features cut among threads set the same bits."""
+    n_bitsets = bits.shape[0]
+    for i in range(first, last):  # a feature's codes are contiguous
+        offset = offsets[i]
+        for t in range(word.shape[0]):
+            code = matrix[i, start + t]
+            if code >= 0:
+                s = slot[offset + code]
+                if s < n_bitsets:
+                    bits[s, word[t]] |= bit[t]
+
+
+@_jit
+def bitset_pair_rows(bits, first_word, counted, counts, start, stop):  # pragma: no cover - compiled
+    """``counts[a, b, c] +=`` the rows of class ``c`` that hold value ``a`` and value ``b``, for
+    the bitsets ``start:stop`` of :func:`fill_bitsets` and every ``b >= a`` (the upper half;
+    ``counted`` is each bitset's value): one AND and one ``popcount`` per 64 rows, where
+    one-hot products take 64 multiplications each. A bitset's row of ``counts`` is written
+    by it alone, so bitsets cut among threads give the counts of one pass."""
+    for a in range(start, stop):
+        _bitset_row_counts(bits, first_word, a, counts[counted[a]], counted)
 
 
 _TILE = 16
@@ -460,33 +486,42 @@ _TILE = 16
 
 
 @_jit
-def _mirror(counts):  # pragma: no cover - compiled
-    """The lower half from the upper, in place (exact: whole numbers below 2**53), a square
-    of :data:`_TILE` values at a time."""
-    n_used, n_classes = counts.shape[0], counts.shape[2]
-    for a0 in range(0, n_used, _TILE):
+def mirror_rows(counts, start, stop):  # pragma: no cover - compiled
+    """The lower half of rows ``start:stop`` from the upper (exact: whole numbers below 2**53),
+    a square of :data:`_TILE` values at a time; ``start`` a multiple of the tile. Each row is
+    written alone and reads only the upper half: row ranges cut among threads copy the same."""
+    n_classes = counts.shape[2]
+    for a0 in range(start, stop, _TILE):
         for b0 in range(0, a0 + 1, _TILE):
-            for a in range(a0, min(a0 + _TILE, n_used)):
+            for a in range(a0, min(a0 + _TILE, stop)):
                 for b in range(b0, min(b0 + _TILE, a)):
                     for c in range(n_classes):
                         counts[a, b, c] = counts[b, a, c]
 
 
 @_jit
-def _fill_last_values(counts, totals, counted, last_of):  # pragma: no cover - compiled
-    """The counts of the values without a bitset (``last_of[l] >= 0``: the last value in use
-    of a feature every row knows, whose first value in use is ``last_of[l]``), from totals:
-    ``N(l, c) = N(c) - sum N(a, c)`` and ``N(l, b, c) = N(b, c) - sum N(a, b, c)`` over the
-    feature's other values ``a``, a row at a time; whole numbers, so exact."""
+def last_value_diagonal(counts, totals, last_of):  # pragma: no cover - compiled
+    """The own counts ``N(l, c) = N(c) - sum N(a, c)`` of the values without a bitset
+    (``last_of[l] >= 0``: the last value in use of a feature every row knows, whose first value
+    in use is ``last_of[l]``), over the feature's other values ``a``: whole numbers, exact."""
     n_classes = counts.shape[2]
-    derived = np.flatnonzero(last_of >= 0)
-    for l in derived:  # each one's own count first: the diagonal
+    for l in np.flatnonzero(last_of >= 0):
         for c in range(n_classes):
             total = totals[c]
             for a in range(last_of[l], l):
                 total -= counts[a, a, c]
             counts[l, l, c] = total
-    for l in derived:  # with the values counted: row l, then column l
+
+
+@_jit
+def last_value_rows(counts, counted, last_of, derived, start, stop):  # pragma: no cover - compiled
+    """Row and column ``l`` of the values ``derived[start:stop]`` without a bitset, against the
+    values with one: ``N(l, b, c) = N(b, c) - sum N(a, b, c)`` over ``l``'s feature's other
+    values ``a`` (after :func:`mirror_rows` and :func:`last_value_diagonal`). Each ``l`` writes
+    its own row and column and reads only counted cells: cut among threads, the same."""
+    n_classes = counts.shape[2]
+    for k in range(start, stop):
+        l = derived[k]
         row = counts[l]
         for b in counted:
             for c in range(n_classes):
@@ -499,7 +534,14 @@ def _fill_last_values(counts, totals, counted, last_of):  # pragma: no cover - c
         for b in counted:
             for c in range(n_classes):
                 counts[b, l, c] = row[b, c]
-    for l in derived:  # with each other
+
+
+@_jit
+def last_value_pairs(counts, last_of, derived):  # pragma: no cover - compiled
+    """The cells of two values without a bitset, last: ``N(l, m, c) = N(m, c) - sum N(a, m, c)``
+    over ``l``'s feature's other values ``a`` (after :func:`last_value_rows`)."""
+    n_classes = counts.shape[2]
+    for l in derived:
         for m in derived:
             if m != l:
                 for c in range(n_classes):

@@ -1,7 +1,7 @@
 """Library-wide settings, in the scikit-learn idiom: :func:`get_config`, :func:`set_config`
 and the :func:`config_context` context manager.
 
-Two settings:
+Three settings:
 
 * ``memory_budget``: the most bytes one count table (or one temporary of the all-pairs
   counts, or one table of a multilabel query) may take. Past it, fitting raises
@@ -9,6 +9,8 @@ Two settings:
   fix, before anything is allocated.
 * ``compiled``: whether the hot loops run compiled by numba when it is installed
   (:mod:`bnclf._compiled`).
+* ``n_threads``: how many threads the compiled loops may share a large loop among
+  (:mod:`bnclf._threads`).
 
 Examples
 --------
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import operator
 import os
 import threading
 from collections.abc import Callable, Iterator
@@ -36,7 +39,7 @@ __all__ = ["get_config", "set_config", "config_context", "memory_budget", "parse
 _UNSET = object()
 
 
-_global_config: dict[str, Any] = {"memory_budget": None, "compiled": None}  # set_config
+_global_config: dict[str, Any] = {"memory_budget": None, "compiled": None, "n_threads": None}  # set_config
 
 
 _local = threading.local()  # config_context: a per-thread overlay, so threads never mix blocks
@@ -77,6 +80,7 @@ def set_config(
     *,
     memory_budget: int | float | str | None = _UNSET,  # type: ignore[assignment]
     compiled: bool | None = _UNSET,  # type: ignore[assignment]
+    n_threads: int | None = _UNSET,  # type: ignore[assignment]
 ) -> None:
     """Change settings for the rest of the session (see :func:`config_context` for a block).
 
@@ -91,6 +95,14 @@ def set_config(
         ``None`` (the default) when numba is installed, unless the environment variable
         ``BNCLF_COMPILED`` is ``0``; ``False`` never (the numpy paths, which give the same
         answers to rounding); ``True`` always, raising ``ImportError`` where numba is missing.
+    n_threads : int or None
+        How many threads a compiled loop may be shared among (AODE's and WAODE's pair
+        counts, log-CPT table and prediction; every count of values in pairs): ``None``
+        (the default) reads ``$BNCLF_NUM_THREADS``, else ``$OMP_NUM_THREADS`` (which
+        joblib's workers and cluster schedulers set), else the CPUs this process may run on;
+        ``1`` runs every loop in the calling thread. A loop is shared only when each thread
+        gets enough work to gain from it, and the results are the same, bit for bit,
+        whatever the number (:mod:`bnclf._threads`).
 
     Notes
     -----
@@ -109,6 +121,11 @@ def set_config(
         _global_config["compiled"] = value
         if _overlay() is not None:
             _overlay()["compiled"] = value
+    if n_threads is not _UNSET:
+        value = _check_n_threads(n_threads)
+        _global_config["n_threads"] = value
+        if _overlay() is not None:
+            _overlay()["n_threads"] = value
 
 
 def _check_compiled(value: Any) -> bool | None:
@@ -117,11 +134,26 @@ def _check_compiled(value: Any) -> bool | None:
     return value
 
 
+def _check_n_threads(value: Any, what: str = "n_threads") -> int | None:
+    if value is None:
+        return None
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        value = operator.index(value)  # int and numpy integers; not floats
+    except TypeError:
+        raise TypeError(f"{what}={value!r}: give a whole number of threads >= 1, or None (every CPU).") from None
+    if value < 1:
+        raise ValueError(f"{what}={value!r}: give a whole number of threads >= 1 (1: no threads), or None (every CPU).")
+    return int(value)
+
+
 @contextlib.contextmanager
 def config_context(
     *,
     memory_budget: int | float | str | None = _UNSET,  # type: ignore[assignment]
     compiled: bool | None = _UNSET,  # type: ignore[assignment]
+    n_threads: int | None = _UNSET,  # type: ignore[assignment]
 ) -> Iterator[None]:
     """Settings for a ``with`` block in this thread; the earlier ones come back on leaving it.
 
@@ -130,6 +162,8 @@ def config_context(
     memory_budget : int, float, str or None
         As in :func:`set_config`.
     compiled : bool or None
+        As in :func:`set_config`.
+    n_threads : int or None
         As in :func:`set_config`.
 
     Notes
@@ -144,6 +178,8 @@ def config_context(
         config["memory_budget"] = None if memory_budget is None else parse_size(memory_budget)
     if compiled is not _UNSET:
         config["compiled"] = _check_compiled(compiled)
+    if n_threads is not _UNSET:
+        config["n_threads"] = _check_n_threads(n_threads)
     _local.config = config
     try:
         yield

@@ -145,7 +145,7 @@ def test_bitset_pair_counts_equal_the_one_hot_products_and_each_pairs_bincount(n
     numpy one-hot products, each pair's table ``np.bincount`` over combined codes. The last
     value in use of a feature without unknown codes takes no bitset: its counts are totals
     less its feature's other values' (features with unknown codes: all, some, none)."""
-    import bnclf.counts._cache as cache_module
+    import bnclf.counts._bitsets as bitsets_module
     from bnclf.counts import CountCache
     from bnclf.encoding import DiscreteData
 
@@ -161,10 +161,10 @@ def test_bitset_pair_counts_equal_the_one_hot_products_and_each_pairs_bincount(n
     with config_context(compiled=False):
         expected = CountCache(data).pair_counts_in_use()
     for words in (1, 1 << 18):  # 64 rows a chunk; every row in one
-        monkeypatch.setattr(cache_module, "_BITSET_CHUNK_WORDS", words)
+        monkeypatch.setattr(bitsets_module, "CHUNK_WORDS", words)
         cache = CountCache(data)
         counts, used, offsets = cache.pair_counts_in_use()
-        slot, last_of = cache._bitset_slots(used, cards)
+        slot, last_of = bitsets_module.bitset_slots(used, cards, cache._has_unknown)
         assert (last_of >= 0).sum() == 6 - len(unknown_in)  # one value without a bitset per fully known feature
         np.testing.assert_array_equal(used, expected[1])
         np.testing.assert_array_equal(counts, expected[0])

@@ -106,12 +106,13 @@ def test_pair_counts_of_the_values_in_use_are_the_pair_tables(weighted, unknown,
     family's own bincount table; a value no row holds has no row (and zero cells). Row
     chunks of a few rows (forced here) add up to the same counts: one-hot products, or
     bitsets of 64 rows with the compiled loops."""
+    import bnclf.counts._bitsets as bitsets_module
     import bnclf.counts._cache as cache_module
 
     data = _sparse_data(weighted, unknown)
     whole = CountCache(data).pair_counts_in_use()
     monkeypatch.setattr(cache_module, "_ONEHOT_CHUNK_CELLS", 40)  # a few rows per chunk
-    monkeypatch.setattr(cache_module, "_BITSET_CHUNK_WORDS", 1)  # 64 rows per chunk
+    monkeypatch.setattr(bitsets_module, "CHUNK_WORDS", 1)  # 64 rows per chunk
     cache = CountCache(data)
     counts, used, offsets = cache.pair_counts_in_use()
     np.testing.assert_allclose(counts, whole[0], rtol=0, atol=1e-12)

@@ -19,6 +19,7 @@ import numpy as np
 from bnclf._compiled import compiled_loops
 from bnclf._config import TableTooLargeError, _size, memory_budget, single_threaded_blas
 from bnclf._entropy import xlogx
+from bnclf.counts._bitsets import pair_counts_by_bits
 from bnclf.counts._measures import conditional_mutual_information, label_conditional_mi
 from bnclf.counts._rows import _SegmentSums, _VariableRows
 from bnclf.encoding._frames import DiscreteData
@@ -291,7 +292,7 @@ class CountCache:
         integers come from bitsets instead: each value's rows of each class, 64 to a word,
         and a pair's count is the number of bits its two bitsets share (one AND and one
         ``popcount`` per 64 rows, for the pairs ``a <= b`` only), where a product makes 64
-        multiply-adds and both halves (:func:`bnclf._compiled_loops.pair_counts_by_bits`;
+        multiply-adds and both halves (:func:`bnclf.counts._bitsets.pair_counts_by_bits`;
         splice: about 2 ms against 6 to 9 ms, letter 1.6 to 4 ms against 5 to 6 ms). A
         feature that no row leaves unknown counts one value fewer: its last value's counts are
         the totals less the others' (exact, whole numbers).
@@ -324,10 +325,8 @@ class CountCache:
         self.check_all_pairs_size(used.size)
         column = np.where(seen, np.cumsum(seen) - 1, used.size)  # each value's one-hot column
         if loops is not None and self._weights is None and used.size:  # bitsets: an AND and a popcount per 64 rows
-            chunk = max(64, _BITSET_CHUNK_WORDS // used.size * 64)
-            slot, last_of = self._bitset_slots(used, cards)
-            counts = loops.pair_counts_by_bits(self._matrix[:d], self._columns[self.class_index], slot[column],
-                                               offsets, used.size, self.n_classes, chunk, last_of)  # fmt: skip
+            counts = pair_counts_by_bits(loops, self._matrix[:d], self._columns[self.class_index], self.n_classes,
+                                         used, cards, column, offsets, self._has_unknown)  # fmt: skip
             self._pair_counts = (counts, used, offsets)
             return self._pair_counts
         counts = np.zeros((used.size, used.size, self.n_classes))
@@ -336,22 +335,6 @@ class CountCache:
                 counts[:, :, label] += onehot.T @ (onehot if weights is None else onehot * weights[:, None])
         self._pair_counts = (counts, used, offsets)
         return self._pair_counts
-
-    def _bitset_slots(self, used: np.ndarray, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(slot, last_of)`` of :func:`bnclf._compiled_loops.pair_counts_by_bits`: each value
-        in use's bitset, then a spare one (for values no row holds too); the last value in use
-        of each feature that no row leaves unknown takes the spare (its counts are totals
-        less the others'; ``last_of``: its feature's first value in use)."""
-        d = self.n_features
-        owner = np.repeat(np.arange(d), cards)[used]  # each value's feature, increasing
-        first = np.searchsorted(owner, np.arange(d))
-        last = np.searchsorted(owner, np.arange(d), side="right") - 1
-        derived = (last >= first) & ~self._has_unknown[:d]
-        last_of = np.full(used.size, -1, dtype=np.int64)
-        last_of[last[derived]] = first[derived]
-        counted = last_of < 0
-        spare = int(counted.sum())
-        return np.append(np.where(counted, np.cumsum(counted) - 1, spare), spare), last_of
 
     def tables_from_pair_counts(self) -> None:
         """Memoize each feature's tables ``(j, class)`` and ``(j,)`` from the diagonal of
@@ -776,11 +759,6 @@ _ONEHOT_CHUNK_CELLS = 1 << 22
 _BITSET_PAIR_CELLS = 1 << 23
 """Largest all-pairs count array (values squared, times classes: 64 MiB of float64) from which
 :meth:`CountCache.pair_information_terms` reads its counts (else it forms one-hot products)."""
-
-_BITSET_CHUNK_WORDS = 1 << 18
-"""Words (of 64 rows each) of the bitsets of a chunk of rows in the compiled pair count of
-:meth:`CountCache.pair_counts_in_use`: 2 MiB, however many rows the data has."""
-
 
 _ONEHOT_KEEP_BYTES = 1 << 28
 """Largest one-hot matrix of all rows (float32 bytes) that :meth:`CountCache.pair_information_terms`

@@ -1,0 +1,100 @@
+"""The all-pairs counts from bitsets: :meth:`bnclf.counts.CountCache.pair_counts_in_use` with the
+compiled loops and unweighted rows.
+
+Each value's rows of each class are a bitset (64 rows to a word, each class's rows in order),
+and a pair's count within a class is the number of bits its two bitsets share: one AND and
+one ``popcount`` per 64 rows, for the pairs ``a <= b`` only, where a one-hot product makes 64
+multiply-adds and both halves. The last value in use of a feature that no row leaves
+unknown takes no bitset: its counts are the totals less its feature's other values' (exact:
+whole numbers). Every step is cut among threads where it holds enough work
+(:mod:`bnclf._threads`), and each part writes cells no other part writes, so the counts are
+the same integers however many threads there are.
+"""
+
+from __future__ import annotations
+
+import functools
+from types import ModuleType
+
+import numpy as np
+
+from bnclf._threads import even_parts, run_parts, triangle_parts
+
+POPCOUNT_NS = 0.8
+"""Nanoseconds per pair of bitsets and word (an AND and a ``popcount``: splice's 0.8 ms on
+the benchmark machine), to cut the work among threads; :data:`BIT_NS` per row and feature of
+setting the bits (0.45 to 0.9 ms), :data:`COPY_NS` per cell copied or subtracted (the lower
+half: 0.14 ms)."""
+
+BIT_NS = 4.0
+COPY_NS = 1.0
+
+TILE = 16
+"""The tile of :func:`bnclf._compiled_loops.mirror_rows`: a part of its rows starts at a multiple."""
+
+CHUNK_WORDS = 1 << 18
+"""Words (of 64 rows each) of the bitsets of a chunk of rows: 2 MiB, however many rows the data has."""
+
+
+def bitset_slots(used: np.ndarray, cards: np.ndarray, has_unknown: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(slot, last_of)``: each value in use's bitset, then one past the last bitset (for the
+    values no row holds, and for the last value in use of each feature that no row leaves
+    unknown (``has_unknown`` false), which takes no bitset: its counts are totals less the
+    others'); ``last_of``: that value's feature's first value in use, else ``-1``."""
+    d = len(cards)
+    owner = np.repeat(np.arange(d), cards)[used]  # each value's feature, increasing
+    first = np.searchsorted(owner, np.arange(d))
+    last = np.searchsorted(owner, np.arange(d), side="right") - 1
+    derived = (last >= first) & ~np.asarray(has_unknown[:d], dtype=bool)
+    last_of = np.full(used.size, -1, dtype=np.int64)
+    last_of[last[derived]] = first[derived]
+    counted = last_of < 0
+    past = int(counted.sum())
+    return np.append(np.where(counted, np.cumsum(counted) - 1, past), past), last_of
+
+
+def pair_counts_by_bits(
+    loops: ModuleType,
+    matrix: np.ndarray,
+    y: np.ndarray,
+    n_classes: int,
+    used: np.ndarray,
+    cards: np.ndarray,
+    column: np.ndarray,
+    offsets: np.ndarray,
+    has_unknown: np.ndarray,
+) -> np.ndarray:
+    """``counts[a, b, c]``: the rows of class ``c`` that hold values ``used[a]`` and ``used[b]``.
+
+    ``matrix`` ``(features, rows)`` holds the codes (``-1``: unknown), ``y`` the classes,
+    ``column`` each value's place among those in use (``used.size``: none) and ``offsets``
+    each feature's first value. A chunk of rows at a time, the bitsets are set (cut among
+    threads by feature) and their pairs counted (by bitset: bitset ``a`` pairs with those from
+    it on, a triangle); then the lower half is copied (by rows) and the values without a
+    bitset are derived (one by one). Exact integers in float64.
+    """
+    d, n = matrix.shape
+    slot, last_of = bitset_slots(used, cards, has_unknown)
+    counted = np.flatnonzero(last_of < 0)  # each bitset's value
+    derived = np.flatnonzero(last_of >= 0)
+    counts = np.zeros((used.size, used.size, n_classes))  # the upper half while counting
+    totals = np.zeros(n_classes)  # the rows of each class
+    slot = slot[column]
+    step = max(64, CHUNK_WORDS // max(1, used.size) * 64)
+    for start in range(0, n, step):
+        first_word, word, bit = loops.bitset_layout(y, n_classes, start, min(n, start + step), totals)
+        bits = np.zeros((counted.size, first_word[-1]), dtype=np.uint64)
+        fill = functools.partial(loops.fill_bitsets, matrix, slot, offsets, word, bit, bits, start)
+        run_parts(fill, even_parts(d, float(d) * word.size * BIT_NS))
+        pairs = counted.size * (counted.size + 1) / 2 * float(first_word[-1]) * POPCOUNT_NS
+        rows = functools.partial(loops.bitset_pair_rows, bits, first_word, counted, counts)
+        run_parts(rows, triangle_parts(counted.size, pairs))
+    tiles = -(-used.size // TILE)  # the lower half, in whole tiles of rows: the last rows copy the most
+    halves = triangle_parts(tiles, used.size * used.size / 2 * n_classes * COPY_NS)
+    run_parts(lambda a, b: loops.mirror_rows(counts, (tiles - b) * TILE, min(used.size, (tiles - a) * TILE)), halves)
+    loops.last_value_diagonal(counts, totals, last_of)
+    each = float(counted.size) * n_classes * COPY_NS * float(cards.max(initial=1))
+    rows = functools.partial(loops.last_value_rows, counts, counted, last_of, derived)
+    run_parts(rows, even_parts(derived.size, derived.size * each))
+    loops.last_value_pairs(counts, last_of, derived)
+    return counts

@@ -1,0 +1,227 @@
+"""Compiled loops shared among threads: the setting, where the work is cut, the pool, and the
+results, which must be the same bits however many threads compute them."""
+
+import os
+import threading
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import bnclf
+from bnclf import AODEClassifier, TANClassifier, WAODEClassifier, config_context
+from bnclf import _threads as threads
+
+numba = pytest.importorskip("numba")
+
+
+# ----------------------------------------------------------------------------- the setting
+def test_the_setting_then_the_environment_then_the_cpus(monkeypatch):
+    monkeypatch.delenv("BNCLF_NUM_THREADS", raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    assert bnclf.get_config()["n_threads"] is None
+    assert threads.thread_count() == len(os.sched_getaffinity(0))
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")  # what joblib's workers get
+    assert threads.thread_count() == 3
+    monkeypatch.setenv("BNCLF_NUM_THREADS", "5")  # ours first
+    assert threads.thread_count() == 5
+    with config_context(n_threads=2):  # the setting over both
+        assert threads.thread_count() == 2
+        assert bnclf.get_config()["n_threads"] == 2
+    bnclf.set_config(n_threads=np.int64(4))
+    try:
+        assert threads.thread_count() == 4 and type(bnclf.get_config()["n_threads"]) is int
+    finally:
+        bnclf.set_config(n_threads=None)
+    assert threads.thread_count() == 5
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, "2", True])
+def test_a_bad_thread_count_names_the_setting_and_the_fix(bad):
+    with pytest.raises((TypeError, ValueError), match=r"n_threads=.*threads >= 1"):
+        bnclf.set_config(n_threads=bad)
+    with pytest.raises((TypeError, ValueError), match=r"n_threads=.*threads >= 1"):
+        with config_context(n_threads=bad):
+            pass
+    assert bnclf.get_config()["n_threads"] is None
+
+
+@pytest.mark.parametrize("text", ["0", "two", "-3"])
+def test_a_bad_environment_variable_names_it(text, monkeypatch):
+    monkeypatch.setenv("BNCLF_NUM_THREADS", text)
+    with pytest.raises(ValueError, match=r"\$BNCLF_NUM_THREADS=.*unset it"):
+        threads.thread_count()
+
+
+# ----------------------------------------------------------------------------- the parts
+def test_parts_cover_the_items_once_and_small_work_stays_whole():
+    with config_context(n_threads=4):
+        assert threads.even_parts(10, 1.0) == [(0, 10)]  # too little work to share
+        assert threads.even_parts(10, 1e9) == [(0, 2), (2, 5), (5, 7), (7, 10)]
+        assert threads.even_parts(3, 1e9) == [(0, 1), (1, 2), (2, 3)]  # no more parts than items
+        assert threads.part_count(100, 2.5 * threads.MIN_PART_NS) == 2  # each part its minimum of work
+        assert threads.even_parts(0, 1e9) == []
+    with config_context(n_threads=1):
+        assert threads.even_parts(10, 1e9) == [(0, 10)]
+
+
+@pytest.mark.parametrize("k", [2, 3, 7])
+def test_triangle_parts_share_the_triangle_evenly(k):
+    n = 1000
+    with config_context(n_threads=k):
+        parts = threads.triangle_parts(n, 1e12)
+    assert parts[0][0] == 0 and parts[-1][1] == n and all(a[1] == b[0] for a, b in zip(parts, parts[1:]))
+    work = [sum(n - a for a in range(lo, hi)) for lo, hi in parts]  # item a pairs with the n - a from it on
+    assert len(parts) == k
+    assert max(work) / min(work) < 1.02
+    assert parts[0][1] - parts[0][0] < parts[-1][1] - parts[-1][0]  # the heavy first items: a short run
+
+
+def test_run_parts_runs_every_part_the_first_here_and_the_others_elsewhere():
+    seen = []
+    lock = threading.Lock()
+
+    def task(a, b):
+        with lock:
+            seen.append((a, b, threading.get_ident()))
+
+    threads.run_parts(task, [(0, 2), (2, 5), (5, 9)])
+    assert sorted(p[:2] for p in seen) == [(0, 2), (2, 5), (5, 9)]
+    here = threading.get_ident()
+    assert [t == here for a, b, t in sorted(seen)] == [True, False, False]
+
+
+def test_run_parts_waits_for_every_part_before_raising():
+    done = []
+
+    def task(a, b):
+        if a == 0:
+            raise RuntimeError("part 0 failed")
+        threading.Event().wait(0.05)
+        done.append(a)
+
+    with pytest.raises(RuntimeError, match="part 0 failed"):
+        threads.run_parts(task, [(0, 1), (1, 2), (2, 3)])
+    assert sorted(done) == [1, 2]  # the others finished first: nothing writes after the caller returns
+    with pytest.raises(ValueError, match="part 2"):
+        threads.run_parts(lambda a, b: (_ for _ in ()).throw(ValueError(f"part {a}")) if a == 2 else None,
+                          [(0, 1), (2, 3)])  # fmt: skip
+
+
+def test_a_forked_child_makes_its_own_pool(monkeypatch):
+    threads.run_parts(lambda a, b: None, [(0, 1), (1, 2)])
+    parent = threads._pool[1]
+    monkeypatch.setattr(threads.os, "getpid", lambda: -1)  # as seen from a child of fork
+    ran = []
+    threads.run_parts(lambda a, b: ran.append(a), [(0, 1), (1, 2)])
+    assert sorted(ran) == [0, 1] and threads._pool[1] is not parent and threads._pool[0] == -1
+    monkeypatch.undo()
+    threads.run_parts(lambda a, b: None, [(0, 1), (1, 2)])  # and the parent's process again its own
+    assert threads._pool[0] == os.getpid()
+
+
+# ----------------------------------------------------------------------------- the same bits
+@pytest.fixture
+def every_loop_cut(monkeypatch):
+    """Every loop cut into as many parts as threads, however little work it holds; the parts
+    that run recorded per loop."""
+    monkeypatch.setattr(threads, "MIN_PART_NS", 0.0)
+    cuts = []
+    real = threads.run_parts
+
+    def recording(task, parts):
+        cuts.append(len(parts))
+        return real(task, parts)
+
+    for module in ("bnclf.counts._bitsets", "bnclf.learn._parameters", "bnclf.inference._super_parent"):
+        monkeypatch.setattr(f"{module}.run_parts", recording)
+    return cuts
+
+
+def _data(seed=0, n=900, classes=3):
+    """Features of 1 to 12 values, values no row holds, unknown training values (under
+    ``missing="ignore"``) in two features, and test rows with missing and unseen values."""
+    rng = np.random.default_rng(seed)
+    cards = [2, 5, 1, 12, 3, 7, 4, 9, 2, 6]
+    X = pd.DataFrame(
+        {f"f{j}": pd.Categorical(rng.integers(0, max(1, r - 1), n), categories=range(r)) for j, r in enumerate(cards)}
+    )
+    for j in (1, 7):
+        X.iloc[rng.random(n) < 0.1, j] = np.nan
+    y = pd.Series(rng.integers(0, classes, n))
+    test = X.iloc[:120].astype(object).copy()
+    test.iloc[5, 3] = np.nan
+    test.iloc[9, 4] = "never-seen"
+    return X, y, test
+
+
+@pytest.mark.parametrize("n_threads", [2, 3, 5])
+@pytest.mark.parametrize(
+    "est", [AODEClassifier(missing="ignore"), WAODEClassifier(smoothing="weka")], ids=["aode", "waode"]
+)
+@pytest.mark.parametrize("combined", ["products", "logarithms"])
+def test_aode_fit_and_predict_are_the_same_bits_in_any_number_of_threads(
+    est, n_threads, combined, every_loop_cut, monkeypatch
+):
+    """Pair counts (bitsets by feature, pairs by bitset, the lower half by tiles of rows, the
+    values without a bitset one by one; chunks of 64 rows too), the log-CPT table by rows,
+    and the SPODE loops by test rows (products of probabilities or sums of logarithms, and
+    each member's sums): equal to one thread's, bit for bit, and to the numpy paths to rounding."""
+    import bnclf.counts._bitsets as bitsets
+    import bnclf.inference._super_parent as super_parent
+
+    if combined == "logarithms":  # a table too large for the products
+        monkeypatch.setattr(super_parent, "_PROBABILITY_CELLS", 0)
+    X, y, test = _data()
+    known = test.iloc[10:]  # rows without an unknown value: the combined loops
+    results = {}
+    for threads_ in (1, n_threads):
+        for words in (1, bitsets.CHUNK_WORDS):
+            monkeypatch.setattr(bitsets, "CHUNK_WORDS", words)
+            with config_context(n_threads=threads_):
+                model = est.__class__(**est.get_params()).fit(X, y)
+                tables = model._spode_tables["pairs"]
+                results[threads_, words] = (
+                    tables,
+                    model.predict_proba(test),
+                    model.predict_log_proba(known),
+                    model.member_joint_log_proba(test),
+                )
+    assert max(every_loop_cut) == n_threads  # the loops were cut
+    assert (model._spodes._probabilities is not None) == (combined == "products")
+    one = results[1, bitsets.CHUNK_WORDS]
+    for key, got in results.items():
+        for a, b in zip(one, got):
+            np.testing.assert_array_equal(a, b, err_msg=str(key))
+    with config_context(compiled=False):
+        reference = est.__class__(**est.get_params()).fit(X, y)
+        np.testing.assert_allclose(reference._spode_tables["pairs"], one[0], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(reference.predict_proba(test), one[1], rtol=1e-10, atol=1e-13)
+
+
+def test_the_product_loop_is_the_same_bits_in_any_number_of_threads(every_loop_cut):
+    """A small table (letter's kind) multiplies probabilities: rows cut among threads give
+    one thread's logarithms of the products."""
+    X, y, test = _data(seed=1, classes=6)
+    known = test.iloc[10:]
+    model = AODEClassifier().fit(X, y)
+    assert model._spodes._probabilities is not None  # the product path
+    with config_context(n_threads=1):
+        one = model.predict_log_proba(known)
+    for k in (2, 4):
+        with config_context(n_threads=k):
+            np.testing.assert_array_equal(model.predict_log_proba(known), one)
+    assert max(every_loop_cut) == 4
+
+
+def test_tan_reads_the_same_pair_counts_in_any_number_of_threads(every_loop_cut):
+    X, y, _ = _data(seed=2)
+    fits = []
+    for k in (1, 3):
+        with config_context(n_threads=k):
+            model = TANClassifier().fit(X, y)
+            fits.append((sorted(model.network_.graph.edges), [c.copy() for c in model.network_.log_cpts]))
+    assert 3 in every_loop_cut
+    assert fits[0][0] == fits[1][0]
+    for a, b in zip(fits[0][1], fits[1][1]):
+        np.testing.assert_array_equal(a, b)
