@@ -456,18 +456,16 @@ def fill_bitsets(matrix, slot, offsets, word, bit, bits, start, first, last):  #
     ``word`` and ``bit``): value ``offsets[i] + code`` of feature ``i`` owns bitset
     ``slot[offsets[i] + code]``. ``matrix`` ``(features, rows)`` holds the codes (``-1``:
     unknown, no value). The last value in use of a feature that every row knows has no bitset
-    (its slot is ``len(bits)``, skipped): its counts are the totals less its feature's other
-    values' (:func:`last_value_rows`), so a feature of ``r`` values in use takes ``r - 1``.
-    A feature's bitsets are its own: features cut among threads set the same bits."""
-    n_bitsets = bits.shape[0]
+    to count (its slot is a spare row of its feature's, never read): its counts are the totals
+    less its feature's other values' (:func:`last_value_rows`), so a feature of ``r`` values in
+    use counts ``r - 1``. A feature's rows are its own: features cut among threads set the
+    same bits."""
     for i in range(first, last):  # a feature's codes are contiguous
         offset = offsets[i]
         for t in range(word.shape[0]):
             code = matrix[i, start + t]
             if code >= 0:
-                s = slot[offset + code]
-                if s < n_bitsets:
-                    bits[s, word[t]] |= bit[t]
+                bits[slot[offset + code], word[t]] |= bit[t]
 
 
 @_jit

@@ -37,10 +37,15 @@ CHUNK_WORDS = 1 << 18
 
 
 def bitset_slots(used: np.ndarray, cards: np.ndarray, has_unknown: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(slot, last_of)``: each value in use's bitset, then one past the last bitset (for the
-    values no row holds, and for the last value in use of each feature that no row leaves
-    unknown (``has_unknown`` false), which takes no bitset: its counts are totals less the
-    others'); ``last_of``: that value's feature's first value in use, else ``-1``."""
+    """``(slot, last_of)``: each value in use's bitset, then one for the values no row holds.
+
+    The last value in use of each feature that no row leaves unknown (``has_unknown``
+    false) takes no bitset of its own: its counts are totals less the others' (``last_of``:
+    that value's feature's first value in use, else ``-1``). Its bits go to a spare row of its
+    feature's, after the ``n`` counted bitsets (row ``n + feature``), never read: each row is
+    written by one feature, so features cut among threads share none, and the bits are set
+    without a branch on the value (a branch that about one row in four takes, on splice,
+    cost 0.37 of 0.8 ms)."""
     d = len(cards)
     owner = np.repeat(np.arange(d), cards)[used]  # each value's feature, increasing
     first = np.searchsorted(owner, np.arange(d))
@@ -50,7 +55,7 @@ def bitset_slots(used: np.ndarray, cards: np.ndarray, has_unknown: np.ndarray) -
     last_of[last[derived]] = first[derived]
     counted = last_of < 0
     past = int(counted.sum())
-    return np.append(np.where(counted, np.cumsum(counted) - 1, past), past), last_of
+    return np.append(np.where(counted, np.cumsum(counted) - 1, past + owner), past), last_of
 
 
 def pair_counts_by_bits(
@@ -83,7 +88,7 @@ def pair_counts_by_bits(
     step = max(64, CHUNK_WORDS // max(1, used.size) * 64)
     for start in range(0, n, step):
         first_word, word, bit = loops.bitset_layout(y, n_classes, start, min(n, start + step), totals)
-        bits = np.zeros((counted.size, first_word[-1]), dtype=np.uint64)
+        bits = np.zeros((counted.size + d, first_word[-1]), dtype=np.uint64)  # the spare rows after the counted
         fill = functools.partial(loops.fill_bitsets, matrix, slot, offsets, word, bit, bits, start)
         run_parts(fill, even_parts(d, float(d) * word.size * BIT_NS))
         pairs = counted.size * (counted.size + 1) / 2 * float(first_word[-1]) * POPCOUNT_NS
