@@ -133,13 +133,20 @@ def test_pair_counts_of_the_values_in_use_are_the_pair_tables(weighted, unknown,
 
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("m", [0.0, 1.0])
-def test_all_pairs_cpts_with_values_no_row_holds_equal_each_familys(weighted, m, loop_path):
+@pytest.mark.parametrize("unknown_in", [(0, 1, 2, 3), (1, 3), ()], ids=["all", "some", "none"])
+def test_all_pairs_cpts_with_values_no_row_holds_equal_each_familys(weighted, m, unknown_in, loop_path):
     """Cells of values no row holds get ``log(alpha) - log(denominator)`` without counts:
     the numbers of the dense formula over all cells, bit for bit, and each family's
-    m-estimate."""
+    m-estimate. Features with unknown codes in all, some or none of the columns: a child
+    feature every row knows takes its denominators from the pair diagonal."""
     from bnclf.learn._parameters import child_given_pair_log_cpts
 
-    cache = CountCache(_sparse_data(weighted, unknown=True))
+    data = _sparse_data(weighted, unknown=False)
+    rng = np.random.default_rng(5)
+    codes = data.codes.copy()
+    for j in unknown_in:
+        codes[rng.random(len(codes)) < 0.15, j] = -1
+    cache = CountCache(DiscreteData(codes, data.cardinalities, data.y, data.n_classes, weights=data.weights))
     tables, off = child_given_pair_log_cpts(cache, m / 4.0, m)
     blocks = cache.pair_blocks()[0]
     denominator = np.add.reduceat(blocks, off, axis=0) + m  # N(x_p, c) of each child's block

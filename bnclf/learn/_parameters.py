@@ -87,7 +87,10 @@ def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLi
     written a child feature at a time, and only the cells of the values in use take a
     logarithm of their own. The entries are those of the full formula over every cell,
     bit for bit when the counts are exact integers (unweighted rows, integer weights);
-    non-integer weights are summed in another order, to within rounding.
+    non-integer weights are summed in another order, to within rounding. With the rows'
+    whole counts, the denominator of a child feature that every row knows is the parent
+    value's own count, the diagonal ``N(x_p, x_p, c)`` (the feature's values partition the
+    rows), so only features with unknown values are summed.
     """
     d, n_classes = cache.n_features, cache.n_classes
     cards = cache.cardinalities[:d]
@@ -103,7 +106,13 @@ def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLi
     held_by = owner[used]
     held = np.bincount(held_by, minlength=d) > 0
     sums = np.zeros((d, used.size, n_classes) if loops is None or not cache.whole_counts else (0, 0, 0))
-    if used.size and sums.size:  # summed by the loop when they are whole counts (any order is exact)
+    if used.size and sums.size and cache.whole_counts:  # whole numbers: exact in any order
+        complete = held & ~cache._has_unknown[:d]  # every row knows j: its values sum to the diagonal
+        sums[complete] = np.diagonal(counts).T
+        for j in np.flatnonzero(held & ~complete):
+            lo, hi = np.searchsorted(held_by, [j, j + 1])
+            sums[j] = counts[lo:hi].sum(axis=0)
+    elif used.size and sums.size:  # weighted sums (summed by the loop when whole counts)
         sums[held] = np.add.reduceat(counts, np.searchsorted(held_by, np.flatnonzero(held)), axis=0)
     if loops is not None:  # the same steps, a cell at a time (diagonal blocks zero), rows cut among threads
         counts, cards = np.ascontiguousarray(counts), cards.astype(np.int64)
