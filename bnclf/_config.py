@@ -99,7 +99,8 @@ def set_config(
         How many threads a compiled loop may be shared among (AODE's and WAODE's pair
         counts, log-CPT table and prediction; every count of values in pairs): ``None``
         (the default) reads ``$BNCLF_NUM_THREADS``, else ``$OMP_NUM_THREADS`` (which
-        joblib's workers and cluster schedulers set), else the CPUs this process may run on;
+        joblib's process workers and cluster schedulers set; its first level, ignored unless a whole
+        number >= 1), else the CPUs this process may run on (within a container's CPU quota);
         ``1`` runs every loop in the calling thread. A loop is shared only when each thread
         gets enough work to gain from it, and the results are the same, bit for bit,
         whatever the number (:mod:`bnclf._threads`).

@@ -7,18 +7,23 @@ computed by the same steps in the same order as in one thread, so the results ar
 same, bit for bit, whatever the number of threads.
 
 How many threads is the ``n_threads`` setting (:func:`bnclf.set_config`): ``None`` (the
-default) reads ``$BNCLF_NUM_THREADS``, else ``$OMP_NUM_THREADS`` (set by joblib in its
-worker processes, so that workers do not oversubscribe the cores, and by cluster
-schedulers), else the CPUs this process may run on. A loop is cut into at most that many
+default) reads ``$BNCLF_NUM_THREADS``, else ``$OMP_NUM_THREADS`` (set by joblib's process
+workers, its default loky backend, so that workers do not oversubscribe the cores, and by
+cluster schedulers), else the CPUs this process may run on, within a container's CPU quota.
+A loop is cut into at most that many
 parts, and into fewer when a part would hold less than :data:`MIN_PART_NS` of work: a
 thread takes some tens of microseconds to wake, which small loops would not win back.
 
 The first part runs in the calling thread and the others in a pool of worker threads,
-kept for the process (made again in a forked child, which inherits no threads).
+kept for the process (made again in a forked child, which inherits no threads). The pool
+only grows, and parts are submitted under a lock, so callers in many threads at once share
+it safely; a part that runs in the pool never cuts its own work again (it could wait for
+threads that are all busy with parts like it).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import threading
@@ -33,31 +38,67 @@ pays for the 30 to 80 microseconds a pool thread takes to wake on the benchmark 
 
 _lock = threading.Lock()
 _pool: tuple[int, ThreadPoolExecutor, int] | None = None  # (pid, executor, workers)
+_in_pool = threading.local()  # .active: this thread runs a part for the pool
 
 
 def thread_count() -> int:
     """The threads a loop may use: the ``n_threads`` setting, else ``$BNCLF_NUM_THREADS``,
-    else ``$OMP_NUM_THREADS``, else the CPUs available to this process (see the module)."""
+    else ``$OMP_NUM_THREADS``, else the CPUs available to this process (see the module).
+
+    ``$BNCLF_NUM_THREADS`` must be a whole number >= 1 (a ValueError names it otherwise).
+    ``$OMP_NUM_THREADS`` belongs to other libraries too and is read leniently: its first
+    level (``"4,2"``: 4), and ignored unless that is a whole number >= 1.
+    """
     setting = get_config().get("n_threads")
     if setting is not None:
         return setting
-    for variable in ("BNCLF_NUM_THREADS", "OMP_NUM_THREADS"):
-        text = os.environ.get(variable, "").strip()
-        if text:
-            try:
-                return _check_n_threads(int(text), variable)  # type: ignore[return-value]
-            except (TypeError, ValueError):
-                raise ValueError(
-                    f"${variable}={text!r} is not a whole number of threads >= 1; unset it or give one, e.g. 1."
-                ) from None
+    text = os.environ.get("BNCLF_NUM_THREADS", "").strip()
+    if text:
+        try:
+            return _check_n_threads(int(text), "BNCLF_NUM_THREADS")  # type: ignore[return-value]
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"$BNCLF_NUM_THREADS={text!r} is not a whole number of threads >= 1; unset it or give one, e.g. 1."
+            ) from None
+    first = os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
+    if first.isdigit() and int(first) >= 1:
+        return int(first)
     return _cpus()
 
 
+@functools.lru_cache(maxsize=1)
 def _cpus() -> int:
+    """The CPUs this process may use: those of its affinity mask, fewer under a container's
+    CPU quota (cgroup v2 ``cpu.max``, or v1 ``cpu.cfs_quota_us`` over ``cpu.cfs_period_us``,
+    rounded up), as joblib counts them; read once."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+        cpus = os.cpu_count() or 1
+    quota = _cgroup_quota()
+    if quota is not None:
+        cpus = min(cpus, quota)
+    return max(1, cpus)
+
+
+def _cgroup_quota() -> int | None:
+    """The CPU quota of the process's cgroup, in whole CPUs (rounded up), or None (no quota,
+    or not Linux)."""
+    for path, split in (("/sys/fs/cgroup/cpu.max", True), ("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", False)):
+        try:
+            with open(path) as file:
+                text = file.read().split()
+            if split:
+                quota, period = text[0], text[1]
+            else:
+                with open("/sys/fs/cgroup/cpu/cpu.cfs_period_us") as file:
+                    quota, period = text[0], file.read().strip()
+            if quota in ("max", "-1"):
+                return None
+            return max(1, math.ceil(int(quota) / int(period)))
+        except (OSError, ValueError, IndexError, ZeroDivisionError):
+            continue
+    return None
 
 
 def even_parts(n_items: int, work_ns: float) -> list[tuple[int, int]]:
@@ -79,22 +120,25 @@ def triangle_parts(n_items: int, work_ns: float) -> list[tuple[int, int]]:
 
 def part_count(n_items: int, work_ns: float) -> int:
     """How many parts: at most :func:`thread_count` and ``n_items``, each with at least
-    :data:`MIN_PART_NS` of the estimated work; at least one."""
-    if n_items <= 1 or work_ns < 2.0 * MIN_PART_NS:
+    :data:`MIN_PART_NS` of the estimated work; at least one. In a pool thread, one: a part
+    never waits for parts of its own (the pool may have no thread free to run them)."""
+    threads = thread_count()  # first, so that a bad setting is reported whatever the work
+    if n_items <= 1 or work_ns < 2.0 * MIN_PART_NS or getattr(_in_pool, "active", False):
         return 1
     most = int(work_ns // MIN_PART_NS) if MIN_PART_NS > 0 else n_items
-    return max(1, min(thread_count(), n_items, most))
+    return max(1, min(threads, n_items, most))
 
 
 def run_parts(task: Callable[[int, int], object], parts: list[tuple[int, int]]) -> None:
     """``task(start, stop)`` for each part at once: the first in this thread, the others in
-    the pool. Every part finishes before this returns; the first error is raised then."""
-    if len(parts) <= 1:
+    the pool. Every part finishes before this returns; the first error is raised then.
+    Called from a pool thread (a part that cuts its own work), every part runs in that
+    thread, in turn."""
+    if len(parts) <= 1 or getattr(_in_pool, "active", False):
         for start, stop in parts:
             task(start, stop)
         return
-    pool = _executor(len(parts) - 1)
-    futures = [pool.submit(task, start, stop) for start, stop in parts[1:]]
+    futures = _submit(functools.partial(_pooled, task), parts[1:])
     error = None
     try:
         task(*parts[0])
@@ -109,13 +153,24 @@ def run_parts(task: Callable[[int, int], object], parts: list[tuple[int, int]]) 
         raise error
 
 
-def _executor(workers: int) -> ThreadPoolExecutor:
-    """The process's pool, with at least ``workers`` threads (a larger one replaces it)."""
+def _pooled(task: Callable[[int, int], object], start: int, stop: int) -> object:
+    """``task(start, stop)`` in a pool thread, marked as such (see :func:`run_parts`)."""
+    _in_pool.active = True
+    try:
+        return task(start, stop)
+    finally:
+        _in_pool.active = False
+
+
+def _submit(task: Callable[[int, int], object], parts: list[tuple[int, int]]) -> list:
+    """Submit ``task(start, stop)`` for each part to the process's pool, which holds at least
+    one thread per part (a larger pool replaces a smaller one; the smaller is not shut down,
+    since another caller may be submitting to it: its threads end when it is collected).
+    Under the lock: no two callers make a pool at once."""
     global _pool
     with _lock:
         pool = _pool
-        if pool is None or pool[0] != os.getpid() or pool[2] < workers:
-            if pool is not None and pool[0] == os.getpid():
-                pool[1].shutdown(wait=False)  # its threads end once their tasks are done
+        if pool is None or pool[0] != os.getpid() or pool[2] < len(parts):
+            workers = len(parts)
             pool = _pool = (os.getpid(), ThreadPoolExecutor(workers, thread_name_prefix="bnclf-loop"), workers)
-        return pool[1]
+        return [pool[1].submit(task, start, stop) for start, stop in parts]

@@ -20,8 +20,8 @@ def test_the_setting_then_the_environment_then_the_cpus(monkeypatch):
     monkeypatch.delenv("BNCLF_NUM_THREADS", raising=False)
     monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
     assert bnclf.get_config()["n_threads"] is None
-    assert threads.thread_count() == len(os.sched_getaffinity(0))
-    monkeypatch.setenv("OMP_NUM_THREADS", "3")  # what joblib's workers get
+    assert threads.thread_count() == threads._cpus() <= len(os.sched_getaffinity(0))
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")  # what joblib's process workers get
     assert threads.thread_count() == 3
     monkeypatch.setenv("BNCLF_NUM_THREADS", "5")  # ours first
     assert threads.thread_count() == 5
@@ -47,10 +47,54 @@ def test_a_bad_thread_count_names_the_setting_and_the_fix(bad):
 
 
 @pytest.mark.parametrize("text", ["0", "two", "-3"])
-def test_a_bad_environment_variable_names_it(text, monkeypatch):
+def test_a_bad_environment_variable_names_it_whatever_the_work(text, monkeypatch):
     monkeypatch.setenv("BNCLF_NUM_THREADS", text)
     with pytest.raises(ValueError, match=r"\$BNCLF_NUM_THREADS=.*unset it"):
         threads.thread_count()
+    with pytest.raises(ValueError, match=r"\$BNCLF_NUM_THREADS=.*unset it"):
+        threads.even_parts(1, 1.0)  # a loop too small to cut still reports it
+
+
+@pytest.mark.parametrize(("text", "expected"), [("4,2", 4), ("3", 3), ("0", None), ("many", None), (" ", None)])
+def test_omp_num_threads_is_read_leniently(text, expected, monkeypatch):
+    """Other libraries own ``$OMP_NUM_THREADS``: its first level counts (OpenMP's nested
+    ``"4,2"``), anything else is ignored rather than an error."""
+    monkeypatch.delenv("BNCLF_NUM_THREADS", raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", text)
+    assert threads.thread_count() == (threads._cpus() if expected is None else expected)
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        ({"/sys/fs/cgroup/cpu.max": "150000 100000\n"}, 2),  # 1.5 CPUs: rounded up
+        ({"/sys/fs/cgroup/cpu.max": "max 100000\n"}, None),
+        ({"/sys/fs/cgroup/cpu/cpu.cfs_quota_us": "300000\n", "/sys/fs/cgroup/cpu/cpu.cfs_period_us": "100000\n"}, 3),
+        ({"/sys/fs/cgroup/cpu/cpu.cfs_quota_us": "-1\n", "/sys/fs/cgroup/cpu/cpu.cfs_period_us": "100000\n"}, None),
+        ({}, None),
+    ],
+)
+def test_a_container_cpu_quota_limits_the_default(files, expected, monkeypatch):
+    import builtins
+    import io
+
+    real_open = builtins.open
+
+    def fake_open(path, *args, **kwargs):
+        if str(path).startswith("/sys/fs/cgroup"):
+            if path not in files:
+                raise FileNotFoundError(path)
+            return io.StringIO(files[path])
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", fake_open)
+    assert threads._cgroup_quota() == expected
+    threads._cpus.cache_clear()
+    try:
+        assert threads._cpus() == min(len(os.sched_getaffinity(0)), expected or 10**6)
+    finally:
+        monkeypatch.undo()
+        threads._cpus.cache_clear()
 
 
 # ----------------------------------------------------------------------------- the parts
@@ -106,6 +150,57 @@ def test_run_parts_waits_for_every_part_before_raising():
     with pytest.raises(ValueError, match="part 2"):
         threads.run_parts(lambda a, b: (_ for _ in ()).throw(ValueError(f"part {a}")) if a == 2 else None,
                           [(0, 1), (2, 3)])  # fmt: skip
+
+
+def test_callers_in_many_threads_share_a_growing_pool(monkeypatch):
+    """Threads that start at once, each cutting its work into another number of parts, make
+    and grow the pool together: every part runs, and no caller finds its pool shut down."""
+    monkeypatch.setattr(threads, "_pool", None)
+    errors, done = [], []
+    lock = threading.Lock()
+    barrier = threading.Barrier(8)
+
+    def caller(k):
+        barrier.wait()
+        for trial in range(30):
+            ran = []
+            try:
+                threads.run_parts(lambda a, b: ran.append(a), [(i, i + 1) for i in range(2 + (k + trial) % 7)])
+            except Exception as exc:  # noqa: BLE001 - any error is the finding
+                with lock:
+                    errors.append(exc)
+            with lock:
+                done.append(sorted(ran) == list(range(2 + (k + trial) % 7)))
+
+    workers = [threading.Thread(target=caller, args=(k,)) for k in range(8)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join(timeout=60)
+    assert not errors and len(done) == 240 and all(done)
+
+
+def test_a_part_that_cuts_its_own_work_runs_it_in_turn():
+    """A part running in the pool that calls run_parts again runs those parts itself, in
+    its own thread: it never waits for pool threads that may all be busy with parts like it.
+    In a child process with a time limit, so that a deadlock fails the test instead of
+    hanging the run."""
+    import subprocess
+    import sys
+
+    code = """
+import threading
+from bnclf import _threads as threads
+inner = []
+def outer(a, b):
+    threads.run_parts(lambda c, d: inner.append((a, c, threading.get_ident())), [(0, 1), (1, 2), (2, 3)])
+threads.run_parts(outer, [(0, 1), (1, 2)])
+assert sorted((a, c) for a, c, _ in inner) == [(a, c) for a in (0, 1) for c in (0, 1, 2)], inner
+assert len({t for a, c, t in inner if a == 1}) == 1  # the pool's part ran its own parts in its thread
+print("ok")
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
 
 
 def test_a_forked_child_makes_its_own_pool(monkeypatch):

@@ -6,9 +6,10 @@ and a pair's count within a class is the number of bits its two bitsets share: o
 one ``popcount`` per 64 rows, for the pairs ``a <= b`` only, where a one-hot product makes 64
 multiply-adds and both halves. The last value in use of a feature that no row leaves
 unknown takes no bitset: its counts are the totals less its feature's other values' (exact:
-whole numbers). Every step is cut among threads where it holds enough work
-(:mod:`bnclf._threads`), and each part writes cells no other part writes, so the counts are
-the same integers however many threads there are.
+whole numbers). The steps that hold the work (setting the bits, counting the pairs, the
+lower half, the values without a bitset) are cut among threads where each part gets enough
+of it (:mod:`bnclf._threads`; the rest is serial and small), and each part writes cells no
+other part writes, so the counts are the same integers however many threads there are.
 """
 
 from __future__ import annotations
