@@ -127,8 +127,62 @@ def _add_children(position, known, flat, width, start, stop, out, n_classes, mul
 
 
 @_jit
+def _parent_sums(position, known, by_parent, width, start, stop, out, n_classes):  # pragma: no cover - compiled
+    """:func:`_children_sums`' sums from the table laid out by super-parent value
+    (``by_parent[g_p * width + g_j]`` is ``flat[g_j * width + g_p]``), for two or three classes:
+    four super-parents of a row at a time, each sum in a register, its children added in
+    turn from zero (the same additions in the same order: the same bits). A super-parent
+    value's row of the table is read along its children's values, in increasing order, and
+    the sums are written once, where the child-major loop loads and stores each sum per child.
+    Other class counts run a pass over the children per class."""
+    d = position.shape[1]
+    three = n_classes == 3
+    p = 0
+    if n_classes == 2 or three:
+        while p + 4 <= d:
+            for t in range(start, stop):
+                b0, b1 = position[t, p] * width, position[t, p + 1] * width
+                b2, b3 = position[t, p + 2] * width, position[t, p + 3] * width
+                a0 = a1 = a2 = e0 = e1 = e2 = h0 = h1 = h2 = k0 = k1 = k2 = 0.0
+                for j in range(d):
+                    if known[t, j]:
+                        g = position[t, j]
+                        r0, r1, r2, r3 = b0 + g, b1 + g, b2 + g, b3 + g
+                        a0 += by_parent[r0, 0]
+                        a1 += by_parent[r0, 1]
+                        e0 += by_parent[r1, 0]
+                        e1 += by_parent[r1, 1]
+                        h0 += by_parent[r2, 0]
+                        h1 += by_parent[r2, 1]
+                        k0 += by_parent[r3, 0]
+                        k1 += by_parent[r3, 1]
+                        if three:
+                            a2 += by_parent[r0, 2]
+                            e2 += by_parent[r1, 2]
+                            h2 += by_parent[r2, 2]
+                            k2 += by_parent[r3, 2]
+                members = out[t - start]
+                members[p, 0], members[p, 1] = a0, a1
+                members[p + 1, 0], members[p + 1, 1] = e0, e1
+                members[p + 2, 0], members[p + 2, 1] = h0, h1
+                members[p + 3, 0], members[p + 3, 1] = k0, k1
+                if three:
+                    members[p, 2], members[p + 1, 2], members[p + 2, 2], members[p + 3, 2] = a2, e2, h2, k2
+            p += 4
+    for q in range(p, d):  # the last super-parents (all of them for other class counts)
+        for t in range(start, stop):
+            base = position[t, q] * width
+            for c in range(n_classes):
+                total = 0.0
+                for j in range(d):
+                    if known[t, j]:
+                        total += by_parent[base + position[t, j], c]
+                out[t - start, q, c] = total
+
+
+@_jit
 def averaged_spodes(
-    position, known, flat, width, priors, parents, nb_prior, nb_children, log_weights, out
+    position, known, flat, width, priors, parents, nb_prior, nb_children, log_weights, out, by_parent=False
 ):  # pragma: no cover - compiled
     """AODE's combined ``log sum_m w_m P_m(c, x)`` of rows whose super-parents are all known.
 
@@ -137,14 +191,22 @@ def averaged_spodes(
     super-parent's ``parents[g_p]``; member ``d`` is naive Bayes. The sums are taken in
     the order of :class:`bnclf.inference.SuperParentKernel` (children in turn from zero,
     then the prior, then the super-parent), the combination in that of
-    :func:`log_weighted_sum`. ``log_weights`` is ``(rows, d + 1)``.
+    :func:`log_weighted_sum`. ``log_weights`` is ``(rows, d + 1)``. With ``by_parent``,
+    ``flat`` is laid out by super-parent value and :func:`_parent_sums` adds the children.
     """
     n, d = position.shape
     n_classes = flat.shape[1]
     block = np.empty((_ROWS_PER_BLOCK, d + 1, n_classes))
     for start in range(0, n, _ROWS_PER_BLOCK):
         stop = min(n, start + _ROWS_PER_BLOCK)
-        _children_sums(position, known, flat, width, start, stop, block)
+        if not by_parent:
+            _children_sums(position, known, flat, width, start, stop, block)
+        elif n_classes == 2:  # the count as a constant: one compiled copy each
+            _parent_sums(position, known, flat, width, start, stop, block, 2)
+        elif n_classes == 3:
+            _parent_sums(position, known, flat, width, start, stop, block, 3)
+        else:
+            _parent_sums(position, known, flat, width, start, stop, block, n_classes)
         for t in range(start, stop):
             members = block[t - start]
             for p in range(d):

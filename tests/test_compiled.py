@@ -297,12 +297,15 @@ def test_aode_sub_table_of_the_values_in_use_gives_the_full_tables_sums(monkeypa
     monkeypatch.setattr(super_parent, "_PROBABILITY_CELLS", 0)  # the sums in logarithms
     model = AODEClassifier().fit(X, y)
     results = []
-    for share in (0.0, 1.0):
+    for share, by_parent in ((0.0, ()), (1.0, ()), (0.0, (3,))):  # the full table, the sub-table; by parent
         monkeypatch.setattr(super_parent, "_COMPACT_SHARE", share)
+        monkeypatch.setattr(super_parent, "_BY_PARENT_CLASSES", by_parent)
         model._build_derived()
         assert model._member_kernel()._probabilities is None
         results.append(model.predict_joint_log_proba(test))
+        assert list(model._member_kernel()._tables_in_use) == ([True] if by_parent else [False] if share else [])
     np.testing.assert_array_equal(results[0], results[1])
+    np.testing.assert_array_equal(results[0], results[2])
     with config_context(compiled=False):
         np.testing.assert_allclose(model.predict_joint_log_proba(test), results[0], rtol=1e-13)
 
@@ -335,6 +338,41 @@ def test_spode_loops_of_every_class_count_equal_each_rows_sums(n_classes):
                 expected_products[t, p] = expected_products[t, p] * np.exp(entry)
     np.testing.assert_array_equal(sums, expected_sums)
     np.testing.assert_array_equal(products, expected_products)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 4, 7])
+@pytest.mark.parametrize("d", [3, 4, 5, 9])
+def test_spode_sums_by_super_parent_value_are_the_same_bits(n_classes, d):
+    """The loop over the table laid out by super-parent value (sums in registers, four
+    super-parents at a time, then the rest; other class counts a pass per class) adds each
+    SPODE's children in turn from zero: every sum equals the per-row sums in order and the
+    child-major loop's, bit for bit, and so does AODE's combination of them."""
+    import bnclf._compiled_loops as loops
+
+    rng = np.random.default_rng(100 * n_classes + d)
+    r, n = 3, 70
+    width = d * r
+    flat = np.log(rng.random((width * width, n_classes)))
+    by_parent = flat.reshape(width, width, n_classes).transpose(1, 0, 2).reshape(width * width, n_classes).copy()
+    position = rng.integers(0, r, (n, d)) + np.arange(d) * r
+    known = rng.random((n, d)) > 0.15
+    expected = np.zeros((n, d, n_classes))
+    for t in range(n):
+        for j in np.flatnonzero(known[t]):
+            for p in range(d):
+                expected[t, p] = expected[t, p] + flat[position[t, j] * width + position[t, p]]
+    got = np.empty((n, d, n_classes))
+    for start in range(0, n, loops._ROWS_PER_BLOCK):
+        stop = min(n, start + loops._ROWS_PER_BLOCK)
+        loops._parent_sums(position, known, by_parent, width, start, stop, got[start:stop], n_classes)
+    np.testing.assert_array_equal(got, expected)
+    priors, parents = np.log(rng.random((d, n_classes))), np.log(rng.random((width, n_classes)))
+    nb_prior, nb_children = np.log(rng.random(n_classes)), np.log(rng.random((width, n_classes)))
+    log_w = np.log(rng.dirichlet(np.ones(d + 1), size=n))
+    combined = [np.empty((n, n_classes)), np.empty((n, n_classes))]
+    for table, layout, out in ((flat, False, combined[0]), (by_parent, True, combined[1])):
+        loops.averaged_spodes(position, known, table, width, priors, parents, nb_prior, nb_children, log_w, out, layout)
+    np.testing.assert_array_equal(combined[0], combined[1])
 
 
 @pytest.mark.parametrize("n_classes", [2, 3, 4])

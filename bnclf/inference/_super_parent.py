@@ -36,6 +36,11 @@ _COMPACT_SHARE = 0.75
 of all values (splice's 4 of 8 letters: a quarter of the table, 5.8 ms instead of 7.8 ms on
 the benchmark machine)."""
 
+_BY_PARENT_CLASSES = (2, 3)
+"""Class counts whose compiled loop reads the sub-table laid out by super-parent value, each
+SPODE's sum in a register (:func:`bnclf._compiled_loops._parent_sums`: splice's loop 2.4 →
+1.9 ms); the sums are the same bits as the child-major loop's."""
+
 _PROBABILITY_CELLS = 2**18
 """The compiled loop multiplies probabilities (no exponential per row, member and class) when
 the table has at most this many cells (letter's 166,400: its exponentials cost about 1.5 ms
@@ -151,7 +156,7 @@ class SuperParentKernel:
         self.tables = tables
         self._width = tables.shape[0]
         self._flat = tables.reshape(-1, tables.shape[2])  # row j * R + p: a contiguous run of classes
-        self._table_in_use = None  # (values in use, their sub-table) of the last product
+        self._tables_in_use = {}  # layout (by super-parent value?) -> (values in use, their sub-table)
         self.offsets = np.asarray(offsets, dtype=np.int64)
         self.n_classes = tables.shape[2]
         self.priors = np.asarray(spode_priors, dtype=float)
@@ -215,7 +220,9 @@ class SuperParentKernel:
           (the same values to about ``d`` units in the last place);
         * else from the sums of :meth:`__call__`, added in the same order (the
           combination's exponentials and logarithm may differ from numpy's in the last
-          bit), over the sub-table of the values the rows hold when that is much smaller.
+          bit), over the sub-table of the values the rows hold when that is much smaller;
+          with two or three classes always over that sub-table, laid out by super-parent
+          value, so that the loop keeps each sum in a register (:data:`_BY_PARENT_CLASSES`).
 
         Rows with an unknown value, and every row without the compiled loops, take
         :meth:`__call__` and the combination.
@@ -243,18 +250,30 @@ class SuperParentKernel:
         with np.errstate(divide="ignore"):
             log_w = np.log(w)  # -inf leaves a member out
         flat, width, parents, nb_children = self._flat, self._width, self.parents, self.nb_children
-        used = self._values_for_sub_table(position, known) if n else None
+        by_parent = self.n_classes in _BY_PARENT_CLASSES  # the loop that keeps each sum in a register
+        used = self._values_for_sub_table(position, known, by_parent) if n else None
         if used is not None:  # the sub-table of the values in use: fewer cache lines to read
             local = np.zeros(width, dtype=np.int64)
             local[used] = np.arange(used.size)
             position, width = local[position], used.size
-            flat = self._sub_table(used).reshape(width * width, self.n_classes)
+            flat = self._sub_table(used, by_parent).reshape(width * width, self.n_classes)
             parents, nb_children = parents[used], nb_children[used]
+        by_parent = by_parent and used is not None
         priors, nb_prior = self.priors, self.nb_prior
         run_parts(
             lambda a, b: loops.averaged_spodes(
-                position[a:b], known[a:b], flat, width, priors, parents, nb_prior, nb_children, log_w[a:b], out[a:b]
-            ),
+                position[a:b],
+                known[a:b],
+                flat,
+                width,
+                priors,
+                parents,
+                nb_prior,
+                nb_children,
+                log_w[a:b],
+                out[a:b],
+                by_parent,
+            ),  # fmt: skip
             self._row_parts(n),
         )
         self._unknown_super_parents(codes, known, w, out)
@@ -325,15 +344,15 @@ class SuperParentKernel:
             return None, False
         return used, grouped < product
 
-    def _values_for_sub_table(self, position: np.ndarray, known: np.ndarray) -> np.ndarray | None:
+    def _values_for_sub_table(self, position: np.ndarray, known: np.ndarray, by_parent: bool = False):
         """The values of the compiled loop's sub-table: those the rows hold, or those of the last
-        sub-table when they include them (the loop reads the same entries in the same order,
-        whatever else the sub-table holds); None when more than :data:`_COMPACT_SHARE` of all
-        values, or none."""
+        sub-table of that layout when they include them (the loop reads the same entries in the
+        same order, whatever else the sub-table holds); None when none, or, for the table by
+        child value (which the loop can read whole), more than :data:`_COMPACT_SHARE` of all."""
         seen = np.bincount(position[known], minlength=self._width) > 0
-        held = self._table_in_use
+        held = self._tables_in_use.get(by_parent)
         used = held[0] if held is not None and seen[held[0]].sum() == seen.sum() else np.flatnonzero(seen)
-        return used if 0 < used.size <= _COMPACT_SHARE * self._width else None
+        return used if 0 < used.size and (by_parent or used.size <= _COMPACT_SHARE * self._width) else None
 
     def _children_by_gather(self, position, known, any_unknown, spodes) -> None:
         """Write each SPODE's children's sum into ``spodes`` ``(n, d, C)`` by gathers."""
@@ -392,16 +411,17 @@ class SuperParentKernel:
                             np.matmul(sorted_rows[lo:hi], table[:, value * c : (value + 1) * c], out=sums[lo:hi])
                     block[order[bounds[0] : bounds[-1]], p] = sums[bounds[0] : bounds[-1]]
 
-    def _sub_table(self, used: np.ndarray) -> np.ndarray:
+    def _sub_table(self, used: np.ndarray, by_parent: bool = False) -> np.ndarray:
         """``(V, V * n_classes)``: the table's rows and columns of the values ``used``
-        (child value, then parent value and class), kept for the next block of rows, which
-        likely uses the same values."""
-        held = self._table_in_use
-        if held is not None and held[0] is used or (held is not None and np.array_equal(held[0], used)):
+        (child value, then parent value and class; ``by_parent``: parent value, then child
+        value and class), kept for the next block of rows, which likely uses the same values."""
+        held = self._tables_in_use.get(by_parent)
+        if held is not None and (held[0] is used or np.array_equal(held[0], used)):
             return held[1]
-        cells = (used[:, None] * self._width + used).ravel()  # rows of the flat table
+        rows, columns = (used[None, :], used[:, None]) if by_parent else (used[:, None], used)
+        cells = (rows * self._width + columns).ravel()  # rows of the flat table
         table = np.take(self._flat, cells, axis=0).reshape(used.size, used.size * self.n_classes)
-        self._table_in_use = (used, table)
+        self._tables_in_use[by_parent] = (used, table)
         return table
 
     def _summed_over_parent(self, position, known, p) -> np.ndarray:
