@@ -10,12 +10,13 @@ How many threads is the ``n_threads`` setting (:func:`bnclf.set_config`): ``None
 default) reads ``$BNCLF_NUM_THREADS``, else ``$OMP_NUM_THREADS`` (set by joblib's process
 workers, its default loky backend, so that workers do not oversubscribe the cores, and by
 cluster schedulers), else the CPUs this process may run on, within a container's CPU quota.
-A loop is cut into at most that many
-parts, and into fewer when a part would hold less than :data:`MIN_PART_NS` of work: a
-thread takes some tens of microseconds to wake, which small loops would not win back.
+A loop is cut into at most that many parts, and into fewer when a part would hold less
+than :data:`MIN_PART_NS` of work: a thread takes some tens of microseconds to wake, which
+small loops would not win back.
 
 The first part runs in the calling thread and the others in a pool of worker threads,
-kept for the process (made again in a forked child, which inherits no threads). The pool
+kept for the process (a forked child, which inherits no threads, makes its own, with a lock
+of its own in case another thread held the parent's at the fork). The pool
 only grows, and parts are submitted under a lock, so callers in many threads at once share
 it safely; a part that runs in the pool never cuts its own work again (it could wait for
 threads that are all busy with parts like it).
@@ -39,6 +40,15 @@ pays for the 30 to 80 microseconds a pool thread takes to wake on the benchmark 
 _lock = threading.Lock()
 _pool: tuple[int, ThreadPoolExecutor, int] | None = None  # (pid, executor, workers)
 _in_pool = threading.local()  # .active: this thread runs a part for the pool
+
+
+def _after_fork_in_child() -> None:
+    global _lock, _pool
+    _lock, _pool = threading.Lock(), None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def thread_count() -> int:

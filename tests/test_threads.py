@@ -203,6 +203,30 @@ print("ok")
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_child_forked_while_the_lock_is_held_still_runs_parts():
+    """A fork while another thread holds the pool's lock: the child gets a lock and a pool of
+    its own, and its parts run (in a child process with a time limit)."""
+    import subprocess
+    import sys
+
+    code = """
+import os, threading
+from bnclf import _threads as threads
+threads.run_parts(lambda a, b: None, [(0, 1), (1, 2)])
+with threads._lock:  # as if another thread were submitting at the fork
+    pid = os.fork()
+    if pid == 0:
+        ran = []
+        threads.run_parts(lambda a, b: ran.append(a), [(0, 1), (1, 2), (2, 3)])
+        os._exit(0 if sorted(ran) == [0, 1, 2] else 3)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status))
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.stdout.strip() == "0", (result.stdout, result.stderr)
+
+
 def test_a_forked_child_makes_its_own_pool(monkeypatch):
     threads.run_parts(lambda a, b: None, [(0, 1), (1, 2)])
     parent = threads._pool[1]
