@@ -560,12 +560,13 @@ def mirror_rows(counts, start, stop):  # pragma: no cover - compiled
 
 
 @_jit
-def last_value_diagonal(counts, totals, last_of):  # pragma: no cover - compiled
+def last_value_diagonal(counts, totals, last_of, derived):  # pragma: no cover - compiled
     """The own counts ``N(l, c) = N(c) - sum N(a, c)`` of the values without a bitset
-    (``last_of[l] >= 0``: the last value in use of a feature every row knows, whose first value
-    in use is ``last_of[l]``), over the feature's other values ``a``: whole numbers, exact."""
+    (``derived``, those with ``last_of[l] >= 0``: the last value in use of a feature every row
+    knows, whose first value in use is ``last_of[l]``), over the feature's other values ``a``:
+    whole numbers, exact."""
     n_classes = counts.shape[2]
-    for l in np.flatnonzero(last_of >= 0):
+    for l in derived:
         for c in range(n_classes):
             total = totals[c]
             for a in range(last_of[l], l):

@@ -30,9 +30,6 @@ half: 0.14 ms)."""
 BIT_NS = 4.0
 COPY_NS = 1.0
 
-TILE = 16
-"""The tile of :func:`bnclf._compiled_loops.mirror_rows`: a part of its rows starts at a multiple."""
-
 CHUNK_WORDS = 1 << 18
 """Words (of 64 rows each) of the bitsets of a chunk of rows: 2 MiB, however many rows the data has."""
 
@@ -95,10 +92,11 @@ def pair_counts_by_bits(
         pairs = counted.size * (counted.size + 1) / 2 * float(first_word[-1]) * POPCOUNT_NS
         rows = functools.partial(loops.bitset_pair_rows, bits, first_word, counted, counts)
         run_parts(rows, triangle_parts(counted.size, pairs))
-    tiles = -(-used.size // TILE)  # the lower half, in whole tiles of rows: the last rows copy the most
+    tile = loops._TILE  # the lower half, in whole tiles of rows (mirror_rows' own): the last rows copy the most
+    tiles = -(-used.size // tile)
     halves = triangle_parts(tiles, used.size * used.size / 2 * n_classes * COPY_NS)
-    run_parts(lambda a, b: loops.mirror_rows(counts, (tiles - b) * TILE, min(used.size, (tiles - a) * TILE)), halves)
-    loops.last_value_diagonal(counts, totals, last_of)
+    run_parts(lambda a, b: loops.mirror_rows(counts, (tiles - b) * tile, min(used.size, (tiles - a) * tile)), halves)
+    loops.last_value_diagonal(counts, totals, last_of, derived)
     each = float(counted.size) * n_classes * COPY_NS * float(cards.max(initial=1))
     rows = functools.partial(loops.last_value_rows, counts, counted, last_of, derived)
     run_parts(rows, even_parts(derived.size, derived.size * each))
