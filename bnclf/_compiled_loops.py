@@ -127,14 +127,18 @@ def _add_children(position, known, flat, width, start, stop, out, n_classes, mul
 
 
 @_jit
-def _parent_sums(position, known, by_parent, width, start, stop, out, n_classes):  # pragma: no cover - compiled
-    """:func:`_children_sums`' sums from the table laid out by super-parent value
-    (``by_parent[g_p * width + g_j]`` is ``flat[g_j * width + g_p]``), for two or three classes:
-    four super-parents of a row at a time, each sum in a register, its children added in
-    turn from zero (the same additions in the same order: the same bits). A super-parent
-    value's row of the table is read along its children's values, in increasing order, and
-    the sums are written once, where the child-major loop loads and stores each sum per child.
-    Other class counts run a pass over the children per class."""
+def _parent_sums(position, by_parent, width, start, stop, out, n_classes):  # pragma: no cover - compiled
+    """:func:`_children_sums`' sums of rows whose values are all known, from the table laid out
+    by super-parent value (``by_parent[g_p * width + g_j]`` is ``flat[g_j * width + g_p]``), for
+    two or three classes: four super-parents of a row at a time, each sum in a register, its
+    children added in turn from zero (the same additions in the same order: the same bits). A
+    super-parent value's row of the table is read along its children's values, in increasing
+    order, and the sums are written once, where the child-major loop loads and stores each sum
+    per child. Other class counts run a pass over the children per class.
+
+    No child is tested for being known (a test per child cost splice's loop a quarter of its
+    time): the sums of a row with an unknown value are meaningless, and
+    :func:`averaged_spodes` leaves such rows to its caller."""
     d = position.shape[1]
     three = n_classes == 3
     p = 0
@@ -145,22 +149,21 @@ def _parent_sums(position, known, by_parent, width, start, stop, out, n_classes)
                 b2, b3 = position[t, p + 2] * width, position[t, p + 3] * width
                 a0 = a1 = a2 = e0 = e1 = e2 = h0 = h1 = h2 = k0 = k1 = k2 = 0.0
                 for j in range(d):
-                    if known[t, j]:
-                        g = position[t, j]
-                        r0, r1, r2, r3 = b0 + g, b1 + g, b2 + g, b3 + g
-                        a0 += by_parent[r0, 0]
-                        a1 += by_parent[r0, 1]
-                        e0 += by_parent[r1, 0]
-                        e1 += by_parent[r1, 1]
-                        h0 += by_parent[r2, 0]
-                        h1 += by_parent[r2, 1]
-                        k0 += by_parent[r3, 0]
-                        k1 += by_parent[r3, 1]
-                        if three:
-                            a2 += by_parent[r0, 2]
-                            e2 += by_parent[r1, 2]
-                            h2 += by_parent[r2, 2]
-                            k2 += by_parent[r3, 2]
+                    g = position[t, j]
+                    r0, r1, r2, r3 = b0 + g, b1 + g, b2 + g, b3 + g
+                    a0 += by_parent[r0, 0]
+                    a1 += by_parent[r0, 1]
+                    e0 += by_parent[r1, 0]
+                    e1 += by_parent[r1, 1]
+                    h0 += by_parent[r2, 0]
+                    h1 += by_parent[r2, 1]
+                    k0 += by_parent[r3, 0]
+                    k1 += by_parent[r3, 1]
+                    if three:
+                        a2 += by_parent[r0, 2]
+                        e2 += by_parent[r1, 2]
+                        h2 += by_parent[r2, 2]
+                        k2 += by_parent[r3, 2]
                 members = out[t - start]
                 members[p, 0], members[p, 1] = a0, a1
                 members[p + 1, 0], members[p + 1, 1] = e0, e1
@@ -175,8 +178,7 @@ def _parent_sums(position, known, by_parent, width, start, stop, out, n_classes)
             for c in range(n_classes):
                 total = 0.0
                 for j in range(d):
-                    if known[t, j]:
-                        total += by_parent[base + position[t, j], c]
+                    total += by_parent[base + position[t, j], c]
                 out[t - start, q, c] = total
 
 
@@ -184,15 +186,17 @@ def _parent_sums(position, known, by_parent, width, start, stop, out, n_classes)
 def averaged_spodes(
     position, known, flat, width, priors, parents, nb_prior, nb_children, log_weights, out, by_parent=False
 ):  # pragma: no cover - compiled
-    """AODE's combined ``log sum_m w_m P_m(c, x)`` of rows whose super-parents are all known.
+    """AODE's combined ``log sum_m w_m P_m(c, x)`` of the rows whose values are all known
+    (every feature is a super-parent); the other rows of ``out`` are left as they are, for
+    the caller to sum over their unknown values.
 
-    Member ``p < d`` is SPODE ``p``: its children's ``flat[g_j * width + g_p]`` over the
-    known children (the diagonal of ``flat`` is zero), its prior ``priors[p]`` and its
-    super-parent's ``parents[g_p]``; member ``d`` is naive Bayes. The sums are taken in
-    the order of :class:`bnclf.inference.SuperParentKernel` (children in turn from zero,
-    then the prior, then the super-parent), the combination in that of
-    :func:`log_weighted_sum`. ``log_weights`` is ``(rows, d + 1)``. With ``by_parent``,
-    ``flat`` is laid out by super-parent value and :func:`_parent_sums` adds the children.
+    Member ``p < d`` is SPODE ``p``: its children's ``flat[g_j * width + g_p]`` (the
+    diagonal of ``flat`` is zero), its prior ``priors[p]`` and its super-parent's
+    ``parents[g_p]``; member ``d`` is naive Bayes. The sums are taken in the order of
+    :class:`bnclf.inference.SuperParentKernel` (children in turn from zero, then the prior,
+    then the super-parent), the combination in that of :func:`log_weighted_sum`.
+    ``log_weights`` is ``(rows, d + 1)``. With ``by_parent``, ``flat`` is laid out by
+    super-parent value and :func:`_parent_sums` adds the children.
     """
     n, d = position.shape
     n_classes = flat.shape[1]
@@ -202,12 +206,14 @@ def averaged_spodes(
         if not by_parent:
             _children_sums(position, known, flat, width, start, stop, block)
         elif n_classes == 2:  # the count as a constant: one compiled copy each
-            _parent_sums(position, known, flat, width, start, stop, block, 2)
+            _parent_sums(position, flat, width, start, stop, block, 2)
         elif n_classes == 3:
-            _parent_sums(position, known, flat, width, start, stop, block, 3)
+            _parent_sums(position, flat, width, start, stop, block, 3)
         else:
-            _parent_sums(position, known, flat, width, start, stop, block, n_classes)
+            _parent_sums(position, flat, width, start, stop, block, n_classes)
         for t in range(start, stop):
+            if not _all_known(known[t]):
+                continue
             members = block[t - start]
             for p in range(d):
                 g = position[t, p]
@@ -216,10 +222,18 @@ def averaged_spodes(
             for c in range(n_classes):
                 total = 0.0
                 for j in range(d):
-                    if known[t, j]:
-                        total += nb_children[position[t, j], c]
+                    total += nb_children[position[t, j], c]
                 members[d, c] = nb_prior[c] + total
             _log_weighted_row(members, log_weights[t], out[t])
+
+
+@_jit
+def _all_known(known):  # pragma: no cover - compiled
+    """Whether a row's values are all known."""
+    for k in known:
+        if not k:
+            return False
+    return True
 
 
 @_jit

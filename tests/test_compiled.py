@@ -345,8 +345,9 @@ def test_spode_loops_of_every_class_count_equal_each_rows_sums(n_classes):
 def test_spode_sums_by_super_parent_value_are_the_same_bits(n_classes, d):
     """The loop over the table laid out by super-parent value (sums in registers, four
     super-parents at a time, then the rest; other class counts a pass per class) adds each
-    SPODE's children in turn from zero: every sum equals the per-row sums in order and the
-    child-major loop's, bit for bit, and so does AODE's combination of them."""
+    SPODE's children in turn from zero: on every row whose values are all known, every sum
+    equals the per-row sums in order and the child-major loop's, bit for bit, and so does
+    AODE's combination of them; rows with an unknown value are left to the caller."""
     import bnclf._compiled_loops as loops
 
     rng = np.random.default_rng(100 * n_classes + d)
@@ -355,24 +356,35 @@ def test_spode_sums_by_super_parent_value_are_the_same_bits(n_classes, d):
     flat = np.log(rng.random((width * width, n_classes)))
     by_parent = flat.reshape(width, width, n_classes).transpose(1, 0, 2).reshape(width * width, n_classes).copy()
     position = rng.integers(0, r, (n, d)) + np.arange(d) * r
-    known = rng.random((n, d)) > 0.15
+    known = rng.random((n, d)) > 0.15 / d
+    known[:5] = True
+    known[5, -1] = False
+    complete = known.all(axis=1)
+    assert 5 <= complete.sum() < n
     expected = np.zeros((n, d, n_classes))
     for t in range(n):
-        for j in np.flatnonzero(known[t]):
+        for j in range(d):
             for p in range(d):
                 expected[t, p] = expected[t, p] + flat[position[t, j] * width + position[t, p]]
     got = np.empty((n, d, n_classes))
     for start in range(0, n, loops._ROWS_PER_BLOCK):
         stop = min(n, start + loops._ROWS_PER_BLOCK)
-        loops._parent_sums(position, known, by_parent, width, start, stop, got[start:stop], n_classes)
+        loops._parent_sums(position, by_parent, width, start, stop, got[start:stop], n_classes)
     np.testing.assert_array_equal(got, expected)
     priors, parents = np.log(rng.random((d, n_classes))), np.log(rng.random((width, n_classes)))
     nb_prior, nb_children = np.log(rng.random(n_classes)), np.log(rng.random((width, n_classes)))
     log_w = np.log(rng.dirichlet(np.ones(d + 1), size=n))
-    combined = [np.empty((n, n_classes)), np.empty((n, n_classes))]
+    combined = [np.full((n, n_classes), np.nan), np.full((n, n_classes), np.nan)]
     for table, layout, out in ((flat, False, combined[0]), (by_parent, True, combined[1])):
         loops.averaged_spodes(position, known, table, width, priors, parents, nb_prior, nb_children, log_w, out, layout)
+        assert np.isnan(out[~complete]).all()  # left for the caller
     np.testing.assert_array_equal(combined[0], combined[1])
+    members = expected + priors + parents[position]
+    nb = nb_prior + nb_children[position].sum(axis=1)
+    terms = np.concatenate([members, nb[:, None]], axis=1) + log_w[:, :, None]
+    peak = terms.max(axis=1)
+    reference = np.log(np.exp(terms - peak[:, None]).sum(axis=1)) + peak
+    np.testing.assert_allclose(combined[1][complete], reference[complete], rtol=1e-13)
 
 
 @pytest.mark.parametrize("n_classes", [2, 3, 4])
