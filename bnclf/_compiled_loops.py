@@ -502,6 +502,96 @@ def _log_table_rows(
 
 
 @_jit
+def log_table_cells(
+    out,
+    used,
+    by_parent,
+    counts,
+    local,
+    owner,
+    cards,
+    alpha,
+    beta,
+    log_den,
+    whole,
+    log_alpha_plus,
+    alpha_of,
+    start,
+    stop,
+):  # pragma: no cover - compiled
+    """The cells of :func:`log_table_rows`' table among the values ``used`` (increasing
+    positions), into ``out`` ``(V * V, n_classes)``: row ``a * V + b`` holds child value
+    ``used[a]`` under parent value ``used[b]``, or, with ``by_parent``, parent value ``used[a]``
+    and child value ``used[b]``. Rows ``start:stop`` of ``a``; each cell by the steps of
+    :func:`_log_table_rows` (the same numbers, bit for bit), without the rest of the table."""
+    n_classes = counts.shape[2]
+    if n_classes == 2:  # the count as a constant, as in log_table_rows
+        _log_table_cells(out, used, by_parent, counts, local, owner, cards, alpha, beta, log_den, whole,
+                         log_alpha_plus, alpha_of, start, stop, 2)  # fmt: skip
+    elif n_classes == 3:
+        _log_table_cells(out, used, by_parent, counts, local, owner, cards, alpha, beta, log_den, whole,
+                         log_alpha_plus, alpha_of, start, stop, 3)  # fmt: skip
+    else:
+        _log_table_cells(out, used, by_parent, counts, local, owner, cards, alpha, beta, log_den, whole,
+                         log_alpha_plus, alpha_of, start, stop, n_classes)  # fmt: skip
+
+
+@_jit
+def _log_table_cells(
+    out,
+    used,
+    by_parent,
+    counts,
+    local,
+    owner,
+    cards,
+    alpha,
+    beta,
+    log_den,
+    whole,
+    log_alpha_plus,
+    alpha_of,
+    start,
+    stop,
+    n_classes,
+):  # pragma: no cover - compiled
+    """The loop of :func:`log_table_cells` for ``n_classes`` classes: each value's feature and
+    place among those counted looked up once, the child feature's constants once per feature."""
+    v, d = used.shape[0], cards.shape[0]
+    log_alpha, uniform, unseen = np.empty(d), np.empty(d), np.empty(d)  # each child feature's, as there
+    for j in range(d):
+        log_alpha[j] = math.log(alpha[j]) if alpha[j] > 0.0 else -np.inf
+        uniform[j] = -math.log(cards[j])
+        unseen[j] = log_alpha[j] - math.log(beta[j]) if beta[j] > 0.0 else uniform[j]
+    feature, place = np.empty(v, dtype=np.int64), np.empty(v, dtype=np.int64)
+    for b in range(v):
+        feature[b], place[b] = owner[used[b]], local[used[b]]
+    for a in range(start, stop):
+        for b in range(v):
+            gi, hi = (b, a) if by_parent else (a, b)  # child value, parent value (among used)
+            j, i, k = feature[gi], place[gi], place[hi]
+            row = a * v + b
+            if feature[hi] == j:
+                for c in range(n_classes):
+                    out[row, c] = 0.0
+            elif k < 0:
+                for c in range(n_classes):
+                    out[row, c] = unseen[j]
+            else:
+                lookup = alpha_of[j]
+                for c in range(n_classes):
+                    ld = log_den[j, k, c]
+                    if ld == -np.inf:
+                        out[row, c] = uniform[j]
+                    elif i < 0:
+                        out[row, c] = log_alpha[j] - ld
+                    elif whole:
+                        out[row, c] = log_alpha_plus[lookup, int(counts[i, k, c])] - ld
+                    else:
+                        out[row, c] = math.log(counts[i, k, c] + alpha[j]) - ld
+
+
+@_jit
 def bitset_layout(y, n_classes, start, stop, totals):  # pragma: no cover - compiled
     """Where rows ``start:stop`` go in the bitsets of :func:`fill_bitsets`: ``(first_word, word,
     bit)``, each class's rows in order, in words of 64 (class ``c``'s words are

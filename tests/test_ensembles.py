@@ -248,8 +248,9 @@ def test_aode_kernel_takes_the_product_only_where_it_pays_and_is_defined(small, 
     codes = est._encoder.transform(X.iloc[:100])
     est._member_kernel()(codes)
     assert calls  # binary and ternary features: few values in use
+    pairs = np.asarray(est._spode_tables["pairs"])  # the whole table
     kernel = super_parent.SuperParentKernel(
-        np.where(est._spode_tables["pairs"] < -3.0, -np.inf, est._spode_tables["pairs"]),
+        np.where(pairs < -3.0, -np.inf, pairs),
         *(est._member_kernel().offsets, est._member_kernel().parents_per_feature),
         *(est._spode_tables[k] for k in ("priors", "parents", "nb_prior", "nb_children")),
     )
@@ -467,6 +468,43 @@ def test_an_aode_stored_with_its_member_networks_still_loads(small, tmp_path):
         np.testing.assert_array_equal(old.predict_proba(X[:50]), est.predict_proba(X[:50]))
         again = pickle.loads(pickle.dumps(old))
         np.testing.assert_array_equal(again.predict_proba(X[:50]), est.predict_proba(X[:50]))
+
+
+@pytest.mark.parametrize("est", [AODEClassifier(), WAODEClassifier(smoothing="weka")], ids=["aode", "waode-weka"])
+def test_the_all_pairs_table_is_made_whole_only_when_asked_for(small, est, tmp_path):
+    """With the compiled loops a fit keeps what the table's cells read, and a prediction of rows
+    whose values are all known forms only the cells of the values they hold: the whole table
+    is made for the member networks, a pickle or a model file, which store it as an array,
+    and the loaded model predicts the same bits."""
+    import pickle
+
+    import bnclf.inference._super_parent as super_parent
+    from bnclf.io import load_model, save_model
+
+    pytest.importorskip("numba")
+    X, y = small
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(super_parent, "_PROBABILITY_CELLS", 0)  # krkp's table is small: the sums path
+        est = clone(est).fit(X, y)
+        pairs = est._spode_tables["pairs"]
+        assert pairs._table is None
+        proba = est.predict_proba(X[:200])
+        assert pairs._table is None  # the cells of the values in use only
+        state = est.__getstate__()
+        assert pairs._table is not None and isinstance(state["_spode_tables"]["pairs"], np.ndarray)
+        assert est._spode_tables["pairs"] is pairs  # the fitted model keeps its table object
+        again = pickle.loads(pickle.dumps(est))
+        save_model(est, tmp_path / "aode.bnclf")
+        loaded = load_model(tmp_path / "aode.bnclf")
+        for model in (again, loaded):
+            np.testing.assert_array_equal(model._spode_tables["pairs"], pairs.full())
+            np.testing.assert_array_equal(model.predict_proba(X[:200]), proba)
+        fresh = clone(est).fit(X, y)
+        members = fresh.networks_  # the member networks read the whole table
+        assert fresh._spode_tables["pairs"]._table is not None
+        for a, b in zip(members, loaded.networks_):
+            for x, z in zip(a.log_cpts, b.log_cpts):
+                np.testing.assert_array_equal(x, z)
 
 
 def test_spode_tables_that_are_not_distributions_are_refused(small):

@@ -164,6 +164,50 @@ def test_all_pairs_cpts_with_values_no_row_holds_equal_each_familys(weighted, m,
                 np.testing.assert_allclose(got, expected, rtol=1e-12)
 
 
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("m", [0.0, 1.0, 2.5, "laplace"])
+@pytest.mark.parametrize("unknown", [False, True])
+@pytest.mark.parametrize("n_classes", [2, 3, 5])
+def test_pair_table_cells_of_some_values_are_the_whole_tables(weighted, m, unknown, n_classes, loop_path, monkeypatch):
+    """The cells of some values (child-major and laid out by super-parent value), formed
+    without the whole table, are the whole table's, bit for bit: values no row holds as
+    child and as parent, empty parent configurations (m = 0: uniform), whole and weighted
+    counts, 2, 3 and more classes, in one part and cut among threads. The whole table is made
+    only when asked for, and its diagonal blocks are zero."""
+    import bnclf._threads as threads
+    from bnclf import config_context
+    from bnclf.learn._parameters import PairLogTable, child_given_pair_log_table
+
+    data = _sparse_data(weighted, unknown, seed=3)
+    y = np.random.default_rng(4).integers(0, n_classes, len(data.y))
+    data = DiscreteData(data.codes, data.cardinalities, y, n_classes, weights=data.weights)
+    cards = data.cardinalities.astype(float)
+    alpha, beta = (1.0, cards) if m == "laplace" else (m / cards, m)
+    table = child_given_pair_log_table(CountCache(data), alpha, beta)
+    assert isinstance(table, PairLogTable) and table.shape == (16, 16, n_classes)
+    assert (table._table is None) == (loop_path == "compiled")  # made on demand with the loops
+    chosen = [np.arange(16), np.array([0, 1, 3, 5, 9, 10, 11, 12, 15]), np.array([2, 7]), np.array([6])]
+    monkeypatch.setattr(threads, "MIN_PART_NS", 0.0)  # every loop cut, however little its work
+    cut = {}
+    for n_threads in (1, 3):
+        with config_context(n_threads=n_threads):
+            cut[n_threads] = [(table.sub_table(u, False), table.sub_table(u, True)) for u in chosen]
+    whole = np.asarray(table)
+    assert table._table is not None
+    for start in table.offsets:
+        assert not whole[start : start + 4, start : start + 4].any()  # j == p: zero
+    flat = whole.reshape(-1, n_classes)
+    for u, (by_child, by_parent), again in zip(chosen, cut[1], cut[3]):
+        v = u.size
+        expected_child = flat[(u[:, None] * 16 + u).ravel()].reshape(v, v * n_classes)
+        expected_parent = flat[(u[None, :] * 16 + u[:, None]).ravel()].reshape(v, v * n_classes)
+        np.testing.assert_array_equal(by_child, expected_child)
+        np.testing.assert_array_equal(by_parent, expected_parent)
+        np.testing.assert_array_equal(again[0], expected_child)
+        np.testing.assert_array_equal(again[1], expected_parent)
+        np.testing.assert_array_equal(table.sub_table(u, True), expected_parent)  # from the whole table now
+
+
 def test_pair_counts_without_a_value_in_use_and_sized_against_the_budget(loop_path):
     """No row (or no known value): zero counts, not an error; the all-pairs arrays are
     sized against the memory budget before they are made."""

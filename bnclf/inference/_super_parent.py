@@ -18,6 +18,7 @@ from bnclf._config import single_threaded_blas
 from bnclf._logsumexp import logsumexp
 from bnclf._threads import even_parts, run_parts
 from bnclf.inference._kernels import log_weighted_sum
+from bnclf.learn._parameters import PairLogTable
 
 _LOOP_NS = 0.6
 """Nanoseconds of the compiled SPODE loops per row, child, super-parent and class (splice's
@@ -90,10 +91,12 @@ class SuperParentKernel:
 
     Parameters
     ----------
-    pair_tables : ndarray (R, R, n_classes)
+    pair_tables : ndarray (R, R, n_classes), or PairLogTable
         ``log P(x_j | x_p, c)`` for every ordered pair, laid out as
         :meth:`bnclf.counts.CountCache.pair_blocks` (rows: child values, columns:
-        parent values).
+        parent values); a :class:`bnclf.learn._parameters.PairLogTable` is made whole only
+        when a path needs the whole table (the compiled loop over rows whose values are all
+        known reads the cells of the values they hold).
     offsets, cardinalities : ndarray (d,)
         First row of each feature's block, and its number of values.
     spode_priors : ndarray (d, n_classes)
@@ -137,7 +140,7 @@ class SuperParentKernel:
 
     def __init__(
         self,
-        pair_tables: np.ndarray,
+        pair_tables: np.ndarray | PairLogTable,
         offsets: np.ndarray,
         cardinalities: np.ndarray,
         spode_priors: np.ndarray,
@@ -146,28 +149,41 @@ class SuperParentKernel:
         nb_children: np.ndarray,
     ) -> None:
         d = len(offsets)
-        tables = np.asarray(pair_tables, dtype=float)
         cardinalities = np.asarray(cardinalities, dtype=np.int64)
-        self._owner = np.repeat(np.arange(d), cardinalities)  # each value's feature
-        diagonal = _diagonal_cells(self._owner, np.asarray(offsets, np.int64), cardinalities)
-        if np.take(tables.reshape(-1, tables.shape[2]), diagonal, axis=0).any():  # j == p: not a family, adds nothing
-            tables = tables.copy()
-            tables.reshape(-1, tables.shape[2])[diagonal] = 0.0
-        self.tables = tables
-        self._width = tables.shape[0]
-        self._flat = tables.reshape(-1, tables.shape[2])  # row j * R + p: a contiguous run of classes
-        self._tables_in_use = {}  # layout (by super-parent value?) -> (values in use, their sub-table)
         self.offsets = np.asarray(offsets, dtype=np.int64)
-        self.n_classes = tables.shape[2]
+        self._owner = np.repeat(np.arange(d), cardinalities)  # each value's feature
+        if not isinstance(pair_tables, PairLogTable):  # an array: its diagonal blocks zeroed
+            pair_tables = PairLogTable(self.offsets, cardinalities, np.shape(pair_tables)[2], table=pair_tables)
+            tables = pair_tables.full()
+            diagonal = _diagonal_cells(self._owner, self.offsets, cardinalities)
+            if np.take(tables.reshape(-1, tables.shape[2]), diagonal, axis=0).any():  # j == p: adds nothing
+                tables = tables.copy()
+                tables.reshape(-1, tables.shape[2])[diagonal] = 0.0
+                pair_tables = PairLogTable(self.offsets, cardinalities, tables.shape[2], table=tables)
+        self._pairs = pair_tables
+        self._width = pair_tables.shape[0]
+        self._tables_in_use = {}  # layout (by super-parent value?) -> (values in use, their sub-table)
+        self.n_classes = pair_tables.shape[2]
         self.priors = np.asarray(spode_priors, dtype=float)
         self.parents = np.asarray(spode_parents, dtype=float)  # (R, n_classes), rows by value position
         self.nb_prior = np.asarray(nb_prior, dtype=float)
         self.nb_children = np.asarray(nb_children, dtype=float)
-        self.parents_per_feature = np.asarray(cardinalities, dtype=np.int64)
+        self.parents_per_feature = cardinalities
         self.d = d
+        small = self._width * self._width * self.n_classes <= _PROBABILITY_CELLS
         self._probabilities, self._lowest_log_product = (
-            self._probability_tables() if compiled_loops() is not None else (None, None)
+            self._probability_tables() if compiled_loops() is not None and small else (None, None)
         )
+
+    @property
+    def tables(self) -> np.ndarray:
+        """The whole ``(R, R, n_classes)`` table (diagonal blocks zero), made on first use."""
+        return self._pairs.full()
+
+    @property
+    def _flat(self) -> np.ndarray:
+        """The whole table as ``(R * R, n_classes)``: row ``j * R + p``, a contiguous run of classes."""
+        return self._pairs.full().reshape(-1, self.n_classes)
 
     def __call__(self, codes: np.ndarray) -> np.ndarray:
         """``(n_samples, d + 1, n_classes)``: every SPODE's ``log P_p(c, x)``, then naive Bayes'.
@@ -249,7 +265,7 @@ class SuperParentKernel:
             return out
         with np.errstate(divide="ignore"):
             log_w = np.log(w)  # -inf leaves a member out
-        flat, width, parents, nb_children = self._flat, self._width, self.parents, self.nb_children
+        width, parents, nb_children = self._width, self.parents, self.nb_children
         by_parent = self.n_classes in _BY_PARENT_CLASSES  # the loop that keeps each sum in a register
         used = self._values_for_sub_table(position, known, by_parent) if n else None
         if used is not None:  # the sub-table of the values in use: fewer cache lines to read
@@ -258,6 +274,8 @@ class SuperParentKernel:
             position, width = local[position], used.size
             flat = self._sub_table(used, by_parent).reshape(width * width, self.n_classes)
             parents, nb_children = parents[used], nb_children[used]
+        else:
+            flat = self._flat
         by_parent = by_parent and used is not None
         priors, nb_prior = self.priors, self.nb_prior
         run_parts(
@@ -311,7 +329,7 @@ class SuperParentKernel:
         :data:`_PROBABILITY_CELLS` cells and that product cannot fall below ``exp(-700)`` (a
         SPODE multiplies ``d + 1`` entries; naive Bayes ``d + 1``); else ``(None, None)``.
         Made once per kernel: ``exp`` of the table, about 1.5 ms for letter's."""
-        if self._flat.size > _PROBABILITY_CELLS or not self.d:
+        if self._width * self._width * self.n_classes > _PROBABILITY_CELLS or not self.d:
             return None, None
         smallest = []
         for table in (self._flat, self.priors, self.parents, self.nb_prior, self.nb_children):
@@ -414,13 +432,13 @@ class SuperParentKernel:
     def _sub_table(self, used: np.ndarray, by_parent: bool = False) -> np.ndarray:
         """``(V, V * n_classes)``: the table's rows and columns of the values ``used``
         (child value, then parent value and class; ``by_parent``: parent value, then child
-        value and class), kept for the next block of rows, which likely uses the same values."""
+        value and class), kept for the next block of rows, which likely uses the same values
+        (:meth:`bnclf.learn.PairLogTable.sub_table`: formed from the counts when the whole
+        table is not made)."""
         held = self._tables_in_use.get(by_parent)
         if held is not None and (held[0] is used or np.array_equal(held[0], used)):
             return held[1]
-        rows, columns = (used[None, :], used[:, None]) if by_parent else (used[:, None], used)
-        cells = (rows * self._width + columns).ravel()  # rows of the flat table
-        table = np.take(self._flat, cells, axis=0).reshape(used.size, used.size * self.n_classes)
+        table = self._pairs.sub_table(used, by_parent)
         self._tables_in_use[by_parent] = (used, table)
         return table
 

@@ -10,7 +10,7 @@ import functools
 from collections.abc import Sequence
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, DTypeLike
 
 from bnclf._compiled import compiled_loops
 from bnclf._threads import even_parts, run_parts
@@ -58,6 +58,12 @@ def m_estimated_log_cpts(cache: CountCache, families: Sequence[Sequence[int]], m
 
 
 def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """``(log_tables, offsets)``: the whole table of :func:`child_given_pair_log_table`."""
+    table = child_given_pair_log_table(cache, alpha, beta)
+    return table.full(), table.offsets
+
+
+def child_given_pair_log_table(cache: CountCache, alpha: ArrayLike, beta: ArrayLike) -> PairLogTable:
     """``log P(x_j | x_p, c)`` for every ordered feature pair at once.
 
     ``P(x_j | x_p, c) = (N(x_j, x_p, c) + alpha_j) / (N(x_p, c) + beta_j)``, with
@@ -74,11 +80,12 @@ def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLi
 
     Returns
     -------
-    log_tables, offsets : ndarray
-        ``log_tables`` has shape ``(R, R, n_classes)`` (see
+    PairLogTable
+        Its :meth:`~PairLogTable.full` table has shape ``(R, R, n_classes)`` (see
         :meth:`CountCache.pair_blocks`); the CPT of the family ``(j, p, class)`` is
-        ``log_tables[offsets[j]:offsets[j] + r_j, offsets[p]:offsets[p] + r_p]``.
-        The diagonal blocks (``j == p``) are meaningless.
+        ``full()[offsets[j]:offsets[j] + r_j, offsets[p]:offsets[p] + r_p]``. The diagonal
+        blocks (``j == p``) are zero. With the compiled loops the table is made when first
+        asked for, and :meth:`~PairLogTable.sub_table` gives the cells of some values alone.
 
     Notes
     -----
@@ -91,6 +98,12 @@ def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLi
     whole counts, the denominator of a child feature that every row knows is the parent
     value's own count, the diagonal ``N(x_p, x_p, c)`` (the feature's values partition the
     rows), so only features with unknown values are summed.
+
+    With the compiled loops the fit keeps what every cell reads (the counts, the
+    denominators' logarithms, the logarithms of whole counts) and forms cells when asked:
+    a prediction reads the cells of the values its rows hold (splice: 240 of 480 values, a
+    quarter of the cells), and the whole table is made for the member networks, an export or
+    a model file, the same numbers either way.
     """
     d, n_classes = cache.n_features, cache.n_classes
     cards = cache.cardinalities[:d]
@@ -119,12 +132,8 @@ def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLi
         alpha, beta = np.ascontiguousarray(alpha), np.ascontiguousarray(beta)
         complete = ~cache._has_unknown[:d] if not sums.size else np.zeros(d, dtype=bool)  # summed as it is
         shared = loops.log_table_denominators(counts, sums, used, owner, cards, alpha, beta, width, complete)
-        tables = np.empty((width, width, n_classes))
-        rows = functools.partial(
-            loops.log_table_rows, tables, counts, shared[0], owner, cards, alpha, beta, *shared[1:]
-        )
-        run_parts(rows, even_parts(width, float(tables.size) * _LOG_CELL_NS))
-        return tables, offsets
+        cells = (counts, shared[0], owner, cards, alpha, beta, *shared[1:])
+        return PairLogTable(offsets, cards, n_classes, cells=(loops, cells))
     denominator = np.repeat(beta[:, None, None], width, axis=1).repeat(n_classes, axis=2)
     denominator[:, used] += sums
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -145,4 +154,71 @@ def child_given_pair_log_cpts(cache: CountCache, alpha: ArrayLike, beta: ArrayLi
         uniform = np.broadcast_to(-np.log(cards[owner].astype(float))[:, None, None], tables.shape)
         empty = empty[owner]
         tables[empty] = uniform[empty]
-    return tables, offsets
+    for start, r in zip(offsets, cards):  # j == p: not a family
+        tables[start : start + r, start : start + r] = 0.0
+    return PairLogTable(offsets, cards, n_classes, table=tables)
+
+
+class PairLogTable:
+    """The table of :func:`child_given_pair_log_table`: ``(R, R, n_classes)`` entries
+    ``log P(x_j | x_p, c)`` of every child value ``g`` (row) under every parent value ``h``
+    (column) and class, made whole on first need, or only the cells of some values.
+
+    Parameters
+    ----------
+    offsets, cardinalities : ndarray (d,)
+        Each feature's first value position and number of values.
+    n_classes : int
+    table : ndarray (R, R, n_classes), optional
+        The whole table, when it is made at once (the numpy path, a loaded model).
+    cells : tuple, optional
+        ``(loops, arguments)``: the compiled loops and what their cells read
+        (:func:`bnclf._compiled_loops.log_table_rows` after its table).
+    """
+
+    def __init__(
+        self,
+        offsets: ArrayLike,
+        cardinalities: ArrayLike,
+        n_classes: int,
+        table: np.ndarray | None = None,
+        cells: tuple | None = None,
+    ) -> None:
+        self.offsets = np.asarray(offsets, dtype=np.int64)
+        self.cardinalities = np.asarray(cardinalities, dtype=np.int64)
+        width = int(self.cardinalities.sum())
+        self.shape = (width, width, int(n_classes))
+        self._table = None if table is None else np.asarray(table, dtype=float)
+        self._cells = cells
+
+    def __array__(self, dtype: DTypeLike = None, copy: bool | None = None) -> np.ndarray:
+        table = self.full()
+        return table.astype(dtype, copy=bool(copy)) if dtype is not None else (table.copy() if copy else table)
+
+    def full(self) -> np.ndarray:
+        """The whole table (made once, its rows cut among threads)."""
+        if self._table is None:
+            loops, cells = self._cells
+            table = np.empty(self.shape)
+            rows = functools.partial(loops.log_table_rows, table, *cells)
+            run_parts(rows, even_parts(self.shape[0], float(table.size) * _LOG_CELL_NS))
+            self._table = table
+        return self._table
+
+    def sub_table(self, used: np.ndarray, by_parent: bool = False) -> np.ndarray:
+        """``(V, V * n_classes)``: the cells among the value positions ``used`` (increasing),
+        row ``a`` the child value ``used[a]`` and its columns each parent value in use and
+        class; with ``by_parent``, row ``a`` the parent value and its columns the children.
+        Taken from the whole table when it is made, else formed cell by cell (the same
+        numbers)."""
+        v, n_classes = used.size, self.shape[2]
+        if self._table is not None:
+            flat = self._table.reshape(-1, n_classes)
+            rows, columns = (used[None, :], used[:, None]) if by_parent else (used[:, None], used)
+            return np.take(flat, (rows * self.shape[0] + columns).ravel(), axis=0).reshape(v, v * n_classes)
+        loops, cells = self._cells
+        out = np.empty((v * v, n_classes))
+        used = np.ascontiguousarray(used, dtype=np.int64)
+        part = functools.partial(loops.log_table_cells, out, used, bool(by_parent), *cells)
+        run_parts(part, even_parts(v, float(out.size) * _LOG_CELL_NS))
+        return out.reshape(v, v * n_classes)

@@ -13,7 +13,7 @@ from bnclf._config import row_chunks
 from bnclf._params import Integer, Options
 from bnclf.inference._kernels import StackedKernel, log_weighted_posterior, log_weighted_sum
 from bnclf.inference._super_parent import SuperParentKernel
-from bnclf.learn._parameters import child_given_pair_log_cpts, m_estimated_log_cpts
+from bnclf.learn._parameters import PairLogTable, child_given_pair_log_table, m_estimated_log_cpts
 from bnclf.learn._restricted import graph_families, learn_atan, spode_families
 from bnclf.models._base import BayesNetClassifier
 from bnclf.network import Network
@@ -137,6 +137,11 @@ _ENSEMBLE_CELLS = 1 << 16
 this small are reused from the allocator's heap, where a large one is fresh memory each
 call, and touching fresh memory cost about 2.8 µs per 4 KiB page on the benchmark machine
 (letter's 2,000 rows x 17 members x 26 classes: 6.9 MiB per array)."""
+
+
+def _whole(pairs) -> np.ndarray:
+    """The all-pairs log-CPT table as an array (a :class:`PairLogTable` made whole)."""
+    return pairs.full() if isinstance(pairs, PairLogTable) else pairs
 
 
 def _normalized(weights) -> np.ndarray:
@@ -337,11 +342,7 @@ class AODEClassifier(EnsembleClassifier):
         """Every log-CPT of the SPODEs and of the naive Bayes fallback, as arrays: the
         children's ``log P(x_j | x_p, c)`` are the all-pairs table (diagonal blocks zero),
         the rest is :meth:`_small_tables`."""
-        d = cache.n_features
-        pairs, offsets = self._pair_log_cpts(cache)
-        for o, r in zip(offsets, cache.cardinalities[:d]):  # j == p: not a family
-            pairs[o : o + r, o : o + r] = 0.0
-        return {"pairs": pairs, **self._small_tables(cache)}
+        return {"pairs": self._pair_log_cpts(cache), **self._small_tables(cache)}
 
     def _small_tables(self, cache) -> dict:
         """The SPODEs' class priors ``(d, n_classes)`` and super-parents' ``log P(x_p | c)``,
@@ -415,7 +416,7 @@ class AODEClassifier(EnsembleClassifier):
         cards = np.array([len(states) for states in self._encoder.categories_], dtype=np.int64)
         block = [slice(o, o + r) for o, r in zip(np.cumsum(cards) - cards, cards)]
         if child_cpt is None:
-            pairs = tables["pairs"]
+            pairs = _whole(tables["pairs"])
             child_cpt = lambda family: pairs[block[family[0]], block[family[1]]]  # noqa: E731
         networks = []
         for p in [*range(d), None]:
@@ -428,6 +429,13 @@ class AODEClassifier(EnsembleClassifier):
                 Network(spode_families(d, p), cpts, self.node_names_, self._states(), d, title=self._member_title(p))
             )
         return networks
+
+    def __getstate__(self) -> dict:
+        state = super().__getstate__()
+        tables = state.get("_spode_tables")
+        if tables is not None and not isinstance(tables["pairs"], np.ndarray):  # stored whole
+            state["_spode_tables"] = dict(tables, pairs=tables["pairs"].full())
+        return state
 
     def __setstate__(self, state: dict) -> None:
         if state.get("_all_pairs_kernel") and "_spode_tables" not in state and "networks_" in state:
@@ -483,10 +491,12 @@ class AODEClassifier(EnsembleClassifier):
             return 1.0, r  # Laplace
         return self.m / r, self.m
 
-    def _pair_log_cpts(self, cache):
-        """``log P(x_j | x_p, c)`` of every SPODE child at once (see the class Notes)."""
+    def _pair_log_cpts(self, cache) -> PairLogTable:
+        """``log P(x_j | x_p, c)`` of every SPODE child at once (see the class Notes), made whole
+        when first needed (:class:`bnclf.learn.PairLogTable`; always before the model is
+        stored)."""
         r = cache.cardinalities[: cache.n_features].astype(float)
-        return child_given_pair_log_cpts(cache, *self._child_smoothing(r))
+        return child_given_pair_log_table(cache, *self._child_smoothing(r))
 
     def _exported_members(self) -> list:
         """The members a set of network files holds: every SPODE, and the naive Bayes
