@@ -97,6 +97,13 @@ def test_feature_class_tables_from_the_pair_diagonal_equal_their_bincounts(weigh
     np.testing.assert_allclose(cache.value_class_counts(), stacked, rtol=1e-14)
     np.testing.assert_allclose(fresh.value_class_counts(), stacked, rtol=1e-14)
     assert hasattr(cache, "_value_class_counts") == (not weighted) and not hasattr(fresh, "_value_class_counts")
+    for got in (cache.value_counts(), CountCache(data).value_counts()):  # from the diagonal, or counted
+        assert len(got) == 4
+        for j, table in enumerate(got):
+            known = data.codes[:, j] >= 0
+            weights = None if data.weights is None else data.weights[known]
+            expected = np.bincount(data.codes[known, j], weights=weights, minlength=4)
+            np.testing.assert_allclose(table, expected, rtol=1e-14)
 
 
 @pytest.mark.parametrize("weighted", [False, True])

@@ -355,6 +355,16 @@ class CountCache:
             self._tables.setdefault((j, c), by_value[start : start + r].copy())
             self._tables.setdefault((j,), by_value_only[start : start + r].copy())
 
+    def value_counts(self) -> list[np.ndarray]:
+        """The table ``(j,)`` of every feature, in order (memoized; read from the pair counts'
+        diagonal by :meth:`tables_from_pair_counts` when it has run, else counted at once)."""
+        d = self.n_features
+        tables = [self._tables.get((j,)) for j in range(d)]
+        if any(table is None for table in tables):
+            self.counts_many([(j,) for j in range(d)])
+            tables = [self.counts((j,)) for j in range(d)]
+        return tables
+
     def value_class_counts(self) -> np.ndarray:
         """``(R, n_classes)``: the tables ``(j, class)`` of every feature, stacked by value
         position (as read from the pair counts' diagonal when those are counted: the array

@@ -322,8 +322,7 @@ class AODEClassifier(EnsembleClassifier):
         weights = self._parent_weights(cache)
         if not (weights > 0).any():  # e.g. no feature informs the class: plain average
             weights = np.ones(d)
-        cache.counts_many([(i,) for i in range(d)])
-        self._value_counts = [cache.counts((i,)) for i in range(d)]
+        self._value_counts = cache.value_counts()
         if self._all_pairs_kernel:
             self._spode_tables = self._fit_spode_tables(cache)
             self.weights_ = _normalized(np.append(weights, 0.0))
