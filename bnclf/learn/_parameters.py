@@ -219,6 +219,6 @@ class PairLogTable:
         loops, cells = self._cells
         out = np.empty((v * v, n_classes))
         used = np.ascontiguousarray(used, dtype=np.int64)
-        part = functools.partial(loops.log_table_cells, out, used, bool(by_parent), *cells)
+        part = functools.partial(loops.log_table_cells, out, used, bool(by_parent), cells)
         run_parts(part, even_parts(v, float(out.size) * _LOG_CELL_NS))
         return out.reshape(v, v * n_classes)
