@@ -492,7 +492,15 @@ def test_the_all_pairs_table_is_made_whole_only_when_asked_for(small, est, tmp_p
         assert pairs._table is None  # the cells of the values in use only
         state = est.__getstate__()
         assert pairs._table is not None and isinstance(state["_spode_tables"]["pairs"], np.ndarray)
+        assert pairs._cells is None  # made whole: what its cells read is dropped
         assert est._spode_tables["pairs"] is pairs  # the fitted model keeps its table object
+        lazy = clone(est).fit(X, y)  # a table not yet made pickles whole, and so does the kernel
+        tables, kernel = pickle.loads(pickle.dumps((lazy._spode_tables, lazy._spodes)))
+        np.testing.assert_array_equal(tables["pairs"]._table, pairs.full())
+        np.testing.assert_array_equal(
+            kernel.log_weighted_sum(est._encoder.transform(X[:50]), 1.0),
+            lazy._spodes.log_weighted_sum(est._encoder.transform(X[:50]), 1.0),
+        )
         again = pickle.loads(pickle.dumps(est))
         save_model(est, tmp_path / "aode.bnclf")
         loaded = load_model(tmp_path / "aode.bnclf")

@@ -133,7 +133,7 @@ def child_given_pair_log_table(cache: CountCache, alpha: ArrayLike, beta: ArrayL
         complete = ~cache._has_unknown[:d] if not sums.size else np.zeros(d, dtype=bool)  # summed as it is
         shared = loops.log_table_denominators(counts, sums, used, owner, cards, alpha, beta, width, complete)
         cells = (counts, shared[0], owner, cards, alpha, beta, *shared[1:])
-        return PairLogTable(offsets, cards, n_classes, cells=(loops, cells))
+        return PairLogTable(offsets, cards, n_classes, cells=cells)
     denominator = np.repeat(beta[:, None, None], width, axis=1).repeat(n_classes, axis=2)
     denominator[:, used] += sums
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -172,8 +172,15 @@ class PairLogTable:
     table : ndarray (R, R, n_classes), optional
         The whole table, when it is made at once (the numpy path, a loaded model).
     cells : tuple, optional
-        ``(loops, arguments)``: the compiled loops and what their cells read
-        (:func:`bnclf._compiled_loops.log_table_rows` after its table).
+        What the compiled loops' cells read (:func:`bnclf._compiled_loops.log_table_rows`'
+        arguments after its table), kept until the whole table is made.
+
+    Notes
+    -----
+    Once the whole table is made, what its cells read is dropped: the object then holds the
+    table alone, as a model did before (the pair counts of the values in use are as large
+    as the table when every value is in use). A pickle holds the whole table. Threads may
+    ask at once: each makes the same table, and a reader never finds neither.
     """
 
     def __init__(
@@ -189,34 +196,45 @@ class PairLogTable:
         width = int(self.cardinalities.sum())
         self.shape = (width, width, int(n_classes))
         self._table = None if table is None else np.asarray(table, dtype=float)
-        self._cells = cells
+        self._cells = cells if table is None else None
 
     def __array__(self, dtype: DTypeLike = None, copy: bool | None = None) -> np.ndarray:
         table = self.full()
         return table.astype(dtype, copy=bool(copy)) if dtype is not None else (table.copy() if copy else table)
 
+    def __getstate__(self) -> dict:
+        return dict(self.__dict__, _table=self.full(), _cells=None)  # the whole table, not its inputs
+
     def full(self) -> np.ndarray:
         """The whole table (made once, its rows cut among threads)."""
-        if self._table is None:
-            loops, cells = self._cells
+        table = self._table
+        if table is None:
+            cells = self._cells
+            if cells is None:  # made meanwhile by another thread (the table is set first)
+                return self._table
+            from bnclf import _compiled_loops as loops  # cells are kept only where the loops ran
+
             table = np.empty(self.shape)
             rows = functools.partial(loops.log_table_rows, table, *cells)
             run_parts(rows, even_parts(self.shape[0], float(table.size) * _LOG_CELL_NS))
             self._table = table
-        return self._table
+            self._cells = None  # what the cells read: no longer needed
+        return table
 
     def sub_table(self, used: np.ndarray, by_parent: bool = False) -> np.ndarray:
         """``(V, V * n_classes)``: the cells among the value positions ``used`` (increasing),
         row ``a`` the child value ``used[a]`` and its columns each parent value in use and
         class; with ``by_parent``, row ``a`` the parent value and its columns the children.
-        Taken from the whole table when it is made, else formed cell by cell (the same
-        numbers)."""
+        Formed cell by cell while the whole table is not made (the same numbers), else taken
+        from it."""
         v, n_classes = used.size, self.shape[2]
-        if self._table is not None:
+        cells = self._cells  # before the table: full() sets the table before it drops the cells
+        if cells is None:
             flat = self._table.reshape(-1, n_classes)
             rows, columns = (used[None, :], used[:, None]) if by_parent else (used[:, None], used)
             return np.take(flat, (rows * self.shape[0] + columns).ravel(), axis=0).reshape(v, v * n_classes)
-        loops, cells = self._cells
+        from bnclf import _compiled_loops as loops
+
         out = np.empty((v * v, n_classes))
         used = np.ascontiguousarray(used, dtype=np.int64)
         part = functools.partial(loops.log_table_cells, out, used, bool(by_parent), cells)
