@@ -567,3 +567,23 @@ def test_aode_predicts_a_row_whose_every_value_is_missing(small):
             np.testing.assert_allclose(ours[:, m], net.joint_log_likelihood(codes), atol=1e-10)
         proba = est.predict_proba(test.iloc[:1])
         np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+
+
+def test_member_log_weights_are_numpys_bit_for_bit():
+    """The logarithms of AODE's row weights, taken once when every row holds the first row's
+    weights: the same bits as ``np.log`` of every row, zeros giving ``-inf``."""
+    from bnclf.inference._super_parent import _log_weights
+
+    rng = np.random.default_rng(7)
+    base = rng.dirichlet(np.ones(9))
+    base[3] = 0.0
+    same = np.tile(base, (40, 1))
+    differ = same.copy()
+    differ[17, :8] = rng.dirichlet(np.ones(8))
+    for weights in (same, differ, same[:1], same[:0]):
+        with np.errstate(divide="ignore"):
+            expected = np.log(weights)
+        got = _log_weights(weights)
+        assert got.shape == weights.shape and got.flags.c_contiguous
+        np.testing.assert_array_equal(got, expected)
+    assert np.isneginf(_log_weights(same)[:, 3]).all()

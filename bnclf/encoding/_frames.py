@@ -195,7 +195,7 @@ def record_feature_names(estimator: BaseEstimator, X: ArrayLike | pd.DataFrame, 
     """Set ``n_features_in_`` and, for a DataFrame with string column names,
     ``feature_names_in_`` (removing a stale one), as scikit-learn estimators do."""
     estimator.n_features_in_ = frame.shape[1]
-    if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns):
+    if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns.tolist()):  # one boxing pass
         estimator.feature_names_in_ = np.asarray(X.columns, dtype=object)
     elif hasattr(estimator, "feature_names_in_"):
         del estimator.feature_names_in_

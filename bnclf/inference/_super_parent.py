@@ -70,6 +70,20 @@ value). Measured on the benchmark machine: letter's 2,000 rows take 11 ms groupe
 23 ms in one product; splice's 319 rows in 240 groups take 9 ms against 3 ms."""
 
 
+def _log_weights(weights: np.ndarray) -> np.ndarray:
+    """``log(weights)`` of ``(rows, members)`` weights (``-inf`` leaves a member out), each row's
+    the same bits as ``np.log`` of it: when every row holds the first row's weights (every
+    super-parent qualifies in every row, splice's 319 rows), their logarithms are taken once
+    (splice: 0.08 → 0.02 ms)."""
+    out = np.empty(weights.shape)
+    with np.errstate(divide="ignore"):
+        if len(weights) and (weights == weights[0]).all():
+            out[:] = np.log(weights[0])
+        else:
+            np.log(weights, out=out)
+    return out
+
+
 def _grouped_rows(values: int, n_classes: int) -> int:
     """Rows of a block of the grouped product: its one-hot rows (twice) and one super-parent's
     sums within :data:`_PRODUCT_CELLS`."""
@@ -263,8 +277,7 @@ class SuperParentKernel:
             )
             self._unknown_super_parents(codes, known, w, out)
             return out
-        with np.errstate(divide="ignore"):
-            log_w = np.log(w)  # -inf leaves a member out
+        log_w = _log_weights(w)
         width, parents, nb_children = self._width, self.parents, self.nb_children
         by_parent = self.n_classes in _BY_PARENT_CLASSES  # the loop that keeps each sum in a register
         used = self._values_for_sub_table(position, known, by_parent) if n else None
