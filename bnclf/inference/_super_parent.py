@@ -3,8 +3,9 @@
 In an averaged one-dependence estimator (Webb, Boughton & Wang 2005) each feature in
 turn is the super-parent of all the others, so the children's log-CPTs of all the
 members are the blocks of one ``(R, R, n_classes)`` table of ``log P(x_j | x_p, c)``
-(:func:`bnclf.learn.child_given_pair_log_cpts`). A row's SPODE sums are read from that
-table directly, without building a network per member.
+(:func:`bnclf.learn._parameters.child_given_pair_log_table`, whose cells a prediction forms
+for the values its rows hold). A row's SPODE sums are read from that table directly, without
+building a network per member.
 """
 
 from __future__ import annotations
@@ -446,7 +447,7 @@ class SuperParentKernel:
         """``(V, V * n_classes)``: the table's rows and columns of the values ``used``
         (child value, then parent value and class; ``by_parent``: parent value, then child
         value and class), kept for the next block of rows, which likely uses the same values
-        (:meth:`bnclf.learn.PairLogTable.sub_table`: formed from the counts when the whole
+        (:meth:`bnclf.learn._parameters.PairLogTable.sub_table`: formed from the counts when the whole
         table is not made)."""
         held = self._tables_in_use.get(by_parent)
         if held is not None and (held[0] is used or np.array_equal(held[0], used)):
