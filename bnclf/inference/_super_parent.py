@@ -168,13 +168,12 @@ class SuperParentKernel:
         self.offsets = np.asarray(offsets, dtype=np.int64)
         self._owner = np.repeat(np.arange(d), cardinalities)  # each value's feature
         if not isinstance(pair_tables, PairLogTable):  # an array: its diagonal blocks zeroed
-            pair_tables = PairLogTable(self.offsets, cardinalities, np.shape(pair_tables)[2], table=pair_tables)
-            tables = pair_tables.full()
+            tables = np.asarray(pair_tables, dtype=float)
             diagonal = _diagonal_cells(self._owner, self.offsets, cardinalities)
             if np.take(tables.reshape(-1, tables.shape[2]), diagonal, axis=0).any():  # j == p: adds nothing
                 tables = tables.copy()
                 tables.reshape(-1, tables.shape[2])[diagonal] = 0.0
-                pair_tables = PairLogTable(self.offsets, cardinalities, tables.shape[2], table=tables)
+            pair_tables = PairLogTable(self.offsets, cardinalities, tables.shape[2], table=tables)
         self._pairs = pair_tables
         self._width = pair_tables.shape[0]
         self._tables_in_use = {}  # layout (by super-parent value?) -> (values in use, their sub-table)

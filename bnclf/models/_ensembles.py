@@ -139,11 +139,6 @@ call, and touching fresh memory cost about 2.8 µs per 4 KiB page on the benchma
 (letter's 2,000 rows x 17 members x 26 classes: 6.9 MiB per array)."""
 
 
-def _whole(pairs) -> np.ndarray:
-    """The all-pairs log-CPT table as an array (a :class:`PairLogTable` made whole)."""
-    return pairs.full() if isinstance(pairs, PairLogTable) else pairs
-
-
 def _normalized(weights) -> np.ndarray:
     """Weights that sum to one (uniform when they are all zero)."""
     weights = np.asarray(weights, dtype=float)
@@ -415,7 +410,7 @@ class AODEClassifier(EnsembleClassifier):
         cards = np.array([len(states) for states in self._encoder.categories_], dtype=np.int64)
         block = [slice(o, o + r) for o, r in zip(np.cumsum(cards) - cards, cards)]
         if child_cpt is None:
-            pairs = _whole(tables["pairs"])
+            pairs = np.asarray(tables["pairs"])  # a PairLogTable made whole
             child_cpt = lambda family: pairs[block[family[0]], block[family[1]]]  # noqa: E731
         networks = []
         for p in [*range(d), None]:
@@ -432,8 +427,8 @@ class AODEClassifier(EnsembleClassifier):
     def __getstate__(self) -> dict:
         state = super().__getstate__()
         tables = state.get("_spode_tables")
-        if tables is not None and not isinstance(tables["pairs"], np.ndarray):  # stored whole
-            state["_spode_tables"] = dict(tables, pairs=tables["pairs"].full())
+        if tables is not None:  # stored whole: a PairLogTable made whole, an array as it is
+            state["_spode_tables"] = dict(tables, pairs=np.asarray(tables["pairs"]))
         return state
 
     def __setstate__(self, state: dict) -> None:
@@ -492,7 +487,7 @@ class AODEClassifier(EnsembleClassifier):
 
     def _pair_log_cpts(self, cache) -> PairLogTable:
         """``log P(x_j | x_p, c)`` of every SPODE child at once (see the class Notes), made whole
-        when first needed (:class:`bnclf.learn.PairLogTable`; always before the model is
+        when first needed (:class:`bnclf.learn._parameters.PairLogTable`; always before the model is
         stored)."""
         r = cache.cardinalities[: cache.n_features].astype(float)
         return child_given_pair_log_table(cache, *self._child_smoothing(r))
