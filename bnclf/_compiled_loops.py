@@ -2,10 +2,12 @@
 
 Each loop does what a numpy path of the same name does, in the same order of floating-point
 operations where that order decides a result (the class a score predicts, the counts): RMCV's
-scores and AODE's tables are the numpy path's numbers, and AODE's posteriors agree to
-rounding (its small-table loop multiplies probabilities, so a prediction may differ only where
-two classes tie exactly). The tests run both paths and compare them. A loop visits each row
-once, where the numpy paths make a pass over a whole array per step.
+scores and AODE's tables are the numpy path's numbers (a logarithm is the C library's ``log``,
+where numpy on an AVX-512 machine has a SIMD routine of its own that rounds a few values in
+ten thousand the other way), and AODE's posteriors agree to rounding (its small-table loop
+multiplies probabilities, so a prediction may differ only where two classes tie exactly).
+The tests run both paths and compare them. A loop visits each row once, where the numpy
+paths make a pass over a whole array per step.
 """
 
 from __future__ import annotations
