@@ -588,18 +588,18 @@ def bitset_layout(y, n_classes, start, stop, totals):  # pragma: no cover - comp
 def fill_bitsets(matrix, slot, offsets, word, bit, bits, start, first, last):  # pragma: no cover - compiled
     """Set the bits of features ``first:last`` for the rows from ``start`` (:func:`bitset_layout`'s
     ``word`` and ``bit``): value ``offsets[i] + code`` of feature ``i`` owns bitset
-    ``slot[offsets[i] + code]``. ``matrix`` ``(features, rows)`` holds the codes (``-1``:
-    unknown, no value). The last value in use of a feature that every row knows has no bitset
-    to count (its slot is a spare row of its feature's, never read): its counts are the totals
-    less its feature's other values' (:func:`last_value_rows`), so a feature of ``r`` values in
-    use counts ``r - 1``. A feature's rows are its own: features cut among threads set the
-    same bits."""
+    ``slot[offsets[i] + code]``, column ``slot`` of ``bits`` ``(words, bitsets)``. ``matrix``
+    ``(features, rows)`` holds the codes (``-1``: unknown, no value). The last value in use of a
+    feature that every row knows has no bitset to count (its slot is a spare column of its
+    feature's, never read): its counts are the totals less its feature's other values'
+    (:func:`last_value_rows`), so a feature of ``r`` values in use counts ``r - 1``. A feature's
+    columns are its own: features cut among threads set the same bits."""
     for i in range(first, last):  # a feature's codes are contiguous
         offset = offsets[i]
         for t in range(word.shape[0]):
             code = matrix[i, start + t]
             if code >= 0:
-                bits[slot[offset + code], word[t]] |= bit[t]
+                bits[word[t], slot[offset + code]] |= bit[t]
 
 
 @_jit
@@ -608,9 +608,34 @@ def bitset_pair_rows(bits, first_word, counted, counts, start, stop):  # pragma:
     the bitsets ``start:stop`` of :func:`fill_bitsets` and every ``b >= a`` (the upper half;
     ``counted`` is each bitset's value): one AND and one ``popcount`` per 64 rows, where
     one-hot products take 64 multiplications each. A bitset's row of ``counts`` is written
-    by it alone, so bitsets cut among threads give the counts of one pass."""
+    by it alone, so bitsets cut among threads give the counts of one pass.
+
+    Notes
+    -----
+    ``bits`` is ``(words, bitsets)``: a word of bitset ``a`` meets the same word of every
+    ``b >= a`` along one contiguous row, which the compiler turns into vector ANDs and
+    popcounts (:func:`_shared_bits`); with a bitset's words contiguous instead, each pair's
+    few words of a class (a dozen on letter and splice) left only scalar popcounts and
+    gathers: 0.33 and 0.71 ms on letter and splice, against 0.23 and 0.28 ms."""
+    n, n_classes = counted.shape[0], first_word.shape[0] - 1
+    shared = np.empty(n, dtype=np.uint64)
     for a in range(start, stop):
-        _bitset_row_counts(bits, first_word, a, counts[counted[a]], counted)
+        out = counts[counted[a]]
+        for c in range(n_classes):
+            shared[: n - a] = 0
+            for w in range(first_word[c], first_word[c + 1]):
+                row = bits[w, a:n]
+                _shared_bits(shared, row, row[0])
+            for k in range(n - a):
+                out[counted[a + k], c] += float(shared[k])
+
+
+@_jit
+def _shared_bits(shared, row, word):  # pragma: no cover - compiled
+    """``shared[k] +=`` the bits ``word`` shares with ``row[k]``, for every ``k`` of ``row``
+    (a loop of its own, over arrays that start at 0: the compiler vectorizes it)."""
+    for k in range(row.shape[0]):
+        shared[k] += _popcount(word & row[k])
 
 
 _TILE = 16
@@ -682,36 +707,6 @@ def last_value_pairs(counts, last_of, derived):  # pragma: no cover - compiled
                     for a in range(last_of[l], l):
                         total -= counts[a, m, c]
                     counts[l, m, c] = total
-
-
-@_jit
-def _bitset_row_counts(bits, first_word, a, out, counted):  # pragma: no cover - compiled
-    """``out[counted[b], c] +=`` the bits that bitset ``a``'s and bitset ``b``'s share within
-    class ``c``, for every ``b >= a``: four bitsets ``b`` at a time, which share each word of ``a``'s."""
-    n_rows, n_classes = counted.shape[0], first_word.shape[0] - 1
-    mine = bits[a]
-    b = a
-    while b + 4 <= n_rows:
-        for c in range(n_classes):
-            c0 = c1 = c2 = c3 = np.uint64(0)
-            for w in range(first_word[c], first_word[c + 1]):
-                word = mine[w]
-                c0 += _popcount(word & bits[b, w])
-                c1 += _popcount(word & bits[b + 1, w])
-                c2 += _popcount(word & bits[b + 2, w])
-                c3 += _popcount(word & bits[b + 3, w])
-            out[counted[b], c] += float(c0)
-            out[counted[b + 1], c] += float(c1)
-            out[counted[b + 2], c] += float(c2)
-            out[counted[b + 3], c] += float(c3)
-        b += 4
-    while b < n_rows:
-        for c in range(n_classes):
-            count = np.uint64(0)
-            for w in range(first_word[c], first_word[c + 1]):
-                count += _popcount(mine[w] & bits[b, w])
-            out[counted[b], c] += float(count)
-        b += 1
 
 
 @_jit
