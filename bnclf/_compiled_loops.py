@@ -594,12 +594,17 @@ def fill_bitsets(matrix, slot, offsets, word, bit, bits, start, first, last):  #
     feature's, never read): its counts are the totals less its feature's other values'
     (:func:`last_value_rows`), so a feature of ``r`` values in use counts ``r - 1``. A feature's
     columns are its own: features cut among threads set the same bits."""
+    n = word.shape[0]
+    flat = bits.reshape(-1)  # one index per bit set, unsigned: half the time of bits[w, s]
+    row = np.empty(n, dtype=np.uint64)  # where each row's word of the bitsets starts
+    for t in range(n):
+        row[t] = word[t] * bits.shape[1]
     for i in range(first, last):  # a feature's codes are contiguous
-        offset = offsets[i]
-        for t in range(word.shape[0]):
-            code = matrix[i, start + t]
+        codes, slots = matrix[i, start : start + n], slot[offsets[i] :]
+        for t in range(n):
+            code = codes[t]
             if code >= 0:
-                bits[word[t], slot[offset + code]] |= bit[t]
+                flat[row[t] + np.uint64(slots[code])] |= bit[t]
 
 
 @_jit
@@ -672,26 +677,44 @@ def last_value_diagonal(counts, totals, last_of, derived):  # pragma: no cover -
 
 
 @_jit
-def last_value_rows(counts, counted, last_of, derived, start, stop):  # pragma: no cover - compiled
-    """Row and column ``l`` of the values ``derived[start:stop]`` without a bitset, against the
-    values with one: ``N(l, b, c) = N(b, c) - sum N(a, b, c)`` over ``l``'s feature's other
-    values ``a`` (after :func:`mirror_rows` and :func:`last_value_diagonal`). Each ``l`` writes
-    its own row and column and reads only counted cells: cut among threads, the same."""
+def last_value_rows(counts, last_of, derived, start, stop):  # pragma: no cover - compiled
+    """Row ``l`` of the values ``derived[start:stop]`` without a bitset: ``N(l, b, c) = N(b, c) -
+    sum N(a, b, c)`` over ``l``'s feature's other values ``a`` (after :func:`mirror_rows` and
+    :func:`last_value_diagonal`), a whole row at a time (vector subtractions). Right for every
+    ``b`` with a bitset (for ``l`` itself and its feature's other values too: a row holds one
+    value of a feature, so ``N(a, b) = 0`` for two of them); the cells of two values without
+    a bitset are :func:`last_value_pairs`' to write, and :func:`last_value_columns` copies the
+    rows into their columns. Each ``l`` writes its own row and reads only the diagonal and
+    rows with a bitset, which no part writes: cut among threads, the same."""
+    n_used, n_classes = counts.shape[0], counts.shape[2]
+    size = n_used * n_classes
+    diagonal = np.empty(size)  # N(b, c), as one row
+    for b in range(n_used):
+        for c in range(n_classes):
+            diagonal[b * n_classes + c] = counts[b, b, c]
+    flat = counts.reshape(-1)
+    for k in range(start, stop):
+        l = derived[k]
+        row = flat[l * size : (l + 1) * size]
+        for e in range(size):
+            row[e] = diagonal[e]
+        for a in range(last_of[l], l):
+            other = flat[a * size : (a + 1) * size]
+            for e in range(size):
+                row[e] -= other[e]
+
+
+@_jit
+def last_value_columns(counts, counted, derived, start, stop):  # pragma: no cover - compiled
+    """Column ``l`` of the values ``derived[start:stop]`` from their rows (:func:`last_value_rows`),
+    in the rows of the values with a bitset. Each ``l`` writes its own column: cut among
+    threads, the same."""
     n_classes = counts.shape[2]
     for k in range(start, stop):
         l = derived[k]
-        row = counts[l]
         for b in counted:
             for c in range(n_classes):
-                row[b, c] = counts[b, b, c]
-        for a in range(last_of[l], l):
-            other = counts[a]
-            for b in counted:
-                for c in range(n_classes):
-                    row[b, c] -= other[b, c]
-        for b in counted:
-            for c in range(n_classes):
-                counts[b, l, c] = row[b, c]
+                counts[b, l, c] = counts[l, b, c]
 
 
 @_jit

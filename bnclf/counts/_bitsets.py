@@ -25,12 +25,14 @@ from bnclf._threads import even_parts, run_parts, triangle_parts
 
 POPCOUNT_NS = 0.25
 """Nanoseconds per pair of bitsets and word (an AND and a ``popcount``, vectorized: splice's
-0.28 ms on the benchmark machine), to cut the work among threads; :data:`BIT_NS` per row and feature of
-setting the bits (0.45 to 0.9 ms), :data:`COPY_NS` per cell copied or subtracted (the lower
-half: 0.14 ms)."""
+0.28 ms on the benchmark machine), to cut the work among threads; :data:`BIT_NS` per row and
+feature of setting the bits (splice 0.15 ms), :data:`COPY_NS` per cell copied (the lower half:
+0.11 ms) and :data:`SUBTRACT_NS` per cell of a whole row subtracted (the values without a
+bitset: 0.04 ms)."""
 
-BIT_NS = 4.0
+BIT_NS = 1.0
 COPY_NS = 1.0
+SUBTRACT_NS = 0.2
 
 CHUNK_WORDS = 1 << 18
 """Words (of 64 rows each) of the bitsets of a chunk of rows: 2 MiB, however many rows the data has."""
@@ -99,8 +101,12 @@ def pair_counts_by_bits(
     halves = triangle_parts(tiles, used.size * used.size / 2 * n_classes * COPY_NS)
     run_parts(lambda a, b: loops.mirror_rows(counts, (tiles - b) * tile, min(used.size, (tiles - a) * tile)), halves)
     loops.last_value_diagonal(counts, totals, last_of, derived)
-    each = float(counted.size) * n_classes * COPY_NS * float(cards.max(initial=1))
-    rows = functools.partial(loops.last_value_rows, counts, counted, last_of, derived)
-    run_parts(rows, even_parts(derived.size, derived.size * each))
+    each = float(used.size) * n_classes * SUBTRACT_NS * float(cards.max(initial=1))
+    run_parts(
+        functools.partial(loops.last_value_rows, counts, last_of, derived),
+        even_parts(derived.size, derived.size * each),
+    )
+    columns = functools.partial(loops.last_value_columns, counts, counted, derived)
+    run_parts(columns, even_parts(derived.size, float(derived.size) * counted.size * n_classes * COPY_NS))
     loops.last_value_pairs(counts, last_of, derived)
     return counts
