@@ -408,8 +408,10 @@ def log_table_denominators(counts, sums, used, owner, cards, alpha, beta, width,
     else:
         complete = np.zeros(d, dtype=np.bool_)  # weighted sums: as given
     largest = 0.0
-    for j in range(d):
-        sums_j = diagonal if complete[j] else sums[j]
+    for j in range(-1, d):  # the diagonal once (-1) for the features every row knows, then the others
+        if complete[j] if j >= 0 else not complete.any():
+            continue
+        sums_j = diagonal if j < 0 else sums[j]
         for b in range(n_used):
             for c in range(n_classes):
                 largest = max(largest, sums_j[b, c])
@@ -425,7 +427,13 @@ def log_table_denominators(counts, sums, used, owner, cards, alpha, beta, width,
         for i in range(betas.shape[0]):
             log_beta_plus[i, k] = math.log(k + betas[i]) if k + betas[i] > 0.0 else -np.inf
     log_den = np.empty((d, n_used, n_classes))  # log(N(x_p, c) + beta_j); -inf: no rows
+    first_complete = np.full(betas.shape[0], -1)  # the first feature every row knows, per beta
     for j in range(d):
+        if complete[j] and first_complete[beta_of[j]] >= 0:  # the same sums and beta: the same row
+            log_den[j] = log_den[first_complete[beta_of[j]]]
+            continue
+        if complete[j]:
+            first_complete[beta_of[j]] = j
         sums_j = diagonal if complete[j] else sums[j]
         for b in range(n_used):
             for c in range(n_classes):
@@ -534,29 +542,34 @@ def _log_table_cells(out, used, by_parent, cells, start, stop, n_classes):  # pr
     feature, place = np.empty(v, dtype=np.int64), np.empty(v, dtype=np.int64)
     for b in range(v):
         feature[b], place[b] = owner[used[b]], local[used[b]]
+    # one unsigned index into each array (a third less time than out[row, c] and the like)
+    cells, dens, counted = out.reshape(-1), log_den.reshape(-1), counts.reshape(-1)
+    width, n_counted = np.uint64(n_classes), np.uint64(counts.shape[0])
     for a in range(start, stop):
         for b in range(v):
             gi, hi = (b, a) if by_parent else (a, b)  # child value, parent value (among used)
             j, i, k = feature[gi], place[gi], place[hi]
-            row = a * v + b
+            to = np.uint64(a * v + b) * width
             if feature[hi] == j:
                 for c in range(n_classes):
-                    out[row, c] = 0.0
+                    cells[to + np.uint64(c)] = 0.0
             elif k < 0:
                 for c in range(n_classes):
-                    out[row, c] = unseen[j]
+                    cells[to + np.uint64(c)] = unseen[j]
             else:
-                lookup = alpha_of[j]
+                plus = log_alpha_plus[alpha_of[j]]
+                den = (np.uint64(j) * n_counted + np.uint64(k)) * width
+                count = (np.uint64(max(i, 0)) * n_counted + np.uint64(k)) * width
                 for c in range(n_classes):
-                    ld = log_den[j, k, c]
+                    ld = dens[den + np.uint64(c)]
                     if ld == -np.inf:
-                        out[row, c] = uniform[j]
+                        cells[to + np.uint64(c)] = uniform[j]
                     elif i < 0:
-                        out[row, c] = log_alpha[j] - ld
+                        cells[to + np.uint64(c)] = log_alpha[j] - ld
                     elif whole:
-                        out[row, c] = log_alpha_plus[lookup, int(counts[i, k, c])] - ld
+                        cells[to + np.uint64(c)] = plus[np.uint64(counted[count + np.uint64(c)])] - ld
                     else:
-                        out[row, c] = math.log(counts[i, k, c] + alpha[j]) - ld
+                        cells[to + np.uint64(c)] = math.log(counted[count + np.uint64(c)] + alpha[j]) - ld
 
 
 @_jit
@@ -653,12 +666,27 @@ def mirror_rows(counts, start, stop):  # pragma: no cover - compiled
     a square of :data:`_TILE` values at a time; ``start`` a multiple of the tile. Each row is
     written alone and reads only the upper half: row ranges cut among threads copy the same."""
     n_classes = counts.shape[2]
+    if n_classes == 2:  # the count as a constant: the copies of a cell unrolled
+        _mirror_tiles(counts, start, stop, 2)
+    elif n_classes == 3:
+        _mirror_tiles(counts, start, stop, 3)
+    else:
+        _mirror_tiles(counts, start, stop, n_classes)
+
+
+@_jit
+def _mirror_tiles(counts, start, stop, n_classes):  # pragma: no cover - compiled
+    """The loop of :func:`mirror_rows` for ``n_classes`` classes, through one unsigned index
+    (splice: 0.11 ms with ``counts[a, b, c]``, 0.04 ms so)."""
+    flat = counts.reshape(-1)
+    step, width = np.uint64(counts.shape[1] * n_classes), np.uint64(n_classes)
     for a0 in range(start, stop, _TILE):
         for b0 in range(0, a0 + 1, _TILE):
             for a in range(a0, min(a0 + _TILE, stop)):
                 for b in range(b0, min(b0 + _TILE, a)):
+                    to, source = np.uint64(a) * step + np.uint64(b) * width, np.uint64(b) * step + np.uint64(a) * width
                     for c in range(n_classes):
-                        counts[a, b, c] = counts[b, a, c]
+                        flat[to + np.uint64(c)] = flat[source + np.uint64(c)]
 
 
 @_jit
@@ -737,9 +765,11 @@ def values_held(matrix, offsets, width):  # pragma: no cover - compiled
     """Whether some row holds each value (``offsets[i] + code`` of feature ``i``; ``-1``: none)."""
     seen = np.zeros(width, dtype=np.bool_)
     for i in range(matrix.shape[0]):
-        for t in range(matrix.shape[1]):
-            if matrix[i, t] >= 0:
-                seen[offsets[i] + matrix[i, t]] = True
+        codes, mine = matrix[i], seen[offsets[i] :]
+        for t in range(codes.shape[0]):
+            code = codes[t]
+            if code >= 0:
+                mine[np.uint64(code)] = True  # an unsigned index: half the time
     return seen
 
 
