@@ -78,7 +78,7 @@ def _log_weights(weights: np.ndarray) -> np.ndarray:
     (splice: 0.08 → 0.02 ms)."""
     out = np.empty(weights.shape)
     with np.errstate(divide="ignore"):
-        if len(weights) and (weights == weights[0]).all():
+        if len(weights) and (weights.strides[0] == 0 or (weights == weights[0]).all()):  # one row, repeated
             out[:] = np.log(weights[0])
         else:
             np.log(weights, out=out)
