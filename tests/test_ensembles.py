@@ -587,3 +587,37 @@ def test_member_log_weights_are_numpys_bit_for_bit():
         assert got.shape == weights.shape and got.flags.c_contiguous
         np.testing.assert_array_equal(got, expected)
     assert np.isneginf(_log_weights(same)[:, 3]).all()
+    repeated = np.broadcast_to(base, (40, 9))  # one row for every row (AODE's row weights)
+    with np.errstate(divide="ignore"):
+        np.testing.assert_array_equal(_log_weights(repeated), np.log(same))
+
+
+@pytest.mark.parametrize("make", [lambda: AODEClassifier(frequency_limit=3), lambda: AODEClassifier(frequency_limit=0),
+                                  lambda: WAODEClassifier(smoothing="weka"), lambda: WAODEClassifier()])  # fmt: skip
+def test_row_weights_of_rows_that_all_qualify_are_the_rows_own(make):
+    """Rows whose super-parents all qualify share one row of weights (read-only); the numbers
+    are those of each row's own weights, bit for bit, and rows with a rare or unknown value
+    take their own. ``member_weights`` returns a writable array either way."""
+    rng = np.random.default_rng(11)
+    cats = ["a", "b", "c", "rare"]
+    X = pd.DataFrame({f"f{i}": pd.Categorical(rng.choice(cats[:3], 300), categories=cats) for i in range(4)})
+    X.iloc[:2, 1] = "rare"  # two training rows: below a limit of 3
+    y = rng.integers(0, 3, 300)
+    est = make().fit(X, y)
+    limit = est._frequency_limit()
+    counts, offsets = est._value_counts_stacked
+
+    def own(codes):  # each row's weights from its own values: the formula, row by row
+        frequency = counts.take(np.where(codes >= 0, codes + offsets, counts.size - 1))
+        return np.vstack([est._qualified_weights(q[None, :]) for q in frequency >= limit])
+
+    common = X.iloc[2:50]
+    odd = X.iloc[:50].copy()
+    odd.iloc[7, 2] = np.nan
+    for rows in (common, odd):
+        codes = est._encode(rows)
+        got = est._row_weights(codes)
+        np.testing.assert_array_equal(got, own(codes))
+        assert got.strides[0] == 0 or (rows is odd and limit > 0)
+        assert est.member_weights(rows).flags.writeable
+    assert est._row_weights(est._encode(X.iloc[:0])).shape == (0, 5)
