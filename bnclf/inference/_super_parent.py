@@ -346,10 +346,16 @@ class SuperParentKernel:
             return None, None
         smallest = []
         for table in (self._flat, self.priors, self.parents, self.nb_prior, self.nb_children):
-            finite = table[np.isfinite(table)]
-            if np.isnan(table).any() or (table > 0).any():  # not log-probabilities
+            if not table.size:
+                smallest.append(0.0)
+                continue
+            if not table.max() <= 0:  # NaN or above 0: not log-probabilities
                 return None, None
-            smallest.append(float(finite.min()) if finite.size else 0.0)
+            low = float(table.min())
+            if low == -np.inf:  # the smallest finite entry
+                finite = table[np.isfinite(table)]
+                low = float(finite.min()) if finite.size else 0.0
+            smallest.append(low)
         table, priors, parents, nb_prior, nb_children = smallest
         lowest = min(priors + parents + self.d * table, nb_prior + self.d * nb_children)
         if lowest < _LOWEST_LOG_PRODUCT:
