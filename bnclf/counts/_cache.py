@@ -406,6 +406,11 @@ class CountCache:
     def _count(self, family: tuple) -> np.ndarray:
         if not family:
             return np.array(float(self.total))
+        if len(family) == 1 and not self._has_unknown[family[0]]:  # one column, every row known: its bincount
+            v = family[0]
+            return np.bincount(self._columns[v], minlength=int(self.cardinalities[v]), weights=self._weights).astype(
+                np.float64
+            )
         self.check_size(family)
         shape = tuple(int(self.cardinalities[v]) for v in family)
         strides = np.cumprod((1,) + shape[:0:-1])[::-1]

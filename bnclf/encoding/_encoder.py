@@ -254,7 +254,7 @@ class FeatureEncoder:
                 self._warn_if_many_valued(name, len(labels))
             if not labels:
                 raise ValueError(f"column {name!r} has no observed values; drop it.")
-            missing = None if local is None else local < 0
+            missing = None if local is None or not local.size or local.min() >= 0 else local < 0
             n_missing = 0 if missing is None else int(np.count_nonzero(missing))
             self._warn_if_id_like(name, len(labels), n - n_missing)
             code = None
