@@ -562,6 +562,16 @@ def ensembles_weka(d, ctx):
                         note,
                     )
                 )
+            if "speedup_vs_weka_jvm_per_run" in rec:
+                out.append(
+                    Row(
+                        f"{data}:{model}:jvm-run",
+                        f"{data} {model}, each side's best single run: Weka in-JVM / bnclf",
+                        rec["speedup_vs_weka_jvm_per_run"],
+                        min(f + p for f, p in rec["bnclf_rounds_s"]),
+                        note,
+                    )
+                )
             out.append(
                 Row(
                     f"{data}:{model}:cli",
