@@ -705,21 +705,17 @@ def last_value_diagonal(counts, totals, last_of, derived):  # pragma: no cover -
 
 
 @_jit
-def last_value_rows(counts, last_of, derived, start, stop):  # pragma: no cover - compiled
+def last_value_rows(counts, diagonal, last_of, derived, start, stop):  # pragma: no cover - compiled
     """Row ``l`` of the values ``derived[start:stop]`` without a bitset: ``N(l, b, c) = N(b, c) -
     sum N(a, b, c)`` over ``l``'s feature's other values ``a`` (after :func:`mirror_rows` and
-    :func:`last_value_diagonal`), a whole row at a time (vector subtractions). Right for every
-    ``b`` with a bitset (for ``l`` itself and its feature's other values too: a row holds one
-    value of a feature, so ``N(a, b) = 0`` for two of them); the cells of two values without
-    a bitset are :func:`last_value_pairs`' to write, and :func:`last_value_columns` copies the
-    rows into their columns. Each ``l`` writes its own row and reads only the diagonal and
-    rows with a bitset, which no part writes: cut among threads, the same."""
-    n_used, n_classes = counts.shape[0], counts.shape[2]
-    size = n_used * n_classes
-    diagonal = np.empty(size)  # N(b, c), as one row
-    for b in range(n_used):
-        for c in range(n_classes):
-            diagonal[b * n_classes + c] = counts[b, b, c]
+    :func:`last_value_diagonal`; ``diagonal`` is ``N(b, c)`` as one row, read before the parts
+    start), a whole row at a time (vector subtractions). Right for every ``b`` with a bitset
+    (for ``l`` itself and its feature's other values too: a row holds one value of a feature,
+    so ``N(a, b) = 0`` for two of them); the cells of two values without a bitset are
+    :func:`last_value_pairs`' to write, and :func:`last_value_columns` copies the rows into
+    their columns. Each ``l`` writes its own row and reads only rows with a bitset, which no
+    part writes: cut among threads, the same."""
+    size = diagonal.shape[0]
     flat = counts.reshape(-1)
     for k in range(start, stop):
         l = derived[k]

@@ -102,10 +102,9 @@ def pair_counts_by_bits(
     run_parts(lambda a, b: loops.mirror_rows(counts, (tiles - b) * tile, min(used.size, (tiles - a) * tile)), halves)
     loops.last_value_diagonal(counts, totals, last_of, derived)
     each = float(used.size) * n_classes * SUBTRACT_NS * float(cards.max(initial=1))
-    run_parts(
-        functools.partial(loops.last_value_rows, counts, last_of, derived),
-        even_parts(derived.size, derived.size * each),
-    )
+    diagonal = np.diagonal(counts).T.ravel()  # N(b, c) as one row (a copy), before any row is rewritten
+    rows = functools.partial(loops.last_value_rows, counts, diagonal, last_of, derived)
+    run_parts(rows, even_parts(derived.size, derived.size * each))
     columns = functools.partial(loops.last_value_columns, counts, counted, derived)
     run_parts(columns, even_parts(derived.size, float(derived.size) * counted.size * n_classes * COPY_NS))
     loops.last_value_pairs(counts, last_of, derived)
