@@ -241,6 +241,8 @@ class CountCache:
         d = self.n_features
         cards = self.cardinalities[:d]
         width = int(cards.sum()) if values is None else int(values)
+        if 8.0 * width * width * self.n_classes <= memory_budget():  # within the budget: no message to make
+            return
         kind = "in all" if values is None else "in use"
         self.check_size(
             [int(np.argmax(cards))],
