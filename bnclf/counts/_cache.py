@@ -352,10 +352,12 @@ class CountCache:
         by_value = np.zeros((int(cards.sum()), self.n_classes))
         by_value[used] = counts[np.arange(used.size), np.arange(used.size)]
         self._value_class_counts = by_value
-        by_value_only = by_value.sum(axis=1)
-        for j, (start, r) in enumerate(zip(offsets, cards)):
-            self._tables.setdefault((j, c), by_value[start : start + r].copy())
-            self._tables.setdefault((j,), by_value_only[start : start + r].copy())
+        # each feature's tables are slices of one copy of each array, apart from the stacked array
+        # the cache keeps (a copy per table cost a numpy call each)
+        by_class, by_value_only = by_value.copy(), by_value.sum(axis=1)
+        for j, (start, r) in enumerate(zip(offsets.tolist(), cards.tolist())):
+            self._tables.setdefault((j, c), by_class[start : start + r])
+            self._tables.setdefault((j,), by_value_only[start : start + r])
 
     def value_counts(self) -> list[np.ndarray]:
         """The table ``(j,)`` of every feature, in order (memoized; read from the pair counts'
