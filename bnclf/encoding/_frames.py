@@ -337,8 +337,12 @@ def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
             f"{int(np.flatnonzero(missing)[0])}); drop those rows or fill them before fitting."
         )
     if values is None:  # a categorical y: its codes, and the categories it holds
-        held = np.flatnonzero(np.bincount(local, minlength=len(y.dtype.categories)))
-        codes, uniques = np.searchsorted(held, local), np.asarray(y.dtype.categories)[held]
+        categories = np.asarray(y.dtype.categories)
+        held = np.flatnonzero(np.bincount(local, minlength=len(categories)))
+        if held.size == len(categories):  # every category held: the codes as they are
+            codes, uniques = local, categories
+        else:
+            codes, uniques = np.searchsorted(held, local), categories[held]
         values = uniques
     if values.dtype.kind == "f" and not np.all(values == np.round(values)):
         raise ValueError(
@@ -353,9 +357,10 @@ def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
         keys = [(type(u).__name__, str(u)) for u in uniques]
         order = np.array(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.int64)
     classes = np.asarray(uniques)[order]
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    codes = rank[codes]
+    if (np.diff(order) != 1).any():  # not already in order: each code its label's rank
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        codes = rank[codes]
     if classes.size < 2:
         raise ValueError(
             f"y has only one class ({python_scalar(classes[0])!r}); a classifier needs at least "

@@ -324,6 +324,8 @@ class SuperParentKernel:
     def _weights_keep_products_normal(self, weights: np.ndarray) -> bool:
         """Whether every weighted product stays above ``exp(-700)``: finite, non-negative
         weights whose smallest positive one does not take the lowest product below it."""
+        if len(weights) and weights.strides[0] == 0:  # one row for every row: that row
+            weights = weights[:1]
         positive = weights[weights > 0]
         if not positive.size or not np.isfinite(weights).all() or (weights < 0).any():
             return False

@@ -304,7 +304,7 @@ class AODEClassifier(EnsembleClassifier):
     def _frequency_limit(self):
         return self.frequency_limit
 
-    _derived = ("_stacked", "_spodes", "_built_networks", "_value_counts_stacked")
+    _derived = ("_stacked", "_spodes", "_built_networks", "_value_counts_stacked", "_every_qualifies")
 
     def _fit_network(self, cache, rows):
         self.__dict__.pop("_spode_tables", None)  # a refit on wide data stores networks instead
@@ -452,6 +452,8 @@ class AODEClassifier(EnsembleClassifier):
         # value, and each feature's first position: the row weights' one gather
         counts = np.concatenate([np.asarray(c, dtype=float) for c in self._value_counts] + [[0.0]])
         self._value_counts_stacked = (counts, np.cumsum([0] + [len(c) for c in self._value_counts[:-1]]))
+        # the weights of a row in which every super-parent qualifies (most rows)
+        self._every_qualifies = self._qualified_weights(np.ones((1, len(self._value_counts)), dtype=bool))
         if self._all_pairs_kernel:
             tables = self._spode_tables
             cards = np.array([len(states) for states in self._encoder.categories_], dtype=np.int64)
@@ -530,7 +532,7 @@ class AODEClassifier(EnsembleClassifier):
         counts, offsets = self._value_counts_stacked
         limit = self._frequency_limit()
         if limit <= 0 or (not n or codes.min() >= 0 and counts.take(codes.T + offsets[:, None]).min() >= limit):
-            return np.broadcast_to(self._qualified_weights(np.ones((1, d), dtype=bool)), (n, d + 1))
+            return np.broadcast_to(self._every_qualifies, (n, d + 1))  # made by _build_derived
         # each row's count of its value of each feature, in one gather (unknown: the 0 at the end)
         frequency = counts.take(np.where(codes >= 0, codes + offsets, counts.size - 1))
         return self._qualified_weights(frequency >= limit)
