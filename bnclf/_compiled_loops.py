@@ -757,6 +757,32 @@ def last_value_pairs(counts, last_of, derived):  # pragma: no cover - compiled
 
 
 @_jit
+def bitset_pair_counts(matrix, y, slot, offsets, counted, derived, last_of, counts, totals, step):  # pragma: no cover
+    """:func:`bnclf.counts._bitsets.pair_counts_by_bits`' steps in this thread, in one call: for
+    each chunk of ``step`` rows :func:`bitset_layout`, :func:`fill_bitsets` and
+    :func:`bitset_pair_rows`, then :func:`mirror_rows`, :func:`last_value_diagonal`,
+    :func:`last_value_rows`, :func:`last_value_columns` and :func:`last_value_pairs` (the same
+    loops, whole: the same integers). For data whose steps are each too short to cut among
+    threads, where a call per step cost more than the steps (vowel: 0.12 against 0.05 ms)."""
+    d, n = matrix.shape
+    n_used, n_classes = counts.shape[0], counts.shape[2]
+    for start in range(0, n, step):
+        first_word, word, bit = bitset_layout(y, n_classes, start, min(n, start + step), totals)
+        bits = np.zeros((first_word[-1], counted.shape[0] + d), dtype=np.uint64)
+        fill_bitsets(matrix, slot, offsets, word, bit, bits, start, 0, d)
+        bitset_pair_rows(bits, first_word, counted, counts, 0, counted.shape[0])
+    mirror_rows(counts, 0, n_used)
+    last_value_diagonal(counts, totals, last_of, derived)
+    diagonal = np.empty(n_used * n_classes)
+    for b in range(n_used):
+        for c in range(n_classes):
+            diagonal[b * n_classes + c] = counts[b, b, c]
+    last_value_rows(counts, diagonal, last_of, derived, 0, derived.shape[0])
+    last_value_columns(counts, counted, derived, 0, derived.shape[0])
+    last_value_pairs(counts, last_of, derived)
+
+
+@_jit
 def values_held(matrix, offsets, width):  # pragma: no cover - compiled
     """Whether some row holds each value (``offsets[i] + code`` of feature ``i``; ``-1``: none)."""
     seen = np.zeros(width, dtype=np.bool_)

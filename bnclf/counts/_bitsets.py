@@ -21,7 +21,7 @@ from types import ModuleType
 
 import numpy as np
 
-from bnclf._threads import even_parts, run_parts, triangle_parts
+from bnclf._threads import even_parts, part_count, run_parts, triangle_parts
 
 POPCOUNT_NS = 0.25
 """Nanoseconds per pair of bitsets and word (an AND and a ``popcount``, vectorized: splice's
@@ -78,7 +78,9 @@ def pair_counts_by_bits(
     each feature's first value. A chunk of rows at a time, the bitsets are set (cut among
     threads by feature) and their pairs counted (by bitset: bitset ``a`` pairs with those from
     it on, a triangle); then the lower half is copied (by rows) and the values without a
-    bitset are derived (one by one). Exact integers in float64.
+    bitset are derived (one by one). Exact integers in float64. When no step has enough work
+    to cut among threads (small data), the same steps run in one compiled call
+    (``bitset_pair_counts``), which saves a call and its Python around each.
     """
     d, n = matrix.shape
     slot, last_of = bitset_slots(used, cards, has_unknown)
@@ -88,6 +90,18 @@ def pair_counts_by_bits(
     totals = np.zeros(n_classes)  # the rows of each class
     slot = slot[column]
     step = max(64, CHUNK_WORDS // max(1, used.size) * 64)
+    tile = loops._TILE  # the lower half, in whole tiles of rows (mirror_rows' own): the last rows copy the most
+    tiles = -(-used.size // tile)
+    work = (  # each step's items and estimated nanoseconds, as the parts below cut them
+        (d, float(d) * n * BIT_NS),
+        (counted.size, counted.size * (counted.size + 1) / 2 * (n / 64.0 + n_classes) * POPCOUNT_NS),
+        (tiles, used.size * used.size / 2 * n_classes * COPY_NS),
+        (derived.size, derived.size * float(used.size) * n_classes * SUBTRACT_NS * float(cards.max(initial=1))),
+        (derived.size, float(derived.size) * counted.size * n_classes * COPY_NS),
+    )
+    if all(part_count(items, ns) == 1 for items, ns in work):  # every step in this thread: one call
+        loops.bitset_pair_counts(matrix, y, slot, offsets, counted, derived, last_of, counts, totals, step)
+        return counts
     for start in range(0, n, step):
         first_word, word, bit = loops.bitset_layout(y, n_classes, start, min(n, start + step), totals)
         bits = np.zeros((first_word[-1], counted.size + d), dtype=np.uint64)  # spare columns after the counted
@@ -96,8 +110,6 @@ def pair_counts_by_bits(
         pairs = counted.size * (counted.size + 1) / 2 * float(first_word[-1]) * POPCOUNT_NS
         rows = functools.partial(loops.bitset_pair_rows, bits, first_word, counted, counts)
         run_parts(rows, triangle_parts(counted.size, pairs))
-    tile = loops._TILE  # the lower half, in whole tiles of rows (mirror_rows' own): the last rows copy the most
-    tiles = -(-used.size // tile)
     halves = triangle_parts(tiles, used.size * used.size / 2 * n_classes * COPY_NS)
     run_parts(lambda a, b: loops.mirror_rows(counts, (tiles - b) * tile, min(used.size, (tiles - a) * tile)), halves)
     loops.last_value_diagonal(counts, totals, last_of, derived)
