@@ -114,7 +114,7 @@ def pair_counts_by_bits(
     run_parts(lambda a, b: loops.mirror_rows(counts, (tiles - b) * tile, min(used.size, (tiles - a) * tile)), halves)
     loops.last_value_diagonal(counts, totals, last_of, derived)
     each = float(used.size) * n_classes * SUBTRACT_NS * float(cards.max(initial=1))
-    diagonal = np.diagonal(counts).T.ravel()  # N(b, c) as one row (a copy), before any row is rewritten
+    diagonal = np.diagonal(counts).T.flatten()  # N(b, c) as one row (a copy), before any row is rewritten
     rows = functools.partial(loops.last_value_rows, counts, diagonal, last_of, derived)
     run_parts(rows, even_parts(derived.size, derived.size * each))
     columns = functools.partial(loops.last_value_columns, counts, counted, derived)

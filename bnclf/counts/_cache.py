@@ -353,7 +353,8 @@ class CountCache:
         by_value[used] = counts[np.arange(used.size), np.arange(used.size)]
         self._value_class_counts = by_value
         # each feature's tables are slices of one copy of each array, apart from the stacked array
-        # the cache keeps (a copy per table cost a numpy call each)
+        # the cache keeps (a copy per table cost a numpy call each); tables are read, never
+        # written in place: a write would reach the feature's neighbours
         by_class, by_value_only = by_value.copy(), by_value.sum(axis=1)
         for j, (start, r) in enumerate(zip(offsets.tolist(), cards.tolist())):
             self._tables.setdefault((j, c), by_class[start : start + r])
