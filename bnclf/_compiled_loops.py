@@ -408,13 +408,15 @@ def log_table_denominators(counts, sums, used, owner, cards, alpha, beta, width,
     else:
         complete = np.zeros(d, dtype=np.bool_)  # weighted sums: as given
     largest = 0.0
-    for j in range(-1, d):  # the diagonal once (-1) for the features every row knows, then the others
-        if complete[j] if j >= 0 else not complete.any():
-            continue
-        sums_j = diagonal if j < 0 else sums[j]
+    if complete.any():  # the features every row knows all sum to the diagonal: scanned once
         for b in range(n_used):
             for c in range(n_classes):
-                largest = max(largest, sums_j[b, c])
+                largest = max(largest, diagonal[b, c])
+    for j in range(d):
+        if not complete[j]:
+            for b in range(n_used):
+                for c in range(n_classes):
+                    largest = max(largest, sums[j, b, c])
     alphas, betas = np.unique(alpha), np.unique(beta)
     alpha_of, beta_of = np.searchsorted(alphas, alpha), np.searchsorted(betas, beta)  # each one's row
     lookup = (alphas.shape[0] + betas.shape[0]) * (largest + 1.0) < n_used * n_used * n_classes
@@ -729,6 +731,18 @@ def last_value_rows(counts, diagonal, last_of, derived, start, stop):  # pragma:
 
 
 @_jit
+def diagonal_row(counts):  # pragma: no cover - compiled
+    """``N(b, c) = counts[b, b, c]`` as one row ``(n_used * n_classes,)``, a copy: what
+    :func:`last_value_rows` reads, taken before any row is rewritten."""
+    n_used, n_classes = counts.shape[0], counts.shape[2]
+    out = np.empty(n_used * n_classes)
+    for b in range(n_used):
+        for c in range(n_classes):
+            out[b * n_classes + c] = counts[b, b, c]
+    return out
+
+
+@_jit
 def last_value_columns(counts, counted, derived, start, stop):  # pragma: no cover - compiled
     """Column ``l`` of the values ``derived[start:stop]`` from their rows (:func:`last_value_rows`),
     in the rows of the values with a bitset. Each ``l`` writes its own column: cut among
@@ -773,11 +787,7 @@ def bitset_pair_counts(matrix, y, slot, offsets, counted, derived, last_of, coun
         bitset_pair_rows(bits, first_word, counted, counts, 0, counted.shape[0])
     mirror_rows(counts, 0, n_used)
     last_value_diagonal(counts, totals, last_of, derived)
-    diagonal = np.empty(n_used * n_classes)
-    for b in range(n_used):
-        for c in range(n_classes):
-            diagonal[b * n_classes + c] = counts[b, b, c]
-    last_value_rows(counts, diagonal, last_of, derived, 0, derived.shape[0])
+    last_value_rows(counts, diagonal_row(counts), last_of, derived, 0, derived.shape[0])
     last_value_columns(counts, counted, derived, 0, derived.shape[0])
     last_value_pairs(counts, last_of, derived)
 

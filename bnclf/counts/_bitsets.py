@@ -92,12 +92,15 @@ def pair_counts_by_bits(
     step = max(64, CHUNK_WORDS // max(1, used.size) * 64)
     tile = loops._TILE  # the lower half, in whole tiles of rows (mirror_rows' own): the last rows copy the most
     tiles = -(-used.size // tile)
-    work = (  # each step's items and estimated nanoseconds, as the parts below cut them
+    mirror_ns = used.size * used.size / 2 * n_classes * COPY_NS
+    rows_ns = derived.size * float(used.size) * n_classes * SUBTRACT_NS * float(cards.max(initial=1))
+    columns_ns = float(derived.size) * counted.size * n_classes * COPY_NS
+    work = (  # each step's items and estimated nanoseconds (the bitsets' over every chunk)
         (d, float(d) * n * BIT_NS),
         (counted.size, counted.size * (counted.size + 1) / 2 * (n / 64.0 + n_classes) * POPCOUNT_NS),
-        (tiles, used.size * used.size / 2 * n_classes * COPY_NS),
-        (derived.size, derived.size * float(used.size) * n_classes * SUBTRACT_NS * float(cards.max(initial=1))),
-        (derived.size, float(derived.size) * counted.size * n_classes * COPY_NS),
+        (tiles, mirror_ns),
+        (derived.size, rows_ns),
+        (derived.size, columns_ns),
     )
     if all(part_count(items, ns) == 1 for items, ns in work):  # every step in this thread: one call
         loops.bitset_pair_counts(matrix, y, slot, offsets, counted, derived, last_of, counts, totals, step)
@@ -110,14 +113,12 @@ def pair_counts_by_bits(
         pairs = counted.size * (counted.size + 1) / 2 * float(first_word[-1]) * POPCOUNT_NS
         rows = functools.partial(loops.bitset_pair_rows, bits, first_word, counted, counts)
         run_parts(rows, triangle_parts(counted.size, pairs))
-    halves = triangle_parts(tiles, used.size * used.size / 2 * n_classes * COPY_NS)
+    halves = triangle_parts(tiles, mirror_ns)
     run_parts(lambda a, b: loops.mirror_rows(counts, (tiles - b) * tile, min(used.size, (tiles - a) * tile)), halves)
     loops.last_value_diagonal(counts, totals, last_of, derived)
-    each = float(used.size) * n_classes * SUBTRACT_NS * float(cards.max(initial=1))
-    diagonal = np.diagonal(counts).T.flatten()  # N(b, c) as one row (a copy), before any row is rewritten
-    rows = functools.partial(loops.last_value_rows, counts, diagonal, last_of, derived)
-    run_parts(rows, even_parts(derived.size, derived.size * each))
+    rows = functools.partial(loops.last_value_rows, counts, loops.diagonal_row(counts), last_of, derived)
+    run_parts(rows, even_parts(derived.size, rows_ns))
     columns = functools.partial(loops.last_value_columns, counts, counted, derived)
-    run_parts(columns, even_parts(derived.size, float(derived.size) * counted.size * n_classes * COPY_NS))
+    run_parts(columns, even_parts(derived.size, columns_ns))
     loops.last_value_pairs(counts, last_of, derived)
     return counts
