@@ -360,6 +360,44 @@ def test_category_columns_of_equal_and_reordered_dtypes_map_by_their_own_categor
         np.testing.assert_array_equal(enc.transform(floats), _reference_codes(enc, floats))
 
 
+def test_dtype_labels_are_remembered_per_dtype_object_and_never_stale():
+    """A categorical dtype's labels are read once per dtype object: each call gets a list of
+    its own (changing it changes no later answer), an entry whose dtype is gone is never
+    read (its id may be reused), and a dtype with very many categories is not kept."""
+    import weakref
+
+    from bnclf.encoding import _columns
+    from bnclf.encoding._columns import dtype_labels
+
+    dtype = pd.CategoricalDtype(["b", "a", "c"])
+    first = dtype_labels(dtype)
+    assert first == ["b", "a", "c"] and id(dtype) in _columns._DTYPE_LABELS
+    first.append("mutated")
+    assert dtype_labels(dtype) == ["b", "a", "c"]
+    other = pd.CategoricalDtype([3, 1])
+    _columns._DTYPE_LABELS[id(other)] = (weakref.ref(dtype), ("stale",))  # another dtype under its id
+    assert dtype_labels(other) == [3, 1]
+    assert _columns._DTYPE_LABELS[id(other)][0]() is other
+    wide = pd.CategoricalDtype(range(_columns._DTYPE_LABELS_LONGEST + 1))
+    assert dtype_labels(wide) == list(range(_columns._DTYPE_LABELS_LONGEST + 1))
+    assert id(wide) not in _columns._DTYPE_LABELS
+
+
+@pytest.mark.parametrize(
+    "names",
+    [["a", "b"], pd.Index(["a", "b"], dtype="str"), [1, 2], ["a", 2], pd.Index(["a", None], dtype="str")],
+)
+def test_index_labels_are_the_index_tolist(names):
+    """Column names read through Arrow (text without a missing name) equal ``Index.tolist``."""
+    from bnclf.encoding._frames import index_labels
+
+    index = names if isinstance(names, pd.Index) else pd.Index(names)
+    got, want = index_labels(index), index.tolist()
+    assert len(got) == len(want)
+    assert all(g == w or (pd.isna(g) and pd.isna(w)) for g, w in zip(got, want))
+    assert [type(g) for g in got] == [type(w) for w in want]
+
+
 def test_lookup_caches_are_rebuilt_and_not_pickled():
     import pickle
 

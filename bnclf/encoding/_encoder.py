@@ -21,7 +21,7 @@ from bnclf.encoding._columns import (
     _shifted_chunks,
     _sorted_codes,
     _sorted_factorize,
-    category_labels,
+    dtype_labels,
 )
 from bnclf.encoding._frames import (
     MAX_INTEGER_CATEGORIES,
@@ -34,6 +34,7 @@ from bnclf.encoding._frames import (
     _looks_continuous,
     _text,
     _unique_missing_label,
+    index_labels,
     python_scalar,
     shown_names,
 )
@@ -211,7 +212,7 @@ class FeatureEncoder:
                 f"Found array with 0 feature(s) (shape={X.shape}) while a minimum of 1 is "
                 "required: X has no feature columns."
             )
-        names = X.columns.tolist()
+        names = index_labels(X.columns)
         if len(set(map(str, names))) != len(names):
             raise ValueError(f"Feature names must be unique as text; got {names}.")
         for cache in _CACHES:
@@ -234,7 +235,7 @@ class FeatureEncoder:
                 )
             if isinstance(values.dtype, pd.CategoricalDtype):
                 local = values.codes  # -1: missing (int8 or int16: cast where written)
-                labels = category_labels(values.categories)
+                labels = dtype_labels(values.dtype)
                 own_states[j] = (values.dtype, None, labels)  # the observed states are its categories: no map
             elif j in arrow:
                 local, labels = _sorted_codes(*arrow[j])
@@ -332,7 +333,7 @@ class FeatureEncoder:
         costs less than a hash table per call. The codes are column-major
         (``(n_samples, n_features)``, Fortran order).
         """
-        if X.columns.tolist() != self.feature_names_:
+        if index_labels(X.columns) != self.feature_names_:
             X = X[self.feature_names_]
         return self._codes(X, training)
 
@@ -485,7 +486,7 @@ class FeatureEncoder:
         seen = maps.get(j)
         if seen is not None and seen[0] is dtype:
             return seen[1]
-        labels = category_labels(dtype.categories)
+        labels = dtype_labels(dtype)
         if seen is not None and labels == seen[2]:
             mapping = seen[1]
         elif labels == self._observed_of(j):

@@ -116,6 +116,32 @@ def python_scalar(v: Any) -> Any:
     return v.item() if isinstance(v, np.generic) else v
 
 
+def _is_arrow_text(values) -> bool:
+    """An Arrow-backed text column: pandas' string dtype in Arrow storage (pandas 3's
+    default ``str``), or an ``ArrowDtype`` of strings."""
+    dtype = values.dtype
+    if isinstance(dtype, pd.StringDtype):
+        return dtype.storage == "pyarrow"
+    if isinstance(dtype, pd.ArrowDtype):
+        import pyarrow as pa
+
+        return pa.types.is_string(dtype.pyarrow_dtype) or pa.types.is_large_string(dtype.pyarrow_dtype)
+    return False
+
+
+def index_labels(index: pd.Index) -> list:
+    """``index.tolist()``; Arrow-backed text without a missing value through Arrow's own
+    ``to_pylist`` (about 1 µs for a dozen names, where ``Index.tolist`` takes 5 µs and more
+    with pandas 3)."""
+    if _is_arrow_text(index.array):
+        import pyarrow as pa
+
+        values = pa.array(index.array)
+        if not values.null_count:
+            return values.to_pylist()
+    return index.tolist()
+
+
 def _sorted_labels(uniq: np.ndarray) -> list:
     """The distinct values ``uniq`` (each once) in sorted order, as Python scalars."""
     uniq = np.asarray(uniq, dtype=object) if not isinstance(uniq, np.ndarray) else uniq
@@ -195,8 +221,9 @@ def record_feature_names(estimator: BaseEstimator, X: ArrayLike | pd.DataFrame, 
     """Set ``n_features_in_`` and, for a DataFrame with string column names,
     ``feature_names_in_`` (removing a stale one), as scikit-learn estimators do."""
     estimator.n_features_in_ = frame.shape[1]
-    if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns.tolist()):  # one boxing pass
-        estimator.feature_names_in_ = np.asarray(X.columns, dtype=object)
+    names = index_labels(X.columns) if isinstance(X, pd.DataFrame) else None
+    if names is not None and all(isinstance(c, str) for c in names):
+        estimator.feature_names_in_ = np.array(names, dtype=object)
     elif hasattr(estimator, "feature_names_in_"):
         del estimator.feature_names_in_
 

@@ -22,6 +22,7 @@ from bnclf.encoding._frames import (
     check_sample_weight,
     class_name_of,
     encode_target,
+    index_labels,
     python_scalar,
     record_feature_names,
     shown_names,
@@ -609,7 +610,7 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
                     f"{self.n_features_in_} features as input. Pass the columns it was fitted on, "
                     f"model.feature_names_in_ = {shown_names(names)}."
                 )
-            columns = X.columns.tolist()  # once: pandas 3 boxes each name of a text index anew
+            columns = index_labels(X.columns)  # once: pandas 3 boxes each name of a text index anew
             if columns == names:
                 return X
             if hasattr(self, "feature_names_in_"):
