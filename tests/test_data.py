@@ -639,3 +639,23 @@ def test_a_categorical_target_is_coded_from_its_codes_as_its_values_are(labels, 
         encode_target(pd.Series(pd.Categorical([1.5, 2.0])))
     with pytest.raises(ValueError, match="y is empty"):
         encode_target(pd.Series(pd.Categorical([], categories=["a"])))
+
+
+def test_arrays_are_read_in_place_never_written_nor_held():
+    """A numpy X is read through a view (no copy of the rows): the fit and the predictions leave
+    it as it was, and changing it afterwards changes nothing the model answers."""
+    from bnclf import AODEClassifier
+
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 3, size=(60, 4))
+    y = rng.integers(0, 2, size=60)
+    frame = as_frame(X)
+    assert np.shares_memory(frame.to_numpy(), X) and frame.columns.tolist() == ["x0", "x1", "x2", "x3"]
+    before = X.copy()
+    for model in (NaiveBayesClassifier(), AODEClassifier()):
+        model.fit(X, y)
+        proba = model.predict_proba(X)
+        np.testing.assert_array_equal(X, before)
+        X[:] = 0
+        np.testing.assert_array_equal(model.predict_proba(before), proba)
+        X[:] = before

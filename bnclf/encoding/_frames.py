@@ -207,13 +207,13 @@ def as_frame(
         )
     if np.iscomplexobj(array):
         raise ValueError("Complex data not supported; features must be discrete categories.")
-    if feature_names is None:
-        feature_names = [f"x{i}" for i in range(array.shape[1])]
+    if feature_names is None:  # an object Index: pandas 3 would make text names Arrow-backed (40 µs more)
+        feature_names = pd.Index([f"x{i}" for i in range(array.shape[1])], dtype=object)
     elif not isinstance(feature_names, pd.Index):
         feature_names = list(feature_names)
-    # an object array stays one object block, a view of the array: without dtype=object pandas
-    # would try each column as dates, which costs more than coding it
-    frame = pd.DataFrame(array, columns=feature_names, dtype=object if array.dtype == object else None)
+    # a view of the array (nothing writes to the frame); an object array stays one object block:
+    # without dtype=object pandas would try each column as dates, which costs more than coding it
+    frame = pd.DataFrame(array, columns=feature_names, dtype=object if array.dtype == object else None, copy=False)
     return frame.infer_objects() if infer_types and array.dtype == object else frame
 
 
