@@ -136,9 +136,15 @@ def _dense_integer_codes(
         present = np.bincount(rows.ravel(), minlength=int(sizes.sum())) > 0
         rank = np.cumsum(present) - 1  # the code of a value: present values before it in its segment
         rank -= np.repeat(rank[segments] + 1 - present[segments], sizes)  # ... in its own segment
-        for r, (first, size) in enumerate(zip(segments.tolist(), sizes.tolist())):
+        # every column's values at once, as Python integers: a held cell less its segment's start
+        # plus its column's least value (exact in int64: the result is a value of the column)
+        held = np.flatnonzero(present)
+        owner = np.searchsorted(segments, held, side="right") - 1
+        values = (held - segments[owner] + np.array(lows[start : start + len(rows)], dtype=np.int64)[owner]).tolist()
+        bounds = np.searchsorted(held, segments).tolist() + [len(values)]
+        for r in range(len(rows)):
             j = positions[start + r]
-            labels[j] = [int(v) + lows[start + r] for v in np.flatnonzero(present[first : first + size]).tolist()]
+            labels[j] = values[bounds[r] : bounds[r + 1]]
             if out is not None:
                 rank.take(rows[r], out=out[:, j])
     return labels
