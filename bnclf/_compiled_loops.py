@@ -274,6 +274,34 @@ def averaged_spode_probabilities(
 
 
 @_jit
+def smallest_positive_weight(weights):  # pragma: no cover - compiled
+    """The smallest positive entry of ``(rows, members)`` weights (any strides: one row
+    broadcast to every row is read in place), ``0.0`` when none is positive, ``-1.0`` when
+    an entry is negative, NaN or infinite."""
+    smallest = np.inf
+    for t in range(weights.shape[0]):
+        for m in range(weights.shape[1]):
+            w = weights[t, m]
+            if not (w >= 0.0 and w < np.inf):
+                return -1.0
+            if 0.0 < w < smallest:
+                smallest = w
+    return smallest if smallest < np.inf else 0.0
+
+
+@_jit
+def every_value_frequent(codes, counts, offsets, limit):  # pragma: no cover - compiled
+    """Whether every value of ``codes`` ``(rows, features)`` is known and its training count,
+    ``counts[offsets[j] + code]``, is at least ``limit``."""
+    for t in range(codes.shape[0]):
+        for j in range(codes.shape[1]):
+            code = codes[t, j]
+            if code < 0 or counts[offsets[j] + code] < limit:
+                return False
+    return True
+
+
+@_jit
 def _log_weighted_row(values, log_weights, out):  # pragma: no cover - compiled
     """:func:`log_weighted_sum` of one row: ``values`` ``(members, classes)``."""
     n_members, n_classes = values.shape
@@ -790,6 +818,47 @@ def bitset_pair_counts(matrix, y, slot, offsets, counted, derived, last_of, coun
     last_value_rows(counts, diagonal_row(counts), last_of, derived, 0, derived.shape[0])
     last_value_columns(counts, counted, derived, 0, derived.shape[0])
     last_value_pairs(counts, last_of, derived)
+
+
+@_jit
+def values_in_use(seen):  # pragma: no cover - compiled
+    """``(used, column)``: the positions of the values held (``seen``, increasing) and each
+    value's place among them (``used.size`` for a value no row holds)."""
+    used = np.flatnonzero(seen)
+    column = np.full(seen.shape[0], used.shape[0], dtype=np.int64)
+    for a in range(used.shape[0]):
+        column[used[a]] = a
+    return used, column
+
+
+@_jit
+def bitset_slots(used, cards, has_unknown):  # pragma: no cover - compiled
+    """:func:`bnclf.counts._bitsets.bitset_slots` in one pass: ``(slot, last_of)``, each value in
+    use's bitset (then one for the values no row holds) and, for the last value in use of a
+    feature that no row leaves unknown, its feature's first value in use (else ``-1``)."""
+    n_used, d = used.shape[0], cards.shape[0]
+    last_of = np.full(n_used, -1, dtype=np.int64)
+    owner = np.empty(n_used, dtype=np.int64)
+    a, end = 0, 0
+    for j in range(d):  # the values in use of feature j: used[first:a], increasing
+        end += cards[j]
+        first = a
+        while a < n_used and used[a] < end:
+            owner[a] = j
+            a += 1
+        if a > first and not has_unknown[j]:
+            last_of[a - 1] = first
+    slot = np.empty(n_used + 1, dtype=np.int64)
+    past = 0
+    for a in range(n_used):
+        if last_of[a] < 0:
+            slot[a] = past
+            past += 1
+    for a in range(n_used):
+        if last_of[a] >= 0:
+            slot[a] = past + owner[a]
+    slot[n_used] = past
+    return slot, last_of
 
 
 @_jit

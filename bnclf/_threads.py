@@ -139,6 +139,12 @@ def part_count(n_items: int, work_ns: float) -> int:
     return max(1, min(threads, n_items, most))
 
 
+def too_small_to_cut(work_ns: float) -> bool:
+    """Whether :func:`part_count` gives one part for this much work whatever the thread count
+    (its first test, without reading the setting)."""
+    return work_ns < 2.0 * MIN_PART_NS
+
+
 def run_parts(task: Callable[[int, int], object], parts: list[tuple[int, int]]) -> None:
     """``task(start, stop)`` for each part at once: the first in this thread, the others in
     the pool. Every part finishes before this returns; the first error is raised then.

@@ -184,6 +184,28 @@ def test_bitset_pair_counts_equal_the_one_hot_products_and_each_pairs_bincount(n
             assert not table.sum() - table[held].sum()  # every count lies among the values in use
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_compiled_bitset_slots_and_values_in_use_equal_the_numpy_steps(seed):
+    """The compiled bitset plan, against the numpy steps it replaces: the values in use and
+    each value's column (``np.flatnonzero``, a cumulative sum), and :func:`bitset_slots`'
+    slots and last values, on random value sets (features with no value held, one value,
+    every value; unknown codes in some features)."""
+    import bnclf._compiled_loops as loops
+    import bnclf.counts._bitsets as bitsets_module
+
+    rng = np.random.default_rng(seed)
+    cards = rng.integers(1, 7, rng.integers(1, 9)).astype(np.int64)
+    seen = rng.random(int(cards.sum())) < rng.choice([0.0, 0.3, 0.7, 1.0])
+    has_unknown = np.append(rng.random(cards.size) < 0.4, False)
+    used, column = loops.values_in_use(seen)
+    np.testing.assert_array_equal(used, np.flatnonzero(seen))
+    np.testing.assert_array_equal(column, np.where(seen, np.cumsum(seen) - 1, used.size))
+    slot, last_of = loops.bitset_slots(used, cards, has_unknown)
+    expected_slot, expected_last_of = bitsets_module.bitset_slots(used, cards, has_unknown)
+    np.testing.assert_array_equal(slot, expected_slot)
+    np.testing.assert_array_equal(last_of, expected_last_of)
+
+
 @pytest.mark.parametrize("unknown", [0.0, 0.1])
 @pytest.mark.parametrize("n_classes", [2, 5])
 def test_pair_measures_read_from_bitset_counts_equal_the_one_hot_products_bit_for_bit(unknown, n_classes, monkeypatch):

@@ -21,7 +21,7 @@ from types import ModuleType
 
 import numpy as np
 
-from bnclf._threads import even_parts, part_count, run_parts, triangle_parts
+from bnclf._threads import even_parts, part_count, run_parts, too_small_to_cut, triangle_parts
 
 POPCOUNT_NS = 0.25
 """Nanoseconds per pair of bitsets and word (an AND and a ``popcount``, vectorized: splice's
@@ -83,7 +83,7 @@ def pair_counts_by_bits(
     (``bitset_pair_counts``), which saves a call and its Python around each.
     """
     d, n = matrix.shape
-    slot, last_of = bitset_slots(used, cards, has_unknown)
+    slot, last_of = loops.bitset_slots(used, cards, has_unknown)  # bitset_slots' arrays, in one pass
     counted = np.flatnonzero(last_of < 0)  # each bitset's value
     derived = np.flatnonzero(last_of >= 0)
     counts = np.zeros((used.size, used.size, n_classes))  # the upper half while counting
@@ -102,7 +102,8 @@ def pair_counts_by_bits(
         (derived.size, rows_ns),
         (derived.size, columns_ns),
     )
-    if all(part_count(items, ns) == 1 for items, ns in work):  # every step in this thread: one call
+    # every step in this thread: one call
+    if too_small_to_cut(max(ns for _, ns in work)) or all(part_count(items, ns) == 1 for items, ns in work):
         loops.bitset_pair_counts(matrix, y, slot, offsets, counted, derived, last_of, counts, totals, step)
         return counts
     for start in range(0, n, step):

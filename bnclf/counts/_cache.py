@@ -63,7 +63,7 @@ class CountCache:
         # are sums of code * stride, and many families gather their rows in one take. The
         # encoder's column-major codes are read in place (no second copy of the data).
         self._matrix = _VariableRows(data.codes, data.y)
-        self._columns = [self._matrix[v] for v in range(self.n_features + 1)]
+        self._columns = self._matrix.rows()
         lowest = data.codes.min(axis=0) if self.n_samples else np.zeros(self.n_features, dtype=np.int64)
         self._has_unknown = np.append(lowest < 0, False)
         self._weights = None if data.weights is None else np.asarray(data.weights, dtype=np.float64)
@@ -241,7 +241,10 @@ class CountCache:
         d = self.n_features
         cards = self.cardinalities[:d]
         width = int(cards.sum()) if values is None else int(values)
+        if width <= self.__dict__.get("_pairs_within_budget", -1):  # a wider array passed (this fit)
+            return
         if 8.0 * width * width * self.n_classes <= memory_budget():  # within the budget: no message to make
+            self._pairs_within_budget = width
             return
         kind = "in all" if values is None else "in use"
         self.check_size(
@@ -312,10 +315,10 @@ class CountCache:
         d = self.n_features
         cards = self.cardinalities[:d]
         width = int(cards.sum())
-        offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
+        offsets = np.cumsum(cards) - cards
         loops = compiled_loops()
         if loops is not None:
-            seen = loops.values_held(self._matrix[:d], offsets, width)
+            used, column = loops.values_in_use(loops.values_held(self._matrix[:d], offsets, width))
         else:
             seen = np.zeros(width, dtype=bool)
             for j in range(d):  # the values some row holds (an unknown code, -1, is none)
@@ -323,9 +326,9 @@ class CountCache:
                 seen[offsets[j] : offsets[j] + cards[j]] = (
                     np.bincount(codes[codes >= 0] if self._has_unknown[j] else codes, minlength=int(cards[j])) > 0
                 )
-        used = np.flatnonzero(seen)
+            used = np.flatnonzero(seen)
+            column = np.where(seen, np.cumsum(seen) - 1, used.size)  # each value's one-hot column
         self.check_all_pairs_size(used.size)
-        column = np.where(seen, np.cumsum(seen) - 1, used.size)  # each value's one-hot column
         if loops is not None and self._weights is None and used.size:  # bitsets: an AND and a popcount per 64 rows
             counts = pair_counts_by_bits(loops, self._matrix[:d], self._columns[self.class_index], self.n_classes,
                                          used, cards, column, offsets, self._has_unknown)  # fmt: skip

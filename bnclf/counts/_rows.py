@@ -23,6 +23,10 @@ class _VariableRows:
         self._y = np.ascontiguousarray(y, dtype=np.int64)
         self.shape = (codes.shape[1] + 1, codes.shape[0])
 
+    def rows(self) -> list[np.ndarray]:
+        """Every variable's row, the class last: ``[self[v] for v in range(shape[0])]``."""
+        return [*self._features, self._y]
+
     def __getitem__(self, index):
         d = self._features.shape[0]
         if isinstance(index, (int, np.integer)):

@@ -361,8 +361,12 @@ class FeatureEncoder:
             columns, block = _column_values(X)
             arrow = _encode_arrow_text(columns) if _has_pyarrow() else {}
             coded = self._code_integers(columns, by_column, block)
+            maps = self.__dict__.get("_category_maps", {})
             for j, values in enumerate(columns):
-                if j not in coded:
+                seen = maps.get(j)
+                if seen is not None and seen[0] is values.dtype and seen[1] is None:  # the fitted categories
+                    by_column[j] = values.codes  # -1 (missing) is UNKNOWN
+                elif j not in coded:
                     by_column[j] = self._column_codes(j, values, arrow.get(j))
         codes = by_column.T  # column-major, as the kernels read it
         if n == 0:

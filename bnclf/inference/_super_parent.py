@@ -326,10 +326,10 @@ class SuperParentKernel:
         weights whose smallest positive one does not take the lowest product below it."""
         if len(weights) and weights.strides[0] == 0:  # one row for every row: that row
             weights = weights[:1]
-        positive = weights[weights > 0]
-        if not positive.size or not np.isfinite(weights).all() or (weights < 0).any():
+        smallest = compiled_loops().smallest_positive_weight(weights)  # one pass, the weights in place
+        if not smallest > 0:  # none positive (0), or one negative, NaN or infinite (-1)
             return False
-        return self._lowest_log_product + float(np.log(positive.min())) >= _LOWEST_LOG_PRODUCT
+        return self._lowest_log_product + float(np.log(smallest)) >= _LOWEST_LOG_PRODUCT
 
     def _unknown_super_parents(self, codes, known, weights, out) -> None:
         """Rows with an unknown value (which may be a super-parent, summed over its values)

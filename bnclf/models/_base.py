@@ -685,7 +685,8 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
         """``finish(log P(c, x))`` of the rows of ``X``, encoded and scored
         ``_PREDICT_ROWS`` rows at a time into one preallocated result, so the codes and
         the kernel's temporaries stay a few MiB however many rows are predicted."""
-        check_is_fitted(self, "classes_")
+        if not hasattr(self, "classes_"):  # scikit-learn's check and message, where it fails
+            check_is_fitted(self, "classes_")
         frame = self._check_predict_frame(X)
         n = frame.shape[0]
         if n <= _PREDICT_ROWS:

@@ -9,6 +9,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
+from bnclf._compiled import compiled_loops
 from bnclf._config import row_chunks
 from bnclf._params import Integer, Options
 from bnclf.inference._kernels import StackedKernel, log_weighted_posterior, log_weighted_sum
@@ -531,7 +532,7 @@ class AODEClassifier(EnsembleClassifier):
         n, d = codes.shape
         counts, offsets = self._value_counts_stacked
         limit = self._frequency_limit()
-        if limit <= 0 or (not n or codes.min() >= 0 and counts.take(codes.T + offsets[:, None]).min() >= limit):
+        if limit <= 0 or not n or _every_value_frequent(codes, counts, offsets, limit):
             return np.broadcast_to(self._every_qualifies, (n, d + 1))  # made by _build_derived
         # each row's count of its value of each feature, in one gather (unknown: the 0 at the end)
         frequency = counts.take(np.where(codes >= 0, codes + offsets, counts.size - 1))
@@ -546,6 +547,16 @@ class AODEClassifier(EnsembleClassifier):
         none = ~(weights[:, :d] > 0).any(axis=1)
         weights[none, d] = 1.0
         return weights / weights.sum(axis=1, keepdims=True)
+
+
+def _every_value_frequent(codes: np.ndarray, counts: np.ndarray, offsets: np.ndarray, limit: float) -> bool:
+    """Whether every value of ``codes`` ``(rows, features)`` is known and occurs at least
+    ``limit`` times in training (``counts[offsets[j] + code]``): one compiled pass when the
+    loops are there, else two gathers."""
+    loops = compiled_loops()
+    if loops is not None:
+        return bool(loops.every_value_frequent(codes, counts, offsets, limit))
+    return bool(codes.min() >= 0 and counts.take(codes.T + offsets[:, None]).min() >= limit)
 
 
 class WAODEClassifier(AODEClassifier):
