@@ -223,7 +223,7 @@ class FeatureEncoder:
         columns, block = _column_values(X)
         arrow = _encode_arrow_text(columns) if _has_pyarrow() else {}  # Arrow-backed text, in one pass
         dense = _dense_integer_codes(columns, block, codes)  # short-range integers: counted, codes written
-        categories, missing_codes, own_states = [], [], {}
+        categories, missing_codes, own_states, locals_ = [], [], {}, []
         for j, (name, values) in enumerate(zip(names, columns)):
             kind = getattr(values.dtype, "kind", "O")  # numpy, masked and arrow dtypes: 'f' float, 'iu' integer
             if kind == "f" and _looks_continuous(values):
@@ -255,7 +255,18 @@ class FeatureEncoder:
                 self._warn_if_many_valued(name, len(labels))
             if not labels:
                 raise ValueError(f"column {name!r} has no observed values; drop it.")
-            missing = None if local is None or not local.size or local.min() >= 0 else local < 0
+            if keep_codes and local is not None:
+                codes[:, j] = local
+            locals_.append(local)
+            categories.append(labels)
+        # the missing values: a state of their own, left out, or an error
+        if keep_codes:  # the columns' least codes in one pass
+            lowest = codes.min(axis=0).tolist() if n else [0] * len(names)
+        else:
+            lowest = [local.min() if local is not None and local.size else 0 for local in locals_]
+        for j, (name, local, low) in enumerate(zip(names, locals_, lowest)):
+            labels = categories[j]
+            missing = local < 0 if low < 0 else None
             n_missing = 0 if missing is None else int(np.count_nonzero(missing))
             self._warn_if_id_like(name, len(labels), n - n_missing)
             code = None
@@ -268,13 +279,10 @@ class FeatureEncoder:
                     )
                 if self.missing == "category":
                     code = len(labels)
-                    labels = labels + [_unique_missing_label(labels)]
+                    categories[j] = labels + [_unique_missing_label(labels)]
+                    if keep_codes:
+                        codes[missing, j] = code
             missing_codes.append(code)
-            categories.append(labels)
-            if keep_codes and local is not None:
-                codes[:, j] = local
-                if code is not None:
-                    codes[missing, j] = code
         self._set_states(names, categories, missing_codes)
         self._category_maps = own_states  # columns of this dtype (slices of X, a test split) map by identity
         return codes

@@ -364,7 +364,7 @@ def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
             f"{int(np.flatnonzero(missing)[0])}); drop those rows or fill them before fitting."
         )
     if values is None:  # a categorical y: its codes, and the categories it holds
-        categories = np.asarray(y.dtype.categories)
+        categories = _category_array(y.dtype)
         held = np.flatnonzero(np.bincount(local, minlength=len(categories)))
         if held.size == len(categories):  # every category held: the codes as they are
             codes, uniques = local, categories
@@ -384,7 +384,7 @@ def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
         keys = [(type(u).__name__, str(u)) for u in uniques]
         order = np.array(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.int64)
     classes = np.asarray(uniques)[order]
-    if (np.diff(order) != 1).any():  # not already in order: each code its label's rank
+    if (order != np.arange(order.size)).any():  # not already in order: each code its label's rank
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
         codes = rank[codes]
@@ -395,6 +395,19 @@ def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
             "class), or train on rows of at least two classes."
         )
     return classes, codes.astype(np.int64)
+
+
+def _category_array(dtype: pd.CategoricalDtype) -> np.ndarray:
+    """``np.asarray(dtype.categories)``; Arrow-backed text as an object array of the labels
+    read once per dtype (:func:`bnclf.encoding._columns.dtype_labels`), where pandas 3 converts
+    the categories anew on each call (about 50 µs for a few labels)."""
+    if not _is_arrow_text(dtype.categories.array):
+        return np.asarray(dtype.categories)
+    from bnclf.encoding._columns import dtype_labels
+
+    out = np.empty(len(dtype.categories), dtype=object)
+    out[:] = dtype_labels(dtype)
+    return out
 
 
 def _sort_order(uniques: np.ndarray) -> np.ndarray:
