@@ -353,7 +353,7 @@ class CountCache:
         d, c = self.n_features, self.class_index
         cards = self.cardinalities[:d]
         by_value = np.zeros((int(cards.sum()), self.n_classes))
-        by_value[used] = counts[np.arange(used.size), np.arange(used.size)]
+        by_value[used] = np.diagonal(counts).T  # counts[a, a, :]
         self._value_class_counts = by_value
         # each feature's tables are slices of one copy of each array, apart from the stacked array
         # the cache keeps (a copy per table cost a numpy call each); tables are read, never
