@@ -612,6 +612,31 @@ def test_integer_columns_at_the_ends_of_their_types_keep_their_values():
     np.testing.assert_array_equal(codes[:3], [[0, 0, 0], [2, 1, 1], [1, 0, 0]])
 
 
+def test_columns_categorical_in_training_read_as_any_kind_at_prediction():
+    """An encoder fitted on category columns only reads a prediction's columns one by one
+    without looking at the frame's dtypes first: a frame of integers, mixed or of categories
+    with other categories gives the codes of the definition, and every frame (text of the
+    integers too, matched by their text) the predictions of the training frame's own
+    categories."""
+    rng = np.random.default_rng(11)
+    n = 200
+    values = {f"f{j}": rng.integers(0, 3 + j, n) for j in range(4)}
+    train = pd.DataFrame({k: pd.Categorical(v) for k, v in values.items()})
+    y = (values["f0"] + values["f1"]) % 3
+    model = NaiveBayesClassifier().fit(train, y)
+    expected = model.predict_proba(train)
+    frames = [
+        pd.DataFrame(values),  # integers: one numpy dtype
+        pd.DataFrame({k: v.astype(str) for k, v in values.items()}).astype(str),  # text of the integers
+        pd.DataFrame({**{k: pd.Categorical(v) for k, v in values.items()}, "f2": values["f2"]}),  # mixed
+        pd.DataFrame({k: pd.Categorical(v, categories=range(9)[::-1]) for k, v in values.items()}),  # reordered
+    ]
+    for k, frame in enumerate(frames):
+        if k != 1:  # the definition matches values, not texts
+            np.testing.assert_array_equal(model._encoder.transform(frame), _reference_codes(model._encoder, frame))
+        np.testing.assert_allclose(model.predict_proba(frame), expected, rtol=1e-12)
+
+
 @pytest.mark.parametrize(
     "labels, categories, ordered",
     [

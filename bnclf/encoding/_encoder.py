@@ -366,10 +366,11 @@ class FeatureEncoder:
         if n <= _SMALL_ROWS:
             self._code_small(X, by_column)
         else:
-            columns, block = _column_values(X)
+            maps = self.__dict__.get("_category_maps", {})
+            # columns all categorical in training: no look at the dtypes for a one-block read
+            columns, block = _column_values(X, one_block=len(maps) < len(self.feature_names_))
             arrow = _encode_arrow_text(columns) if _has_pyarrow() else {}
             coded = self._code_integers(columns, by_column, block)
-            maps = self.__dict__.get("_category_maps", {})
             for j, values in enumerate(columns):
                 seen = maps.get(j)
                 if seen is not None and seen[0] is values.dtype and seen[1] is None:  # the fitted categories

@@ -348,13 +348,17 @@ class AODEClassifier(EnsembleClassifier):
         counts = cache.value_class_counts()  # (R, C): N(x_j, c)
         r = cache.cardinalities[:d]
         per_value = np.repeat(np.arange(d), r)
-        by_class = np.zeros((d, counts.shape[1]))  # N(c) of each feature's table: its rows added in order
-        np.add.at(by_class, per_value, counts)
+        if cache.whole_counts:  # N(c) of each feature's table: whole numbers, exact in any order
+            by_class = np.add.reduceat(counts, np.cumsum(r) - r, axis=0)
+        else:  # weighted sums: its rows added in order
+            by_class = np.zeros((d, counts.shape[1]))
+            np.add.at(by_class, per_value, counts)
+        by_class = by_class[per_value]
         classes = cache.counts((c,))
         with np.errstate(divide="ignore"):
-            nb_tables = self._estimates(counts, by_class[per_value], r[per_value], classes)
+            nb_tables = self._estimates(counts, by_class, r[per_value], classes)
             nb_prior, nb_children = np.log(nb_tables[0]), np.log(nb_tables[1])
-            priors, parents = self._spode_estimates(counts, by_class[per_value], r, per_value, classes)
+            priors, parents = self._spode_estimates(counts, by_class, r, per_value, classes)
         return {"priors": priors, "parents": parents, "nb_prior": nb_prior, "nb_children": nb_children}
 
     def _estimates(self, counts, by_class, r, classes) -> tuple:
@@ -451,7 +455,7 @@ class AODEClassifier(EnsembleClassifier):
     def _build_derived(self) -> None:
         # the training counts of every feature's values in one array, then a 0 for an unknown
         # value, and each feature's first position: the row weights' one gather
-        counts = np.concatenate([np.asarray(c, dtype=float) for c in self._value_counts] + [[0.0]])
+        counts = np.concatenate([*self._value_counts, [0.0]]).astype(float, copy=False)
         self._value_counts_stacked = (counts, np.cumsum([0] + [len(c) for c in self._value_counts[:-1]]))
         # the weights of a row in which every super-parent qualifies (most rows)
         self._every_qualifies = self._qualified_weights(np.ones((1, len(self._value_counts)), dtype=bool))
