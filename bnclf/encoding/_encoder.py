@@ -372,9 +372,9 @@ class FeatureEncoder:
             arrow = _encode_arrow_text(columns) if _has_pyarrow() else {}
             coded = self._code_integers(columns, by_column, block)
             for j, values in enumerate(columns):
-                seen = maps.get(j)
-                if seen is not None and seen[0] is values.dtype and seen[1] is None:  # the fitted categories
-                    by_column[j] = values.codes  # -1 (missing) is UNKNOWN
+                if isinstance(values.dtype, pd.CategoricalDtype):  # through its categories' map
+                    mapping = self._category_map(j, values.dtype)
+                    by_column[j] = values.codes if mapping is None else mapping[values.codes]  # -1 -> UNKNOWN
                 elif j not in coded:
                     by_column[j] = self._column_codes(j, values, arrow.get(j))
         codes = by_column.T  # column-major, as the kernels read it
