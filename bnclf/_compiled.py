@@ -21,7 +21,7 @@ import os
 import warnings
 from types import ModuleType
 
-from bnclf._config import get_config
+from bnclf._config import _setting
 
 _OFF = ("0", "false", "no", "off")
 
@@ -34,7 +34,7 @@ def compiled_loops() -> ModuleType | None:
     ImportError
         When the ``compiled`` setting is ``True`` and numba cannot be imported.
     """
-    setting = get_config()["compiled"]
+    setting = _setting("compiled")
     if setting is False:
         return None
     if setting is None and os.environ.get("BNCLF_COMPILED", "").strip().lower() in _OFF:

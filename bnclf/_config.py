@@ -67,6 +67,11 @@ def parse_size(value: int | float | str, what: str = "memory_budget") -> int:
     return int(size)
 
 
+def _setting(name: str) -> Any:
+    """One setting as :func:`get_config` gives it, without copying the settings."""
+    return (_overlay() or _global_config)[name]
+
+
 def get_config() -> dict[str, Any]:
     """The current settings, as a new dict.
 
@@ -192,7 +197,7 @@ def memory_budget() -> int:
     """Bytes one array may take: the ``memory_budget`` setting (:func:`set_config`), else
     ``$BNCLF_MEMORY_BUDGET`` (bytes; ``K``, ``M``, ``G`` suffixes allowed), else a quarter of
     the physical memory, else 4 GiB."""
-    setting = get_config()["memory_budget"]
+    setting = _setting("memory_budget")
     if setting is not None:
         return int(setting)
     text = os.environ.get("BNCLF_MEMORY_BUDGET", "").strip()

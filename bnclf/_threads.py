@@ -31,7 +31,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from bnclf._config import _check_n_threads, get_config
+from bnclf._config import _check_n_threads, _setting
 
 MIN_PART_NS = 150_000.0
 """Estimated nanoseconds of work below which a loop is not cut further: a part of 0.15 ms
@@ -59,7 +59,7 @@ def thread_count() -> int:
     ``$OMP_NUM_THREADS`` belongs to other libraries too and is read leniently: its first
     level (``"4,2"``: 4), and ignored unless that is a whole number >= 1.
     """
-    setting = get_config().get("n_threads")
+    setting = _setting("n_threads")
     if setting is not None:
         return setting
     text = os.environ.get("BNCLF_NUM_THREADS", "").strip()

@@ -461,7 +461,7 @@ class AODEClassifier(EnsembleClassifier):
         self._every_qualifies = self._qualified_weights(np.ones((1, len(self._value_counts)), dtype=bool))
         if self._all_pairs_kernel:
             tables = self._spode_tables
-            cards = np.array([len(states) for states in self._encoder.categories_], dtype=np.int64)
+            cards = self._encoder.cardinalities_
             self._spodes = SuperParentKernel(
                 tables["pairs"],
                 np.cumsum(cards) - cards,
