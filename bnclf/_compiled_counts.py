@@ -256,9 +256,11 @@ def values_in_use(seen):  # pragma: no cover - compiled
 
 @_jit
 def bitset_slots(used, cards, has_unknown):  # pragma: no cover - compiled
-    """:func:`bnclf.counts._bitsets.bitset_slots` in one pass: ``(slot, last_of)``, each value in
-    use's bitset (then one for the values no row holds) and, for the last value in use of a
-    feature that no row leaves unknown, its feature's first value in use (else ``-1``)."""
+    """:func:`bnclf.counts._bitsets.bitset_slots` in one pass: ``(slot, last_of, counted,
+    derived)``, each value in use's bitset (then one for the values no row holds) and, for the
+    last value in use of a feature that no row leaves unknown, its feature's first value in use
+    (else ``-1``); then the values with a bitset and those without (``last_of`` negative, and
+    not), increasing."""
     n_used, d = used.shape[0], cards.shape[0]
     last_of = np.full(n_used, -1, dtype=np.int64)
     owner = np.empty(n_used, dtype=np.int64)
@@ -281,7 +283,16 @@ def bitset_slots(used, cards, has_unknown):  # pragma: no cover - compiled
         if last_of[a] >= 0:
             slot[a] = past + owner[a]
     slot[n_used] = past
-    return slot, last_of
+    counted, derived = np.empty(past, dtype=np.int64), np.empty(n_used - past, dtype=np.int64)
+    k, m = 0, 0
+    for a in range(n_used):
+        if last_of[a] < 0:
+            counted[k] = a
+            k += 1
+        else:
+            derived[m] = a
+            m += 1
+    return slot, last_of, counted, derived
 
 
 @_jit

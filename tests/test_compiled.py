@@ -200,10 +200,12 @@ def test_compiled_bitset_slots_and_values_in_use_equal_the_numpy_steps(seed):
     used, column = loops.values_in_use(seen)
     np.testing.assert_array_equal(used, np.flatnonzero(seen))
     np.testing.assert_array_equal(column, np.where(seen, np.cumsum(seen) - 1, used.size))
-    slot, last_of = loops.bitset_slots(used, cards, has_unknown)
+    slot, last_of, counted, derived = loops.bitset_slots(used, cards, has_unknown)
     expected_slot, expected_last_of = bitsets_module.bitset_slots(used, cards, has_unknown)
     np.testing.assert_array_equal(slot, expected_slot)
     np.testing.assert_array_equal(last_of, expected_last_of)
+    np.testing.assert_array_equal(counted, np.flatnonzero(expected_last_of < 0))
+    np.testing.assert_array_equal(derived, np.flatnonzero(expected_last_of >= 0))
 
 
 @pytest.mark.parametrize("unknown", [0.0, 0.1])

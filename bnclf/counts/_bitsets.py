@@ -83,9 +83,8 @@ def pair_counts_by_bits(
     (``bitset_pair_counts``), which saves a call and its Python around each.
     """
     d, n = matrix.shape
-    slot, last_of = loops.bitset_slots(used, cards, has_unknown)  # bitset_slots' arrays, in one pass
-    counted = np.flatnonzero(last_of < 0)  # each bitset's value
-    derived = np.flatnonzero(last_of >= 0)
+    # bitset_slots' arrays, then each bitset's value and the values without one, in one pass
+    slot, last_of, counted, derived = loops.bitset_slots(used, cards, has_unknown)
     counts = np.zeros((used.size, used.size, n_classes))  # the upper half while counting
     totals = np.zeros(n_classes)  # the rows of each class
     slot = slot[column]

@@ -111,8 +111,7 @@ def child_given_pair_log_table(cache: CountCache, alpha: ArrayLike, beta: ArrayL
     cache.check_all_pairs_size(what="log-CPT")
     counts, used, offsets = cache.pair_counts_in_use()
     owner = np.repeat(np.arange(d), cards)  # feature of each row of the table
-    alpha = np.broadcast_to(np.asarray(alpha, dtype=float), cards.shape)
-    beta = np.broadcast_to(np.asarray(beta, dtype=float), cards.shape)
+    alpha, beta = _per_feature(alpha, d), _per_feature(beta, d)
     # N(x_p, c) summed over each child's block, one row per child feature: the values in use
     # are summed by feature, a parent value no row holds has no rows
     loops = compiled_loops()
@@ -129,7 +128,6 @@ def child_given_pair_log_table(cache: CountCache, alpha: ArrayLike, beta: ArrayL
         sums[held] = np.add.reduceat(counts, np.searchsorted(held_by, np.flatnonzero(held)), axis=0)
     if loops is not None:  # the same steps, a cell at a time (diagonal blocks zero), rows cut among threads
         counts, cards = np.ascontiguousarray(counts), cards.astype(np.int64)
-        alpha, beta = np.ascontiguousarray(alpha), np.ascontiguousarray(beta)
         complete = ~cache._has_unknown[:d] if not sums.size else np.zeros(d, dtype=bool)  # summed as it is
         shared = loops.log_table_denominators(counts, sums, used, owner, cards, alpha, beta, width, complete)
         cells = (counts, shared[0], owner, cards, alpha, beta, *shared[1:])
@@ -157,6 +155,13 @@ def child_given_pair_log_table(cache: CountCache, alpha: ArrayLike, beta: ArrayL
     for start, r in zip(offsets, cards):  # j == p: not a family
         tables[start : start + r, start : start + r] = 0.0
     return PairLogTable(offsets, cards, n_classes, table=tables)
+
+
+def _per_feature(value: ArrayLike, d: int) -> np.ndarray:
+    """``value`` (a number, or one per feature) as a contiguous float array of ``d`` entries."""
+    if np.ndim(value) == 0:
+        return np.full(d, float(value))
+    return np.ascontiguousarray(np.broadcast_to(np.asarray(value, dtype=float), (d,)))
 
 
 class PairLogTable:
