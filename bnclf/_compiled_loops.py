@@ -280,6 +280,54 @@ def averaged_spode_probabilities(
 
 
 @_jit
+def row_positions(codes, offsets):  # pragma: no cover - compiled
+    """``(position, known, every_known)`` of ``codes`` ``(rows, features)``: each value's
+    position ``offsets[j] + code`` (0 where unknown), whether it is known, and whether all are
+    (the steps of ``known = codes >= 0``, ``np.where(known, codes + offsets, 0)``, ``known.all()``)."""
+    n, d = codes.shape
+    position = np.empty((n, d), dtype=np.int64)
+    known = np.empty((n, d), dtype=np.bool_)
+    every_known = True
+    for t in range(n):
+        for j in range(d):
+            code = codes[t, j]
+            if code >= 0:
+                position[t, j] = offsets[j] + code
+                known[t, j] = True
+            else:
+                position[t, j] = 0
+                known[t, j] = False
+                every_known = False
+    return position, known, every_known
+
+
+@_jit
+def _lowest_log_entry(table):  # pragma: no cover - compiled
+    """The smallest finite entry of ``table`` (1-D), ``0.0`` when none; NaN when an entry is
+    NaN or above 0 (not a log-probability)."""
+    lowest = 0.0
+    for i in range(table.shape[0]):
+        v = table[i]
+        if not v <= 0.0:
+            return np.nan
+        if -np.inf < v < lowest:
+            lowest = v
+    return lowest
+
+
+@_jit
+def lowest_log_entries(priors, parents, nb_prior, nb_children):  # pragma: no cover - compiled
+    """:func:`_lowest_log_entry` of each of AODE's small tables (1-D views), in one call (a
+    scalar loop: numpy's vector reductions are faster on the large pair table only)."""
+    return (
+        _lowest_log_entry(priors),
+        _lowest_log_entry(parents),
+        _lowest_log_entry(nb_prior),
+        _lowest_log_entry(nb_children),
+    )
+
+
+@_jit
 def smallest_positive_weight(weights):  # pragma: no cover - compiled
     """The smallest positive entry of ``(rows, members)`` weights (any strides: one row
     broadcast to every row is read in place), ``0.0`` when none is positive, ``-1.0`` when

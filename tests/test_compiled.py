@@ -477,6 +477,33 @@ def test_aode_products_are_not_taken_where_they_could_underflow(monkeypatch):
     assert not products
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_kernel_preparation_loops_equal_their_numpy_steps(seed):
+    """The compiled steps before AODE's product loop: the rows' value positions (``codes >=
+    0``, ``np.where(known, codes + offsets, 0)``, ``known.all()``), and the smallest finite
+    entry of each small table (``min`` over the finite entries, 0 when none; NaN for a table
+    with an entry NaN or above 0) against numpy's reductions, with and without ``-inf``."""
+    import bnclf._compiled_loops as loops
+
+    rng = np.random.default_rng(seed)
+    offsets = np.cumsum(rng.integers(1, 5, 6))
+    codes = np.asfortranarray(rng.integers(-1 if seed % 2 else 0, 4, (30, 6)))
+    position, known, every_known = loops.row_positions(codes, offsets)
+    np.testing.assert_array_equal(known, codes >= 0)
+    np.testing.assert_array_equal(position, np.where(codes >= 0, codes + offsets, 0))
+    assert every_known == bool((codes >= 0).all())
+    tables = [np.log(rng.random(k)) for k in (0, 1, 7, 40)]
+    tables[seed % 4 if seed % 4 else 3][: seed % 3] = -np.inf  # some -inf entries (all, in a short table)
+    for k, table in enumerate(tables):
+        finite = table[np.isfinite(table)]
+        expected = float(finite.min()) if finite.size else 0.0
+        got = loops.lowest_log_entries(*[t if i == k else np.zeros(1) for i, t in enumerate(tables)])
+        assert got[k] == expected
+        for bad in (np.nan, 0.5):  # not log-probabilities
+            spoiled = np.append(table, bad)
+            assert np.isnan(loops.lowest_log_entries(*[spoiled if i == k else np.zeros(1) for i in range(4)])[k])
+
+
 def test_aode_numpy_product_path_does_not_depend_on_earlier_predictions():
     """The numpy product path takes exactly the values the rows hold (a product over more
     columns rounds differently); the compiled loop may keep a larger sub-table, which gives

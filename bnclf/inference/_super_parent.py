@@ -17,7 +17,7 @@ import numpy as np
 from bnclf._compiled import compiled_loops
 from bnclf._config import single_threaded_blas
 from bnclf._logsumexp import logsumexp
-from bnclf._threads import even_parts, run_parts
+from bnclf._threads import even_parts, run_parts, too_small_to_cut
 from bnclf.inference._kernels import log_weighted_sum
 from bnclf.learn._parameters import PairLogTable
 
@@ -263,8 +263,7 @@ class SuperParentKernel:
             return log_weighted_sum(self(codes), weights)
         n = codes.shape[0]
         w = np.broadcast_to(np.asarray(weights, dtype=float), (n, self.d + 1))
-        known = codes >= 0
-        position = np.where(known, codes + self.offsets, 0)
+        position, known, every_known = loops.row_positions(codes, self.offsets)
         out = np.empty((n, self.n_classes))
         if self._probabilities is not None and self._weights_keep_products_normal(w):
             w = np.ascontiguousarray(w)
@@ -275,7 +274,8 @@ class SuperParentKernel:
                 ),
                 self._row_parts(n),
             )
-            self._unknown_super_parents(codes, known, w, out)
+            if not every_known:
+                self._unknown_super_parents(codes, known, w, out)
             return out
         log_w = _log_weights(w)
         width, parents, nb_children = self._width, self.parents, self.nb_children
@@ -307,13 +307,15 @@ class SuperParentKernel:
             ),  # fmt: skip
             self._row_parts(n),
         )
-        self._unknown_super_parents(codes, known, w, out)
+        if not every_known:
+            self._unknown_super_parents(codes, known, w, out)
         return out
 
     def _row_parts(self, n: int) -> list[tuple[int, int]]:
         """The compiled loops' rows cut among threads (each row's sums are its own: the same
         bits however the rows are cut), by their estimated work (:data:`_LOOP_NS`)."""
-        return even_parts(n, float(n) * self.d * self.d * self.n_classes * _LOOP_NS)
+        work = float(n) * self.d * self.d * self.n_classes * _LOOP_NS
+        return [(0, n)] if n and too_small_to_cut(work) else even_parts(n, work)
 
     @functools.cached_property
     def _finite(self) -> bool:
@@ -346,19 +348,18 @@ class SuperParentKernel:
         Made once per kernel: ``exp`` of the table, about 1.5 ms for letter's."""
         if self._width * self._width * self.n_classes > _PROBABILITY_CELLS or not self.d:
             return None, None
-        smallest = []
-        for table in (self._flat, self.priors, self.parents, self.nb_prior, self.nb_children):
-            if not table.size:
-                smallest.append(0.0)
-                continue
-            if not table.max() <= 0:  # NaN or above 0: not log-probabilities
-                return None, None
-            low = float(table.min())
-            if low == -np.inf:  # the smallest finite entry
-                finite = table[np.isfinite(table)]
-                low = float(finite.min()) if finite.size else 0.0
-            smallest.append(low)
-        table, priors, parents, nb_prior, nb_children = smallest
+        flat = self._flat
+        if flat.size and not flat.max() <= 0:  # NaN or above 0: not log-probabilities
+            return None, None
+        table = float(flat.min()) if flat.size else 0.0
+        if table == -np.inf:  # the smallest finite entry
+            finite = flat[np.isfinite(flat)]
+            table = float(finite.min()) if finite.size else 0.0
+        # the same of the small tables in one compiled pass (NaN: an entry NaN or above 0)
+        small = (self.priors, self.parents, self.nb_prior, self.nb_children)
+        priors, parents, nb_prior, nb_children = compiled_loops().lowest_log_entries(*(np.ravel(t) for t in small))
+        if priors != priors or parents != parents or nb_prior != nb_prior or nb_children != nb_children:
+            return None, None
         lowest = min(priors + parents + self.d * table, nb_prior + self.d * nb_children)
         if lowest < _LOWEST_LOG_PRODUCT:
             return None, None
