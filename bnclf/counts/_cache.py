@@ -58,14 +58,14 @@ class CountCache:
         self.class_index = data.n_features
         self.n_classes = int(data.n_classes)
         self.n_samples = data.n_samples
-        self.cardinalities = np.append(data.cardinalities, self.n_classes).astype(np.int64)
+        self.cardinalities = np.concatenate((data.cardinalities, [self.n_classes])).astype(np.int64, copy=False)
         # one row of codes per variable (the class last), each contiguous: combined codes
         # are sums of code * stride, and many families gather their rows in one take. The
         # encoder's column-major codes are read in place (no second copy of the data).
         self._matrix = _VariableRows(data.codes, data.y)
         self._columns = self._matrix.rows()
         lowest = data.codes.min(axis=0) if self.n_samples else np.zeros(self.n_features, dtype=np.int64)
-        self._has_unknown = np.append(lowest < 0, False)
+        self._has_unknown = np.concatenate((lowest < 0, [False]))
         self._weights = None if data.weights is None else np.asarray(data.weights, dtype=np.float64)
         self.names = [f"x{j}" for j in range(self.n_features)] + ["class"]
         self._tables: dict[tuple, np.ndarray] = {}
