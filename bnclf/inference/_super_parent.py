@@ -166,10 +166,9 @@ class SuperParentKernel:
         d = len(offsets)
         cardinalities = np.asarray(cardinalities, dtype=np.int64)
         self.offsets = np.asarray(offsets, dtype=np.int64)
-        self._owner = np.repeat(np.arange(d), cardinalities)  # each value's feature
         if not isinstance(pair_tables, PairLogTable):  # an array: its diagonal blocks zeroed
             tables = np.asarray(pair_tables, dtype=float)
-            diagonal = _diagonal_cells(self._owner, self.offsets, cardinalities)
+            diagonal = _diagonal_cells(np.repeat(np.arange(d), cardinalities), self.offsets, cardinalities)
             if np.take(tables.reshape(-1, tables.shape[2]), diagonal, axis=0).any():  # j == p: adds nothing
                 tables = tables.copy()
                 tables.reshape(-1, tables.shape[2])[diagonal] = 0.0
@@ -188,6 +187,11 @@ class SuperParentKernel:
         self._probabilities, self._lowest_log_product = (
             self._probability_tables() if compiled_loops() is not None and small else (None, None)
         )
+
+    @functools.cached_property
+    def _owner(self) -> np.ndarray:
+        """Each value's feature (made on first use: the product path does not read it)."""
+        return np.repeat(np.arange(self.d), self.parents_per_feature)
 
     @property
     def tables(self) -> np.ndarray:
