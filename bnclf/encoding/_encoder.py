@@ -225,7 +225,19 @@ class FeatureEncoder:
         dense = _dense_integer_codes(columns, block, codes)  # short-range integers: counted, codes written
         categories, missing_codes, own_states, locals_ = [], [], {}, []
         for j, (name, values) in enumerate(zip(names, columns)):
-            kind = getattr(values.dtype, "kind", "O")  # numpy, masked and arrow dtypes: 'f' float, 'iu' integer
+            dtype = values.dtype
+            if isinstance(dtype, pd.CategoricalDtype):  # its codes, and its categories as the states (no map)
+                labels = dtype_labels(dtype)
+                if not labels:
+                    raise ValueError(f"column {name!r} has no observed values; drop it.")
+                local = values.codes  # -1: missing (int8 or int16: cast where written)
+                own_states[j] = (dtype, None, labels)
+                if keep_codes:
+                    codes[:, j] = local
+                locals_.append(local)
+                categories.append(labels)
+                continue
+            kind = getattr(dtype, "kind", "O")  # numpy, masked and arrow dtypes: 'f' float, 'iu' integer
             if kind == "f" and _looks_continuous(values):
                 raise ValueError(
                     f"column {name!r} looks continuous ({pd.unique(values[~pd.isna(values)]).size} distinct "
@@ -233,11 +245,7 @@ class FeatureEncoder:
                     "make_pipeline(MDLDiscretizer(), TANClassifier()) (command line: "
                     "--discretize mdl), or cast it to a categorical dtype if its values are categories."
                 )
-            if isinstance(values.dtype, pd.CategoricalDtype):
-                local = values.codes  # -1: missing (int8 or int16: cast where written)
-                labels = dtype_labels(values.dtype)
-                own_states[j] = (values.dtype, None, labels)  # the observed states are its categories: no map
-            elif j in arrow:
+            if j in arrow:
                 local, labels = _sorted_codes(*arrow[j])
             elif j in dense:
                 local, labels = None, dense[j]  # no missing value; its codes are written
@@ -251,7 +259,7 @@ class FeatureEncoder:
                         "categories; a cell must be a number, a text or a category: convert the column "
                         f"(e.g. X[{name!r}].astype(str)) or drop it."
                     ) from exc
-            if kind in "iuf" and not isinstance(values.dtype, pd.CategoricalDtype):
+            if kind in "iuf":
                 self._warn_if_many_valued(name, len(labels))
             if not labels:
                 raise ValueError(f"column {name!r} has no observed values; drop it.")
@@ -266,6 +274,9 @@ class FeatureEncoder:
             lowest = [local.min() if local is not None and local.size else 0 for local in locals_]
         for j, (name, local, low) in enumerate(zip(names, locals_, lowest)):
             labels = categories[j]
+            if low >= 0 and len(labels) < 50:  # no missing value, too few values to look like an id
+                missing_codes.append(None)
+                continue
             missing = local < 0 if low < 0 else None
             n_missing = 0 if missing is None else int(np.count_nonzero(missing))
             self._warn_if_id_like(name, len(labels), n - n_missing)
