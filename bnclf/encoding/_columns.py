@@ -157,7 +157,9 @@ def _encode_arrow_text(columns: list) -> dict[int, tuple[np.ndarray, list]]:
     """``{position: (codes, values)}`` of the Arrow-backed text columns among ``columns``,
     all encoded by one Arrow ``dictionary_encode``: ``values`` are the distinct texts of
     all of them (a list), ``codes`` index them, -1 where a value is missing."""
-    positions = [j for j, values in enumerate(columns) if _is_arrow_text(values)]
+    positions = [
+        j for j, values in enumerate(columns) if not isinstance(values, pd.Categorical) and _is_arrow_text(values)
+    ]
     if not positions:
         return {}
     import pyarrow as pa
