@@ -8,12 +8,10 @@ encoded by one ``dictionary_encode``; everything else is ``pd.factorize``d.
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 import pandas as pd
 
-from bnclf.encoding._frames import _is_arrow_text, _sort_order, index_labels, python_scalar
+from bnclf.encoding._frames import _is_arrow_text, _sort_order, index_labels, python_scalar, remembered_labels
 
 _PANDAS_3 = int(pd.__version__.split(".")[0]) >= 3
 
@@ -190,9 +188,6 @@ _DTYPE_LABELS: dict[int, tuple] = {}
 """``id(dtype) -> (weak reference to the dtype, its labels)`` of the categorical dtypes read
 lately (:func:`dtype_labels`)."""
 
-_DTYPE_LABELS_SIZE = 1024
-"""Dtypes :func:`dtype_labels` remembers before it starts afresh."""
-
 _DTYPE_LABELS_LONGEST = 4096
 """Categories of the longest dtype :func:`dtype_labels` remembers (a longer one costs more to
 read than to look up, and its labels stay out of memory)."""
@@ -210,15 +205,11 @@ def dtype_labels(dtype: pd.CategoricalDtype) -> list:
     2 to 8 µs a column with pandas 3. The dtype is held by a weak reference, so an entry
     whose dtype is gone (its id reused) is never read.
     """
-    seen = _DTYPE_LABELS.get(id(dtype))
-    if seen is not None and seen[0]() is dtype:
-        return list(seen[1])
-    labels = category_labels(dtype.categories)
-    if len(labels) <= _DTYPE_LABELS_LONGEST:
-        if len(_DTYPE_LABELS) >= _DTYPE_LABELS_SIZE:
-            _DTYPE_LABELS.clear()
-        _DTYPE_LABELS[id(dtype)] = (weakref.ref(dtype), tuple(labels))
-    return labels
+    return remembered_labels(_DTYPE_LABELS, dtype, _read_dtype_labels, _DTYPE_LABELS_LONGEST)
+
+
+def _read_dtype_labels(dtype: pd.CategoricalDtype) -> list:
+    return category_labels(dtype.categories)
 
 
 def _sorted_codes(local: np.ndarray, distinct) -> tuple[np.ndarray, list]:

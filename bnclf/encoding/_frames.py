@@ -15,7 +15,8 @@ Code conventions
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+import weakref
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -129,10 +130,35 @@ def _is_arrow_text(values) -> bool:
     return False
 
 
+def remembered_labels(cache: dict, obj: Any, read: Callable[[Any], list], longest: int = 4096) -> list:
+    """``read(obj)`` (a new list), remembered in ``cache`` for the object ``obj``, which
+    cannot change (a categorical dtype, an Index): ``id(obj) -> (weak reference, labels)``.
+    An entry whose object is gone (its id reused) is never read; lists longer than
+    ``longest`` are not kept; a cache of 1,024 objects starts afresh."""
+    seen = cache.get(id(obj))
+    if seen is not None and seen[0]() is obj:
+        return list(seen[1])
+    labels = read(obj)
+    if len(labels) <= longest:
+        if len(cache) >= 1024:
+            cache.clear()
+        cache[id(obj)] = (weakref.ref(obj), tuple(labels))
+    return labels
+
+
+_INDEX_LABELS: dict[int, tuple] = {}
+"""``id(index) -> (weak reference to the index, its labels)`` of :func:`index_labels`."""
+
+
 def index_labels(index: pd.Index) -> list:
-    """``index.tolist()``; Arrow-backed text without a missing value through Arrow's own
-    ``to_pylist`` (about 1 µs for a dozen names, where ``Index.tolist`` takes 5 µs and more
-    with pandas 3)."""
+    """``index.tolist()`` (a new list), remembered for the Index object (an Index cannot
+    change; a frame's columns are read at each fit and prediction); Arrow-backed text without
+    a missing value through Arrow's own ``to_pylist`` (about 1 µs for a dozen names, where
+    ``Index.tolist`` takes 5 µs and more with pandas 3)."""
+    return remembered_labels(_INDEX_LABELS, index, _read_index_labels)
+
+
+def _read_index_labels(index: pd.Index) -> list:
     if _is_arrow_text(index.array):
         import pyarrow as pa
 
