@@ -207,6 +207,8 @@ def check_parameters(estimator: Any) -> None:
 
 def check_option(name: str, value: Any, options: Collection[Any]) -> None:
     """Raise a ValueError naming ``name`` unless ``value`` is one of ``options``."""
+    if isinstance(value, str) and value in options:  # the usual case, without a constraint object
+        return
     constraint = Options(options)
     if not constraint.allows(value):
         raise ValueError(constraint.message(name, value))
