@@ -256,11 +256,17 @@ def values_in_use(seen):  # pragma: no cover - compiled
 
 @_jit
 def bitset_slots(used, cards, has_unknown):  # pragma: no cover - compiled
-    """:func:`bnclf.counts._bitsets.bitset_slots` in one pass: ``(slot, last_of, counted,
-    derived)``, each value in use's bitset (then one for the values no row holds) and, for the
-    last value in use of a feature that no row leaves unknown, its feature's first value in use
-    (else ``-1``); then the values with a bitset and those without (``last_of`` negative, and
-    not), increasing."""
+    """``(slot, last_of, counted, derived)``: each value in use's bitset, then one for the values
+    no row holds; for the last value in use of a feature that no row leaves unknown, its
+    feature's first value in use (else ``-1``); then the values with a bitset and those without
+    (``last_of`` negative, and not), increasing.
+
+    The last value in use of each feature that no row leaves unknown (``has_unknown`` false)
+    takes no bitset of its own: its counts are totals less the others'. Its bits go to a spare
+    column of its feature's, after the counted bitsets (column ``counted.size + feature``),
+    never read: each column is written by one feature, so features cut among threads share
+    none, and the bits are set without a branch on the value (a branch that about one row in
+    four takes, on splice, cost 0.37 of 0.8 ms)."""
     n_used, d = used.shape[0], cards.shape[0]
     last_of = np.full(n_used, -1, dtype=np.int64)
     owner = np.empty(n_used, dtype=np.int64)

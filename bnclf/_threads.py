@@ -133,7 +133,7 @@ def part_count(n_items: int, work_ns: float) -> int:
     :data:`MIN_PART_NS` of the estimated work; at least one. In a pool thread, one: a part
     never waits for parts of its own (the pool may have no thread free to run them)."""
     threads = thread_count()  # first, so that a bad setting is reported whatever the work
-    if n_items <= 1 or work_ns < 2.0 * MIN_PART_NS or getattr(_in_pool, "active", False):
+    if n_items <= 1 or too_small_to_cut(work_ns) or getattr(_in_pool, "active", False):
         return 1
     most = int(work_ns // MIN_PART_NS) if MIN_PART_NS > 0 else n_items
     return max(1, min(threads, n_items, most))

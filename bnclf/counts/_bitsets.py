@@ -38,28 +38,6 @@ CHUNK_WORDS = 1 << 18
 """Words (of 64 rows each) of the bitsets of a chunk of rows: 2 MiB, however many rows the data has."""
 
 
-def bitset_slots(used: np.ndarray, cards: np.ndarray, has_unknown: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(slot, last_of)``: each value in use's bitset, then one for the values no row holds.
-
-    The last value in use of each feature that no row leaves unknown (``has_unknown``
-    false) takes no bitset of its own: its counts are totals less the others' (``last_of``:
-    that value's feature's first value in use, else ``-1``). Its bits go to a spare column of
-    its feature's, after the ``n`` counted bitsets (column ``n + feature``), never read: each
-    column is written by one feature, so features cut among threads share none, and the bits are set
-    without a branch on the value (a branch that about one row in four takes, on splice,
-    cost 0.37 of 0.8 ms)."""
-    d = len(cards)
-    owner = np.repeat(np.arange(d), cards)[used]  # each value's feature, increasing
-    first = np.searchsorted(owner, np.arange(d))
-    last = np.searchsorted(owner, np.arange(d), side="right") - 1
-    derived = (last >= first) & ~np.asarray(has_unknown[:d], dtype=bool)
-    last_of = np.full(used.size, -1, dtype=np.int64)
-    last_of[last[derived]] = first[derived]
-    counted = last_of < 0
-    past = int(counted.sum())
-    return np.append(np.where(counted, np.cumsum(counted) - 1, past + owner), past), last_of
-
-
 def pair_counts_by_bits(
     loops: ModuleType,
     matrix: np.ndarray,

@@ -243,17 +243,11 @@ def as_frame(
     return frame.infer_objects() if infer_types and array.dtype == object else frame
 
 
-def record_feature_names(
-    estimator: BaseEstimator, X: ArrayLike | pd.DataFrame, frame: pd.DataFrame, names: list | None = None
-) -> None:
+def record_feature_names(estimator: BaseEstimator, X: ArrayLike | pd.DataFrame, frame: pd.DataFrame) -> None:
     """Set ``n_features_in_`` and, for a DataFrame with string column names,
-    ``feature_names_in_`` (removing a stale one), as scikit-learn estimators do. ``names``:
-    ``X``'s column labels when the caller has read them already."""
+    ``feature_names_in_`` (removing a stale one), as scikit-learn estimators do."""
     estimator.n_features_in_ = frame.shape[1]
-    if isinstance(X, pd.DataFrame):
-        names = index_labels(X.columns) if names is None else names
-    else:
-        names = None
+    names = index_labels(X.columns) if isinstance(X, pd.DataFrame) else None
     if names is not None and all(isinstance(c, str) for c in names):
         estimator.feature_names_in_ = np.array(names, dtype=object)
     elif hasattr(estimator, "feature_names_in_"):

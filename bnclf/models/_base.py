@@ -228,7 +228,7 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
         encoder = FeatureEncoder(self.missing, self.handle_unknown)
         codes = encoder.fit_transform(frame)
         self._forget_fitted()
-        record_feature_names(self, X, frame, encoder.feature_names_)  # X's own labels when X is a frame
+        record_feature_names(self, X, frame)
         self._set_labels(encoder, classes, class_name_of(y, encoder.feature_names_))
         return self._fit_coded(DiscreteData(codes, encoder.cardinalities_, y_codes, len(classes), weights))
 

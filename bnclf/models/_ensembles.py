@@ -457,11 +457,8 @@ class AODEClassifier(EnsembleClassifier):
         # value, and each feature's first position: the row weights' one gather
         counts = np.concatenate([*self._value_counts, [0.0]]).astype(float, copy=False)
         self._value_counts_stacked = (counts, np.cumsum([0] + [len(c) for c in self._value_counts[:-1]]))
-        # the weights of a row in which every super-parent qualifies (most rows): the steps of
-        # _qualified_weights for that one row
-        base = self.weights_[: len(self._value_counts)]
-        row = np.append(base, 0.0 if (base > 0).any() else 1.0)[None]
-        self._every_qualifies = row / row.sum(axis=1, keepdims=True)
+        # the weights of a row in which every super-parent qualifies (most rows)
+        self._every_qualifies = self._qualified_weights(np.ones((1, len(self._value_counts)), dtype=bool))
         if self._all_pairs_kernel:
             tables = self._spode_tables
             cards = self._encoder.cardinalities_
