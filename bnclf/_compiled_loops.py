@@ -36,6 +36,7 @@ from bnclf._compiled_counts import (  # noqa: F401 - the all-pairs counts' loops
 )
 
 _jit = numba.njit(cache=True, nogil=True)
+_jit_inline = numba.njit(cache=True, nogil=True, inline="always")
 
 
 @_jit
@@ -236,6 +237,117 @@ def averaged_spodes(
 
 
 @_jit
+def _children_products(position, known, probabilities, width, start, stop, out):  # pragma: no cover - compiled
+    """:func:`_children_sums`' products of rows ``start:stop`` into ``out``: with four classes or
+    more, each row whose values are all known by :func:`_row_products` (the same products in
+    the same order: the same bits), the others by the child-major loop."""
+    if probabilities.shape[1] < 4:
+        _children_sums(position, known, probabilities, width, start, stop, out, True)
+        return
+    entries = probabilities.reshape(probabilities.size)
+    for t in range(start, stop):
+        if _all_known(known[t]):
+            _row_products(position[t], entries, width, probabilities.shape[1], out[t - start])
+        else:
+            _children_sums(position, known, probabilities, width, t, t + 1, out[t - start : t - start + 1], True)
+
+
+@_jit
+def _row_products(values, entries, width, n_classes, members):  # pragma: no cover - compiled
+    """Each SPODE's product of its children's probabilities for one row whose values (positions)
+    are all known: ``members[p, c] = prod_j entries[(g_j * width + g_p) * n_classes + c]``, the
+    children in turn from one, for ``n_classes >= 4``.
+
+    Four super-parents and four classes at a time (:func:`_four_parents`), each product in a
+    register of its own: the sixteen products advance together, where a product kept in memory
+    waits for the multiplication before it (the child-major loop takes about 1.7 times as long
+    on vowel's eleven classes). The last four classes overlap the previous ones when the count
+    is not a multiple of four (the same products, written again)."""
+    d = values.shape[0]
+    p = 0
+    while p + 4 <= d:
+        _four_parents(values, entries, width, n_classes, p, members)
+        p += 4
+    for q in range(p, d):
+        _one_parent(values, entries, width, n_classes, q, members)
+
+
+@_jit_inline
+def _four_parents(values, entries, width, n_classes, p, members):  # pragma: no cover - compiled
+    """:func:`_row_products` of super-parents ``p`` to ``p + 3``. Indices are unsigned, so
+    that the compiler does not test them for wrapping around."""
+    w, k = np.uint64(width), np.uint64(n_classes)
+    one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
+    g0, g1 = np.uint64(values[p]), np.uint64(values[p + 1])
+    g2, g3 = np.uint64(values[p + 2]), np.uint64(values[p + 3])
+    first = 0
+    while first < n_classes:
+        if first + 4 > n_classes:
+            first = n_classes - 4
+        c = np.uint64(first)
+        a00 = a01 = a02 = a03 = a10 = a11 = a12 = a13 = 1.0
+        a20 = a21 = a22 = a23 = a30 = a31 = a32 = a33 = 1.0
+        for j in range(values.shape[0]):
+            stripe = np.uint64(values[j]) * w
+            r = (stripe + g0) * k + c
+            a00 *= entries[r]
+            a01 *= entries[r + one]
+            a02 *= entries[r + two]
+            a03 *= entries[r + three]
+            r = (stripe + g1) * k + c
+            a10 *= entries[r]
+            a11 *= entries[r + one]
+            a12 *= entries[r + two]
+            a13 *= entries[r + three]
+            r = (stripe + g2) * k + c
+            a20 *= entries[r]
+            a21 *= entries[r + one]
+            a22 *= entries[r + two]
+            a23 *= entries[r + three]
+            r = (stripe + g3) * k + c
+            a30 *= entries[r]
+            a31 *= entries[r + one]
+            a32 *= entries[r + two]
+            a33 *= entries[r + three]
+        _store4(members[p], first, a00, a01, a02, a03)
+        _store4(members[p + 1], first, a10, a11, a12, a13)
+        _store4(members[p + 2], first, a20, a21, a22, a23)
+        _store4(members[p + 3], first, a30, a31, a32, a33)
+        first += 4
+
+
+@_jit_inline
+def _one_parent(values, entries, width, n_classes, p, members):  # pragma: no cover - compiled
+    """:func:`_row_products` of super-parent ``p`` alone."""
+    w, k = np.uint64(width), np.uint64(n_classes)
+    one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
+    g = np.uint64(values[p])
+    first = 0
+    while first < n_classes:
+        if first + 4 > n_classes:
+            first = n_classes - 4
+        c = np.uint64(first)
+        a0 = a1 = a2 = a3 = 1.0
+        for j in range(values.shape[0]):
+            r = (np.uint64(values[j]) * w + g) * k + c
+            a0 *= entries[r]
+            a1 *= entries[r + one]
+            a2 *= entries[r + two]
+            a3 *= entries[r + three]
+        _store4(members[p], first, a0, a1, a2, a3)
+        first += 4
+
+
+@_jit
+def _store4(row, first, a0, a1, a2, a3):  # pragma: no cover - compiled
+    """``row[first:first + 4] = a0, a1, a2, a3``."""
+    row[first] = a0
+    row[first + 1] = a1
+    row[first + 2] = a2
+    row[first + 3] = a3
+
+
+@_jit
 def _all_known(known):  # pragma: no cover - compiled
     """Whether a row's values are all known."""
     for k in known:
@@ -259,7 +371,7 @@ def averaged_spode_probabilities(
     total = np.empty(n_classes)
     for start in range(0, n, _ROWS_PER_BLOCK):
         stop = min(n, start + _ROWS_PER_BLOCK)
-        _children_sums(position, known, probabilities, width, start, stop, block, True)
+        _children_products(position, known, probabilities, width, start, stop, block)
         for t in range(start, stop):
             members = block[t - start]
             for c in range(n_classes):  # naive Bayes first, then each SPODE in turn (classes innermost)
