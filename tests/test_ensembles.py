@@ -595,9 +595,10 @@ def test_member_log_weights_are_numpys_bit_for_bit():
 @pytest.mark.parametrize("make", [lambda: AODEClassifier(frequency_limit=3), lambda: AODEClassifier(frequency_limit=0),
                                   lambda: WAODEClassifier(smoothing="weka"), lambda: WAODEClassifier()])  # fmt: skip
 def test_row_weights_of_rows_that_all_qualify_are_the_rows_own(make):
-    """Rows whose super-parents all qualify share one row of weights (read-only); the numbers
-    are those of each row's own weights, bit for bit, and rows with a rare or unknown value
-    take their own. ``member_weights`` returns a writable array either way."""
+    """Rows whose super-parents all qualify share one row of weights ``(d + 1,)``, read-only;
+    the numbers are those of each row's own weights, bit for bit, and rows with a rare or
+    unknown value take their own. ``member_weights`` returns a writable ``(n, d + 1)`` array
+    either way."""
     rng = np.random.default_rng(11)
     cats = ["a", "b", "c", "rare"]
     X = pd.DataFrame({f"f{i}": pd.Categorical(rng.choice(cats[:3], 300), categories=cats) for i in range(4)})
@@ -617,7 +618,9 @@ def test_row_weights_of_rows_that_all_qualify_are_the_rows_own(make):
     for rows in (common, odd):
         codes = est._encode(rows)
         got = est._row_weights(codes)
-        np.testing.assert_array_equal(got, own(codes))
-        assert got.strides[0] == 0 or (rows is odd and limit > 0)
+        np.testing.assert_array_equal(np.broadcast_to(got, (len(codes), 5)), own(codes))
+        assert (got.shape == (5,) and not got.flags.writeable) or (rows is odd and limit > 0 and got.shape == (50, 5))
         assert est.member_weights(rows).flags.writeable
-    assert est._row_weights(est._encode(X.iloc[:0])).shape == (0, 5)
+        np.testing.assert_array_equal(est.member_weights(rows), own(codes))
+    assert est._row_weights(est._encode(X.iloc[:0])).shape == (5,)
+    assert est.member_weights(X.iloc[:0]).shape == (0, 5)

@@ -266,11 +266,12 @@ class SuperParentKernel:
         if loops is None:
             return log_weighted_sum(self(codes), weights)
         n = codes.shape[0]
-        w = np.broadcast_to(np.asarray(weights, dtype=float), (n, self.d + 1))
+        weights = np.asarray(weights, dtype=float)
+        w = np.empty((n, self.d + 1))  # each row's weights, contiguous, as the loops read them
+        w[...] = weights
         position, known, every_known = loops.row_positions(codes, self.offsets)
         out = np.empty((n, self.n_classes))
-        if self._probabilities is not None and self._weights_keep_products_normal(w):
-            w = np.ascontiguousarray(w)
+        if self._probabilities is not None and self._weights_keep_products_normal(weights if weights.ndim == 1 else w):
             tables, width = self._probabilities, self._width
             run_parts(
                 lambda a, b: loops.averaged_spode_probabilities(
@@ -329,9 +330,10 @@ class SuperParentKernel:
 
     def _weights_keep_products_normal(self, weights: np.ndarray) -> bool:
         """Whether every weighted product stays above ``exp(-700)``: finite, non-negative
-        weights whose smallest positive one does not take the lowest product below it."""
-        if len(weights) and weights.strides[0] == 0:  # one row for every row: that row
-            weights = weights[:1]
+        weights (one row's ``(d + 1,)``, or each row's) whose smallest positive one does not
+        take the lowest product below it."""
+        if weights.ndim == 1:  # one row for every row: that row
+            weights = weights[None]
         smallest = compiled_loops().smallest_positive_weight(weights)  # one pass, the weights in place
         if not smallest > 0:  # none positive (0), or one negative, NaN or infinite (-1)
             return False
