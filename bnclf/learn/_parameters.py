@@ -159,6 +159,8 @@ def child_given_pair_log_table(cache: CountCache, alpha: ArrayLike, beta: ArrayL
 
 def _per_feature(value: ArrayLike, d: int) -> np.ndarray:
     """``value`` (a number, or one per feature) as a contiguous float array of ``d`` entries."""
+    if isinstance(value, np.ndarray) and value.shape == (d,):
+        return np.ascontiguousarray(value, dtype=float)
     if np.ndim(value) == 0:
         return np.full(d, float(value))
     return np.ascontiguousarray(np.broadcast_to(np.asarray(value, dtype=float), (d,)))
