@@ -14,6 +14,7 @@ estimator's ``_check_params``, after the table's.
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import warnings
@@ -187,9 +188,11 @@ class Transformer(Constraint):
         return f"{names} or a transformer with fit/transform (e.g. MDLDiscretizer())"
 
 
+@functools.cache
 def parameter_table(cls: type) -> dict[str, Constraint]:
     """The ``_parameters`` of ``cls`` and its bases, a subclass's entries overriding (an
-    entry set to None removes a parameter the subclass does not have)."""
+    entry set to None removes a parameter the subclass does not have); made once per class
+    (a fit checks its parameters each time), to be read, not changed."""
     table: dict[str, Constraint | None] = {}
     for klass in reversed(cls.__mro__):
         table.update(vars(klass).get("_parameters", {}))

@@ -502,8 +502,8 @@ def test_aode_products_are_not_taken_where_they_could_underflow(monkeypatch):
     assert SuperParentKernel(tables, *args, *nb)._probabilities is not None
     assert SuperParentKernel(tables - 200.0, *args, *nb)._probabilities is None  # 5 * -200: below exp(-700)
     kernel = SuperParentKernel(tables, *args, *nb)
-    assert kernel._weights_keep_products_normal(np.full((2, d + 1), 1 / (d + 1)))
-    assert not kernel._weights_keep_products_normal(np.full((2, d + 1), 1e-300))
+    assert kernel._weights_keep_products_normal(np.full((2, d + 1), 1 / (d + 1)), loops)
+    assert not kernel._weights_keep_products_normal(np.full((2, d + 1), 1e-300), loops)
     codes = rng.integers(0, r, (40, d))
     products = []
     real = loops.averaged_spode_probabilities

@@ -184,8 +184,9 @@ class SuperParentKernel:
         self.parents_per_feature = cardinalities
         self.d = d
         small = self._width * self._width * self.n_classes <= _PROBABILITY_CELLS
+        loops = compiled_loops()
         self._probabilities, self._lowest_log_product = (
-            self._probability_tables() if compiled_loops() is not None and small else (None, None)
+            self._probability_tables(loops) if loops is not None and small else (None, None)
         )
 
     @functools.cached_property
@@ -271,7 +272,8 @@ class SuperParentKernel:
         w[...] = weights
         position, known, every_known = loops.row_positions(codes, self.offsets)
         out = np.empty((n, self.n_classes))
-        if self._probabilities is not None and self._weights_keep_products_normal(weights if weights.ndim == 1 else w):
+        one_row = weights if weights.ndim == 1 else w
+        if self._probabilities is not None and self._weights_keep_products_normal(one_row, loops):
             tables, width = self._probabilities, self._width
             run_parts(
                 lambda a, b: loops.averaged_spode_probabilities(
@@ -328,13 +330,13 @@ class SuperParentKernel:
         the numpy product path needs (``-inf`` times a zero of the one-hot is NaN)."""
         return bool(np.isfinite(np.add.reduce(self.tables, axis=None)))
 
-    def _weights_keep_products_normal(self, weights: np.ndarray) -> bool:
+    def _weights_keep_products_normal(self, weights: np.ndarray, loops) -> bool:
         """Whether every weighted product stays above ``exp(-700)``: finite, non-negative
         weights (one row's ``(d + 1,)``, or each row's) whose smallest positive one does not
-        take the lowest product below it."""
+        take the lowest product below it (``loops``: the compiled loops)."""
         if weights.ndim == 1:  # one row for every row: that row
             weights = weights[None]
-        smallest = compiled_loops().smallest_positive_weight(weights)  # one pass, the weights in place
+        smallest = loops.smallest_positive_weight(weights)  # one pass, the weights in place
         if not smallest > 0:  # none positive (0), or one negative, NaN or infinite (-1)
             return False
         return self._lowest_log_product + float(np.log(smallest)) >= _LOWEST_LOG_PRODUCT
@@ -346,7 +348,7 @@ class SuperParentKernel:
             rows = np.flatnonzero(~known.all(axis=1))
             out[rows] = log_weighted_sum(self(codes[rows]), weights[rows])
 
-    def _probability_tables(self) -> tuple:
+    def _probability_tables(self, loops) -> tuple:
         """``(tables, lowest)``: the tables as probabilities, for the compiled product path, and
         the lowest log-product of a row's entries, when the table has at most
         :data:`_PROBABILITY_CELLS` cells and that product cannot fall below ``exp(-700)`` (a
@@ -363,7 +365,7 @@ class SuperParentKernel:
             table = float(finite.min()) if finite.size else 0.0
         # the same of the small tables in one compiled pass (NaN: an entry NaN or above 0)
         small = (self.priors, self.parents, self.nb_prior, self.nb_children)
-        priors, parents, nb_prior, nb_children = compiled_loops().lowest_log_entries(*(np.ravel(t) for t in small))
+        priors, parents, nb_prior, nb_children = loops.lowest_log_entries(*(np.ravel(t) for t in small))
         if priors != priors or parents != parents or nb_prior != nb_prior or nb_children != nb_children:
             return None, None
         lowest = min(priors + parents + self.d * table, nb_prior + self.d * nb_children)

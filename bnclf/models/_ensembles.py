@@ -464,17 +464,18 @@ class AODEClassifier(EnsembleClassifier):
     def _build_derived(self) -> None:
         # the training counts of every feature's values in one array, then a 0 for an unknown
         # value, and each feature's first position: the row weights' one gather
+        cards = self._encoder.cardinalities_
+        offsets = np.cumsum(cards) - cards
         counts = np.concatenate([*self._value_counts, [0.0]]).astype(float, copy=False)
-        self._value_counts_stacked = (counts, np.cumsum([0] + [len(c) for c in self._value_counts[:-1]]))
+        self._value_counts_stacked = (counts, offsets)
         # the weights of a row in which every super-parent qualifies (most rows)
         self._every_qualifies = self._qualified_weights(np.ones((1, len(self._value_counts)), dtype=bool))[0]
         self._every_qualifies.flags.writeable = False
         if self._all_pairs_kernel:
             tables = self._spode_tables
-            cards = self._encoder.cardinalities_
             self._spodes = SuperParentKernel(
                 tables["pairs"],
-                np.cumsum(cards) - cards,
+                offsets,
                 cards,
                 tables["priors"],
                 tables["parents"],
