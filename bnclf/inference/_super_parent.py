@@ -272,8 +272,8 @@ class SuperParentKernel:
         w[...] = weights
         position, known, every_known = loops.row_positions(codes, self.offsets)
         out = np.empty((n, self.n_classes))
-        one_row = weights if weights.ndim == 1 else w
-        if self._probabilities is not None and self._weights_keep_products_normal(one_row, loops):
+        checked = weights if weights.ndim == 1 else w  # one row's weights for every row, or each row's
+        if self._probabilities is not None and self._weights_keep_products_normal(checked, loops):
             tables, width = self._probabilities, self._width
             run_parts(
                 lambda a, b: loops.averaged_spode_probabilities(
