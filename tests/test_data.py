@@ -660,6 +660,8 @@ def test_columns_categorical_in_training_read_as_any_kind_at_prediction():
     "labels, categories, ordered",
     [
         (["b", "a", "c", "a"], ["c", "b", "a", "z"], False),  # an unused category, categories not sorted
+        (["b", "a", "c", "a"], ["c", "b", "a"], False),  # every category held, not sorted
+        (["a", "b", "b"], ["a", "b"], False),  # every category held, sorted
         ([3, 1, 2, 2], [3, 2, 1, 7], True),  # ordered against the sort order
         ([1.0, 2.0, 2.0], None, False),
         ([True, False, True], None, False),
@@ -667,14 +669,18 @@ def test_columns_categorical_in_training_read_as_any_kind_at_prediction():
 )
 def test_a_categorical_target_is_coded_from_its_codes_as_its_values_are(labels, categories, ordered):
     """A categorical y is read from its codes (no Python object per label): the classes are
-    the sorted labels it holds, the codes index them, as for the same labels in a plain array;
-    and its missing labels, single class and non-integral floats are refused alike."""
+    the sorted labels it holds, the codes index them, as for the same labels in a plain array
+    (again from the categories and their order remembered for the dtype, which the answers
+    never share); and its missing labels, single class and non-integral floats are refused
+    alike."""
     y = pd.Series(pd.Categorical(labels, categories=categories, ordered=ordered))
     expected = encode_target(pd.Series(np.asarray(labels)))
-    for given in (y, y.array, y.to_frame()):
+    for given in (y, y.array, y.to_frame(), y):
         classes, codes = encode_target(given)
         assert classes.tolist() == expected[0].tolist() and classes.dtype == expected[0].dtype
         np.testing.assert_array_equal(codes, expected[1])
+        classes[:] = classes[::-1]  # the caller's own arrays
+        codes[:] = -1
     with pytest.raises(ValueError, match="1 missing labels"):
         encode_target(pd.Series(pd.Categorical(["a", None, "b"])))
     with pytest.raises(ValueError, match="only one class"):

@@ -389,11 +389,12 @@ def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
             f"y has {int(missing.sum())} missing labels (e.g. at row "
             f"{int(np.flatnonzero(missing)[0])}); drop those rows or fill them before fitting."
         )
+    order = in_order = None
     if values is None:  # a categorical y: its codes, and the categories it holds
-        categories = _category_array(y.dtype)
+        categories, category_order, categories_in_order = _sorted_categories(y.dtype)
         held = np.flatnonzero(np.bincount(local, minlength=len(categories)))
         if held.size == len(categories):  # every category held: the codes as they are
-            codes, uniques = local, categories
+            codes, uniques, order, in_order = local, categories, category_order, categories_in_order
         else:
             codes, uniques = np.searchsorted(held, local), categories[held]
         values = uniques
@@ -404,13 +405,11 @@ def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
         )
     if uniques is None:
         codes, uniques = factorize(values)
-    try:
-        order = np.argsort(np.asarray(uniques), kind="stable")
-    except TypeError:  # mixed label types (e.g. 1 and "a"): order by type name, then text
-        keys = [(type(u).__name__, str(u)) for u in uniques]
-        order = np.array(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.int64)
+    if order is None:
+        order = _label_order(uniques)
+        in_order = not (order != np.arange(order.size)).any()
     classes = np.asarray(uniques)[order]
-    if (order != np.arange(order.size)).any():  # not already in order: each code its label's rank
+    if not in_order:  # not already in order: each code its label's rank
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order))
         codes = rank[codes]
@@ -421,6 +420,40 @@ def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
             "class), or train on rows of at least two classes."
         )
     return classes, codes.astype(np.int64)
+
+
+def _label_order(uniques) -> np.ndarray:
+    """The order that sorts distinct class labels; mixed label types (e.g. 1 and "a") by type
+    name, then text."""
+    try:
+        return np.argsort(np.asarray(uniques), kind="stable")
+    except TypeError:
+        keys = [(type(u).__name__, str(u)) for u in uniques]
+        return np.array(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.int64)
+
+
+_SORTED_CATEGORIES: dict[int, tuple] = {}
+"""``id(dtype) -> (weak reference to the dtype, categories, order, in order)`` of
+:func:`_sorted_categories`."""
+
+
+def _sorted_categories(dtype: pd.CategoricalDtype) -> tuple[np.ndarray, np.ndarray, bool]:
+    """``(categories, order, in_order)``: :func:`_category_array` of a categorical target's
+    dtype, the order that sorts its labels (:func:`_label_order`) and whether they are sorted
+    already, read-only and remembered per dtype object (a dtype cannot change; a
+    cross-validation refits on slices of one target), as :func:`remembered_labels` does."""
+    seen = _SORTED_CATEGORIES.get(id(dtype))
+    if seen is not None and seen[0]() is dtype:
+        return seen[1], seen[2], seen[3]
+    categories = np.array(_category_array(dtype))  # its own copy, made read-only
+    order = _label_order(categories)
+    in_order = not (order != np.arange(order.size)).any()
+    categories.flags.writeable = order.flags.writeable = False
+    if len(categories) <= 4096:
+        if len(_SORTED_CATEGORIES) >= 1024:
+            _SORTED_CATEGORIES.clear()
+        _SORTED_CATEGORIES[id(dtype)] = (weakref.ref(dtype), categories, order, in_order)
+    return categories, order, in_order
 
 
 def _category_array(dtype: pd.CategoricalDtype) -> np.ndarray:
