@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
 from bnclf._compiled import compiled_loops
-from bnclf._threads import even_parts, run_parts
+from bnclf._threads import even_parts, run_parts, too_small_to_cut
 from bnclf.counts._cache import CountCache
 from bnclf.counts._measures import m_estimate
 
@@ -222,8 +222,11 @@ class PairLogTable:
             from bnclf import _compiled_loops as loops  # cells are kept only where the loops ran
 
             table = np.empty(self.shape)
-            rows = functools.partial(loops.log_table_rows, table, *cells)
-            run_parts(rows, even_parts(self.shape[0], float(table.size) * _LOG_CELL_NS))
+            work = float(table.size) * _LOG_CELL_NS
+            if too_small_to_cut(work):  # one part, without asking for the thread count
+                loops.log_table_rows(table, *cells, 0, self.shape[0])
+            else:
+                run_parts(functools.partial(loops.log_table_rows, table, *cells), even_parts(self.shape[0], work))
             self._table = table
             self._cells = None  # what the cells read: no longer needed
         return table
