@@ -277,7 +277,6 @@ def _four_parents(values, entries, width, n_classes, p, members):  # pragma: no 
     """:func:`_row_products` of super-parents ``p`` to ``p + 3``. Indices are unsigned, so
     that the compiler does not test them for wrapping around."""
     w, k = np.uint64(width), np.uint64(n_classes)
-    one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
     g0, g1 = np.uint64(values[p]), np.uint64(values[p + 1])
     g2, g3 = np.uint64(values[p + 2]), np.uint64(values[p + 3])
     first = 0
@@ -289,26 +288,10 @@ def _four_parents(values, entries, width, n_classes, p, members):  # pragma: no 
         a20 = a21 = a22 = a23 = a30 = a31 = a32 = a33 = 1.0
         for j in range(values.shape[0]):
             stripe = np.uint64(values[j]) * w
-            r = (stripe + g0) * k + c
-            a00 *= entries[r]
-            a01 *= entries[r + one]
-            a02 *= entries[r + two]
-            a03 *= entries[r + three]
-            r = (stripe + g1) * k + c
-            a10 *= entries[r]
-            a11 *= entries[r + one]
-            a12 *= entries[r + two]
-            a13 *= entries[r + three]
-            r = (stripe + g2) * k + c
-            a20 *= entries[r]
-            a21 *= entries[r + one]
-            a22 *= entries[r + two]
-            a23 *= entries[r + three]
-            r = (stripe + g3) * k + c
-            a30 *= entries[r]
-            a31 *= entries[r + one]
-            a32 *= entries[r + two]
-            a33 *= entries[r + three]
+            a00, a01, a02, a03 = _times4(entries, (stripe + g0) * k + c, a00, a01, a02, a03)
+            a10, a11, a12, a13 = _times4(entries, (stripe + g1) * k + c, a10, a11, a12, a13)
+            a20, a21, a22, a23 = _times4(entries, (stripe + g2) * k + c, a20, a21, a22, a23)
+            a30, a31, a32, a33 = _times4(entries, (stripe + g3) * k + c, a30, a31, a32, a33)
         _store4(members[p], first, a00, a01, a02, a03)
         _store4(members[p + 1], first, a10, a11, a12, a13)
         _store4(members[p + 2], first, a20, a21, a22, a23)
@@ -320,7 +303,6 @@ def _four_parents(values, entries, width, n_classes, p, members):  # pragma: no 
 def _one_parent(values, entries, width, n_classes, p, members):  # pragma: no cover - compiled
     """:func:`_row_products` of super-parent ``p`` alone."""
     w, k = np.uint64(width), np.uint64(n_classes)
-    one, two, three = np.uint64(1), np.uint64(2), np.uint64(3)
     g = np.uint64(values[p])
     first = 0
     while first < n_classes:
@@ -329,13 +311,16 @@ def _one_parent(values, entries, width, n_classes, p, members):  # pragma: no co
         c = np.uint64(first)
         a0 = a1 = a2 = a3 = 1.0
         for j in range(values.shape[0]):
-            r = (np.uint64(values[j]) * w + g) * k + c
-            a0 *= entries[r]
-            a1 *= entries[r + one]
-            a2 *= entries[r + two]
-            a3 *= entries[r + three]
+            a0, a1, a2, a3 = _times4(entries, (np.uint64(values[j]) * w + g) * k + c, a0, a1, a2, a3)
         _store4(members[p], first, a0, a1, a2, a3)
         first += 4
+
+
+@_jit_inline
+def _times4(entries, r, a0, a1, a2, a3):  # pragma: no cover - compiled
+    """``(a0 * entries[r], ..., a3 * entries[r + 3])`` (``r`` unsigned)."""
+    one = np.uint64(1)
+    return a0 * entries[r], a1 * entries[r + one], a2 * entries[r + one + one], a3 * entries[r + one + one + one]
 
 
 @_jit
