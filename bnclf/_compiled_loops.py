@@ -238,9 +238,9 @@ def averaged_spodes(
 
 @_jit
 def _children_products(position, known, probabilities, width, start, stop, out):  # pragma: no cover - compiled
-    """:func:`_children_sums`' products of rows ``start:stop`` into ``out``: with four classes or
-    more, each row whose values are all known by :func:`_row_products` (the same products in
-    the same order: the same bits), the others by the child-major loop."""
+    """:func:`_children_sums`' products of rows ``start:stop`` into ``out``; with four classes or
+    more, those of the rows whose values are all known alone, by :func:`_row_products` (the same
+    products in the same order: the same bits), the other rows of ``out`` left as they are."""
     if probabilities.shape[1] < 4:
         _children_sums(position, known, probabilities, width, start, stop, out, True)
         return
@@ -248,8 +248,6 @@ def _children_products(position, known, probabilities, width, start, stop, out):
     for t in range(start, stop):
         if _all_known(known[t]):
             _row_products(position[t], entries, width, probabilities.shape[1], out[t - start])
-        else:
-            _children_sums(position, known, probabilities, width, t, t + 1, out[t - start : t - start + 1], True)
 
 
 @_jit
@@ -349,6 +347,7 @@ def averaged_spode_probabilities(
     ``out[t, c] = log sum_m w_m P_m(c, x)`` from products, as Weka's AODE computes it, with
     one logarithm per row and class and no exponential. The caller makes sure no product
     can fall below the smallest normal number (:class:`bnclf.inference.SuperParentKernel`).
+    As there, rows with an unknown value are left as they are, for the caller to sum over it.
     """
     n, d = position.shape
     n_classes = probabilities.shape[1]
@@ -358,14 +357,15 @@ def averaged_spode_probabilities(
         stop = min(n, start + _ROWS_PER_BLOCK)
         _children_products(position, known, probabilities, width, start, stop, block)
         for t in range(start, stop):
+            if not _all_known(known[t]):
+                continue
             members = block[t - start]
             for c in range(n_classes):  # naive Bayes first, then each SPODE in turn (classes innermost)
                 total[c] = nb_prior[c]
             for j in range(d):
-                if known[t, j]:
-                    children = nb_children[position[t, j]]
-                    for c in range(n_classes):
-                        total[c] *= children[c]
+                children = nb_children[position[t, j]]
+                for c in range(n_classes):
+                    total[c] *= children[c]
             for c in range(n_classes):
                 total[c] *= weights[t, d]
             for p in range(d):

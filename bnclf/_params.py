@@ -19,7 +19,8 @@ import math
 import numbers
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from types import MappingProxyType
 from typing import Any
 
 
@@ -189,14 +190,14 @@ class Transformer(Constraint):
 
 
 @functools.cache
-def parameter_table(cls: type) -> dict[str, Constraint]:
+def parameter_table(cls: type) -> Mapping[str, Constraint]:
     """The ``_parameters`` of ``cls`` and its bases, a subclass's entries overriding (an
     entry set to None removes a parameter the subclass does not have); made once per class
-    (a fit checks its parameters each time), to be read, not changed."""
+    (a fit checks its parameters each time), read-only."""
     table: dict[str, Constraint | None] = {}
     for klass in reversed(cls.__mro__):
         table.update(vars(klass).get("_parameters", {}))
-    return {name: constraint for name, constraint in table.items() if constraint is not None}
+    return MappingProxyType({name: constraint for name, constraint in table.items() if constraint is not None})
 
 
 def check_parameters(estimator: Any) -> None:

@@ -406,7 +406,7 @@ def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     if uniques is None:
         codes, uniques = factorize(values)
     if order is None:
-        order = _label_order(uniques)
+        order = _sort_order(np.asarray(uniques))
         in_order = not (order != np.arange(order.size)).any()
     classes = np.asarray(uniques)[order]
     if not in_order:  # not already in order: each code its label's rank
@@ -422,16 +422,6 @@ def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return classes, codes.astype(np.int64)
 
 
-def _label_order(uniques) -> np.ndarray:
-    """The order that sorts distinct class labels; mixed label types (e.g. 1 and "a") by type
-    name, then text."""
-    try:
-        return np.argsort(np.asarray(uniques), kind="stable")
-    except TypeError:
-        keys = [(type(u).__name__, str(u)) for u in uniques]
-        return np.array(sorted(range(len(keys)), key=keys.__getitem__), dtype=np.int64)
-
-
 _SORTED_CATEGORIES: dict[int, tuple] = {}
 """``id(dtype) -> (weak reference to the dtype, categories, order, in order)`` of
 :func:`_sorted_categories`."""
@@ -439,14 +429,14 @@ _SORTED_CATEGORIES: dict[int, tuple] = {}
 
 def _sorted_categories(dtype: pd.CategoricalDtype) -> tuple[np.ndarray, np.ndarray, bool]:
     """``(categories, order, in_order)``: :func:`_category_array` of a categorical target's
-    dtype, the order that sorts its labels (:func:`_label_order`) and whether they are sorted
+    dtype, the order that sorts its labels (:func:`_sort_order`) and whether they are sorted
     already, read-only and remembered per dtype object (a dtype cannot change; a
     cross-validation refits on slices of one target), as :func:`remembered_labels` does."""
     seen = _SORTED_CATEGORIES.get(id(dtype))
     if seen is not None and seen[0]() is dtype:
         return seen[1], seen[2], seen[3]
     categories = np.array(_category_array(dtype))  # its own copy, made read-only
-    order = _label_order(categories)
+    order = _sort_order(categories)
     in_order = not (order != np.arange(order.size)).any()
     categories.flags.writeable = order.flags.writeable = False
     if len(categories) <= 4096:

@@ -284,7 +284,7 @@ class SuperParentKernel:
             if not every_known:
                 self._unknown_super_parents(codes, known, w, out)
             return out
-        log_w = _log_weights(w)
+        log_w = _log_weights(np.broadcast_to(weights, w.shape) if weights.ndim == 1 else w)  # one row: one log
         width, parents, nb_children = self._width, self.parents, self.nb_children
         by_parent = self.n_classes in _BY_PARENT_CLASSES  # the loop that keeps each sum in a register
         used = self._values_for_sub_table(position, known, by_parent) if n else None

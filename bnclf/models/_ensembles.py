@@ -349,7 +349,8 @@ class AODEClassifier(EnsembleClassifier):
         -----
         ``N(c)`` of a feature's table is the class count itself when every row knows the
         feature and the counts are whole numbers (the feature's values partition the rows:
-        the same integers), so it is summed only for the other features."""
+        the same integers); it is summed feature by feature when some feature has an unknown
+        value or the counts are weighted."""
         c, d = cache.class_index, cache.n_features
         counts = cache.value_class_counts()  # (R, C): N(x_j, c)
         r = cache.cardinalities[:d]
@@ -392,9 +393,9 @@ class AODEClassifier(EnsembleClassifier):
         """
         d = len(r)
         if self.smoothing != "weka":
-            return np.repeat(nb_prior[None], d, axis=0), nb_children
+            return np.repeat(nb_prior[None], d, axis=0), nb_children.copy()
         prior = (classes + r[:, None]) / (classes.sum() + classes.shape[0] * r[:, None])
-        return np.log(prior), nb_children
+        return np.log(prior), nb_children.copy()  # a table of its own: the member networks' CPTs view it
 
     @property
     def networks_(self) -> list:
