@@ -383,10 +383,7 @@ class FeatureEncoder:
             arrow = _encode_arrow_text(columns) if _has_pyarrow() else {}
             coded = self._code_integers(columns, by_column, block)
             for j, values in enumerate(columns):
-                if isinstance(values.dtype, pd.CategoricalDtype):  # through its categories' map
-                    mapping = self._category_map(j, values.dtype)
-                    by_column[j] = values.codes if mapping is None else mapping[values.codes]  # -1 -> UNKNOWN
-                elif j not in coded:
+                if j not in coded:
                     by_column[j] = self._column_codes(j, values, arrow.get(j))
         codes = by_column.T  # column-major, as the kernels read it
         if n == 0:
@@ -413,12 +410,14 @@ class FeatureEncoder:
 
     def _column_codes(self, j: int, values, factorized: tuple | None = None) -> np.ndarray:
         """The observed-state codes of one column's values, ``UNKNOWN`` where a value is
-        missing or has no state. ``factorized``: the column's ``(codes, distinct values)``
-        when the text columns were factorized together."""
-        if isinstance(values.dtype, pd.CategoricalDtype):
+        missing or has no state (a category column's own codes, int8 or int16, when its
+        categories are the fitted states: the caller writes them into its int64 array).
+        ``factorized``: the column's ``(codes, distinct values)`` when the text columns were
+        factorized together."""
+        if isinstance(values.dtype, pd.CategoricalDtype):  # through its categories' map
             own = values.codes
             mapping = self._category_map(j, values.dtype)
-            return own.astype(np.int64) if mapping is None else mapping[own]  # -1 -> UNKNOWN
+            return own if mapping is None else mapping[own]  # -1 -> UNKNOWN
         local, uniques = factorized if factorized is not None else pd.factorize(values)
         uniques = uniques.tolist() if not isinstance(uniques, list) else uniques
         if len(uniques) <= _DICT_LOOKUPS:  # a few distinct values: a dict lookup each

@@ -130,20 +130,27 @@ def _is_arrow_text(values) -> bool:
     return False
 
 
-def remembered_labels(cache: dict, obj: Any, read: Callable[[Any], list], longest: int = 4096) -> list:
-    """``read(obj)`` (a new list), remembered in ``cache`` for the object ``obj``, which
-    cannot change (a categorical dtype, an Index): ``id(obj) -> (weak reference, labels)``.
-    An entry whose object is gone (its id reused) is never read; lists longer than
-    ``longest`` are not kept; a cache of 1,024 objects starts afresh."""
+def remembered(cache: dict, obj: Any, read: Callable[[Any], Any], size: Callable[[Any], int] = len,
+               longest: int = 4096) -> Any:  # fmt: skip
+    """``read(obj)``, remembered in ``cache`` for the object ``obj``, which cannot change (a
+    categorical dtype, an Index): ``id(obj) -> (weak reference, value)``. The value is shared
+    with later calls, so it must not be changed (a tuple, read-only arrays). An entry whose
+    object is gone (its id reused) is never read; a value of more than ``longest`` labels
+    (``size(value)``) is not kept; a cache of 1,024 objects starts afresh."""
     seen = cache.get(id(obj))
     if seen is not None and seen[0]() is obj:
-        return list(seen[1])
-    labels = read(obj)
-    if len(labels) <= longest:
+        return seen[1]
+    value = read(obj)
+    if size(value) <= longest:
         if len(cache) >= 1024:
             cache.clear()
-        cache[id(obj)] = (weakref.ref(obj), tuple(labels))
-    return labels
+        cache[id(obj)] = (weakref.ref(obj), value)
+    return value
+
+
+def remembered_labels(cache: dict, obj: Any, read: Callable[[Any], list], longest: int = 4096) -> list:
+    """``read(obj)`` (a new list), :func:`remembered` as a tuple."""
+    return list(remembered(cache, obj, lambda o: tuple(read(o)), len, longest))
 
 
 _INDEX_LABELS: dict[int, tuple] = {}
@@ -423,7 +430,7 @@ def encode_target(y: ArrayLike | pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 
 
 _SORTED_CATEGORIES: dict[int, tuple] = {}
-"""``id(dtype) -> (weak reference to the dtype, categories, order, in order)`` of
+"""``id(dtype) -> (weak reference to the dtype, (categories, order, in order))`` of
 :func:`_sorted_categories`."""
 
 
@@ -431,19 +438,15 @@ def _sorted_categories(dtype: pd.CategoricalDtype) -> tuple[np.ndarray, np.ndarr
     """``(categories, order, in_order)``: :func:`_category_array` of a categorical target's
     dtype, the order that sorts its labels (:func:`_sort_order`) and whether they are sorted
     already, read-only and remembered per dtype object (a dtype cannot change; a
-    cross-validation refits on slices of one target), as :func:`remembered_labels` does."""
-    seen = _SORTED_CATEGORIES.get(id(dtype))
-    if seen is not None and seen[0]() is dtype:
-        return seen[1], seen[2], seen[3]
+    cross-validation refits on slices of one target): :func:`remembered`."""
+    return remembered(_SORTED_CATEGORIES, dtype, _read_sorted_categories, lambda value: len(value[0]))
+
+
+def _read_sorted_categories(dtype: pd.CategoricalDtype) -> tuple[np.ndarray, np.ndarray, bool]:
     categories = np.array(_category_array(dtype))  # its own copy, made read-only
     order = _sort_order(categories)
-    in_order = not (order != np.arange(order.size)).any()
     categories.flags.writeable = order.flags.writeable = False
-    if len(categories) <= 4096:
-        if len(_SORTED_CATEGORIES) >= 1024:
-            _SORTED_CATEGORIES.clear()
-        _SORTED_CATEGORIES[id(dtype)] = (weakref.ref(dtype), categories, order, in_order)
-    return categories, order, in_order
+    return categories, order, not (order != np.arange(order.size)).any()
 
 
 def _category_array(dtype: pd.CategoricalDtype) -> np.ndarray:
