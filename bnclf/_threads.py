@@ -1,6 +1,7 @@
 """Sharing a compiled loop among threads: how many, where to cut its work, and the pool.
 
-The compiled loops (:mod:`bnclf._compiled_loops`) release the GIL, so a loop whose work
+The compiled kernels (Cython, built at install beside the code they serve in
+:mod:`bnclf.counts`, :mod:`bnclf.learn` and :mod:`bnclf.inference`) release the GIL, so a loop whose work
 splits into independent parts (rows of a table, test rows) runs its parts in as many
 threads at once. Each part writes its own slice of one output array, and every cell is
 computed by the same steps in the same order as in one thread, so the results are the
@@ -10,9 +11,10 @@ How many threads is the ``n_threads`` setting (:func:`bnclf.set_config`): ``None
 default) reads ``$BNCLF_NUM_THREADS``, else ``$OMP_NUM_THREADS`` (set by joblib's process
 workers, its default loky backend, so that workers do not oversubscribe the cores, and by
 cluster schedulers), else the CPUs this process may run on, within a container's CPU quota.
-A loop is cut into at most that many parts, and into fewer when a part would hold less
-than :data:`MIN_PART_NS` of work: a thread takes some tens of microseconds to wake, which
-small loops would not win back.
+A loop is cut into at most that many parts, and into fewer when a part would hold fewer
+than :data:`MIN_PART_STEPS` steps of its inner loop (a gather, an addition, a bitset word):
+a thread takes some tens of microseconds to wake, which small loops would not win back. The
+rule counts steps, not time: no figure measured on one machine decides how work is cut.
 
 The first part runs in the calling thread and the others in a pool of worker threads,
 kept for the process (a forked child, which inherits no threads, makes its own, with a lock
@@ -33,9 +35,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from bnclf._config import _check_n_threads, _setting
 
-MIN_PART_NS = 150_000.0
-"""Estimated nanoseconds of work below which a loop is not cut further: a part of 0.15 ms
-pays for the 30 to 80 microseconds a pool thread takes to wake on the benchmark machine."""
+MIN_PART_STEPS = 1 << 17
+"""Inner-loop steps below which a loop is not cut further (about 131,000: at a few steps per
+nanosecond, a part of some tens of microseconds, the time a pool thread takes to wake)."""
 
 _lock = threading.Lock()
 _pool: tuple[int, ThreadPoolExecutor, int] | None = None  # (pid, executor, workers)
@@ -111,38 +113,38 @@ def _cgroup_quota() -> int | None:
     return None
 
 
-def even_parts(n_items: int, work_ns: float) -> list[tuple[int, int]]:
-    """``[(start, stop), ...]``: ``n_items`` items of equal work (``work_ns`` in all) cut into
+def even_parts(n_items: int, work: float) -> list[tuple[int, int]]:
+    """``[(start, stop), ...]``: ``n_items`` items of equal work (``work`` steps in all) cut into
     as many runs as :func:`part_count` allows, of sizes that differ by at most one."""
-    k = part_count(n_items, work_ns)
+    k = part_count(n_items, work)
     cuts = [n_items * i // k for i in range(k + 1)]
     return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
 
 
-def triangle_parts(n_items: int, work_ns: float) -> list[tuple[int, int]]:
+def triangle_parts(n_items: int, work: float) -> list[tuple[int, int]]:
     """As :func:`even_parts` for items whose work falls in a straight line from the first to
     nothing (item ``a`` of ``n`` pairs with the ``n - a`` items from it on): the cuts at
     ``n (1 - sqrt(1 - i / k))`` give each run the same share of the triangle."""
-    k = part_count(n_items, work_ns)
+    k = part_count(n_items, work)
     cuts = [0] + [round(n_items * (1.0 - math.sqrt(1.0 - i / k))) for i in range(1, k)] + [n_items]
     return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
 
 
-def part_count(n_items: int, work_ns: float) -> int:
+def part_count(n_items: int, work: float) -> int:
     """How many parts: at most :func:`thread_count` and ``n_items``, each with at least
-    :data:`MIN_PART_NS` of the estimated work; at least one. In a pool thread, one: a part
+    :data:`MIN_PART_STEPS` of the ``work`` steps; at least one. In a pool thread, one: a part
     never waits for parts of its own (the pool may have no thread free to run them)."""
     threads = thread_count()  # first, so that a bad setting is reported whatever the work
-    if n_items <= 1 or too_small_to_cut(work_ns) or getattr(_in_pool, "active", False):
+    if n_items <= 1 or too_small_to_cut(work) or getattr(_in_pool, "active", False):
         return 1
-    most = int(work_ns // MIN_PART_NS) if MIN_PART_NS > 0 else n_items
+    most = int(work // MIN_PART_STEPS) if MIN_PART_STEPS > 0 else n_items
     return max(1, min(threads, n_items, most))
 
 
-def too_small_to_cut(work_ns: float) -> bool:
+def too_small_to_cut(work: float) -> bool:
     """Whether :func:`part_count` gives one part for this much work whatever the thread count
     (its first test, without reading the setting)."""
-    return work_ns < 2.0 * MIN_PART_NS
+    return work < 2.0 * MIN_PART_STEPS
 
 
 def run_parts(task: Callable[[int, int], object], parts: list[tuple[int, int]]) -> None:

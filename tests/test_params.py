@@ -201,7 +201,7 @@ def test_pair_table_cells_of_some_values_are_the_whole_tables(weighted, m, unkno
     assert isinstance(table, PairLogTable) and table.shape == (16, 16, n_classes)
     assert (table._table is None) == (loop_path == "compiled")  # made on demand with the loops
     chosen = [np.arange(16), np.array([0, 1, 3, 5, 9, 10, 11, 12, 15]), np.array([2, 7]), np.array([6])]
-    monkeypatch.setattr(threads, "MIN_PART_NS", 0.0)  # every loop cut, however little its work
+    monkeypatch.setattr(threads, "MIN_PART_STEPS", 0.0)  # every loop cut, however little its work
     cut = {}
     for n_threads in (1, 3):
         with config_context(n_threads=n_threads):

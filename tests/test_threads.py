@@ -103,7 +103,7 @@ def test_parts_cover_the_items_once_and_small_work_stays_whole():
         assert threads.even_parts(10, 1.0) == [(0, 10)]  # too little work to share
         assert threads.even_parts(10, 1e9) == [(0, 2), (2, 5), (5, 7), (7, 10)]
         assert threads.even_parts(3, 1e9) == [(0, 1), (1, 2), (2, 3)]  # no more parts than items
-        assert threads.part_count(100, 2.5 * threads.MIN_PART_NS) == 2  # each part its minimum of work
+        assert threads.part_count(100, 2.5 * threads.MIN_PART_STEPS) == 2  # each part its minimum of work
         assert threads.even_parts(0, 1e9) == []
     with config_context(n_threads=1):
         assert threads.even_parts(10, 1e9) == [(0, 10)]
@@ -244,7 +244,7 @@ def test_a_forked_child_makes_its_own_pool(monkeypatch):
 def every_loop_cut(monkeypatch):
     """Every loop cut into as many parts as threads, however little work it holds; the parts
     that run recorded per loop."""
-    monkeypatch.setattr(threads, "MIN_PART_NS", 0.0)
+    monkeypatch.setattr(threads, "MIN_PART_STEPS", 0.0)
     cuts = []
     real = threads.run_parts
 
