@@ -101,10 +101,44 @@ def test_a_prediction_loads_neither_networkx_pgmpy_nor_matplotlib(tmp_path):
     assert {"pandas", "sklearn"} <= set(loaded)  # the rows and the pipeline need them
 
 
+def test_fit_and_evaluate_load_no_statistics_nor_model_selection(tmp_path):
+    """scikit-learn's base imports ``scipy.stats``; the command holds a stand-in for it, which
+    fit, predict and evaluate on a test file never read. Nor do they load
+    ``sklearn.model_selection`` or ``sklearn.metrics`` (which would load it): the folds and
+    the scores are bnclf's own."""
+    from bnclf.datasets import load_dataset
+
+    X, y = load_dataset("heart-c")
+    X.iloc[:200].assign(target=y[:200]).to_csv(tmp_path / "train.csv", index=False)
+    X.iloc[200:].assign(target=y[200:]).to_csv(tmp_path / "test.csv", index=False)
+    heavy = ["scipy.stats._stats_py", "sklearn.model_selection", "sklearn.metrics"]
+    fit = ["fit", str(tmp_path / "train.csv"), "--model", "rmcv", "-o", str(tmp_path / "m.bnclf")]
+    evaluate = ["evaluate", str(tmp_path / "train.csv"), "--test", str(tmp_path / "test.csv"), "--models", "rmcv,aode"]
+    for argv in (fit, evaluate):
+        loaded = _loaded(_quietly(argv), tmp_path, [*heavy, "bnclf.models._search_based"])
+        assert loaded == ["bnclf.models._search_based"], (argv[0], loaded)  # rmcv ran, without them
+
+
+def test_a_deferred_module_is_whole_on_first_use(tmp_path):
+    """The stand-in answers every way a module is used: attribute, ``from`` import, submodule."""
+    code = (
+        "from bnclf.cli._imports import defer_unused\n"
+        "defer_unused()\n"
+        "import scipy.stats, sys\n"
+        "assert '_stats_py' not in str(sorted(sys.modules)), 'loaded at once'\n"
+        "assert abs(scipy.stats.norm.cdf(0.0) - 0.5) < 1e-15\n"
+        "from scipy.stats import rankdata\n"
+        "import scipy.stats.mstats\n"
+        "assert list(rankdata([3, 1, 3])) == [2.5, 1.0, 2.5]\n"
+    )
+    assert _loaded(code, tmp_path, ["scipy.stats._stats_py"]) == ["scipy.stats._stats_py"]
+
+
 def test_the_lazy_names_are_the_public_names():
+    import bnclf.evaluation
     import bnclf.io
 
-    for package in (bnclf, bnclf.io):
+    for package in (bnclf, bnclf.io, bnclf.evaluation):
         assert set(package._LAZY) == set(package.__all__)
         assert set(package.__all__) <= set(dir(package))
         for name in package.__all__:

@@ -1,7 +1,10 @@
 """Metrics of bnclf.evaluation against scikit-learn and hand computations."""
 
 import numpy as np
+import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sklearn import metrics as skm
 
 from bnclf.evaluation import _metrics as m
@@ -131,3 +134,40 @@ def test_multilabel_accuracies_hand_example():
     assert m.global_accuracy(Y, P) == pytest.approx(skm.accuracy_score(Y, P))
     with pytest.raises(ValueError):
         m.global_accuracy(Y, P[:, :2])
+
+
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=60))
+def test_per_class_report_equals_sklearn(pairs):
+    """The confusion matrix and per-class scores against scikit-learn's, with classes never
+    predicted, never true, or absent altogether (class 5)."""
+    from types import SimpleNamespace
+
+    from bnclf.evaluation._reports import per_class_report
+
+    classes = ["c0", "c1", "c2", "c3", "c4", "c5"]
+    y_true = [classes[a] for a, _ in pairs]
+    y_pred = [classes[b] for _, b in pairs]
+    cv = SimpleNamespace(predictions=pd.DataFrame({"y_true": y_true, "y_pred": y_pred}), classes=classes)
+    confusion, per_class = per_class_report(cv)
+    np.testing.assert_array_equal(confusion.to_numpy(), skm.confusion_matrix(y_true, y_pred, labels=classes))
+    p, r, f, n = skm.precision_recall_fscore_support(y_true, y_pred, labels=classes, zero_division=0)
+    np.testing.assert_allclose(
+        per_class[["precision", "recall", "f1"]].to_numpy(), np.column_stack([p, r, f]), rtol=1e-15
+    )
+    np.testing.assert_array_equal(per_class["support"].to_numpy(), n)
+
+
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=1, max_size=60))
+def test_kappa_equals_sklearn_everywhere(pairs):
+    a = [x for x, _ in pairs]
+    b = [y for _, y in pairs]
+    expected = 1.0 if len(set(a) | set(b)) == 1 else skm.cohen_kappa_score(a, b)
+    assert m.kappa(a, b) == pytest.approx(expected, abs=1e-12)
+
+
+@given(st.lists(st.tuples(st.booleans(), st.sampled_from([0.0, 0.1, 0.5, 0.9, 1.0])), min_size=2, max_size=60))
+def test_binary_auc_with_ties_equals_sklearn(pairs):
+    y = np.array([t for t, _ in pairs])
+    score = np.array([s for _, s in pairs])
+    expected = skm.roc_auc_score(y, score) if 0 < y.sum() < len(y) else float("nan")
+    assert m.roc_auc(y.astype(int), score, [0, 1]) == pytest.approx(expected, nan_ok=True, abs=1e-12)

@@ -21,6 +21,7 @@ from bnclf.cli._common import (
     _add_model_options,
     check_command_files,
 )
+from bnclf.cli._imports import defer_unused
 
 
 def _command(module: str, name: str) -> Callable[[argparse.Namespace], int | None]:
@@ -271,6 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int | None:
     command returns (None for success, the status of ``compare``).
     """
     args = build_parser().parse_args(argv)
+    defer_unused()  # scipy.stats, which scikit-learn imports and few commands use
     with warnings.catch_warnings():
         warnings.showwarning = functools.partial(_show_warning, shown=set())  # one line each, once
         try:

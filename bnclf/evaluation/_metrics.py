@@ -19,9 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import sklearn.metrics as skm
 from numpy.typing import ArrayLike
-from scipy.stats import rankdata
 
 __all__ = [
     "zero_one_loss",
@@ -79,7 +77,7 @@ def zero_one_loss(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     if len(y_true) == 0:
         return float("nan")
     # the count divided by n, exactly the fraction (``1 - accuracy`` rounds differently)
-    return float(skm.zero_one_loss(y_true, y_pred, normalize=False)) / len(y_true)
+    return np.count_nonzero(~_equal(y_true, y_pred)) / len(y_true)
 
 
 def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:
@@ -89,7 +87,16 @@ def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     _check_same_length(y_true, y_pred)
     if len(y_true) == 0:
         return float("nan")
-    return float(skm.accuracy_score(y_true, y_pred))
+    return np.count_nonzero(_equal(y_true, y_pred)) / len(y_true)
+
+
+def _equal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Element-wise ``a == b`` of two label arrays, also of two kinds (numbers against text:
+    nowhere equal)."""
+    same = a == b
+    if isinstance(same, np.ndarray) and same.shape == a.shape:
+        return same
+    return np.fromiter((x == y for x, y in zip(a.tolist(), b.tolist())), dtype=bool, count=len(a))
 
 
 def _class_index(y_true, classes):
@@ -133,9 +140,8 @@ def log_loss(y_true: ArrayLike, proba: ArrayLike, classes: ArrayLike | None = No
     _class_index(y_true, classes)  # every label among the classes, or the error naming it
     totals = proba.sum(axis=1, keepdims=True)
     proba = np.clip(proba / np.where(totals > 0, totals, 1.0), eps, 1.0)  # a zero costs -log(eps)
-    if len(classes) == 1:
-        return float(-np.mean(np.log(proba[:, 0])))
-    return float(skm.log_loss(y_true, proba, labels=classes))
+    true = proba[np.arange(len(y_true)), _class_index(y_true, classes)]
+    return float(-np.mean(np.log(true)))
 
 
 def _binary_auc(scores_pos, scores_neg) -> float:
@@ -143,8 +149,19 @@ def _binary_auc(scores_pos, scores_neg) -> float:
     n_pos, n_neg = len(scores_pos), len(scores_neg)
     if n_pos == 0 or n_neg == 0:
         return float("nan")
-    ranks = rankdata(np.concatenate([scores_pos, scores_neg]))
+    ranks = _average_ranks(np.concatenate([scores_pos, scores_neg]))
     return float((ranks[:n_pos].sum() - n_pos * (n_pos + 1) / 2.0) / (n_pos * n_neg))
+
+
+def _average_ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks from 1 of ``values``, ties sharing the mean of the ranks they span."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])  # first of each run of ties
+    stops = np.r_[starts[1:], len(values)]
+    ranks = np.empty(len(values))
+    ranks[order] = np.repeat((starts + 1 + stops) / 2.0, stops - starts)
+    return ranks
 
 
 def hand_till_auc(y_true: ArrayLike, proba: ArrayLike, classes: ArrayLike | None = None) -> float:
@@ -241,7 +258,7 @@ def roc_auc(
     idx = _class_index(y_true, classes)
     if len(classes) == 2:
         pos = idx == 1
-        return float(skm.roc_auc_score(pos, proba[:, 1])) if 0 < pos.sum() < len(pos) else float("nan")
+        return _binary_auc(proba[pos, 1], proba[~pos, 1])
     if multi_class == "hand_till":
         return hand_till_auc(y_true, proba, classes)
     if multi_class != "ovr":
@@ -252,7 +269,7 @@ def roc_auc(
     present = [c for c in range(len(classes)) if 0 < np.count_nonzero(idx == c) < len(idx)]
     if not present:
         return float("nan")
-    aucs = [skm.roc_auc_score(idx == c, proba[:, c]) for c in present]
+    aucs = [_binary_auc(proba[idx == c, c], proba[idx != c, c]) for c in present]
     weights = [np.count_nonzero(idx == c) for c in present]
     return float(np.mean(aucs) if average == "macro" else np.average(aucs, weights=weights))
 
@@ -300,7 +317,11 @@ def kappa(pred_a: ArrayLike, pred_b: ArrayLike, labels: ArrayLike | None = None)
     ib = _class_index(pred_b, labels)
     if len(np.unique(np.concatenate([ia, ib]))) == 1:  # Θ2 = 1: both always give one label
         return 1.0
-    return float(skm.cohen_kappa_score(ia, ib, labels=np.arange(len(labels))))
+    k = len(labels)
+    counts = np.bincount(ia * k + ib, minlength=k * k).reshape(k, k)  # D
+    # κ = 1 - (1 - Θ1) / (1 - Θ2) in whole numbers: m (m - trace D) / (m² - Σ_i D_i. D_.i)
+    chance = counts.sum(axis=1) @ counts.sum(axis=0)
+    return 1.0 - m * (m - int(np.trace(counts))) / (m * m - int(chance))
 
 
 @dataclass(frozen=True)

@@ -28,11 +28,10 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.base import BaseEstimator, clone
-from sklearn.model_selection import KFold, StratifiedKFold
-from sklearn.pipeline import make_pipeline
 from sklearn.utils import check_random_state
 
 import bnclf.evaluation._metrics as _m
+from bnclf._folds import fold_of_each_row
 from bnclf._params import verbose_from
 from bnclf.encoding._frames import MAX_INTEGER_CATEGORIES, _sorted_labels
 from bnclf.inference._kernels import log_posterior
@@ -114,20 +113,18 @@ def make_cv_splits(
         raise ValueError(f"n_repeats must be at least 1, got {n_repeats}")
     if n_repeats > 1 and not shuffle:
         raise ValueError("n_repeats > 1 needs shuffle=True")
+
     rng = check_random_state(random_state)
     splits = []
     for r in range(n_repeats):
         seed = rng.randint(np.iinfo(np.int32).max) if shuffle else None
-        if stratify:
-            cv = StratifiedKFold(n_splits=n_splits, shuffle=shuffle, random_state=seed)
-        else:
-            cv = KFold(n_splits=n_splits, shuffle=shuffle, random_state=seed)
         with warnings.catch_warnings():
             # "The least populated class in y has only m members" — folds are
             # still made; the test fold just misses that class sometimes.
             warnings.filterwarnings("ignore", message="The least populated class")
-            for f, (tr, te) in enumerate(cv.split(np.zeros((len(y), 1)), y)):
-                splits.append(Split(r, f, tr, te))
+            folds = fold_of_each_row(y, n_splits, stratified=stratify, shuffle=shuffle, random_state=seed)
+        for f in range(n_splits):
+            splits.append(Split(r, f, np.flatnonzero(folds != f), np.flatnonzero(folds == f)))
     return splits
 
 
@@ -232,6 +229,8 @@ def build_pipeline(estimator: BaseEstimator, discretizer: str | BaseEstimator | 
     est = clone(estimator)
     if disc is None:
         return est
+    from sklearn.pipeline import make_pipeline  # imported when a discretizer is put first
+
     return make_pipeline(clone(disc), est)
 
 

@@ -255,16 +255,34 @@ def seeded(estimator: BaseEstimator, seed: int | None, spec: str | None = None) 
 
 
 def per_class_report(cv: CVPredictions) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Pooled out-of-fold confusion matrix and per-class precision, recall, F1 and support."""
-    from sklearn.metrics import confusion_matrix, precision_recall_fscore_support
+    """Pooled out-of-fold confusion matrix and per-class precision, recall, F1 and support.
 
+    The confusion matrix counts ``(true, predicted)`` pairs over ``cv.classes`` in order;
+    precision, recall and F1 are scikit-learn's ``precision_recall_fscore_support`` with
+    ``zero_division=0`` (a class never predicted, or absent, scores 0), F1 as
+    ``2 tp / (2 tp + fp + fn)``; ``tests/test_cli_test_file.py`` checks them against it.
+    """
     pred = cv.predictions
     labels = list(cv.classes)
-    matrix = confusion_matrix(pred["y_true"], pred["y_pred"], labels=labels)
+    k = len(labels)
+    place = {label: i for i, label in enumerate(labels)}
+    true = np.array([place.get(v, -1) for v in pd.Series(pred["y_true"]).tolist()], dtype=np.int64)
+    guess = np.array([place.get(v, -1) for v in pd.Series(pred["y_pred"]).tolist()], dtype=np.int64)
+    both = (true >= 0) & (guess >= 0)  # rows whose labels are among the classes
+    matrix = np.bincount(true[both] * k + guess[both], minlength=k * k).reshape(k, k)
     names = [str(c) for c in labels]
     confusion = pd.DataFrame(matrix, index=pd.Index(names, name="true"), columns=pd.Index(names, name="predicted"))
-    p, r, f, n = precision_recall_fscore_support(pred["y_true"], pred["y_pred"], labels=labels, zero_division=0)
-    per_class = pd.DataFrame({"precision": p, "recall": r, "f1": f, "support": n}, index=pd.Index(names, name="class"))
+    hits = np.diag(matrix).astype(float)
+    support = np.bincount(true[true >= 0], minlength=k)
+    predicted = np.bincount(guess[guess >= 0], minlength=k)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.where(predicted > 0, hits / predicted, 0.0)
+        recall = np.where(support > 0, hits / support, 0.0)
+        denominator = 2 * hits + (predicted - hits) + (support - hits)
+        f1 = np.where(denominator > 0, 2 * hits / denominator, 0.0)
+    per_class = pd.DataFrame(
+        {"precision": precision, "recall": recall, "f1": f1, "support": support}, index=pd.Index(names, name="class")
+    )
     return confusion, per_class
 
 

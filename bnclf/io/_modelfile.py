@@ -36,6 +36,7 @@ import io
 import json
 import math
 import os
+import sys
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -172,7 +173,9 @@ def dump(model: BaseEstimator, path: str | os.PathLike) -> Path:
 
     from bnclf import __version__
 
-    allowed = _allowed_classes()
+    # a model that holds scikit-learn's multi-output wrappers has imported them: the writer
+    # allows them then, and a command saving another model does not import them
+    allowed = _allowed_classes(multioutput="sklearn.multioutput" in sys.modules)
     steps = list(model.steps) if isinstance(model, Pipeline) else [("model", model)]
     for name, step in steps:
         if _qualified(type(step)) not in allowed:

@@ -16,6 +16,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.utils import check_random_state
 
+from bnclf._folds import fold_of_each_row
 from bnclf._params import DEPRECATED, RENAMED_PROGRESS, VERBOSE, Checked, Integer, Number, Options, verbose_from
 from bnclf.counts._cache import CountCache
 from bnclf.encoding._frames import DiscreteData
@@ -130,17 +131,12 @@ def _graph(state: DagState):
 def _holdout_folds(y: np.ndarray, n_splits: int, seed: int, *, all_folds: bool) -> np.ndarray:
     """Stratified fold of every row (``-1`` for rows outside a holdout); plain shuffled
     folds when no class has ``n_splits`` rows."""
-    from sklearn.model_selection import KFold, StratifiedKFold  # imported when fitted (not on import)
-
-    folds = np.full(len(y), -1, dtype=np.int64)
     stratified = np.bincount(y).max() >= n_splits
-    splitter = (StratifiedKFold if stratified else KFold)(n_splits=n_splits, shuffle=True, random_state=seed)
     with warnings.catch_warnings():  # classes with fewer rows than folds are expected
         warnings.simplefilter("ignore", UserWarning)
-        for k, (_, held) in enumerate(splitter.split(np.zeros(len(y)), y)):
-            folds[held] = k
-            if not all_folds:
-                break
+        folds = fold_of_each_row(y, n_splits, stratified=stratified, shuffle=True, random_state=seed)
+    if not all_folds:
+        folds[folds != 0] = -1
     return folds
 
 
