@@ -181,31 +181,18 @@ def test_ensemble_has_no_single_dag(small):
     assert [k for k, _ in est.network_members()] == list(range(X.shape[1]))
 
 
-@pytest.fixture(params=["gather", "product", "groups", "compiled"])
-def spode_sums(request, monkeypatch):
-    """Every way of summing the SPODE children: gathers, the one-hot product (whole, or by
-    super-parent value), or the compiled loops (numba, where installed)."""
-    import bnclf.inference._super_parent as super_parent
+@pytest.fixture(params=[1, 2], ids=["one-thread", "two-threads"])
+def spode_threads(request, monkeypatch):
+    """The SPODE kernel in one thread, and with its rows cut between two threads however few."""
+    import bnclf._threads as threads
     from bnclf import config_context
 
-    if request.param == "compiled":
-        pytest.importorskip("numba")
-    monkeypatch.setattr(super_parent, "_PRODUCT_NS", np.inf if request.param == "gather" else 0.0)
-    # the whole product costs nothing more than the groups, or the groups nothing at all
-    monkeypatch.setattr(super_parent, "_GROUP_NS", (0.0, -1.0) if request.param == "groups" else (np.inf, 0.0))
-    taken = []
-    real = super_parent.SuperParentKernel._children_by_product
-    monkeypatch.setattr(
-        super_parent.SuperParentKernel,
-        "_children_by_product",
-        lambda self, *args: taken.append("groups" if args[-1] else "product") or real(self, *args),
-    )
-    with config_context(compiled=request.param == "compiled"):
+    monkeypatch.setattr(threads, "MIN_PART_STEPS", 0)
+    with config_context(n_threads=request.param):
         yield request.param
-    assert set(taken) == ({request.param} if request.param in ("product", "groups") else set())
 
 
-def test_aode_tensor_kernel_equals_the_member_networks(small, spode_sums):
+def test_aode_tensor_kernel_equals_the_member_networks(small, spode_threads):
     X, y = small
     for est in (AODEClassifier(), WAODEClassifier(smoothing="weka")):
         est.fit(X, y)
@@ -218,7 +205,7 @@ def test_aode_tensor_kernel_equals_the_member_networks(small, spode_sums):
             np.testing.assert_allclose(spodes(codes)[:, m], net.joint_log_likelihood(codes), atol=1e-10)
 
 
-def test_aode_tensor_kernel_sums_out_unknown_children_and_super_parents(small, spode_sums):
+def test_aode_tensor_kernel_sums_out_unknown_children_and_super_parents(small, spode_threads):
     X, y = small
     for est in (AODEClassifier(frequency_limit=0), WAODEClassifier(smoothing="weka")):
         est.fit(X, y)
@@ -230,79 +217,27 @@ def test_aode_tensor_kernel_sums_out_unknown_children_and_super_parents(small, s
             np.testing.assert_allclose(ours[:, m], net.joint_log_likelihood(codes), atol=1e-10)
 
 
-def test_aode_kernel_takes_the_product_only_where_it_pays_and_is_defined(small, monkeypatch, numpy_paths):
-    """On the numpy paths, the product path is chosen for few values per feature and a
-    finite table; a table with log-probabilities of -inf (maximum likelihood) is summed by
-    gathers, and both paths give the member networks' sums."""
-    import bnclf.inference._super_parent as super_parent
+def test_aode_kernel_sums_a_table_with_impossible_entries(small):
+    """A table with log-probabilities of ``-inf`` (maximum likelihood) gives the member
+    networks' sums, without NaN, for rows with unknown children and super-parents too."""
+    from bnclf.inference._super_parent import SuperParentKernel
 
     X, y = small
-    calls = []
-    real = super_parent.SuperParentKernel._children_by_product
-    monkeypatch.setattr(
-        super_parent.SuperParentKernel,
-        "_children_by_product",
-        lambda self, *args: calls.append(1) or real(self, *args),
-    )
     est = AODEClassifier().fit(X, y)
     codes = est._encoder.transform(X.iloc[:100])
-    est._member_kernel()(codes)
-    assert calls  # binary and ternary features: few values in use
+    codes[np.random.default_rng(2).random(codes.shape) < 0.1] = -1
     pairs = np.asarray(est._spode_tables["pairs"])  # the whole table
-    kernel = super_parent.SuperParentKernel(
-        np.where(pairs < -3.0, -np.inf, pairs),
-        *(est._member_kernel().offsets, est._member_kernel().parents_per_feature),
-        *(est._spode_tables[k] for k in ("priors", "parents", "nb_prior", "nb_children")),
-    )
-    calls.clear()
+    impossible = np.where(pairs < -3.0, -np.inf, pairs)
+    assert np.isneginf(impossible).any()
+    fitted = est._member_kernel()
+    small_tables = [est._spode_tables[k] for k in ("priors", "parents", "nb_prior", "nb_children")]
+    kernel = SuperParentKernel(impossible, fitted.offsets, fitted.parents_per_feature, *small_tables)
     with np.errstate(invalid="raise"):
         sums = kernel(codes)
-    assert not calls and not np.isnan(sums).any()
-    monkeypatch.setattr(super_parent, "_PRODUCT_NS", np.inf)
-    calls.clear()
-    est._member_kernel()(codes)
-    assert not calls
-
-
-def test_aode_numpy_path_groups_only_where_they_pay_and_give_the_whole_products_sums(monkeypatch, numpy_paths):
-    """With the real cost constants: many classes and few values per feature take the
-    groups, splice's shape (60 features, 4 of 8 values, 3 classes) the whole product at any
-    number of rows (each block of rows makes its own groups). Over blocks of a few rows the
-    groups give the whole product's sums, to rounding."""
-    import bnclf.inference._super_parent as super_parent
-
-    rng = np.random.default_rng(3)
-    cats = list("abcdefgh")
-    X = pd.DataFrame({f"f{i}": pd.Categorical(rng.choice(cats[:4], 400), categories=cats) for i in range(60)})
-    y = pd.Series(rng.integers(0, 3, 400))
-    kernel = AODEClassifier().fit(X, y)._member_kernel()
-    for n in (150, 3000):
-        codes = rng.integers(0, 4, (n, 60))
-        position = codes + kernel.offsets
-        used, grouped = kernel._values_in_use(position, codes >= 0)
-        assert used is not None and not grouped
-    X = pd.DataFrame({f"f{i}": rng.choice(list("abcde"), 2000) for i in range(16)})
-    y = pd.Series(rng.integers(0, 26, 2000))
-    model = AODEClassifier().fit(X, y)
-    kernel = model._member_kernel()
-    codes = model._encoder.transform(X.iloc[:150])
-    codes[rng.random(codes.shape) < 0.1] = -1  # unknown children and super-parents
-    assert kernel._values_in_use(codes + kernel.offsets, codes >= 0)[1]  # letter's shape: the groups
-    taken = []
-    real = super_parent.SuperParentKernel._children_by_product
-    monkeypatch.setattr(
-        super_parent.SuperParentKernel,
-        "_children_by_product",
-        lambda self, *args: taken.append(args[-1]) or real(self, *args),
-    )
-    monkeypatch.setattr(super_parent, "_PRODUCT_CELLS", 400)  # blocks of a few rows (and groups made free,
-    monkeypatch.setattr(super_parent, "_GROUP_NS", (0.0, 0.0))  # else so many blocks would not pay)
-    grouped = kernel(codes)
-    monkeypatch.setattr(super_parent, "_GROUP_NS", (np.inf, 0.0))
-    monkeypatch.setattr(super_parent, "_PRODUCT_NS", 0.0)  # the whole product, not the gathers
-    whole = kernel(codes)
-    assert taken == [True, False]
-    np.testing.assert_allclose(grouped, whole, rtol=1e-12)
+    assert not np.isnan(sums).any() and np.isneginf(sums).any()
+    reference = SuperParentKernel(pairs, fitted.offsets, fitted.parents_per_feature, *small_tables)
+    for member, net in zip(np.moveaxis(reference(codes), 1, 0), est.networks_):
+        np.testing.assert_allclose(member, net.joint_log_likelihood(codes), atol=1e-10)
 
 
 def test_aode_kernel_zeroes_exactly_the_diagonal_blocks():
@@ -472,47 +407,43 @@ def test_an_aode_stored_with_its_member_networks_still_loads(small, tmp_path):
 
 @pytest.mark.parametrize("est", [AODEClassifier(), WAODEClassifier(smoothing="weka")], ids=["aode", "waode-weka"])
 def test_the_all_pairs_table_is_made_whole_only_when_asked_for(small, est, tmp_path):
-    """With the compiled loops a fit keeps what the table's cells read, and a prediction of rows
-    whose values are all known forms only the cells of the values they hold: the whole table
+    """A fit keeps what the table's cells read, and a prediction of rows whose values are all
+    known forms only the cells of the values they hold: the whole table
     is made for the member networks, a pickle or a model file, which store it as an array,
     and the loaded model predicts the same bits."""
     import pickle
 
-    import bnclf.inference._super_parent as super_parent
     from bnclf.io import load_model, save_model
 
-    pytest.importorskip("numba")
     X, y = small
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(super_parent, "_PROBABILITY_CELLS", 0)  # krkp's table is small: the sums path
-        est = clone(est).fit(X, y)
-        pairs = est._spode_tables["pairs"]
-        assert pairs._table is None
-        proba = est.predict_proba(X[:200])
-        assert pairs._table is None  # the cells of the values in use only
-        state = est.__getstate__()
-        assert pairs._table is not None and isinstance(state["_spode_tables"]["pairs"], np.ndarray)
-        assert pairs._cells is None  # made whole: what its cells read is dropped
-        assert est._spode_tables["pairs"] is pairs  # the fitted model keeps its table object
-        lazy = clone(est).fit(X, y)  # a table not yet made pickles whole, and so does the kernel
-        tables, kernel = pickle.loads(pickle.dumps((lazy._spode_tables, lazy._spodes)))
-        np.testing.assert_array_equal(tables["pairs"]._table, pairs.full())
-        np.testing.assert_array_equal(
-            kernel.log_weighted_sum(est._encoder.transform(X[:50]), 1.0),
-            lazy._spodes.log_weighted_sum(est._encoder.transform(X[:50]), 1.0),
-        )
-        again = pickle.loads(pickle.dumps(est))
-        save_model(est, tmp_path / "aode.bnclf")
-        loaded = load_model(tmp_path / "aode.bnclf")
-        for model in (again, loaded):
-            np.testing.assert_array_equal(model._spode_tables["pairs"], pairs.full())
-            np.testing.assert_array_equal(model.predict_proba(X[:200]), proba)
-        fresh = clone(est).fit(X, y)
-        members = fresh.networks_  # the member networks read the whole table
-        assert fresh._spode_tables["pairs"]._table is not None
-        for a, b in zip(members, loaded.networks_):
-            for x, z in zip(a.log_cpts, b.log_cpts):
-                np.testing.assert_array_equal(x, z)
+    est = clone(est).fit(X, y)
+    pairs = est._spode_tables["pairs"]
+    assert pairs._table is None
+    proba = est.predict_proba(X[:200])
+    assert pairs._table is None  # the cells of the values in use only
+    state = est.__getstate__()
+    assert pairs._table is not None and isinstance(state["_spode_tables"]["pairs"], np.ndarray)
+    assert pairs._cells is None  # made whole: what its cells read is dropped
+    assert est._spode_tables["pairs"] is pairs  # the fitted model keeps its table object
+    lazy = clone(est).fit(X, y)  # a table not yet made pickles whole, and so does the kernel
+    tables, kernel = pickle.loads(pickle.dumps((lazy._spode_tables, lazy._spodes)))
+    np.testing.assert_array_equal(tables["pairs"]._table, pairs.full())
+    np.testing.assert_array_equal(
+        kernel.log_weighted_sum(est._encoder.transform(X[:50]), 1.0),
+        lazy._spodes.log_weighted_sum(est._encoder.transform(X[:50]), 1.0),
+    )
+    again = pickle.loads(pickle.dumps(est))
+    save_model(est, tmp_path / "aode.bnclf")
+    loaded = load_model(tmp_path / "aode.bnclf")
+    for model in (again, loaded):
+        np.testing.assert_array_equal(model._spode_tables["pairs"], pairs.full())
+        np.testing.assert_array_equal(model.predict_proba(X[:200]), proba)
+    fresh = clone(est).fit(X, y)
+    members = fresh.networks_  # the member networks read the whole table
+    assert fresh._spode_tables["pairs"]._table is not None
+    for a, b in zip(members, loaded.networks_):
+        for x, z in zip(a.log_cpts, b.log_cpts):
+            np.testing.assert_array_equal(x, z)
 
 
 def test_spode_tables_that_are_not_distributions_are_refused(small):
@@ -540,7 +471,7 @@ def test_a_refit_on_wide_data_forgets_the_tables(small, monkeypatch):
 
 def test_ensembles_combine_members_a_block_of_rows_at_a_time(small, monkeypatch):
     """Blocks of one row, or of a few, give the posteriors of one block of all rows (AODE's
-    row weights and the product path's sub-table reused across blocks included)."""
+    row weights and the kernel's sub-table of the values in use, kept across blocks, included)."""
     import bnclf.models._ensembles as ensembles
 
     X, y = small
@@ -555,7 +486,7 @@ def test_ensembles_combine_members_a_block_of_rows_at_a_time(small, monkeypatch)
 
 
 def test_aode_predicts_a_row_whose_every_value_is_missing(small):
-    """No value known: no product to form; the gathers sum every super-parent out."""
+    """No value known: the kernel sums every super-parent out."""
     X, y = small
     test = X.iloc[:3].astype(object).copy()
     test.iloc[0, :] = np.nan
@@ -569,27 +500,21 @@ def test_aode_predicts_a_row_whose_every_value_is_missing(small):
         np.testing.assert_allclose(proba.sum(axis=1), 1.0)
 
 
-def test_member_log_weights_are_numpys_bit_for_bit():
-    """The logarithms of AODE's row weights, taken once when every row holds the first row's
-    weights: the same bits as ``np.log`` of every row, zeros giving ``-inf``."""
-    from bnclf.inference._super_parent import _log_weights
-
-    rng = np.random.default_rng(7)
-    base = rng.dirichlet(np.ones(9))
+def test_one_row_of_weights_for_every_row_is_each_rows_own_bit_for_bit(small):
+    """The kernel's combination with one row of weights ``(d + 1,)`` read for every row equals
+    that of the same weights given for each row, bit for bit; a weight of zero leaves its
+    member out (the combination of the other members, renormalized)."""
+    X, y = small
+    est = AODEClassifier().fit(X, y)
+    kernel, d = est._member_kernel(), X.shape[1]
+    codes = est._encoder.transform(X.iloc[:40])
+    base = np.random.default_rng(7).dirichlet(np.ones(d + 1))
     base[3] = 0.0
-    same = np.tile(base, (40, 1))
-    differ = same.copy()
-    differ[17, :8] = rng.dirichlet(np.ones(8))
-    for weights in (same, differ, same[:1], same[:0]):
-        with np.errstate(divide="ignore"):
-            expected = np.log(weights)
-        got = _log_weights(weights)
-        assert got.shape == weights.shape and got.flags.c_contiguous
-        np.testing.assert_array_equal(got, expected)
-    assert np.isneginf(_log_weights(same)[:, 3]).all()
-    repeated = np.broadcast_to(base, (40, 9))  # one row for every row (AODE's row weights)
-    with np.errstate(divide="ignore"):
-        np.testing.assert_array_equal(_log_weights(repeated), np.log(same))
+    one = kernel.log_weighted_sum(codes, base)
+    np.testing.assert_array_equal(one, kernel.log_weighted_sum(codes, np.tile(base, (40, 1))))
+    kept = np.delete(np.arange(d + 1), 3)
+    members = kernel(codes)[:, kept]
+    np.testing.assert_allclose(one, np.log((np.exp(members) * base[kept, None]).sum(axis=1)), rtol=1e-12)
 
 
 @pytest.mark.parametrize("make", [lambda: AODEClassifier(frequency_limit=3), lambda: AODEClassifier(frequency_limit=0),

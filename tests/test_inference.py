@@ -158,18 +158,19 @@ def test_family_gather_of_families_without_the_class_broadcasts():
 
 
 def test_family_gather_sums_a_few_rows_and_many_rows_alike(monkeypatch):
-    """Row by row, in chunks of a few rows (one buffer reused, a shorter last chunk), in one
-    chunk and on column-major codes: the same sums, bit for bit; and a negative code of a
-    column no family reads is not an error."""
-    import bnclf.inference._kernels as inference
+    """Row by row, in one pass, cut among threads and on column-major codes: the same sums,
+    bit for bit; and a negative code of a column no family reads is not an error."""
+    import bnclf
+    import bnclf._threads as threads
 
     families, tables, cards = random_network(np.random.default_rng(3), 6, 0)
     gather = FamilyGather(families, tables, class_index=6, n_classes=cards[6])
     codes = np.random.default_rng(4).integers(0, np.array(cards[:6]), size=(300, 6))
     few = np.concatenate([gather.summed(codes[i : i + 1]) for i in range(len(codes))])
     whole = gather.summed(codes)
-    monkeypatch.setattr(inference, "_SUM_CELLS", 64)
-    many = gather.summed(codes)
+    monkeypatch.setattr(threads, "MIN_PART_STEPS", 0)
+    with bnclf.config_context(n_threads=2):
+        many = gather.summed(codes)
     assert np.array_equal(few, many) and np.array_equal(whole, many)
     assert np.array_equal(gather.summed(np.asfortranarray(codes)), many)
     np.testing.assert_allclose(many, gather(codes).sum(axis=1), rtol=1e-13)
@@ -256,9 +257,8 @@ def test_dense_network_sums_out_only_the_unknowns():
 
 
 def test_predictions_in_row_chunks_equal_one_pass(monkeypatch):
-    """The predict methods encode and score rows in chunks into one result, and the
-    gather sums families per chunk; tiny chunks give the answers of one pass."""
-    import bnclf.inference._kernels as inference
+    """The predict methods encode and score rows in chunks into one result; tiny chunks give
+    the answers of one pass."""
     import bnclf.models._base as base
     from bnclf import AODEClassifier, ChowLiuMultinetClassifier, KDBClassifier, NaiveBayesClassifier, TANClassifier
     from bnclf.datasets import load_dataset
@@ -279,7 +279,6 @@ def test_predictions_in_row_chunks_equal_one_pass(monkeypatch):
     methods = ("predict", "predict_proba", "predict_log_proba", "predict_joint_log_proba")
     whole = [[getattr(m, name)(X_new) for name in methods] for m in models]
     monkeypatch.setattr(base, "_PREDICT_ROWS", 50)
-    monkeypatch.setattr(inference, "_SUM_CELLS", 7)
     for model, expected in zip(models, whole):
         for name, value in zip(methods, expected):
             got = getattr(model, name)(X_new)

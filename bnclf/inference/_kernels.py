@@ -22,9 +22,11 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 import bnclf._config as _config
-from bnclf._compiled import compiled_loops
 from bnclf._logsumexp import logsumexp
+from bnclf._threads import even_parts, run_parts, too_small_to_cut
 from bnclf.inference._elimination import _contract, _union_labels, elimination_order
+from bnclf.inference._gather_add import family_sums
+from bnclf.inference._spodes import log_weighted_sum as _log_weighted_sum
 
 if TYPE_CHECKING:
     from bnclf.network import Network
@@ -48,16 +50,6 @@ rows' unknowns out by components (:meth:`NetworkKernel._by_components`); narrowe
 
 _SHARED_CELLS = 2**18
 """Entries gathered per batch for the members of an ensemble (measured best on letter and splice)."""
-
-
-_SUM_CELLS = 1 << 15
-"""Entries gathered per chunk of rows by :meth:`FamilyGather.summed` (256 KiB: in cache,
-and reused, so a call of any size makes no large temporary)."""
-
-
-_SUM_ROWS = 128
-"""Fewest rows per chunk of :meth:`FamilyGather.summed` (many families: a few MiB of buffers
-rather than a Python step per row)."""
 
 
 class FamilyGather:
@@ -121,6 +113,17 @@ class FamilyGather:
         self._bases = np.array(bases, dtype=np.int64)
         self._rows = np.ascontiguousarray(np.concatenate(blocks)) if blocks else np.zeros((0, self.n_classes))
         self._used = np.unique(self._vars[self._strides != 0])
+        # the kernel's slots: each family's variables other than the class, without padding
+        lengths = [len(f) - (self.class_index in f) for f in families]
+        real = np.arange(width) < np.array(lengths, dtype=np.int64).reshape(-1, 1)
+        sizes = [[size for v, size in zip(f, t.shape) if v != self.class_index] for f, t in zip(families, tables)]
+        self._slots = (
+            np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64),
+            np.ascontiguousarray(self._vars[real]),
+            np.ascontiguousarray(self._strides[real]),
+            np.array([s for family in sizes for s in family], dtype=np.int64),
+            self._bases,
+        )
 
     def _check(self, codes: np.ndarray) -> np.ndarray:
         codes = np.asarray(codes, dtype=np.int64)
@@ -165,22 +168,35 @@ class FamilyGather:
     def summed(self, codes: np.ndarray) -> np.ndarray:
         """Sum of every family's entries for every row: ``(n_samples, n_classes)``.
 
-        Rows go in chunks of at most ``_SUM_CELLS`` gathered entries, through two buffers
-        allocated once per call (row indices and entries) into the preallocated result:
-        the temporaries stay a few hundred KiB, in cache, however many rows are summed.
-        The families of a row are summed in family order.
+        One compiled pass (:func:`bnclf.inference._gather_add.family_sums`), rows cut among
+        threads; the families of a row are summed in family order, so the sums are the same
+        bits however the rows are cut. Codes of any layout are read in place.
+
+        Raises
+        ------
+        ValueError
+            A family reads a negative (unknown) code, or a code past its variable's values.
         """
-        codes = self._check(codes)
-        n, n_families, n_classes = codes.shape[0], self.n_families, self.n_classes
-        out = np.empty((n, n_classes))
-        step = max(_SUM_ROWS, _SUM_CELLS // max(1, n_families * n_classes))
-        for start in range(0, n, step):
-            block = codes[start : start + step]
-            if start == 0 or block.shape[0] < step:  # the buffers, sized for this chunk
-                offsets = np.empty((n_families, block.shape[0]), dtype=np.int64)
-                entries = np.empty((n_families, block.shape[0], n_classes))
-            self._rows.take(self._family_rows(block, out=offsets), axis=0, out=entries)
-            np.sum(entries, axis=0, out=out[start : start + block.shape[0]])
+        codes = np.asarray(codes, dtype=np.int64)
+        n = codes.shape[0]
+        out = np.empty((n, self.n_classes))
+        slots = self._slots
+        work = float(n) * (slots[1].size + self.n_families * self.n_classes)
+        if too_small_to_cut(work):
+            bad = family_sums(codes, *slots, self._rows, out, 0, n)
+        else:
+            found = []
+            run_parts(lambda a, b: found.append(family_sums(codes, *slots, self._rows, out, a, b)), even_parts(n, work))
+            bad = min((b for b in found if b >= 0), default=-1)
+        if bad >= 0:
+            row, slot = divmod(bad, slots[1].size)
+            code, column = int(codes[row, slots[1][slot]]), int(slots[1][slot])
+            if code < 0:
+                raise ValueError(
+                    "FamilyGather got a negative (unknown) code; sum unknown values out (or replace them) before "
+                    "gathering."
+                )
+            raise ValueError(f"FamilyGather got code {code} in column {column}, which has {slots[3][slot]} values.")
         return out
 
 
@@ -611,18 +627,22 @@ def log_weighted_sum(log_values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     Values are shifted by their maximum over the members with a positive
     weight, for each row and class, so a class far below the others keeps a
     finite value. Members with zero weight are left out (their values may be
-    ``-inf``).
+    ``-inf``); a row and class whose every member is left out, or gives ``-inf``,
+    gives ``-inf``, and a NaN value gives NaN. One compiled pass
+    (:func:`bnclf.inference._spodes.log_weighted_sum`), rows cut among threads.
     """
-    w = np.broadcast_to(np.asarray(weights, dtype=float), log_values.shape[:2])
+    values = np.ascontiguousarray(log_values, dtype=float)
+    n, m, c = values.shape
     with np.errstate(divide="ignore"):
-        log_w = np.log(w)  # -inf leaves a member out
-    loops = compiled_loops()
-    if loops is not None:
-        out = np.empty((log_values.shape[0], log_values.shape[2]))
-        loops.log_weighted_sum(np.asarray(log_values, dtype=float), log_w, out)
-        return out
-    with np.errstate(divide="ignore"):  # a row and class every member gives zero: -inf
-        return logsumexp(log_values + log_w[:, :, None], axis=1)  # log-values are never +inf
+        log_w = np.log(np.asarray(weights, dtype=float))  # -inf leaves a member out
+    log_w = np.broadcast_to(log_w, (n, m))  # one row of weights: read in place for every row
+    out = np.empty((n, c))
+    work = float(values.size)
+    if too_small_to_cut(work):
+        _log_weighted_sum(values, log_w, out, 0, n)
+    else:
+        run_parts(lambda a, b: _log_weighted_sum(values, log_w, out, a, b), even_parts(n, work))
+    return out
 
 
 def log_weighted_posterior(log_joints: np.ndarray, weights: np.ndarray) -> np.ndarray:

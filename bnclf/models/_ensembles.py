@@ -9,7 +9,6 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
-from bnclf._compiled import compiled_loops
 from bnclf._config import row_chunks
 from bnclf._params import Integer, Options
 from bnclf.inference._kernels import StackedKernel, log_weighted_posterior, log_weighted_sum
@@ -567,12 +566,8 @@ class AODEClassifier(EnsembleClassifier):
 
 def _every_value_frequent(codes: np.ndarray, counts: np.ndarray, offsets: np.ndarray, limit: float) -> bool:
     """Whether every value of ``codes`` ``(rows, features)`` is known and occurs at least
-    ``limit`` times in training (``counts[offsets[j] + code]``): one compiled pass when the
-    loops are there, else two gathers."""
-    loops = compiled_loops()
-    if loops is not None:
-        return bool(loops.every_value_frequent(codes, counts, offsets, limit))
-    return bool(codes.min() >= 0 and counts.take(codes.T + offsets[:, None]).min() >= limit)
+    ``limit`` times in training (``counts[offsets[j] + code]``)."""
+    return bool(codes.min() >= 0 and counts.take(codes + offsets).min() >= limit)
 
 
 class WAODEClassifier(AODEClassifier):
