@@ -120,7 +120,7 @@ def plain_error(codes, cards, folds, parents, m):
 
 @pytest.mark.parametrize("dataset", ["krkp_small", "soybean_small"])
 @pytest.mark.parametrize("start, all_folds, m", [("nb", True, 0.0), ("empty", True, 0.0), ("nb", False, 1.0)])
-def test_incremental_score_equals_recomputation_after_every_move(dataset, start, all_folds, m, request, loop_path):
+def test_incremental_score_equals_recomputation_after_every_move(dataset, start, all_folds, m, request):
     _, codes, cards = request.getfixturevalue(dataset)
     d = codes.shape[1] - 1
     folds = _holdout_folds(codes[:, d], 4, 3, all_folds=all_folds)
@@ -139,7 +139,7 @@ def test_incremental_score_equals_recomputation_after_every_move(dataset, start,
     assert all(b < a for a, b in zip(scores, scores[1:]))
 
 
-def test_moves_outside_the_class_families_do_not_change_the_score(krkp_small, loop_path):
+def test_moves_outside_the_class_families_do_not_change_the_score(krkp_small):
     _, codes, cards = krkp_small
     d = codes.shape[1] - 1
     folds = _holdout_folds(codes[:, d], 4, 0, all_folds=True)
@@ -159,7 +159,7 @@ def test_moves_outside_the_class_families_do_not_change_the_score(krkp_small, lo
     assert n_scored == len(state.legal_moves()) - len(skipped)
 
 
-def test_iris_every_dag_and_the_search_optimum(iris_coded, loop_path):
+def test_iris_every_dag_and_the_search_optimum(iris_coded):
     """All 29,281 DAGs over iris' 4 attributes and the class: the engine's score of every
     DAG the search visits equals the plain scorer's, and the DAG it returns has no
     better neighbour in the enumeration."""

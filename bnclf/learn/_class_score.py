@@ -11,6 +11,7 @@ containing the class cannot change the class posterior, so it is never re-scored
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Sequence
@@ -18,11 +19,11 @@ from collections.abc import Callable, Collection, Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from bnclf._compiled import compiled_loops
 from bnclf._config import memory_budget
 from bnclf._logsumexp import logsumexp
+from bnclf._threads import even_parts, run_parts, too_small_to_cut
 from bnclf.counts._cache import CountCache
-from bnclf.counts._measures import m_estimate
+from bnclf.learn._fold_scores import fold_family_entries, zero_one_errors
 from bnclf.learn._search import REVERSE, DagState, Move
 
 __all__ = ["FamilyContributions", "ClassScore", "first_best", "dag_score_from_scratch", "TIE_TOLERANCE"]
@@ -64,9 +65,13 @@ class FamilyContributions:
     of them), so sums and differences of contributions stay finite and a class is
     impossible in a row exactly when its sum is below ``-zero_penalty / 2``. The
     rounding of a running sum through such entries is below ``1e-11`` for any data
-    that fits in memory, far inside :data:`TIE_TOLERANCE`. All folds are counted at once: one ``np.bincount``
-    of the family's codes over all rows and one over the evaluation rows with the
-    fold as an extra axis; the training table of fold ``k`` is their difference.
+    that fits in memory, far inside :data:`TIE_TOLERANCE`.
+
+    A family's entries are one call of the compiled
+    :func:`bnclf.learn._fold_scores.fold_family_entries`, for every case alike (K folds, a
+    holdout whose other rows are never evaluated, resubstitution): one pass over the rows
+    counts each (cell, fold), one over the cells forms each fold's training counts (all rows'
+    less the fold's own) and their logarithms, and one reads every evaluation row's cell.
     """
 
     def __init__(
@@ -84,22 +89,20 @@ class FamilyContributions:
         if (self.codes < 0).any():
             raise ValueError("FamilyContributions needs complete codes (no unknown values).")
         self.cards = np.asarray(cardinalities, dtype=np.int64)
-        self._columns = [np.ascontiguousarray(col) for col in self.codes.T]
         self.class_index = self.codes.shape[1] - 1
         self.n_classes = int(self.cards[self.class_index])
         self.m = float(m)
-        if folds is None:
-            self.eval_rows = np.arange(self.codes.shape[0])
-            self.fold = np.zeros(self.codes.shape[0], dtype=np.int64)
-            self.n_folds = 1
-            self.resubstitution = True
+        n_rows = self.codes.shape[0]
+        self.resubstitution = folds is None
+        if folds is None:  # every row evaluated with the counts of every row: one fold, nothing left out
+            self._row_folds = np.zeros(n_rows, dtype=np.int64)
+            self.eval_rows = np.arange(n_rows)
         else:
-            folds = np.asarray(folds, dtype=np.int64)
-            self.eval_rows = np.flatnonzero(folds >= 0)
-            self.fold = folds[self.eval_rows]
-            self.n_folds = int(self.fold.max()) + 1 if self.eval_rows.size else 1
-            self.resubstitution = False
-        self._all_evaluated = self.eval_rows.size == self.codes.shape[0]
+            self._row_folds = np.ascontiguousarray(folds, dtype=np.int64)
+            if self._row_folds.shape != (n_rows,) or (self._row_folds < -1).any():
+                raise ValueError(f"folds: one fold >= 0 (or -1: never evaluated) per row of the {n_rows} rows.")
+            self.eval_rows = np.flatnonzero(self._row_folds >= 0)
+        self.n_folds = int(self._row_folds.max()) + 1 if self.eval_rows.size else 1
         self.y = self.codes[self.eval_rows, self.class_index]
         n_vars = self.codes.shape[1]
         lowest = np.log(max(self.codes.shape[0], 2))  # a nonzero ML probability is >= 1/N
@@ -110,7 +113,6 @@ class FamilyContributions:
             self._log_of_counts = np.log(np.arange(max(self.codes.shape[0], int(self.cards.max())) + 1, dtype=float))
         self.budget = int(budget_bytes)
         self._budget = memory_budget()
-        self._classes = np.arange(self.n_classes)[:, None]
         self._memo: OrderedDict = OrderedDict()
         self._bytes = 0
         self.n_computed = 0
@@ -145,66 +147,30 @@ class FamilyContributions:
         if c not in family:
             raise ValueError(f"family {family} does not contain the class.")
         shape = [int(self.cards[v]) for v in family]
-        strides = [math.prod(shape[i + 1 :]) for i in range(len(family))]
         size = math.prod(shape)
         cells = float(size) * (3 * self.n_folds + 1)  # per-fold counts, training counts and log table; totals
         if self.cache is not None and 8.0 * cells > self._budget:
             self.cache.check_size(family, cells=cells)  # raises, naming the columns
-        k = self.n_folds
-        class_stride = strides[family.index(c)] * k
-        loops = None if self.resubstitution or not self._all_evaluated else compiled_loops()
-        if loops is not None:
-            return loops.fold_family_entries(
-                self.codes,
-                np.array(family, dtype=np.int64),
-                np.array(strides, dtype=np.int64),
-                family.index(c),
-                self.n_classes,
-                self.fold,
-                k,
-                shape[0],
-                self._log_of_counts,
-                self.m,
-                self.zero_penalty,
-            )
-        if self.resubstitution or not self._all_evaluated:
-            offsets = np.zeros(self.codes.shape[0], dtype=np.int64)
-            for v, stride in zip(family, strides):
-                if v != c:
-                    offsets += self._columns[v] * stride
-            flat = offsets + self._columns[c] * (class_stride // k)
-            if self.resubstitution:
-                train = np.bincount(flat, minlength=size)[:, None]
-            else:
-                held = np.bincount(flat[self.eval_rows] * k + self.fold, minlength=size * k).reshape(size, k)
-                train = np.bincount(flat, minlength=size)[:, None] - held
-            rows = offsets[self.eval_rows] * k + self.fold
-        else:  # every row is held out once: the cells of each row's own fold, counted once
-            rows = self.fold.copy()  # offset * k + fold, the class left out
-            for v, stride in zip(family, strides):
-                if v != c:
-                    rows += self._columns[v] * (stride * k)
-            held = np.bincount(rows + self._columns[c] * class_stride, minlength=size * k).reshape(size, k)
-            train = held.sum(axis=1, keepdims=True) - held
-        train = train.reshape(shape[0], -1)  # child by (parent configuration, fold)
-        if self.m > 0:
-            log_table = np.log(m_estimate(train, self.m)).ravel()
-        else:  # maximum likelihood; an unseen configuration is uniform
-            totals = train.sum(axis=0)
-            unseen = totals == 0
-            if unseen.any():  # one count of each child value: log(1) - log(r) = -log(r), uniform
-                train += unseen
-                totals[unseen] = shape[0]
-            logs = self._log_of_counts  # log(0), ..., log(N): a lookup, the same numbers as np.log
-            log_table = (logs[train] - logs[totals]).ravel()
-        entries = log_table[rows + class_stride * self._classes]
-        # every finite entry is above -zero_penalty (see the class Notes): only -inf changes
-        return np.maximum(entries, -self.zero_penalty, out=entries)
+        entries = np.empty((self.n_classes, self.n_eval))
+        fold_family_entries(
+            self.codes,
+            np.array(family, dtype=np.int64),
+            np.array(shape, dtype=np.int64),
+            family.index(c),
+            self._row_folds,
+            self.n_folds,
+            not self.resubstitution,
+            self._log_of_counts,
+            self.m,
+            self.zero_penalty,
+            entries,
+        )
+        return entries
 
 
 _SCORE_BATCH_CELLS = 1 << 17
-"""Cells of the neighbours' summed contributions scored at once (1 MiB: they are written
-and read back while in cache)."""
+"""Cells of the neighbours' summed contributions scored at once by the conditional
+log-likelihood (1 MiB: they are written and read back while in cache)."""
 
 
 TIE_TOLERANCE = 1e-9
@@ -224,25 +190,6 @@ def first_best(log_joint: np.ndarray, axis: int = -1, tolerance: float = TIE_TOL
         return (second > first + tolerance).astype(np.intp)
     best = log_joint.max(axis=axis, keepdims=True)
     return np.argmax(log_joint >= best - tolerance, axis=axis)
-
-
-def _first_best_class(sums: np.ndarray, tolerance: float = TIE_TOLERANCE) -> np.ndarray:
-    """:func:`first_best` over axis 1 of ``(batch, n_classes, n_eval)`` sums, one class at a
-    time: whole ``(batch, n_eval)`` planes, where an arg-max over the middle axis would
-    visit the classes of one row at a time."""
-    n_classes = sums.shape[1]
-    if n_classes == 2:
-        return first_best(sums, axis=1, tolerance=tolerance)
-    best = sums.max(axis=1)
-    best -= tolerance
-    predicted = np.zeros(best.shape, dtype=np.intp)
-    found = sums[:, 0] >= best
-    for c in range(1, n_classes):
-        hit = sums[:, c] >= best
-        hit &= ~found
-        np.copyto(predicted, c, where=hit)
-        found |= hit
-    return predicted
 
 
 class ClassScore:
@@ -271,6 +218,12 @@ class ClassScore:
     re-scored; under CMDL they change only the dimension term. The predicted class
     is :func:`first_best`: the lowest class index on ties (rows where every class
     is impossible go to class 0).
+
+    The 0/1 loss of each neighbour is one pass of the compiled
+    :func:`bnclf.learn._fold_scores.zero_one_errors` over its sums (the current sums less
+    the changed family's old entries, formed once per changed family, plus its new ones).
+    The CLL and CMDL are formed in numpy, a batch of neighbours at a time: a different
+    computation (a log-sum-exp over the classes of each row), which no kernel computes.
     """
 
     def __init__(
@@ -313,12 +266,9 @@ class ClassScore:
         """Scores of summed contributions ``(batch, n_classes, n_eval)``: ``(batch,)``."""
         impossible = -0.5 * self.contributions.zero_penalty
         if self.kind == "zero_one":
-            if self.n_classes == 2:  # all impossible: class 0
-                predicted = _first_best_class(sums)
-                predicted &= sums[:, 1] > impossible
-                return (predicted != self.contributions.y).mean(axis=-1)
-            wrong = ~self._first_best_is_true_class(sums, impossible)
-            return wrong.mean(axis=-1)
+            plan = np.arange(len(sums), dtype=np.int64)[:, None]  # each batch member alone
+            with np.errstate(invalid="ignore", divide="ignore"):  # no evaluation row: NaN
+                return self._errors([np.ascontiguousarray(s) for s in sums], plan) / self.contributions.n_eval
         log_joint = np.where(sums < impossible, -np.inf, sums)
         rows = np.arange(self.contributions.n_eval)
         with np.errstate(invalid="ignore"):
@@ -326,31 +276,6 @@ class ClassScore:
         if self.kind == "cll":
             return cll
         return 0.5 * dim * self._log_n - cll
-
-    def _first_best_is_true_class(self, sums: np.ndarray, impossible: float) -> np.ndarray:
-        """Whether :func:`first_best` of each ``(batch, n_classes, n_eval)`` row is its true
-        class: the true class is within the tolerance of the best and the best of the
-        classes below it is not (class 0 where every class is impossible).
-
-        The best below the true class is a maximum after adding a mask of ``-inf`` at
-        the true class and above: a few passes over the sums, where the first best
-        class of every row takes a pass per class.
-        """
-        y = self.contributions.y
-        source, below, true = self.__dict__.get("_true_class_cells", (None, None, None))
-        if source is not y:  # RMHO draws new evaluation rows (kept by their classes, not their memo)
-            below = np.where(np.arange(self.n_classes)[:, None] < y, 0.0, -np.inf)
-            true = y * y.size + np.arange(y.size)  # each row's true class in a flat (class, row) plane
-            self._true_class_cells = (y, below, true)
-        best = sums.max(axis=1)
-        threshold = best - TIE_TOLERANCE
-        correct = np.take(sums.reshape(sums.shape[0], -1), true, axis=1) >= threshold
-        correct &= np.add(sums, below).max(axis=1) < threshold
-        dead = best < impossible  # every class impossible: class 0
-        correct &= ~dead
-        dead &= y == 0
-        correct |= dead
-        return correct
 
     def start(self, state: DagState) -> float:
         parents = state.parents
@@ -398,9 +323,8 @@ class ClassScore:
             dims = np.array([self._dim_delta(m, parents) for m in moves]) + self._dim
             values[~touching] += 0.5 * (dims[~touching] - self._dim) * self._log_n
         scored = np.flatnonzero(touching)
-        loops = compiled_loops() if self.kind == "zero_one" else None
-        if loops is not None:
-            values[scored] = self._zero_one_compiled(loops, state, moves, scored)
+        if self.kind == "zero_one":
+            values[scored] = self._zero_one(state, moves, scored)
             return values, len(scored)
         per_row = max(1, self.contributions.n_eval * self.n_classes)
         batch = max(1, min(len(scored), _SCORE_BATCH_CELLS // per_row))
@@ -430,15 +354,9 @@ class ClassScore:
         entries`` (``entries`` None: ``base`` alone). Moves that change one family (additions,
         deletions) are grouped by that family, so the sums without its old entries are
         formed once per group; a reversal's sums are the current ones with both changes."""
-        groups, reversals = {}, []
-        for i in scored:
-            move = moves[i]
-            (reversals if move.kind == REVERSE else groups.setdefault(move.v, [])).append(i)
+        groups, reversals = self._grouped(moves, scored)
         for child, members in groups.items():
-            old = parents[child]
-            base = self._finite
-            if self._has_class(child, old):
-                base = base - self.contributions.get(child, old)
+            base = self._base_without(child, parents)
             for i in members:
                 new = moves[i].changes(parents)[0][1]
                 yield i, base, (self.contributions.get(child, new) if self._has_class(child, new) else None)
@@ -447,17 +365,80 @@ class ClassScore:
             self._apply_delta(moves[i], parents, sums)
             yield i, sums, None
 
-    def _zero_one_compiled(self, loops, state: DagState, moves: list[Move], scored: np.ndarray) -> np.ndarray:
-        """The 0/1 loss of each scored move by the compiled loop: each neighbour's sums are
-        added and scored row by row in one pass (the numpy path of :meth:`evaluate` forms
-        them in batches and scores a batch in a few passes; the errors are the same)."""
-        y, n = self.contributions.y, self.contributions.n_eval
+    @staticmethod
+    def _grouped(moves: list[Move], scored: np.ndarray) -> tuple[dict, list]:
+        """The scored moves that change one family, grouped by its child, and the reversals."""
+        groups, reversals = {}, []
+        for i in scored:
+            move = moves[i]
+            (reversals if move.kind == REVERSE else groups.setdefault(move.v, [])).append(i)
+        return groups, reversals
+
+    def _base_without(self, child: int, parents) -> np.ndarray:
+        """The current sums without the entries of ``child``'s family (the current ones when it
+        has no class)."""
+        old = parents[child]
+        return self._finite - self.contributions.get(child, old) if self._has_class(child, old) else self._finite
+
+    def _zero_one(self, state: DagState, moves: list[Move], scored: np.ndarray) -> np.ndarray:
+        """The 0/1 loss of each scored move, by one call of
+        :func:`bnclf.learn._fold_scores.zero_one_errors` for all of them (cut among threads):
+        a move that changes one family adds its new entries (if it has the class) to the
+        current sums without its old ones, formed once per changed family; a reversal takes
+        the current sums and subtracts and adds the entries of both its families, in the
+        order :meth:`_apply_delta` would."""
+        parents = state.parents
+        groups, reversals = self._grouped(moves, scored)
+        arrays, order, plan_rows = [self._finite], [], []
+        get, has_class = self.contributions.get, self._has_class
+        for child, members in groups.items():
+            arrays.append(self._base_without(child, parents))
+            base = len(arrays) - 1
+            for i in members:
+                new = moves[i].changes(parents)[0][1]
+                if has_class(child, new):
+                    arrays.append(get(child, new))
+                    plan_rows.append((base, len(arrays)))
+                else:
+                    plan_rows.append((base, 0))
+            order.extend(members)
+        for i in reversals:
+            terms = []
+            for child, new in moves[i].changes(parents):
+                old = parents[child]
+                if has_class(child, old):
+                    arrays.append(get(child, old))
+                    terms.append(-len(arrays))
+                if has_class(child, new):
+                    arrays.append(get(child, new))
+                    terms.append(len(arrays))
+            plan_rows.append((0, *terms))
+            order.append(i)
+        width = max(map(len, plan_rows), default=1)
+        plan = np.zeros((len(plan_rows), width), dtype=np.int64)
+        for k, row in enumerate(plan_rows):
+            plan[k, : len(row)] = row
+        values = np.empty(len(moves))
+        with np.errstate(invalid="ignore", divide="ignore"):  # no evaluation row: NaN
+            values[order] = self._errors(arrays, plan) / self.contributions.n_eval
+        return values[scored]
+
+    def _errors(self, arrays: list[np.ndarray], plan: np.ndarray) -> np.ndarray:
+        """:func:`bnclf.learn._fold_scores.zero_one_errors` of every row of ``plan``, its rows
+        cut among threads (each neighbour's errors by its own steps: the same in any number of
+        threads)."""
+        y = self.contributions.y
+        errors = np.zeros(len(plan), dtype=np.int64)
+        if not y.size or not len(plan):
+            return errors
         impossible = -0.5 * self.contributions.zero_penalty
-        zeros = np.zeros_like(self._finite)  # the sums of a move that adds no entries: x + 0 is x
-        out = np.empty(len(moves))
-        for i, base, entries in self._neighbour_sums(state.parents, moves, scored):
-            out[i] = loops.zero_one_errors(base, zeros if entries is None else entries, y, impossible, TIE_TOLERANCE)
-        return out[scored] / n
+        task = functools.partial(zero_one_errors, arrays, plan, y, impossible, TIE_TOLERANCE, errors)
+        work = float(len(plan)) * self.n_classes * y.size  # one step per cell of each neighbour's sums
+        if too_small_to_cut(work):
+            task(0, len(plan))
+        else:
+            run_parts(task, even_parts(len(plan), work))
+        return errors
 
     def accept(self, state: DagState, move: Move) -> None:
         parents = state.parents

@@ -1,0 +1,452 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The kernels of RMCV's and RMHO's cross-validated 0/1 loss
+(:mod:`bnclf.learn._class_score`): a family's log-CPT entries at every evaluation row, with
+the parameters of that row's training part, and the errors of the first best class of
+summed entries.
+
+Both release the GIL and run in the calling thread: one call is a family or a neighbour,
+and the search asks for them one at a time.
+"""
+
+from libc.math cimport log
+from libc.stdint cimport int64_t
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
+from libc.stdlib cimport calloc, free, malloc
+
+
+cdef int _CODE_OUT_OF_RANGE = 1
+cdef int _FOLD_OUT_OF_RANGE = 2
+cdef int _WRONG_EVAL_COUNT = 3
+cdef int _NO_MEMORY = 4
+
+
+def fold_family_entries(
+    const int64_t[:, ::1] codes,
+    const int64_t[::1] family,
+    const int64_t[::1] shape,
+    Py_ssize_t class_position,
+    const int64_t[::1] fold,
+    Py_ssize_t n_folds,
+    bint leave_out,
+    const double[::1] logs,
+    double m,
+    double zero_penalty,
+    double[:, ::1] out,
+):
+    """Write the log-CPT entries of one family at every evaluation row, for every class value,
+    each with the parameters of the row's training part, into ``out``.
+
+    Parameters
+    ----------
+    codes : ndarray of int64 (N, n_variables), C-contiguous
+        Coded rows, no unknown codes.
+    family : ndarray of int64 (f,)
+        The family's variables (columns of ``codes``): the child first, then its parents; the
+        class at ``class_position`` (its axis holds ``out.shape[0]`` values).
+    shape : ndarray of int64 (f,)
+        Each variable's number of values; the family's table is row-major in this order.
+    class_position : int
+        The class's place in ``family`` (0: the class is the child).
+    fold : ndarray of int64 (N,)
+        Each row's fold: ``g`` in ``0 .. n_folds - 1``, evaluated; ``-1``, never evaluated and
+        always in the training part.
+    n_folds : int
+    leave_out : bool
+        True: a row of fold ``g`` is scored with the counts of every row outside fold ``g``
+        (K-fold cross-validation, a holdout). False: with the counts of every row
+        (resubstitution; then ``n_folds`` is 1).
+    logs : ndarray of float64
+        ``log(0), log(1), ...`` up to at least ``max(N, shape[0])`` (read when ``m == 0``).
+    m : float
+        ``m > 0``: the m-estimate ``log((N(x, pa) + m / r) / (N(pa) + m))``. ``m == 0``:
+        maximum likelihood ``logs[N(x, pa)] - logs[N(pa)]``, and ``-logs[r]`` (uniform) for a
+        parent configuration without training rows.
+    zero_penalty : float
+        Entries below ``-zero_penalty`` (a zero probability: ``-inf``) are raised to it.
+    out : ndarray of float64 (n_classes, n_eval), C-contiguous
+        Column ``i`` is the ``i``-th evaluated row (``fold >= 0``) in row order; row ``c`` the
+        entry with the class set to ``c``.
+
+    Raises
+    ------
+    ValueError
+        A code outside its variable's values, a fold outside ``-1 .. n_folds - 1``, a number
+        of evaluated rows other than ``out.shape[1]``, or ``logs`` too short.
+    MemoryError
+        The working tables (three of ``n_folds`` cells per table cell) cannot be allocated.
+
+    Notes
+    -----
+    The counts are whole numbers, exact in any order. A row's entry is its cell's, so the
+    numbers are those of counting each fold's training table, taking its logarithms
+    (:func:`bnclf.counts.m_estimate`, or the lookup of ``logs``) and reading every row's cell:
+    bit for bit under maximum likelihood (the same lookups and one subtraction), and by the C
+    library's ``log`` of the same quotient under the m-estimate.
+    """
+    cdef Py_ssize_t n = codes.shape[0], f = family.shape[0], t
+    if shape.shape[0] != f or not 0 <= class_position < f or n_folds < 1 or fold.shape[0] != n:
+        raise ValueError("fold_family_entries: family, shape, class_position, fold and n_folds do not agree.")
+    if out.shape[0] != shape[class_position]:
+        raise ValueError(f"fold_family_entries: out has {out.shape[0]} rows for {shape[class_position]} classes.")
+    for t in range(f):
+        if not 0 <= family[t] < codes.shape[1] or shape[t] < 1:
+            raise ValueError("fold_family_entries: a family variable outside the codes' columns, or without values.")
+    if m <= 0.0 and logs.shape[0] <= max(n, shape[0]):
+        raise ValueError(f"fold_family_entries: logs holds {logs.shape[0]} entries; it needs {max(n, shape[0]) + 1}.")
+    cdef int status
+    with nogil:
+        status = _entries(codes, family, shape, class_position, fold, n_folds, leave_out, logs, m, zero_penalty, out)
+    if status == _CODE_OUT_OF_RANGE:
+        raise ValueError("fold_family_entries: a code outside its variable's values.")
+    if status == _FOLD_OUT_OF_RANGE:
+        raise ValueError(f"fold_family_entries: a fold outside -1 .. {n_folds - 1}.")
+    if status == _WRONG_EVAL_COUNT:
+        raise ValueError(f"fold_family_entries: out has {out.shape[1]} columns for another number of evaluated rows.")
+    if status == _NO_MEMORY:
+        raise MemoryError("fold_family_entries: the working tables of the family could not be allocated.")
+
+
+cdef int _entries(
+    const int64_t[:, ::1] codes,
+    const int64_t[::1] family,
+    const int64_t[::1] shape,
+    Py_ssize_t class_position,
+    const int64_t[::1] fold,
+    Py_ssize_t k,
+    bint leave_out,
+    const double[::1] logs,
+    double m,
+    double zero_penalty,
+    double[:, ::1] out,
+) noexcept nogil:
+    cdef Py_ssize_t n = codes.shape[0], f = family.shape[0], n_eval = out.shape[1], n_classes = out.shape[0]
+    cdef Py_ssize_t t, a, g, i, c, cell
+    cdef int64_t r = shape[0], size = 1, columns, class_stride = 1, stride, code, v, count, denominator
+    cdef int64_t total, column
+    cdef double entry
+    for a in range(f):
+        size *= shape[a]
+    for a in range(class_position + 1, f):
+        class_stride *= shape[a]
+    columns = size // r  # parent configurations, the class among them unless it is the child
+    cdef int64_t *held = <int64_t *> calloc(size * k, sizeof(int64_t))  # (cell, fold) held out; then train
+    cdef int64_t *never = <int64_t *> calloc(size, sizeof(int64_t))  # per cell: rows never evaluated
+    cdef int64_t *parent_total = <int64_t *> calloc(columns * k, sizeof(int64_t))  # (configuration, fold)
+    cdef int64_t *place = <int64_t *> malloc((n_eval if n_eval > 0 else 1) * sizeof(int64_t))
+    cdef double *table = <double *> malloc(size * k * sizeof(double))
+    cdef int status = 0
+    if held == NULL or never == NULL or parent_total == NULL or place == NULL or table == NULL:
+        status = _NO_MEMORY
+    i = 0
+    t = 0
+    while status == 0 and t < n:  # each row's cell without the class, and the counts
+        cell = 0
+        stride = size
+        for a in range(f):
+            stride //= shape[a]
+            if a != class_position:
+                code = codes[t, family[a]]
+                if code < 0 or code >= shape[a]:
+                    status = _CODE_OUT_OF_RANGE
+                cell += code * stride
+        code = codes[t, family[class_position]]
+        if code < 0 or code >= n_classes:
+            status = _CODE_OUT_OF_RANGE
+        g = fold[t]
+        if g >= k or g < -1:
+            status = _FOLD_OUT_OF_RANGE
+        elif g == -1:
+            never[cell + code * class_stride] += 1
+        elif i >= n_eval:
+            status = _WRONG_EVAL_COUNT
+        else:
+            place[i] = cell * k + g  # the (cell, fold) of the row, the class left out
+            held[(cell + code * class_stride) * k + g] += 1
+            i += 1
+        t += 1
+    if status == 0 and i != n_eval:
+        status = _WRONG_EVAL_COUNT
+    if status != 0:
+        free(held); free(never); free(parent_total); free(place); free(table)
+        return status
+    for cell in range(size):  # each fold's training counts, and their sums over the child
+        total = never[cell]
+        for g in range(k):
+            total += held[cell * k + g]
+        column = (cell % columns) * k
+        for g in range(k):
+            count = total - held[cell * k + g] if leave_out else total
+            held[cell * k + g] = count
+            parent_total[column + g] += count
+    for cell in range(size):
+        column = (cell % columns) * k
+        for g in range(k):
+            count, denominator = held[cell * k + g], parent_total[column + g]
+            if m > 0.0:
+                entry = log((count + m / r) / (denominator + m))
+            elif denominator == 0:  # a configuration without training rows: uniform
+                entry = -logs[r]
+            else:
+                entry = logs[count] - logs[denominator]
+            table[cell * k + g] = entry if entry > -zero_penalty else -zero_penalty
+    for c in range(n_classes):
+        column = c * class_stride * k
+        for i in range(n_eval):
+            out[c, i] = table[place[i] + column]
+    free(held); free(never); free(parent_total); free(place); free(table)
+    return 0
+
+
+def zero_one_errors(
+    list arrays,
+    const int64_t[:, ::1] plan,
+    const int64_t[::1] y,
+    double impossible,
+    double tolerance,
+    int64_t[::1] out,
+    Py_ssize_t start,
+    Py_ssize_t stop,
+):
+    """Write into ``out[start:stop]`` the number of rows whose first best class of each
+    neighbour's sums is not ``y``.
+
+    Parameters
+    ----------
+    arrays : list of ndarray of float64 (n_classes, n_rows), C-contiguous
+        Summed log-CPT entries of each row (column) for each class (row), and the entries
+        added to or taken from them.
+    plan : ndarray of int64 (n_neighbours, width)
+        Row ``k`` makes neighbour ``k``'s sums: ``arrays[plan[k, 0]]``, then, for ``j = 1, 2,
+        ...`` until a 0, plus ``arrays[plan[k, j] - 1]`` when ``plan[k, j] > 0`` and less
+        ``arrays[-plan[k, j] - 1]`` when it is negative, cell by cell in that order.
+    y : ndarray of int64 (n_rows,)
+        The true classes, in ``0 .. n_classes - 1``.
+    impossible : float
+        A sum below it is an impossible class.
+    tolerance : float
+        Sums within it of the best are ties.
+    out : ndarray of int64 (n_neighbours,)
+    start, stop : int
+        The neighbours to score (the rows of ``plan``): parts of one plan may run in threads
+        at once.
+
+    Raises
+    ------
+    ValueError
+        Arrays of another shape or not C-contiguous float64, a plan entry outside ``arrays``,
+        or a class outside ``0 .. n_classes - 1``.
+
+    Notes
+    -----
+    The rule of :func:`bnclf.learn._class_score.first_best`: the prediction is the lowest
+    class within ``tolerance`` of the best; where every class is below ``impossible`` it is
+    class 0. With two classes the prediction is class 1 when its sum is above class 0's plus
+    ``tolerance`` and above ``impossible``. Each cell's sum is formed by the same additions
+    and subtractions in the same order as the whole arrays would be, so the errors are those
+    of forming every neighbour's sums first and predicting from them; each neighbour is
+    scored by its own steps, so parts give the same errors in any number of threads.
+    """
+    cdef Py_ssize_t n = y.shape[0], width = plan.shape[1], n_arrays = len(arrays), k, j, a
+    if stop > plan.shape[0] or start < 0 or out.shape[0] != plan.shape[0] or width < 1:
+        raise ValueError("zero_one_errors: plan, out, start and stop do not agree.")
+    if start >= stop:
+        return
+    if n_arrays == 0:
+        raise ValueError("zero_one_errors: no arrays.")
+    cdef _Buffers buffers = _Buffers(arrays, n)
+    cdef Py_ssize_t n_classes = buffers.n_classes
+    for k in range(start, stop):
+        for j in range(width):
+            a = plan[k, j]
+            if (j == 0 and not 0 <= a < n_arrays) or (j > 0 and not -n_arrays <= a <= n_arrays):
+                raise ValueError(f"zero_one_errors: plan[{k}, {j}] = {a} is outside the {n_arrays} arrays.")
+            if j > 0 and a == 0:
+                break
+    for k in range(n):
+        if not 0 <= y[k] < n_classes:
+            raise ValueError(f"zero_one_errors: a class outside 0 .. {n_classes - 1}.")
+    cdef double *scratch = <double *> malloc((n_classes + 3) * max(n, 1) * sizeof(double))
+    if scratch == NULL:
+        raise MemoryError("zero_one_errors: no memory for one neighbour's sums.")
+    with nogil:
+        for k in range(n):
+            scratch[k] = y[k]  # the classes as numbers: compared with the predictions as numbers
+        for k in range(start, stop):
+            out[k] = _neighbour_errors(buffers.data, plan, k, n_classes, n, scratch, scratch + n,
+                                       impossible, tolerance)
+    free(scratch)
+
+
+cdef class _Buffers:
+    """The data of a list of ``(n_classes, n)`` float64 C-contiguous arrays, held for the
+    life of the object."""
+
+    cdef Py_buffer *views
+    cdef const double **data
+    cdef Py_ssize_t count, n_classes
+
+    def __cinit__(self, list arrays, Py_ssize_t n):
+        self.views = <Py_buffer *> calloc(len(arrays), sizeof(Py_buffer))
+        self.data = <const double **> calloc(len(arrays), sizeof(double *))
+        if self.views == NULL or self.data == NULL:
+            raise MemoryError("zero_one_errors: no memory for the arrays' addresses.")
+        cdef Py_ssize_t i
+        cdef Py_buffer *view
+        for i in range(len(arrays)):
+            view = &self.views[i]
+            PyObject_GetBuffer(arrays[i], view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+            self.count = i + 1
+            if i == 0:
+                self.n_classes = view.shape[0] if view.ndim == 2 else 0
+            if (view.ndim != 2 or view.itemsize != 8 or not _is_double(view.format)
+                    or view.shape[0] != self.n_classes or view.shape[1] != n or self.n_classes < 1):
+                raise ValueError(f"zero_one_errors: arrays[{i}] is not float64 of the shape (n_classes, {n}).")
+            self.data[i] = <const double *> view.buf
+
+    def __dealloc__(self):
+        cdef Py_ssize_t i
+        if self.views != NULL:
+            for i in range(self.count):
+                PyBuffer_Release(&self.views[i])
+        free(self.views)
+        free(<void *> self.data)
+
+
+cdef bint _is_double(const char *format) noexcept:
+    """Whether a buffer format is one native float64 (``d``, ``@d`` or ``=d``)."""
+    if format == NULL:
+        return False
+    if format[0] in b"@=":
+        format += 1
+    return format[0] == b"d" and format[1] == 0
+
+
+cdef int64_t _neighbour_errors(
+    const double **data,
+    const int64_t[:, ::1] plan,
+    Py_ssize_t k,
+    Py_ssize_t n_classes,
+    Py_ssize_t n,
+    const double *y,
+    double *scratch,
+    double impossible,
+    double tolerance,
+) noexcept nogil:
+    """The errors of neighbour ``k`` of :func:`zero_one_errors`: its base alone, its base plus
+    one array (read as they are), or else its sums formed in ``scratch`` first (the same
+    steps, a cell at a time)."""
+    cdef const double *base = data[plan[k, 0]]
+    cdef const double *added = NULL
+    cdef Py_ssize_t width = plan.shape[1], j, i, size = n_classes * n
+    cdef int64_t a
+    cdef double *sums
+    cdef const double *term
+    if width > 1 and plan[k, 1] > 0 and (width == 2 or plan[k, 2] == 0):  # one array added
+        added = data[plan[k, 1] - 1]
+    elif width > 1 and plan[k, 1] != 0:
+        sums = scratch + 2 * n
+        for i in range(size):
+            sums[i] = base[i]
+        for j in range(1, width):
+            a = plan[k, j]
+            if a == 0:
+                break
+            term = data[a - 1] if a > 0 else data[-a - 1]
+            if a > 0:
+                for i in range(size):
+                    sums[i] = sums[i] + term[i]
+            else:
+                for i in range(size):
+                    sums[i] = sums[i] - term[i]
+        base = sums
+    if n_classes == 2:
+        return _two_class_errors(base, added, n, y, impossible, tolerance)
+    return _errors(base, added, n_classes, n, y, impossible, tolerance, scratch)
+
+
+cdef int64_t _two_class_errors(
+    const double *base, const double *added, Py_ssize_t n, const double *y, double impossible, double tolerance
+) noexcept nogil:
+    """The errors of :func:`zero_one_errors` with two classes, four rows at a time (four
+    counts, each of whole numbers: exact)."""
+    cdef Py_ssize_t i = 0, j
+    cdef double counts[4]
+    cdef double first, second, predicted
+    counts[0] = counts[1] = counts[2] = counts[3] = 0.0
+    if added == NULL:
+        while i + 4 <= n:
+            for j in range(4):
+                first, second = base[i + j], base[n + i + j]
+                predicted = 1.0 if second > first + tolerance else 0.0
+                predicted = predicted if second > impossible else 0.0
+                counts[j] += 1.0 if predicted != y[i + j] else 0.0
+            i += 4
+    else:
+        while i + 4 <= n:
+            for j in range(4):
+                first, second = base[i + j] + added[i + j], base[n + i + j] + added[n + i + j]
+                predicted = 1.0 if second > first + tolerance else 0.0
+                predicted = predicted if second > impossible else 0.0
+                counts[j] += 1.0 if predicted != y[i + j] else 0.0
+            i += 4
+    cdef int64_t errors = <int64_t> (counts[0] + counts[1] + counts[2] + counts[3])
+    while i < n:
+        first, second = base[i], base[n + i]
+        if added != NULL:
+            first, second = first + added[i], second + added[n + i]
+        predicted = 1.0 if (second > first + tolerance) and second > impossible else 0.0
+        errors += predicted != y[i]
+        i += 1
+    return errors
+
+
+cdef int64_t _errors(
+    const double *base,
+    const double *added,
+    Py_ssize_t n_classes,
+    Py_ssize_t n,
+    const double *y,
+    double impossible,
+    double tolerance,
+    double *scratch,
+) noexcept nogil:
+    """The errors of :func:`zero_one_errors` with three classes or more, a class's sums at a
+    time: each row's best sum (the largest), then its first class within the tolerance of it
+    (the classes from the last to the first, the lower one kept), compared with the true
+    class (a row's true class is within the tolerance of the best and no class below it is
+    exactly when it is that first class)."""
+    cdef Py_ssize_t i, c
+    cdef int64_t errors = 0
+    cdef double *best = scratch  # each row's best sum, then less the tolerance
+    cdef double *first = scratch + n  # each row's first class within the tolerance
+    cdef const double *row
+    cdef const double *add
+    cdef double s, class_c
+    for i in range(n):
+        best[i] = base[i] + added[i] if added != NULL else base[i]
+    for c in range(1, n_classes):
+        row = base + c * n
+        if added == NULL:
+            for i in range(n):
+                best[i] = row[i] if row[i] > best[i] else best[i]
+        else:
+            add = added + c * n
+            for i in range(n):
+                s = row[i] + add[i]
+                best[i] = s if s > best[i] else best[i]
+    for i in range(n):
+        first[i] = 0.0 if best[i] < impossible else n_classes  # every class impossible: class 0
+        best[i] = best[i] - tolerance
+    for c in range(n_classes - 1, -1, -1):
+        row = base + c * n
+        class_c = c
+        if added == NULL:
+            for i in range(n):
+                first[i] = class_c if (row[i] >= best[i]) & (first[i] != 0.0) else first[i]
+        else:
+            add = added + c * n
+            for i in range(n):
+                first[i] = class_c if (row[i] + add[i] >= best[i]) & (first[i] != 0.0) else first[i]
+    for i in range(n):
+        errors += first[i] != y[i]
+    return errors
