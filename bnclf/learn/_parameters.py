@@ -12,15 +12,10 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike
 
-from bnclf._compiled import compiled_loops
 from bnclf._threads import even_parts, run_parts, too_small_to_cut
 from bnclf.counts._cache import CountCache
 from bnclf.counts._measures import m_estimate
-
-_LOG_CELL_NS = 1.5
-"""Nanoseconds of the compiled log-CPT table per cell (a count's logarithm read from a table,
-written into a fresh array: splice's 691,200 cells in about 1 ms on the benchmark machine),
-to cut its rows among threads."""
+from bnclf.learn._pair_tables import PairCells
 
 
 def m_estimated_log_cpts(cache: CountCache, families: Sequence[Sequence[int]], m: float = 1.0) -> list[np.ndarray]:
@@ -84,77 +79,36 @@ def child_given_pair_log_table(cache: CountCache, alpha: ArrayLike, beta: ArrayL
         Its :meth:`~PairLogTable.full` table has shape ``(R, R, n_classes)`` (see
         :meth:`CountCache.pair_blocks`); the CPT of the family ``(j, p, class)`` is
         ``full()[offsets[j]:offsets[j] + r_j, offsets[p]:offsets[p] + r_p]``. The diagonal
-        blocks (``j == p``) are zero. With the compiled loops the table is made when first
-        asked for, and :meth:`~PairLogTable.sub_table` gives the cells of some values alone.
+        blocks (``j == p``) are zero. The table is made when first asked for, and
+        :meth:`~PairLogTable.sub_table` gives the cells of some values alone.
 
     Notes
     -----
-    The counts are :meth:`CountCache.pair_counts_in_use`: a cell of a value that no
-    row holds has no count, so its entry is ``log(alpha_j) - log(N(x_p, c) + beta_j)``,
-    written a child feature at a time, and only the cells of the values in use take a
-    logarithm of their own. The entries are those of the full formula over every cell,
-    bit for bit when the counts are exact integers (unweighted rows, integer weights);
-    non-integer weights are summed in another order, to within rounding. With the rows'
-    whole counts, the denominator of a child feature that every row knows is the parent
-    value's own count, the diagonal ``N(x_p, x_p, c)`` (the feature's values partition the
-    rows), so only features with unknown values are summed.
+    The counts are :meth:`CountCache.pair_counts_in_use`: a cell of a value that no row
+    holds has no count, so its entry is ``log(alpha_j) - log(N(x_p, c) + beta_j)``, and only
+    the cells of the values in use take a logarithm of their own. The entries are those of
+    the full formula over every cell, to the last bit of the C library's logarithm; with
+    weighted rows, the denominators' counts are sums of the weighted counts, in increasing
+    value order. With whole counts, the denominator of a child feature that every row knows
+    is the parent value's own count, the diagonal ``N(x_p, x_p, c)`` (the feature's values
+    partition the rows), so only features with unknown values are summed.
 
-    With the compiled loops the fit keeps what every cell reads (the counts, the
-    denominators' logarithms, the logarithms of whole counts) and forms cells when asked:
-    a prediction reads the cells of the values its rows hold (splice: 240 of 480 values, a
-    quarter of the cells), and the whole table is made for the member networks, an export or
-    a model file, the same numbers either way.
+    The fit keeps what every cell reads (:class:`bnclf.learn._pair_tables.PairCells`: the
+    counts, the denominators' logarithms, the logarithms of whole counts) and forms cells
+    when asked: a prediction reads the cells of the values its rows hold, and the whole
+    table is made for the member networks, an export or a model file, the same numbers
+    either way.
     """
     d, n_classes = cache.n_features, cache.n_classes
-    cards = cache.cardinalities[:d]
-    width = int(cards.sum())
+    cards = cache.cardinalities[:d].astype(np.int64)
     cache.check_all_pairs_size(what="log-CPT")
     counts, used, offsets = cache.pair_counts_in_use()
-    owner = np.repeat(np.arange(d), cards)  # feature of each row of the table
-    alpha, beta = _per_feature(alpha, d), _per_feature(beta, d)
-    # N(x_p, c) summed over each child's block, one row per child feature: the values in use
-    # are summed by feature, a parent value no row holds has no rows
-    loops = compiled_loops()
-    held_by = owner[used]
-    held = np.bincount(held_by, minlength=d) > 0
-    sums = np.zeros((d, used.size, n_classes) if loops is None or not cache.whole_counts else (0, 0, 0))
-    if used.size and sums.size and cache.whole_counts:  # whole numbers: exact in any order
-        complete = held & ~cache._has_unknown[:d]  # every row knows j: its values sum to the diagonal
-        sums[complete] = np.diagonal(counts).T
-        for j in np.flatnonzero(held & ~complete):
-            lo, hi = np.searchsorted(held_by, [j, j + 1])
-            sums[j] = counts[lo:hi].sum(axis=0)
-    elif used.size and sums.size:  # weighted sums (summed by the loop when whole counts)
-        sums[held] = np.add.reduceat(counts, np.searchsorted(held_by, np.flatnonzero(held)), axis=0)
-    if loops is not None:  # the same steps, a cell at a time (diagonal blocks zero), rows cut among threads
-        counts, cards = np.ascontiguousarray(counts), cards.astype(np.int64)
-        complete = ~cache._has_unknown[:d] if not sums.size else np.zeros(d, dtype=bool)  # summed as it is
-        shared = loops.log_table_denominators(counts, sums, used, owner, cards, alpha, beta, width, complete)
-        cells = (counts, shared[0], owner, cards, alpha, beta, *shared[1:])
-        return PairLogTable(offsets, cards, n_classes, cells=cells)
-    denominator = np.repeat(beta[:, None, None], width, axis=1).repeat(n_classes, axis=2)
-    denominator[:, used] += sums
-    with np.errstate(divide="ignore", invalid="ignore"):
-        log_denominator = np.log(denominator)
-        log_alpha = np.log(alpha)
-        tables = np.empty((width, width, n_classes))
-        for j, (start, r) in enumerate(zip(offsets, cards)):  # a cell no row counts: log(0 + alpha_j)
-            tables[start : start + r] = log_alpha[j] - log_denominator[j]
-        in_use = np.add(counts, alpha[held_by, None, None])
-        np.log(in_use, out=in_use)
-        by_feature = log_denominator[:, used]  # (child feature, parent value in use, class)
-        for j, (lo, hi) in enumerate(zip(*np.searchsorted(held_by, [np.arange(d), np.arange(1, d + 1)]))):
-            in_use[lo:hi] -= by_feature[j]  # the rows of child feature j's values in use
-        # cells (used[a], used[b]) as rows of the flat (R * R, n_classes) table: one put
-        tables.reshape(width * width, n_classes)[(used[:, None] * width + used).ravel()] = in_use.reshape(-1, n_classes)
-    empty = denominator <= 0  # a parent configuration with no rows: uniform
-    if empty.any():
-        uniform = np.broadcast_to(-np.log(cards[owner].astype(float))[:, None, None], tables.shape)
-        empty = empty[owner]
-        tables[empty] = uniform[empty]
-    for start, r in zip(offsets, cards):  # j == p: not a family
-        tables[start : start + r, start : start + r] = 0.0
-    return PairLogTable(offsets, cards, n_classes, table=tables)
+    owner = np.repeat(np.arange(d, dtype=np.int64), cards)  # feature of each row of the table
+    complete = ~np.asarray(cache._has_unknown[:d], dtype=bool)  # every row knows the feature
+    cells = PairCells(
+        counts, used, owner, cards, _per_feature(alpha, d), _per_feature(beta, d), cache.whole_counts, complete
+    )
+    return PairLogTable(offsets, cards, n_classes, cells=cells)
 
 
 def _per_feature(value: ArrayLike, d: int) -> np.ndarray:
@@ -177,17 +131,18 @@ class PairLogTable:
         Each feature's first value position and number of values.
     n_classes : int
     table : ndarray (R, R, n_classes), optional
-        The whole table, when it is made at once (the numpy path, a loaded model).
-    cells : tuple, optional
-        What the compiled loops' cells read (:func:`bnclf._compiled_loops.log_table_rows`'
-        arguments after its table), kept until the whole table is made.
+        The whole table, when it is given whole (a loaded model, an array).
+    cells : PairCells, optional
+        What the cells read (:class:`bnclf.learn._pair_tables.PairCells`), when the table
+        is made from counts: every fit.
 
     Notes
     -----
-    Once the whole table is made, what its cells read is dropped: the object then holds the
-    table alone, as a model did before (the pair counts of the values in use are as large
-    as the table when every value is in use). A pickle holds the whole table. Threads may
-    ask at once: each makes the same table, and a reader never finds neither.
+    A table made from counts holds what its cells read until the whole table is made, and
+    the table alone from then on (the pair counts of the values in use are as large as the
+    table when every value is in use); a table given whole holds it alone. A pickle holds the
+    whole table. Threads may ask at once: each makes the same table, and a reader never
+    finds neither.
     """
 
     def __init__(
@@ -196,12 +151,14 @@ class PairLogTable:
         cardinalities: ArrayLike,
         n_classes: int,
         table: np.ndarray | None = None,
-        cells: tuple | None = None,
+        cells: PairCells | None = None,
     ) -> None:
         self.offsets = np.asarray(offsets, dtype=np.int64)
         self.cardinalities = np.asarray(cardinalities, dtype=np.int64)
         width = int(self.cardinalities.sum())
         self.shape = (width, width, int(n_classes))
+        if (table is None) == (cells is None):
+            raise ValueError("PairLogTable: give the whole table or what its cells read, one of the two.")
         self._table = None if table is None else np.asarray(table, dtype=float)
         self._cells = cells if table is None else None
 
@@ -219,14 +176,12 @@ class PairLogTable:
             cells = self._cells
             if cells is None:  # made meanwhile by another thread (the table is set first)
                 return self._table
-            from bnclf import _compiled_loops as loops  # cells are kept only where the loops ran
-
             table = np.empty(self.shape)
-            work = float(table.size) * _LOG_CELL_NS
+            work = float(table.size)  # one step per entry
             if too_small_to_cut(work):  # one part, without asking for the thread count
-                loops.log_table_rows(table, *cells, 0, self.shape[0])
+                cells.write_rows(table, 0, self.shape[0])
             else:
-                run_parts(functools.partial(loops.log_table_rows, table, *cells), even_parts(self.shape[0], work))
+                run_parts(functools.partial(cells.write_rows, table), even_parts(self.shape[0], work))
             self._table = table
             self._cells = None  # what the cells read: no longer needed
         return table
@@ -243,10 +198,11 @@ class PairLogTable:
             flat = self._table.reshape(-1, n_classes)
             rows, columns = (used[None, :], used[:, None]) if by_parent else (used[:, None], used)
             return np.take(flat, (rows * self.shape[0] + columns).ravel(), axis=0).reshape(v, v * n_classes)
-        from bnclf import _compiled_loops as loops
-
         out = np.empty((v * v, n_classes))
         used = np.ascontiguousarray(used, dtype=np.int64)
-        part = functools.partial(loops.log_table_cells, out, used, bool(by_parent), cells)
-        run_parts(part, even_parts(v, float(out.size) * _LOG_CELL_NS))
+        work = float(out.size)  # one step per entry
+        if too_small_to_cut(work):
+            cells.write_cells(out, used, bool(by_parent), 0, v)
+        else:
+            run_parts(functools.partial(cells.write_cells, out, used, bool(by_parent)), even_parts(v, work))
         return out.reshape(v, v * n_classes)
