@@ -153,6 +153,8 @@ cdef int _entries(
         if code < 0 or code >= n_classes:
             status = _CODE_OUT_OF_RANGE
         g = fold[t]
+        if status != 0:  # nothing written for a row with a code outside its values
+            break
         if g >= k or g < -1:
             status = _FOLD_OUT_OF_RANGE
         elif g == -1:

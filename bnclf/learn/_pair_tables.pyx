@@ -12,7 +12,7 @@ from libc.math cimport INFINITY, log
 from libc.stdint cimport int64_t
 
 
-cdef class PairCells:
+cdef class _PairCells:
     """What every cell of the all-pairs table reads, formed once from the pair counts.
 
     Parameters
@@ -78,7 +78,7 @@ cdef class PairCells:
         if (counts.shape[:2] != (n_used, n_used) or alpha.shape != (d,) or beta.shape != (d,)
                 or complete.shape != (d,) or width != int(cardinalities.sum())
                 or (n_used and (used.min() < 0 or used.max() >= width)) or (width and owner.max() >= d)):
-            raise ValueError("PairCells: counts, used, owner, cardinalities, alpha and beta do not agree.")
+            raise ValueError("_PairCells: counts, used, owner, cardinalities, alpha and beta do not agree.")
         self.counts, self.owner, self.cardinalities, self.alpha = counts, owner, cardinalities, alpha
         self.width, self.n_classes = width, n_classes
         local = np.full(width, -1, dtype=np.int64)

@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike, DTypeLike
 from bnclf._threads import even_parts, run_parts, too_small_to_cut
 from bnclf.counts._cache import CountCache
 from bnclf.counts._measures import m_estimate
-from bnclf.learn._pair_tables import PairCells
+from bnclf.learn._pair_tables import _PairCells
 
 
 def m_estimated_log_cpts(cache: CountCache, families: Sequence[Sequence[int]], m: float = 1.0) -> list[np.ndarray]:
@@ -93,7 +93,7 @@ def child_given_pair_log_table(cache: CountCache, alpha: ArrayLike, beta: ArrayL
     is the parent value's own count, the diagonal ``N(x_p, x_p, c)`` (the feature's values
     partition the rows), so only features with unknown values are summed.
 
-    The fit keeps what every cell reads (:class:`bnclf.learn._pair_tables.PairCells`: the
+    The fit keeps what every cell reads (:class:`bnclf.learn._pair_tables._PairCells`: the
     counts, the denominators' logarithms, the logarithms of whole counts) and forms cells
     when asked: a prediction reads the cells of the values its rows hold, and the whole
     table is made for the member networks, an export or a model file, the same numbers
@@ -105,7 +105,7 @@ def child_given_pair_log_table(cache: CountCache, alpha: ArrayLike, beta: ArrayL
     counts, used, offsets = cache.pair_counts_in_use()
     owner = np.repeat(np.arange(d, dtype=np.int64), cards)  # feature of each row of the table
     complete = ~np.asarray(cache._has_unknown[:d], dtype=bool)  # every row knows the feature
-    cells = PairCells(
+    cells = _PairCells(
         counts, used, owner, cards, _per_feature(alpha, d), _per_feature(beta, d), cache.whole_counts, complete
     )
     return PairLogTable(offsets, cards, n_classes, cells=cells)
@@ -132,8 +132,8 @@ class PairLogTable:
     n_classes : int
     table : ndarray (R, R, n_classes), optional
         The whole table, when it is given whole (a loaded model, an array).
-    cells : PairCells, optional
-        What the cells read (:class:`bnclf.learn._pair_tables.PairCells`), when the table
+    cells : _PairCells, optional
+        What the cells read (:class:`bnclf.learn._pair_tables._PairCells`), when the table
         is made from counts: every fit.
 
     Notes
@@ -151,7 +151,7 @@ class PairLogTable:
         cardinalities: ArrayLike,
         n_classes: int,
         table: np.ndarray | None = None,
-        cells: PairCells | None = None,
+        cells: _PairCells | None = None,
     ) -> None:
         self.offsets = np.asarray(offsets, dtype=np.int64)
         self.cardinalities = np.asarray(cardinalities, dtype=np.int64)
