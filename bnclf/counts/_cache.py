@@ -1,25 +1,27 @@
 """Count tables of coded rows, counted on demand.
 
 Counts are the one substrate of bnclf: every structure score and every CPT is a pure
-function of count arrays built here with ``np.bincount`` over combined codes. Variables are
-numbered ``0 .. d-1`` for the features and ``d`` for the class, so a *family* is a tuple of
-variable indices and its count table has one axis per variable in that order. All
-``(x_i, x_j, class)`` tables and the pair measures come from one-hot products per class.
+function of count arrays built here by the counting kernels (:mod:`bnclf.counts._tally`).
+Variables are numbered ``0 .. d-1`` for the features and ``d`` for the class, so a *family*
+is a tuple of variable indices and its count table has one axis per variable in that order.
+All ``(x_i, x_j, class)`` tables and the pair measures come from the counts of every pair of
+values in use (:mod:`bnclf.counts._bitsets`).
 """
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from bnclf._compiled import compiled_loops
-from bnclf._config import TableTooLargeError, _size, memory_budget, single_threaded_blas
+import bnclf.counts._tally as _tally
+from bnclf._config import TableTooLargeError, _size, memory_budget
 from bnclf._entropy import xlogx
-from bnclf.counts._bitsets import pair_counts_by_bits
+from bnclf._threads import even_parts, run_parts
+from bnclf.counts._bitsets import pair_counts_by_bits, weighted_pair_counts
 from bnclf.counts._measures import conditional_mutual_information, label_conditional_mi
 from bnclf.counts._rows import _SegmentSums, _VariableRows
 from bnclf.encoding._frames import DiscreteData
@@ -40,8 +42,8 @@ class CountCache:
         Coded training data with class codes. Rows whose code is negative for a
         variable of a family (``missing="ignore"``) are left out of that
         family's table only. With ``data.weights`` a row counts as its weight in
-        every table (``np.bincount(..., weights=...)``, weighted one-hot
-        products): integer weights give the tables of the rows repeated, exactly.
+        every table (its weight added in row order, as ``np.bincount(...,
+        weights=...)``): integer weights give the tables of the rows repeated, exactly.
 
     Notes
     -----
@@ -148,12 +150,12 @@ class CountCache:
         return table.transpose([key.index(v) for v in family])
 
     def counts_many(self, families: Iterable[Sequence[int]]) -> None:
-        """Count many families at once (one ``np.bincount`` per batch) and memoize them.
+        """Count many families at once and memoize them.
 
-        Families of the same size are counted together: their combined codes
-        form an ``(n_rows, n_families)`` array offset so that the tables do not
-        overlap, and one bincount fills them all. Use it before asking
-        :meth:`counts` for hundreds of tables (all pairs, all SPODE families).
+        Families of the same size are counted by one call of the counting kernel
+        (:func:`bnclf.counts._tally.count_families`, the families cut among threads), their
+        tables laid end to end in one array. Use it before asking :meth:`counts` for
+        hundreds of tables (all pairs, all SPODE families).
         """
         todo = {}
         for family in families:
@@ -171,42 +173,34 @@ class CountCache:
                 for key in group:
                     self.counts(key)
             return
-        matrix = self._matrix  # (variables, rows): a family's codes are rows of it
         for size, group in todo.items():
-            keys = np.array(list(group), dtype=np.int64).reshape(-1, size)
-            unknown = self._has_unknown[keys].any(axis=1)
-            for key in map(tuple, keys[unknown]):  # rows to skip differ per family
-                self.counts(key)
-            keys = keys[~unknown]
-            if not len(keys):
+            if not group:
                 continue
+            keys = np.array(list(group), dtype=np.int64).reshape(-1, size)
             shapes = self.cardinalities[keys]
             for key in keys[shapes.prod(axis=1, dtype=np.float64) * 8.0 > memory_budget()]:
                 self.check_size(key)  # raises, naming the first family over the budget
-            strides = np.cumprod(shapes[:, ::-1], axis=1)[:, ::-1]
-            strides = np.concatenate([strides[:, 1:], np.ones((len(keys), 1), np.int64)], axis=1)
-            sizes = shapes.prod(axis=1)
-            per_batch = max(1, (1 << 22) // max(1, self.n_samples * size))
-            for start in range(0, len(keys), per_batch):
-                part = slice(start, start + per_batch)
-                bases = np.concatenate([[0], np.cumsum(sizes[part])[:-1]])
-                flat = matrix[keys[part, 0]]
-                flat *= strides[part, 0, None]
-                flat += bases[:, None]
-                for slot in range(1, size):
-                    variables, factors = keys[part, slot], strides[part, slot]
-                    if (variables == variables[0]).all() and (factors == factors[0]).all():
-                        flat += matrix[variables[0]] * factors[0]  # one row for all (the class)
-                    else:
-                        codes = matrix[variables]
-                        codes *= factors[:, None]
-                        flat += codes
-                counts = np.bincount(
-                    flat.ravel(), minlength=int(sizes[part].sum()), weights=self._row_weights(len(flat))
-                )
-                counts = counts.astype(np.float64)
-                for key, base, shape, n_cells in zip(keys[part], bases, shapes[part], sizes[part]):
-                    self._tables[tuple(int(v) for v in key)] = counts[base : base + n_cells].reshape(tuple(shape))
+            tables, bases = self._count_families(keys)
+            for key, base, shape in zip(keys.tolist(), bases.tolist(), shapes.tolist()):
+                self._tables[tuple(key)] = tables[base : base + math.prod(shape)].reshape(shape)
+
+    def _count_families(self, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(tables, bases)``: the tables of the families ``keys`` ``(families, size)`` (sorted
+        variable indices), laid end to end in one float64 array, family ``f``'s from
+        ``bases[f]``, each C-ordered along its variables."""
+        shapes = self.cardinalities[keys]
+        strides = np.ones_like(shapes)  # a cell's index: the sum of each code times its stride
+        strides[:, :-1] = np.cumprod(shapes[:, :0:-1], axis=1)[:, ::-1]
+        sizes = shapes.prod(axis=1)
+        bases = np.zeros(len(keys), dtype=np.int64)
+        np.cumsum(sizes[:-1], out=bases[1:])
+        tables = np.zeros(int(sizes.sum()))
+        count = functools.partial(
+            _tally.count_families, self._matrix[: self.n_features], self._columns[self.class_index], keys, strides,
+            bases, sizes, self._weights, tables
+        )  # fmt: skip
+        run_parts(count, even_parts(len(keys), float(len(keys)) * self.n_samples * keys.shape[1]))
+        return tables, bases
 
     def _tables_from_products(self, pairs: list[tuple[int, int, int]]) -> None:
         """Memoize the tables ``(i, j, class)`` of ``pairs`` (``i < j``) from the value-pair
@@ -283,24 +277,17 @@ class CountCache:
 
         Notes
         -----
-        With ``H`` the one-hot codes of all features over the values in use, the
-        counts within class c are ``H_c^T H_c``, one BLAS product per class (per
-        chunk of about 2**22 one-hot cells, :meth:`_class_onehot_chunks`). Leaving out the values no
-        row holds makes the products smaller by the square of the share of values in
-        use (splice declares 8 letters per position and uses about 4: a quarter of
-        the work). A row whose value of ``i`` or ``j`` is unknown (``-1``) has no
-        one-hot entry for it, so it is left out of that pair only, as :meth:`counts`
-        does. The products are float32 (exact integer sums: a chunk has far fewer
-        than ``2**24`` rows) unless rows are weighted.
+        Leaving out the values no row holds makes the counts smaller by the square of the
+        share of values in use. A row whose value of ``i`` or ``j`` is unknown (``-1``) is
+        left out of that pair only, as :meth:`counts` does.
 
-        With the compiled loops (:mod:`bnclf._compiled`) and unweighted rows, the same
-        integers come from bitsets instead: each value's rows of each class, 64 to a word,
-        and a pair's count is the number of bits its two bitsets share (one AND and one
-        ``popcount`` per 64 rows, for the pairs ``a <= b`` only), where a product makes 64
-        multiply-adds and both halves (:func:`bnclf.counts._bitsets.pair_counts_by_bits`;
-        splice: about 2 ms against 6 to 9 ms, letter 1.6 to 4 ms against 5 to 6 ms). A
-        feature that no row leaves unknown counts one value fewer: its last value's counts are
-        the totals less the others' (exact, whole numbers).
+        Unweighted rows are counted from bitsets (:func:`bnclf.counts._bitsets.pair_counts_by_bits`):
+        each value's rows of each class, 64 to a word, and a pair's count is the number of bits
+        its two bitsets share (one AND and one population count per 64 rows, for the pairs
+        ``a <= b`` only). A feature that no row leaves unknown counts one value fewer: its last
+        value's counts are the totals less the others' (exact, whole numbers). Weighted rows
+        add their weights to the cell of each pair of their known values, in row order
+        (:func:`bnclf.counts._bitsets.weighted_pair_counts`): the sums of each pair's bincount.
         """
         memo = getattr(self, "_pair_counts", None)
         if memo is not None:
@@ -316,28 +303,22 @@ class CountCache:
         cards = self.cardinalities[:d]
         width = int(cards.sum())
         offsets = np.cumsum(cards) - cards
-        loops = compiled_loops()
-        if loops is not None:
-            used, column = loops.values_in_use(loops.values_held(self._matrix[:d], offsets, width))
-        else:
-            seen = np.zeros(width, dtype=bool)
-            for j in range(d):  # the values some row holds (an unknown code, -1, is none)
-                codes = self._columns[j]
-                seen[offsets[j] : offsets[j] + cards[j]] = (
-                    np.bincount(codes[codes >= 0] if self._has_unknown[j] else codes, minlength=int(cards[j])) > 0
-                )
-            used = np.flatnonzero(seen)
-            column = np.where(seen, np.cumsum(seen) - 1, used.size)  # each value's one-hot column
-        self.check_all_pairs_size(used.size)
-        if loops is not None and self._weights is None and used.size:  # bitsets: an AND and a popcount per 64 rows
-            counts = pair_counts_by_bits(loops, self._matrix[:d], self._columns[self.class_index], self.n_classes,
-                                         used, cards, column, offsets, self._has_unknown)  # fmt: skip
-            self._pair_counts = (counts, used, offsets)
-            return self._pair_counts
-        counts = np.zeros((used.size, used.size, self.n_classes))
-        with single_threaded_blas():
-            for label, onehot, _, weights in self._class_onehot_chunks(offsets, column, used.size) if used.size else ():
-                counts[:, :, label] += onehot.T @ (onehot if weights is None else onehot * weights[:, None])
+        seen = np.zeros(width, dtype=np.uint8)  # whether some row holds each value (whatever its weight)
+        held = functools.partial(_tally.values_held, self._matrix[:d], offsets, seen)
+        run_parts(held, even_parts(d, float(d) * self.n_samples))
+        used, column, bit_column, last_of, order = (np.empty(width, dtype=np.int64) for _ in range(5))
+        n_used, n_counted = _tally.plan_values(
+            seen, cards, self._has_unknown[:d].view(np.uint8), used, column, bit_column, last_of, order
+        )
+        used = used[:n_used]
+        self.check_all_pairs_size(n_used)
+        counts = np.zeros((n_used, n_used, self.n_classes))
+        features, y = self._matrix[:d], self._columns[self.class_index]
+        if n_used and self._weights is None:
+            plan = (bit_column, last_of[:n_used], order[:n_counted], order[n_counted:n_used])
+            pair_counts_by_bits(features, y, plan, offsets, cards, counts)
+        elif n_used:
+            weighted_pair_counts(features, y, self._weights, column, offsets, counts)
         self._pair_counts = (counts, used, offsets)
         return self._pair_counts
 
@@ -414,28 +395,9 @@ class CountCache:
     def _count(self, family: tuple) -> np.ndarray:
         if not family:
             return np.array(float(self.total))
-        if len(family) == 1 and not self._has_unknown[family[0]]:  # one column, every row known: its bincount
-            v = family[0]
-            return np.bincount(self._columns[v], minlength=int(self.cardinalities[v]), weights=self._weights).astype(
-                np.float64
-            )
         self.check_size(family)
         shape = tuple(int(self.cardinalities[v]) for v in family)
-        strides = np.cumprod((1,) + shape[:0:-1])[::-1]
-        flat = self._columns[family[-1]].copy()
-        for v, stride in zip(family[:-1], strides[:-1]):
-            flat += self._columns[v] * int(stride)
-        weights = self._weights
-        unknown = [self._columns[v] < 0 for v in family if self._has_unknown[v]]
-        if unknown:
-            known = ~np.logical_or.reduce(unknown)
-            flat = flat[known]
-            weights = None if weights is None else weights[known]
-        return np.bincount(flat, minlength=int(np.prod(shape)), weights=weights).reshape(shape).astype(np.float64)
-
-    def _row_weights(self, repeats: int) -> np.ndarray | None:
-        """The row weights for ``repeats`` families' combined codes laid end to end (None: unweighted)."""
-        return None if self._weights is None else np.tile(self._weights, repeats)
+        return self._count_families(np.array([family], dtype=np.int64))[0].reshape(shape)
 
     @property
     def total(self) -> float:
@@ -478,7 +440,8 @@ class CountCache:
         """The ``(i, class)`` tables of all features stacked: ``(tables, offsets)``, the table
         of feature i being ``tables[offsets[i]:offsets[i] + r_i]`` (memoized as each family).
 
-        From the rows, one ``np.bincount`` over the codes of all features at once.
+        From the rows, one call of the counting kernel for every feature (the features cut
+        among threads), whose tables laid end to end are the stacked array.
         """
         d, c = self.n_features, self.class_index
         cards = self.cardinalities[:d]
@@ -489,24 +452,8 @@ class CountCache:
                 cells=float(cards.sum()) * self.n_classes,
                 what="the feature-class counts of all features; the largest column:",
             )
-            # a group of features at a time: the combined codes are a bounded temporary
-            size = int(cards.sum()) * self.n_classes
-            tables = np.zeros(size)
-            group = max(1, _CLASS_COUNT_CELLS // max(1, self.n_samples))
-            y = self._matrix[c]
-            for start in range(0, d, group):
-                stop = min(d, start + group)
-                flat = self._matrix[start:stop] + offsets[start:stop, None]
-                flat *= self.n_classes
-                flat += y
-                weights = self._row_weights(stop - start)
-                if self._has_unknown[start:stop].any():
-                    known = self._matrix[start:stop] >= 0
-                    flat = flat[known]
-                    weights = None if weights is None else weights[known.ravel()]
-                tables += np.bincount(flat.ravel(), minlength=size, weights=weights)
-                del flat  # before the next group's: one temporary at a time
-            tables = tables.reshape(-1, self.n_classes)
+            keys = np.column_stack([np.arange(d), np.full(d, c)]).astype(np.int64)
+            tables = self._count_families(keys)[0].reshape(-1, self.n_classes)
             for i in range(d):
                 self._tables[(i, c)] = tables[offsets[i] : offsets[i] + cards[i]]
             return tables, offsets
@@ -572,15 +519,13 @@ class CountCache:
 
         Notes
         -----
-        The counts come from one-hot products per class, ``H_c^T H_c`` (value pairs),
-        ``H_c^T K_c`` (a value and the other feature known) and ``K_c^T K_c`` (both
-        known), with ``K`` the known-value indicators. Value pairs are formed for a
-        group of features at a time, so no array exceeds about 2**22 cells however
-        many features there are; a cache merged from parts (no rows) sums its parts'
-        :meth:`pair_blocks`. With the compiled loops, unweighted rows and all-pairs counts
-        within :data:`_BITSET_PAIR_CELLS` and the memory budget, the same three arrays are
-        read from :meth:`pair_counts_in_use`'s bitset counts instead
-        (:func:`bnclf._compiled_loops.pair_sources`): whole numbers, so equal bit for bit.
+        The counts are :meth:`pair_counts_in_use` (from the rows, or a cache merged from
+        parts: its parts' summed :meth:`pair_blocks`), read into three class-first arrays
+        (:func:`bnclf.counts._tally.pair_sources`): the value pairs, a value's rows with the
+        other feature known and the rows with both known. Value pairs are kept for every
+        value but the last of each feature, whose counts are the totals less the others'; the
+        terms are summed over a group of features at a time, so no temporary exceeds about
+        :data:`_PAIR_GROUP_CELLS` cells.
         """
         if getattr(self, "_pair_terms", None) is not None:
             return self._pair_terms
@@ -588,100 +533,38 @@ class CountCache:
         cards = self.cardinalities[:d]
         offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
         width = int(cards.sum())
-        # sized before anything is allocated: the largest temporary is the value pairs of one
-        # feature with all values, or the per-feature marginals (C, values, d)
-        largest = [int(v) for v in np.argsort(-cards, kind="stable")[:3]]  # named in the error
-        self.check_size(
-            largest,
-            cells=float(n_classes) * width * max(float(cards[largest[0]]), d),
-            what=f"the all-pairs counts of the {d} features ({width} values in all), whose largest columns are",
-        )
         # Value pairs are counted for every value but the last of each feature (a feature
         # with one value keeps one column, which stays zero): the counts with a last value
-        # are the totals minus the others, so the products are (1 - 1/r)**2 as large.
+        # are the totals minus the others, so the arrays are (1 - 1/r)**2 as large.
         kept = np.maximum(cards - 1, 1)
         roff = np.concatenate([[0], np.cumsum(kept)[:-1]]).astype(np.int64)
         rwidth = int(kept.sum())
+        # whole counts are exact in float32 below 2**24 rows: half the memory
+        exact = np.float32 if self.whole_counts and self.n_samples < 2**24 else np.float64
+        # sized before anything is allocated: the value pairs, and the largest temporary (the
+        # value pairs of one feature with all values, or the per-feature marginals (C, values, d))
+        largest = [int(v) for v in np.argsort(-cards, kind="stable")[:3]]  # named in the error
+        what = f"the all-pairs counts of the {d} features ({width} values in all), whose largest columns are"
+        self.check_size(largest, cells=float(n_classes) * width * max(float(cards[largest[0]]), d), what=what)
+        self.check_size(largest, cells=float(n_classes) * rwidth * rwidth * np.dtype(exact).itemsize / 8, what=what)
         value = np.arange(width) - np.repeat(offsets, cards)  # each full column's value
         owner = np.repeat(np.arange(d), cards)
         counted = value < cards[owner] - 1
         column = np.full(width, rwidth, dtype=np.int64)  # full column -> reduced one (rwidth: none)
         column[counted] = roff[owner[counted]] + value[counted]
-        # class-first arrays: by_feature[c, a, j] = N_ac among the rows with feature j known
-        # (a: a counted value), known_pairs[c, i, j] = N_c among the rows with i and j known
-        products = None  # all counted value pairs, when formed at once
-        if self._columns is None:  # merged or summed tables: no rows, the pair blocks
-            source = np.zeros(rwidth, dtype=np.int64)
-            source[column[counted]] = np.flatnonzero(counted)
-            padding = np.ones(rwidth, dtype=bool)
-            padding[column[counted]] = False  # the zero column of a one-valued feature
-            blocks = np.moveaxis(self.pair_blocks()[0], -1, 0)
-            full = np.add.reduceat(blocks, offsets, axis=2)
-            known_pairs = np.add.reduceat(full, offsets, axis=1)
-            by_feature = full[:, source]
-            by_feature[:, padding] = 0.0
-            reduced = blocks[:, source][:, :, source]
-            reduced[:, padding] = 0.0
-            reduced[:, :, padding] = 0.0
-
-            def joint_rows(lo, hi):
-                return reduced[:, lo:hi, lo:]
-        else:
-            # All value pairs in one product per class (a symmetric rank-k update) when their
-            # array is small; else a group of features' rows at a time, from one-hot rows kept
-            # when they are small, or made again for each pass (bounded memory).
-            if float(n_classes) * rwidth * rwidth <= _FULL_PRODUCT_CELLS:
-                # integer sums: exact in float32 below 2**24 rows; weighted sums in float64
-                exact = np.float32 if self.n_samples < 2**24 and self._weights is None else np.float64
-                products = np.zeros((n_classes, rwidth, rwidth), dtype=exact)
-            kept_rows = None
-            itemsize = 4 if self._weights is None else 8
-            if products is None and float(self._matrix.shape[1]) * rwidth * itemsize <= _ONEHOT_KEEP_BYTES:
-                kept_rows = list(self._class_onehot_chunks(offsets, column, rwidth))
-
-            def chunks():
-                return kept_rows if kept_rows is not None else self._class_onehot_chunks(offsets, column, rwidth)
-
-            def product(onehot, weights, lo, hi):
-                # a large product is worth the BLAS's threads; small ones run faster on one
-                large = onehot.shape[0] * (hi - lo) * (rwidth - lo) >= _THREADED_PRODUCT
-                left = onehot[:, lo:hi] if weights is None else onehot[:, lo:hi] * weights[:, None]
-                with contextlib.nullcontext() if large else single_threaded_blas():
-                    return left.T @ onehot[:, lo:]
-
-            by_feature = np.zeros((n_classes, rwidth, d))
-            known_pairs = np.zeros((n_classes, d, d))
-            by_bits = products is not None and self._weights is None and self._bitset_pairs(width)
-            if by_bits:  # from bitsets of rows: the same integers
-                counts, used, _ = self.pair_counts_in_use()
-                by_feature, known_pairs = compiled_loops().pair_sources(counts, owner[used], column[used], d, products)
-            for label, onehot, known, weights in () if by_bits else chunks():
-                if products is not None:
-                    products[label] += product(onehot, weights, 0, rwidth)
-                if known is None:  # no unknown values: N_ac whatever the other feature
-                    if weights is None:
-                        by_feature[label] += onehot.sum(axis=0)[:, None]  # float32: exact below 2**24 rows
-                        known_pairs[label] += onehot.shape[0]
-                    else:
-                        by_feature[label] += (weights @ onehot)[:, None]
-                        known_pairs[label] += weights.sum()
-                    continue
-                weighted = known if weights is None else known * weights[:, None]
-                with single_threaded_blas():
-                    by_feature[label] += onehot.T @ weighted
-                    known_pairs[label] += known.T @ weighted
-
-            if products is not None and self._weights is None:  # exact tables of pairs, for counts_many
-                self._pair_sources = (products, by_feature, known_pairs, roff)
-
-            def joint_rows(lo, hi):
-                if products is not None:
-                    return products[:, lo:hi, lo:]
-                joint = np.zeros((n_classes, hi - lo, rwidth - lo))
-                for label, onehot, _, weights in chunks():
-                    joint[label] += product(onehot, weights, lo, hi)
-                return joint
-
+        # class-first arrays: products[c, a, b] = N_abc of counted values a and b, by_feature[c, a, j] =
+        # N_ac among the rows with feature j known, known_pairs[c, i, j] = N_c among the rows with i and j known
+        counts, used, _ = self.pair_counts_in_use()
+        products = np.zeros((n_classes, rwidth, rwidth), dtype=exact)
+        by_feature = np.zeros((n_classes, rwidth, d))
+        known_pairs = np.zeros((n_classes, d, d))
+        sources = functools.partial(
+            _tally.pair_sources, np.ascontiguousarray(counts), owner[used], column[used], products, by_feature,
+            known_pairs
+        )  # fmt: skip
+        run_parts(sources, even_parts(n_classes, float(n_classes) * used.size * used.size))
+        if self.whole_counts:  # exact tables of pairs, for counts_many
+            self._pair_sources = (products, by_feature, known_pairs, roff)
         # S = sum_ab xlogx(N_abc) - sum_a xlogx(N_ac) - sum_b xlogx(N_bc) + xlogx(N_c), the
         # marginals being those of the pair's own table (the sums of its cells)
         sums = _SegmentSums(roff, kept)  # over each feature's counted values
@@ -701,15 +584,13 @@ class CountCache:
         # N_a(j known) - sum_b N_ab (value a with j's last value) is, by symmetry, also the
         # count of j's last value with a; its sums come from each group of value pairs
         counted_sums = np.empty((n_classes, rwidth, d))  # sum over j's counted values of N_ab
-        per_feature = rwidth * n_classes * int(kept.max())
-        # products formed per group are worth larger groups (skinny products run slowly)
-        cells = _PAIR_GROUP_CELLS * (8 if self._columns is not None and products is None else 1)
-        group = max(1, cells // max(1, per_feature))
+        per_feature = rwidth * n_classes * int(kept.max(initial=1))
+        group = max(1, _PAIR_GROUP_CELLS // max(1, per_feature))
         for start in range(0, d, group):
             stop = min(d, start + group)
             lo, hi = int(roff[start]), int(roff[stop - 1] + kept[stop - 1])
             # pairs (i, j) with i in the group and j >= i: the rest follows by symmetry
-            joint = joint_rows(lo, hi)  # (C, counted values of the group, counted values from lo on)
+            joint = products[:, lo:hi, lo:]  # (C, counted values of the group, counted values from lo on)
             rows, cols = sums.part(start, stop), sums.part(start, d)
             counted_sums[:, lo:hi, start:] = cols(joint, axis=2)
             counted_sums[:, lo:, start:stop] = rows(joint, axis=1).transpose(0, 2, 1)
@@ -724,81 +605,7 @@ class CountCache:
         self._pair_terms = (np.moveaxis(terms, 0, -1), np.moveaxis(known_pairs, 0, -1))
         return self._pair_terms
 
-    def _bitset_pairs(self, width: int) -> bool:
-        """Whether the pair measures read their counts from :meth:`pair_counts_in_use`, by the
-        compiled loops' bitsets: numba present and the counts of all ``width`` values at most
-        :data:`_BITSET_PAIR_CELLS` and within the memory budget (else the one-hot products, which
-        need neither)."""
-        cells = float(self.n_classes) * width * width
-        return compiled_loops() is not None and cells <= _BITSET_PAIR_CELLS and 8.0 * cells <= memory_budget()
-
-    def _class_onehot_chunks(self, offsets, column, rwidth):
-        """``(label, one-hot values, known indicators, row weights)`` for the rows of each
-        class, in row chunks of at most about 2**22 one-hot cells (float32: exact counts;
-        float64 with weights, which are None for an unweighted cache).
-
-        ``column`` maps each value (its full column, ``offsets[i] + code``) to its one-hot
-        column (``rwidth`` of them), or to ``rwidth`` for a value left out. The known
-        indicators are ``None`` when no feature has an unknown value.
-        """
-        d = self.n_features
-        y = self._columns[self.class_index]
-        unknown = bool(self._has_unknown[:d].any())
-        owner = np.zeros(rwidth, dtype=np.int64)  # the feature and value of each one-hot column
-        value = np.full(rwidth, -2, dtype=np.int64)  # -2: no value (a one-valued feature's column)
-        full = np.flatnonzero(column < rwidth)
-        owner[column[full]] = np.searchsorted(offsets, full, side="right") - 1
-        value[column[full]] = full - offsets[owner[column[full]]]
-        largest = int(self.cardinalities[:d].max())
-        narrow = np.int8 if largest < 2**7 else np.int16 if largest < 2**15 else None  # codes (and -1, -2) fit
-        matrix = self._matrix[:d].astype(narrow) if narrow else self._matrix[:d]  # (features, rows)
-        value = value.astype(matrix.dtype)
-        equal = rwidth % d == 0 and np.array_equal(owner, np.repeat(np.arange(d), rwidth // d))
-        step = max(1, _ONEHOT_CHUNK_CELLS // rwidth)
-        for label in range(self.n_classes):
-            rows = np.flatnonzero(y == label)
-            for start in range(0, rows.size, step):
-                codes = matrix.take(rows[start : start + step], axis=1)  # row-major, as the comparisons need
-                # column-major one-hot rows: one comparison per column (an unknown code, -1, matches none)
-                if equal:  # every feature has k columns: compare each feature's codes with its k values
-                    onehot = np.equal(codes[:, None, :], value.reshape(d, -1)[:, :, None]).reshape(rwidth, -1)
-                else:
-                    onehot = np.equal(codes[owner], value[:, None])
-                dtype = np.float32 if self._weights is None else np.float64
-                onehot = onehot.astype(dtype)
-                known = (codes >= 0).T.astype(dtype) if unknown else None
-                weights = None if self._weights is None else self._weights[rows[start : start + step]]
-                yield label, onehot.T, known, weights
-
-
-_CLASS_COUNT_CELLS = 1 << 22
-"""Combined codes (int64 cells, 32 MiB) that :meth:`CountCache.feature_class_counts` forms
-at a time: a group of features' rows."""
-
-
-_ONEHOT_CHUNK_CELLS = 1 << 22
-"""Cells of the one-hot row chunks of :meth:`CountCache.pair_information_terms`."""
-
-_BITSET_PAIR_CELLS = 1 << 23
-"""Largest all-pairs count array (values squared, times classes: 64 MiB of float64) from which
-:meth:`CountCache.pair_information_terms` reads its counts (else it forms one-hot products)."""
-
-_ONEHOT_KEEP_BYTES = 1 << 28
-"""Largest one-hot matrix of all rows (float32 bytes) that :meth:`CountCache.pair_information_terms`
-keeps for its passes over the value pairs; a larger one is made again, chunk by chunk, for
-each pass."""
-
 
 _PAIR_GROUP_CELLS = 1 << 18
 """Cells of the value-pair arrays that :meth:`CountCache.pair_information_terms` takes at a
-time (eight times as many when it forms them per group)."""
-
-
-_FULL_PRODUCT_CELLS = 1 << 25
-"""Largest array of all value pairs (counted values squared, times classes; float32, so at
-most 128 MiB) that :meth:`CountCache.pair_information_terms` forms in one product per class."""
-
-
-_THREADED_PRODUCT = 1 << 27
-"""Multiply-adds from which a one-hot product of the all-pairs counts may use every BLAS
-thread."""
+time."""

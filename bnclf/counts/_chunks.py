@@ -19,7 +19,7 @@ The protocol
    ``y`` or ``classes=``, else collected).
 2. **Counts.** One pass counts, per chunk, the tables the learner declares
    (``_counts_needed``): the class and ``(x_j, class)`` tables for naive Bayes, and all
-   ``(x_i, x_j, class)`` pairs (one one-hot product per class) for the others. Each
+   ``(x_i, x_j, class)`` pairs (the all-pairs counts, in one pass) for the others. Each
    column gets one reserved state for missing values during counting; after the sum,
    the reserved state is kept as ``<missing>`` where some row used it
    (``missing="category"``), dropped and recorded as unknown (``missing="ignore"``) or
