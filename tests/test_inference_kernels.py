@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import bnclf
 import bnclf._threads as threads
 from bnclf._logsumexp import logsumexp
-from bnclf.inference._kernels import FamilyGather, log_weighted_sum
+from bnclf.inference._kernels import FamilyGather, log_posterior, log_weighted_sum
 from bnclf.inference._super_parent import SuperParentKernel
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -86,6 +86,14 @@ def reference_log_weighted_sum(values, weights):
     w = np.broadcast_to(np.asarray(weights, dtype=float), values.shape[:2])
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # over: a NaN's slice, shifted by 0
         return logsumexp(values + np.log(w)[:, :, None], axis=1)
+
+
+def reference_log_posterior(jll):
+    """``jll - logsumexp(jll)`` over the last axis, uniform where the normalizer is not finite."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        total = logsumexp(jll, axis=-1, keepdims=True)
+    dead = ~np.isfinite(total)
+    return np.where(dead, -np.log(jll.shape[-1]), jll - np.where(dead, 0.0, total))
 
 
 def assert_close(got, expected, rtol=1e-12):
@@ -286,6 +294,28 @@ def test_log_weighted_sum_reads_values_of_any_layout():
     expected = log_weighted_sum(values, weights)
     np.testing.assert_array_equal(log_weighted_sum(np.asfortranarray(values), weights), expected)
     np.testing.assert_array_equal(log_weighted_sum(values, np.tile(weights, (6, 1))), expected)
+
+
+# ----------------------------------------------------------------------------- log_posterior
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 20), n_classes=st.integers(1, 11), shape=st.integers(1, 3))
+def test_log_posterior_equals_the_numpy_normalization(seed, n, n_classes, shape, cut_anything):
+    """Rows far apart, classes of ``-inf``, rows of every class ``-inf``, NaN and ``+inf``
+    (uniform), in one, two or three axes."""
+    rng = np.random.default_rng(seed)
+    jll = rng.normal(size=(n, n_classes)) * 500
+    jll[rng.random(jll.shape) < 0.2] = -np.inf
+    if n > 4:
+        jll[1] = -np.inf
+        jll[2, 0] = np.nan
+        jll[3, -1] = np.inf
+    if shape == 1 and n:
+        jll = jll[0]
+    elif shape == 3:
+        jll = np.stack([jll, jll[::-1]], axis=1)
+    got = in_threads(lambda: log_posterior(jll))
+    assert got.shape == jll.shape
+    assert_close(got, reference_log_posterior(jll))
 
 
 # ----------------------------------------------------------------------------- the gather-add

@@ -22,10 +22,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 import bnclf._config as _config
-from bnclf._logsumexp import logsumexp
 from bnclf._threads import even_parts, run_parts, too_small_to_cut
 from bnclf.inference._elimination import _contract, _union_labels, elimination_order
 from bnclf.inference._gather_add import family_sums
+from bnclf.inference._posterior import log_posteriors
 from bnclf.inference._spodes import log_weighted_sum as _log_weighted_sum
 
 if TYPE_CHECKING:
@@ -178,6 +178,14 @@ class FamilyGather:
             A family reads a negative (unknown) code, or a code past its variable's values.
         """
         codes = np.asarray(codes, dtype=np.int64)
+        out, bad = self._sums(codes)
+        if bad is not None:
+            self._refuse(codes, bad)
+        return out
+
+    def _sums(self, codes: np.ndarray) -> tuple[np.ndarray, tuple[int, int] | None]:
+        """:meth:`summed` of int64 ``codes``, and ``(row, column)`` of the first code (row by
+        row) that a family cannot read (negative, or past its values), or None."""
         n = codes.shape[0]
         out = np.empty((n, self.n_classes))
         slots = self._slots
@@ -188,16 +196,20 @@ class FamilyGather:
             found = []
             run_parts(lambda a, b: found.append(family_sums(codes, *slots, self._rows, out, a, b)), even_parts(n, work))
             bad = min((b for b in found if b >= 0), default=-1)
-        if bad >= 0:
-            row, slot = divmod(bad, slots[1].size)
-            code, column = int(codes[row, slots[1][slot]]), int(slots[1][slot])
-            if code < 0:
-                raise ValueError(
-                    "FamilyGather got a negative (unknown) code; sum unknown values out (or replace them) before "
-                    "gathering."
-                )
-            raise ValueError(f"FamilyGather got code {code} in column {column}, which has {slots[3][slot]} values.")
-        return out
+        if bad < 0:
+            return out, None
+        row, slot = divmod(bad, slots[1].size)
+        return out, (row, int(slots[1][slot]))
+
+    def _refuse(self, codes: np.ndarray, bad: tuple[int, int]) -> None:
+        """Raise the ValueError of :meth:`summed` for the code at ``bad`` ``(row, column)``."""
+        code = int(codes[bad])
+        if code < 0:
+            raise ValueError(
+                "FamilyGather got a negative (unknown) code; sum unknown values out (or replace them) before gathering."
+            )
+        size = self._slots[3][np.flatnonzero(self._slots[1] == bad[1])[0]]
+        raise ValueError(f"FamilyGather got code {code} in column {bad[1]}, which has {size} values.")
 
 
 class NetworkKernel:
@@ -247,6 +259,7 @@ class NetworkKernel:
         self._children_first = _children_first(self._features, self._children)
         has_class = self.class_index in self.cardinalities
         self._class_free = np.array([self.class_index not in f for f in self.families]) if has_class else None
+        self._any_class_free = self._class_free is not None and bool(self._class_free.any())
 
     def _elimination_plan(self):
         """``(order, cells per row)``: every feature in the one elimination order (the class
@@ -271,7 +284,7 @@ class NetworkKernel:
         """
         codes = np.asarray(codes, dtype=np.int64)
         out = self._joint(codes)
-        if self._class_free is None or not self._class_free.any():
+        if not self._any_class_free:
             return out
         dead = np.isneginf(out).all(axis=1) & (codes[:, self._features] >= 0).all(axis=1)
         if dead.any():
@@ -280,9 +293,12 @@ class NetworkKernel:
         return out
 
     def _joint(self, codes: np.ndarray) -> np.ndarray:
+        out, bad = self.gather._sums(codes)  # every row at once, unless a value is unknown
+        if bad is None:
+            return out
+        if codes[bad] >= 0:  # a code past its variable's values
+            self.gather._refuse(codes, bad)
         unknown = codes < 0
-        if not unknown[:, self._features].any():
-            return self.gather.summed(codes)
         barren = self._barren(unknown)
         simple = (barren == unknown).all(axis=1)
         out = np.empty((codes.shape[0], self.n_classes))
@@ -662,12 +678,22 @@ def log_posterior(jll: np.ndarray) -> np.ndarray:
     """Normalize joint log-likelihoods into log posteriors over the last axis (classes).
 
     A row whose every class has probability zero (possible only with ``m = 0``)
-    gets the uniform posterior rather than NaN.
+    gets the uniform posterior rather than NaN, and so does a row with a NaN or
+    ``+inf``. One compiled pass (:func:`bnclf.inference._posterior.log_posteriors`),
+    rows cut among threads.
     """
-    with np.errstate(divide="ignore"):
-        total = logsumexp(jll, axis=-1, keepdims=True)
-    dead = ~np.isfinite(total)
-    return np.where(dead, -np.log(jll.shape[-1]), jll - np.where(dead, 0.0, total))
+    values = np.asarray(jll, dtype=float)
+    if values.ndim == 0:
+        raise ValueError("log_posterior takes an array with a class axis.")
+    flat = np.ascontiguousarray(values.reshape(-1, values.shape[-1]) if values.ndim != 2 else values)
+    n = flat.shape[0]
+    out = np.empty(flat.shape)
+    work = float(flat.size)
+    if too_small_to_cut(work):
+        log_posteriors(flat, out, 0, n)
+    else:
+        run_parts(lambda a, b: log_posteriors(flat, out, a, b), even_parts(n, work))
+    return out.reshape(values.shape)
 
 
 def _children_first(features: list[int], children: dict[int, list[int]]) -> list[int]:

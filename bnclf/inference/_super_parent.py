@@ -96,6 +96,7 @@ class SuperParentKernel:
         self.nb_children = np.ascontiguousarray(nb_children, dtype=float)
         self.parents_per_feature = cardinalities
         self.d = d
+        self._owner = np.repeat(np.arange(d), cardinalities)  # each value's feature
         self._in_use = None  # (place of each value, their sub-table by super-parent value), made on first use
 
     def __getstate__(self) -> dict:
@@ -175,6 +176,8 @@ class SuperParentKernel:
         used = np.flatnonzero((held[0] >= 0) | (mark != 0))
         place = np.full(self._width, -1, dtype=np.int64)
         place[used] = np.arange(used.size)
-        table = self._pairs.sub_table(used, True).reshape(used.size * used.size, self.n_classes)
-        self._in_use = held = (place, np.ascontiguousarray(table))
+        table = np.array(self._pairs.sub_table(used, True), dtype=float).reshape(used.size, used.size, -1)
+        owner = self._owner[used]
+        table[owner[:, None] == owner] = 0.0  # the diagonal blocks: the kernel adds them as children
+        self._in_use = held = (place, table.reshape(used.size * used.size, self.n_classes))
         return held

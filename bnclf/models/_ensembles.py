@@ -117,18 +117,19 @@ class EnsembleClassifier(BayesNetClassifier):
         return frame.iloc[order].reorder_levels(["row", "member", "weight", "predicted", "against"])
 
     def _joint_log_likelihood(self, codes: np.ndarray) -> np.ndarray:
-        """The combined ``log P(c, x)`` (or log posterior), a block of rows at a time: the
+        """The combined ``log P(c, x)`` (or log posterior): AODE's all-pairs kernel combines its
+        members itself, every row at once; other members a block of rows at a time, so that the
         ``(rows, members, classes)`` arrays of a block stay small (:data:`_ENSEMBLE_CELLS`)."""
         kernel = self._member_kernel()
         combine = log_weighted_posterior if self._combine == "posterior" else log_weighted_sum
         weights = self._row_weights(codes)
+        if combine is log_weighted_sum and hasattr(kernel, "log_weighted_sum"):  # AODE's all-pairs kernel
+            return kernel.log_weighted_sum(codes, weights)  # no (rows, members, classes) array: every row at once
         n = codes.shape[0]
         out = np.empty((n, len(self.classes_)))
-        if combine is log_weighted_sum and hasattr(kernel, "log_weighted_sum"):  # AODE's all-pairs kernel
-            kernel, combine = kernel.log_weighted_sum, None
         for rows in row_chunks(n, len(self.weights_) * len(self.classes_), _ENSEMBLE_CELLS):
             w = weights if weights.ndim == 1 else weights[rows]
-            out[rows] = kernel(codes[rows], w) if combine is None else combine(kernel(codes[rows]), w)
+            out[rows] = combine(kernel(codes[rows]), w)
         return out
 
 
