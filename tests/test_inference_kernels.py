@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import bnclf
 import bnclf._threads as threads
 from bnclf._logsumexp import logsumexp
+from bnclf.inference import _spodes
 from bnclf.inference._kernels import FamilyGather, log_posterior, log_weighted_sum
 from bnclf.inference._super_parent import SuperParentKernel
 
@@ -257,6 +258,21 @@ def test_spode_kernel_reads_codes_of_any_layout():
     np.testing.assert_array_equal(kernel(np.asfortranarray(codes)), expected)
     np.testing.assert_array_equal(kernel(np.repeat(codes, 2, axis=1)[:, ::2]), expected)
     np.testing.assert_array_equal(kernel(codes.astype(np.int32)), expected)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 6), d=st.integers(1, 5), limit=st.sampled_from([0.0, 1.0, 2.5]))
+def test_every_value_frequent_equals_the_numpy_gathers(seed, n, d, limit):
+    """AODE's test that every super-parent of every row qualifies: every code known and its
+    training count at least the limit (the rows' counts gathered by numpy)."""
+    rng = np.random.default_rng(seed)
+    cards = rng.integers(1, 4, d)
+    offsets = np.cumsum(cards) - cards
+    counts = rng.integers(0, 4, int(cards.sum())).astype(float)
+    codes = random_codes(rng, cards, n, 0.05)
+    expected = bool((codes >= 0).all() and (counts[np.where(codes >= 0, codes + offsets, 0)] >= limit).all())
+    assert _spodes.every_value_frequent(codes, counts, offsets, limit) == expected
+    assert _spodes.every_value_frequent(np.asfortranarray(codes), counts, offsets, limit) == expected
 
 
 # ----------------------------------------------------------------------------- log_weighted_sum

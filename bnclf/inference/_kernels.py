@@ -649,15 +649,16 @@ def log_weighted_sum(log_values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """
     values = np.ascontiguousarray(log_values, dtype=float)
     n, m, c = values.shape
-    with np.errstate(divide="ignore"):
-        log_w = np.log(np.asarray(weights, dtype=float))  # -inf leaves a member out
-    log_w = np.broadcast_to(log_w, (n, m))  # one row of weights: read in place for every row
+    w = np.asarray(weights, dtype=float)
+    per_row = w.ndim == 2
+    if not per_row:  # one row of weights for every row: its logarithms taken once
+        w = np.full((1, m), w) if w.ndim == 0 else w.reshape(1, m)
     out = np.empty((n, c))
     work = float(values.size)
     if too_small_to_cut(work):
-        _log_weighted_sum(values, log_w, out, 0, n)
+        _log_weighted_sum(values, w, per_row, out, 0, n)
     else:
-        run_parts(lambda a, b: _log_weighted_sum(values, log_w, out, a, b), even_parts(n, work))
+        run_parts(lambda a, b: _log_weighted_sum(values, w, per_row, out, a, b), even_parts(n, work))
     return out
 
 

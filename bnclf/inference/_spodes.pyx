@@ -324,27 +324,35 @@ cdef inline void _four_stripe_sums(
 
 
 def log_weighted_sum(
-    const double[:, :, ::1] values, const double[:, :] log_weights, double[:, ::1] out, Py_ssize_t start, Py_ssize_t stop
+    const double[:, :, ::1] values,
+    const double[:, :] weights,
+    bint weights_per_row,
+    double[:, ::1] out,
+    Py_ssize_t start,
+    Py_ssize_t stop,
 ):
-    """``out[t, c] = log sum_m exp(values[t, m, c] + log_weights[t, m])`` for the rows ``t`` in
-    ``start:stop``, shifted by the maximum over the members for each row and class.
+    """``out[t, c] = log sum_m w_m exp(values[t, m, c])`` for the rows ``t`` in ``start:stop``:
+    ``log sum_m exp(values[t, m, c] + log w_m)``, shifted by the maximum over the members for
+    each row and class.
 
-    ``values`` ``(n, members, classes)``; ``log_weights`` ``(n, members)``, any strides (one row
-    broadcast to every row is read in place). A NaN term gives NaN; a row and class whose
-    every term is ``-inf`` (a member of weight zero gives ``-inf``) gives ``-inf``.
+    ``values`` ``(n, members, classes)``; ``weights`` ``(n, members)`` when
+    ``weights_per_row``, else ``(1, members)`` for every row (its logarithms taken once). A
+    NaN term gives NaN; a row and class whose every term is ``-inf`` (a member of weight zero
+    gives ``-inf``) gives ``-inf``.
     """
     cdef Py_ssize_t n_members = values.shape[1], n_classes = values.shape[2], t, m
-    cdef double* row_weights
+    cdef double* log_weights
     with nogil:
-        row_weights = <double*>malloc((n_members + 1 + (2 * n_members + 2) * n_classes) * sizeof(double))
-        if row_weights == NULL:
+        log_weights = <double*>malloc((n_members + 1 + (2 * n_members + 2) * n_classes) * sizeof(double))
+        if log_weights == NULL:
             with gil:
                 raise MemoryError()
         for t in range(start, stop):
-            for m in range(n_members):
-                row_weights[m] = log_weights[t, m]
-            _combine(&values[t, 0, 0], row_weights, n_members, n_classes, row_weights + n_members, &out[t, 0])
-        free(row_weights)
+            if t == start or weights_per_row:
+                for m in range(n_members):
+                    log_weights[m] = log(weights[t if weights_per_row else 0, m])
+            _combine(&values[t, 0, 0], log_weights, n_members, n_classes, log_weights + n_members, &out[t, 0])
+        free(log_weights)
 
 
 def spode_joints(
@@ -357,7 +365,8 @@ def spode_joints(
     const double[:, ::1] parents,
     const double[::1] nb_prior,
     const double[:, ::1] nb_children,
-    const double[:, :] log_weights,
+    const double[:, :] weights,
+    bint weights_per_row,
     double[:, :, ::1] members,
     double[:, ::1] out,
     bint combine,
@@ -394,8 +403,10 @@ def spode_joints(
     priors : float64 (d, n_classes)
     parents, nb_children : float64 (R, n_classes)
     nb_prior : float64 (n_classes,)
-    log_weights : float64 (n, d + 1), any strides
-        ``log w_m`` of each row (read when ``combine``).
+    weights : float64 (n, d + 1), or (1, d + 1), any strides
+        ``w_m`` of each row when ``weights_per_row``, else of every row (read when
+        ``combine``: each row's logarithms, or those of the one row once).
+    weights_per_row : bool
     members : float64 (n, d + 1, n_classes)
         Written when not ``combine`` (may be ``(0, d + 1, n_classes)`` otherwise).
     out : float64 (n, n_classes)
@@ -532,8 +543,9 @@ def spode_joints(
             for c in range(n_classes):
                 sums[c] = nb_prior[c] + sums[c]
             if combine:
-                for p in range(d + 1):
-                    row_weights[p] = log_weights[t, p]
+                if t == start or weights_per_row:
+                    for p in range(d + 1):
+                        row_weights[p] = log(weights[t if weights_per_row else 0, p])
                 _combine(member, row_weights, d + 1, n_classes, scratch, &out[t, 0])
         free(position)
         free(index)
@@ -547,15 +559,17 @@ def values_outside(
     const int64_t[::1] offsets,
     const int64_t[::1] cardinalities,
     const int64_t[::1] place,
-    char[::1] mark,
+    char[::1] mark=None,
 ):
-    """Mark in ``mark`` ``(R,)`` the values :func:`spode_joints` would read that have no
-    ``place`` (``place[g] < 0``): those the rows hold, and every value of a feature some row
-    leaves unknown (a negative code); returns how many were marked. A code past its feature's
-    values is skipped (:func:`spode_joints` reports it)."""
+    """How many of the values :func:`spode_joints` would read have no ``place`` (``place[g] <
+    0``): those the rows hold, and every value of a feature some row leaves unknown (a
+    negative code); with ``mark`` ``(R,)``, they are marked there and each counted once,
+    without, the count stops at the first. A code past its feature's values is skipped
+    (:func:`spode_joints` reports it)."""
     cdef Py_ssize_t n = codes.shape[0], d = codes.shape[1], t, j, count = 0
     cdef int64_t code, g, v
     cdef char* summed
+    cdef bint marking = mark is not None
     with nogil:
         summed = <char*>malloc(d + 1)  # a feature whose every value was looked at
         if summed == NULL:
@@ -569,15 +583,41 @@ def values_outside(
                 if code >= 0:
                     if code < cardinalities[j]:
                         g = offsets[j] + code
-                        if place[g] < 0 and not mark[g]:
-                            mark[g] = 1
+                        if place[g] < 0 and not (marking and mark[g]):
+                            if marking:
+                                mark[g] = 1
                             count += 1
                 elif not summed[j]:
                     summed[j] = 1
                     for v in range(cardinalities[j]):
                         g = offsets[j] + v
-                        if place[g] < 0 and not mark[g]:
-                            mark[g] = 1
+                        if place[g] < 0 and not (marking and mark[g]):
+                            if marking:
+                                mark[g] = 1
                             count += 1
+                if count and not marking:
+                    break
+            if count and not marking:
+                break
         free(summed)
     return count
+
+
+def every_value_frequent(const int64_t[:, :] codes, const double[::1] counts, const int64_t[::1] offsets, double limit):
+    """Whether every value of ``codes`` ``(rows, features)``, any strides, is known (not
+    negative) and its training count, ``counts[offsets[j] + code]``, is at least ``limit``
+    (AODE's frequency limit: every super-parent of every row qualifies). The codes must be
+    below their features' cardinalities."""
+    cdef Py_ssize_t n = codes.shape[0], d = codes.shape[1], t, j
+    cdef int64_t code
+    cdef bint frequent = True
+    with nogil:
+        for t in range(n):
+            for j in range(d):
+                code = codes[t, j]
+                if code < 0 or not counts[offsets[j] + code] >= limit:
+                    frequent = False
+                    break
+            if not frequent:
+                break
+    return frequent

@@ -98,6 +98,9 @@ class SuperParentKernel:
         self.d = d
         self._owner = np.repeat(np.arange(d), cardinalities)  # each value's feature
         self._in_use = None  # (place of each value, their sub-table by super-parent value), made on first use
+        self._no_weights = np.zeros((1, d + 1))  # what the kernel takes in place of what a call does not use
+        self._no_members = np.empty((0, d + 1, self.n_classes))
+        self._no_rows = np.empty((0, self.n_classes))
 
     def __getstate__(self) -> dict:
         return dict(self.__dict__, _in_use=None)  # the sub-table is made again when needed
@@ -117,7 +120,7 @@ class SuperParentKernel:
         """
         codes = np.asarray(codes, dtype=np.int64)
         members = np.empty((codes.shape[0], self.d + 1, self.n_classes))
-        self._run(codes, np.empty((0, self.d + 1)), members, np.empty((0, self.n_classes)), False)
+        self._run(codes, self._no_weights, False, members, self._no_rows, False)
         return members
 
     def log_weighted_sum(self, codes: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -127,35 +130,27 @@ class SuperParentKernel:
         them, in one pass without the ``(rows, members, classes)`` array. A member of weight
         zero is left out."""
         codes = np.asarray(codes, dtype=np.int64)
-        n = codes.shape[0]
-        with np.errstate(divide="ignore"):  # a weight of zero: -inf leaves the member out
-            log_weights = np.log(np.asarray(weights, dtype=float))
-        log_weights = np.broadcast_to(log_weights, (n, self.d + 1))  # one row's weights: read in place
-        out = np.empty((n, self.n_classes))
-        self._run(codes, log_weights, np.empty((0, self.d + 1, self.n_classes)), out, True)
+        weights = np.asarray(weights, dtype=float)
+        per_row = weights.ndim == 2
+        if weights.ndim < 2:  # one row's weights for every row, their logarithms taken once
+            weights = np.full((1, self.d + 1), weights) if weights.ndim == 0 else weights.reshape(1, -1)
+        out = np.empty((codes.shape[0], self.n_classes))
+        self._run(codes, weights, per_row, self._no_members, out, True)
         return out
 
-    def _run(self, codes, log_weights, members, out, combine) -> None:
+    def _run(self, codes, weights, per_row, members, out, combine) -> None:
         """:func:`~bnclf.inference._spodes.spode_joints` of every row, cut among threads."""
         n, d = codes.shape[0], self.d
         if codes.ndim != 2 or codes.shape[1] != d:
             raise ValueError(f"the SPODE kernel takes codes of {d} features, not of shape {codes.shape}.")
-        place, table = self._table_for(codes)
-        tables = (place, table, self.priors, self.parents, self.nb_prior, self.nb_children)
+        tables = (*self._table_for(codes), self.priors, self.parents, self.nb_prior, self.nb_children)
+        arguments = (codes, self.offsets, self.parents_per_feature, *tables, weights, per_row, members, out, combine)
         work = float(n) * d * d * self.n_classes
         if too_small_to_cut(work):
-            bad = spode_joints(codes, self.offsets, self.parents_per_feature, *tables, log_weights, members, out,
-                               combine, 0, n)  # fmt: skip
+            bad = spode_joints(*arguments, 0, n)
         else:
             found = []
-
-            def part(a: int, b: int) -> None:
-                cards = self.parents_per_feature
-                found.append(
-                    spode_joints(codes, self.offsets, cards, *tables, log_weights, members, out, combine, a, b)
-                )
-
-            run_parts(part, even_parts(n, work))
+            run_parts(lambda a, b: found.append(spode_joints(*arguments, a, b)), even_parts(n, work))
             bad = min((b for b in found if b >= 0), default=-1)
         if bad >= 0:
             row, j = divmod(bad, d)
@@ -170,6 +165,8 @@ class SuperParentKernel:
         held = self._in_use
         if held is None:
             held = (np.full(self._width, -1, dtype=np.int64), np.empty((0, self.n_classes)))
+        elif not values_outside(codes, self.offsets, self.parents_per_feature, held[0]):
+            return held
         mark = np.zeros(self._width, dtype=np.int8)
         if not values_outside(codes, self.offsets, self.parents_per_feature, held[0], mark):
             return held

@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 from bnclf._config import row_chunks
 from bnclf._params import Integer, Options
 from bnclf.inference._kernels import StackedKernel, log_weighted_posterior, log_weighted_sum
+from bnclf.inference._spodes import every_value_frequent
 from bnclf.inference._super_parent import SuperParentKernel
 from bnclf.learn._parameters import PairLogTable, child_given_pair_log_table, m_estimated_log_cpts
 from bnclf.learn._restricted import graph_families, learn_atan, spode_families
@@ -465,7 +466,7 @@ class AODEClassifier(EnsembleClassifier):
     def _build_derived(self) -> None:
         # the training counts of every feature's values in one array, then a 0 for an unknown
         # value, and each feature's first position: the row weights' one gather
-        cards = self._encoder.cardinalities_
+        cards = np.asarray(self._encoder.cardinalities_, dtype=np.int64)
         offsets = np.cumsum(cards) - cards
         counts = np.concatenate([*self._value_counts, [0.0]]).astype(float, copy=False)
         self._value_counts_stacked = (counts, offsets)
@@ -548,7 +549,7 @@ class AODEClassifier(EnsembleClassifier):
         n, d = codes.shape
         counts, offsets = self._value_counts_stacked
         limit = self._frequency_limit()
-        if limit <= 0 or not n or _every_value_frequent(codes, counts, offsets, limit):
+        if limit <= 0 or not n or every_value_frequent(codes, counts, offsets, limit):
             return self._every_qualifies  # made by _build_derived
         # each row's count of its value of each feature, in one gather (unknown: the 0 at the end)
         frequency = counts.take(np.where(codes >= 0, codes + offsets, counts.size - 1))
@@ -563,12 +564,6 @@ class AODEClassifier(EnsembleClassifier):
         none = ~(weights[:, :d] > 0).any(axis=1)
         weights[none, d] = 1.0
         return weights / weights.sum(axis=1, keepdims=True)
-
-
-def _every_value_frequent(codes: np.ndarray, counts: np.ndarray, offsets: np.ndarray, limit: float) -> bool:
-    """Whether every value of ``codes`` ``(rows, features)`` is known and occurs at least
-    ``limit`` times in training (``counts[offsets[j] + code]``)."""
-    return bool(codes.min() >= 0 and counts.take(codes + offsets).min() >= limit)
 
 
 class WAODEClassifier(AODEClassifier):
