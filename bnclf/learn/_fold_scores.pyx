@@ -267,15 +267,12 @@ def zero_one_errors(
     for k in range(n):
         if not 0 <= y[k] < n_classes:
             raise ValueError(f"zero_one_errors: a class outside 0 .. {n_classes - 1}.")
-    cdef double *scratch = <double *> malloc((n_classes + 3) * max(n, 1) * sizeof(double))
+    cdef double *scratch = <double *> malloc((n_classes + 2) * max(n, 1) * sizeof(double))
     if scratch == NULL:
         raise MemoryError("zero_one_errors: no memory for one neighbour's sums.")
     with nogil:
-        for k in range(n):
-            scratch[k] = y[k]  # the classes as numbers: compared with the predictions as numbers
         for k in range(start, stop):
-            out[k] = _neighbour_errors(buffers.data, plan, k, n_classes, n, scratch, scratch + n,
-                                       impossible, tolerance)
+            out[k] = _neighbour_errors(buffers.data, plan, k, n_classes, n, &y[0], scratch, impossible, tolerance)
     free(scratch)
 
 
@@ -323,26 +320,115 @@ cdef bint _is_double(const char *format) noexcept:
     return format[0] == b"d" and format[1] == 0
 
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+
+    /* Where the compiler and the C library can choose a function's version by the processor
+       at run time (GCC, glibc, x86-64), these loops are also compiled for AVX2 and AVX-512;
+       elsewhere for the build's instruction set alone. Every version takes the same steps
+       (additions, subtractions and comparisons, no multiplication to fuse): the same bits. */
+    #if defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__) && defined(__GNUC__) \
+        && !defined(__clang__) && __GNUC__ >= 8
+    #define BNCLF_SCORE_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+    #else
+    #define BNCLF_SCORE_CLONES
+    #endif
+
+    /* Two classes: the rows whose prediction (class 1 where its sum is above class 0's plus
+       the tolerance and above `impossible`, else class 0) is not y (0 or 1). The sums are
+       s0[i] + a0[i] and s1[i] + a1[i], or s0[i] and s1[i] where a0 is NULL. */
+    BNCLF_SCORE_CLONES
+    static int64_t bnclf_two_class_errors(const double *s0, const double *s1, const double *a0, const double *a1,
+                                          Py_ssize_t n, const int64_t *y, double impossible, double tolerance) {
+        int64_t errors = 0;
+        Py_ssize_t i;
+        if (a0 == NULL) {
+            for (i = 0; i < n; i++) {
+                double first = s0[i], second = s1[i];
+                int64_t predicted = (second > first + tolerance) & (second > impossible);
+                errors += predicted ^ y[i];
+            }
+        } else {
+            for (i = 0; i < n; i++) {
+                double first = s0[i] + a0[i], second = s1[i] + a1[i];
+                int64_t predicted = (second > first + tolerance) & (second > impossible);
+                errors += predicted ^ y[i];
+            }
+        }
+        return errors;
+    }
+
+    /* best[i] = the larger of best[i] and the row's sum (row[i] + add[i], or row[i] where add
+       is NULL); with `start`, best[i] = the sum. */
+    BNCLF_SCORE_CLONES
+    static void bnclf_best_pass(const double *row, const double *add, double *best, Py_ssize_t n, int start) {
+        Py_ssize_t i;
+        if (start) {
+            if (add == NULL)
+                for (i = 0; i < n; i++) best[i] = row[i];
+            else
+                for (i = 0; i < n; i++) best[i] = row[i] + add[i];
+        } else if (add == NULL) {
+            for (i = 0; i < n; i++) best[i] = row[i] > best[i] ? row[i] : best[i];
+        } else {
+            for (i = 0; i < n; i++) {
+                double s = row[i] + add[i];
+                best[i] = s > best[i] ? s : best[i];
+            }
+        }
+    }
+
+    /* first[i] = c where the row's sum reaches threshold[i] and first[i] is not 0 (a row
+       given class 0 keeps it). */
+    BNCLF_SCORE_CLONES
+    static void bnclf_first_pass(const double *row, const double *add, const double *threshold, double *first,
+                                 double c, Py_ssize_t n) {
+        Py_ssize_t i;
+        if (add == NULL) {
+            for (i = 0; i < n; i++) first[i] = ((row[i] >= threshold[i]) & (first[i] != 0.0)) ? c : first[i];
+        } else {
+            for (i = 0; i < n; i++) first[i] = ((row[i] + add[i] >= threshold[i]) & (first[i] != 0.0)) ? c : first[i];
+        }
+    }
+
+    /* sums[i] = sums[i] + term[i] (sign > 0) or sums[i] - term[i]. */
+    BNCLF_SCORE_CLONES
+    static void bnclf_add_pass(double *sums, const double *term, Py_ssize_t n, int sign) {
+        Py_ssize_t i;
+        if (sign > 0)
+            for (i = 0; i < n; i++) sums[i] = sums[i] + term[i];
+        else
+            for (i = 0; i < n; i++) sums[i] = sums[i] - term[i];
+    }
+    """
+    int64_t bnclf_two_class_errors(const double *s0, const double *s1, const double *a0, const double *a1,
+                                   Py_ssize_t n, const int64_t *y, double impossible, double tolerance) nogil
+    void bnclf_best_pass(const double *row, const double *add, double *best, Py_ssize_t n, int start) nogil
+    void bnclf_first_pass(const double *row, const double *add, const double *threshold, double *first, double c,
+                          Py_ssize_t n) nogil
+    void bnclf_add_pass(double *sums, const double *term, Py_ssize_t n, int sign) nogil
+
+
 cdef int64_t _neighbour_errors(
     const double **data,
     const int64_t[:, ::1] plan,
     Py_ssize_t k,
     Py_ssize_t n_classes,
     Py_ssize_t n,
-    const double *y,
+    const int64_t *y,
     double *scratch,
     double impossible,
     double tolerance,
 ) noexcept nogil:
     """The errors of neighbour ``k`` of :func:`zero_one_errors`: its base alone, its base plus
     one array (read as they are), or else its sums formed in ``scratch`` first (the same
-    steps, a cell at a time)."""
+    steps, a cell at a time). ``scratch`` holds ``(n_classes + 2) * n`` numbers."""
     cdef const double *base = data[plan[k, 0]]
     cdef const double *added = NULL
     cdef Py_ssize_t width = plan.shape[1], j, i, size = n_classes * n
     cdef int64_t a
     cdef double *sums
-    cdef const double *term
     if width > 1 and plan[k, 1] > 0 and (width == 2 or plan[k, 2] == 0):  # one array added
         added = data[plan[k, 1] - 1]
     elif width > 1 and plan[k, 1] != 0:
@@ -353,53 +439,12 @@ cdef int64_t _neighbour_errors(
             a = plan[k, j]
             if a == 0:
                 break
-            term = data[a - 1] if a > 0 else data[-a - 1]
-            if a > 0:
-                for i in range(size):
-                    sums[i] = sums[i] + term[i]
-            else:
-                for i in range(size):
-                    sums[i] = sums[i] - term[i]
+            bnclf_add_pass(sums, data[a - 1] if a > 0 else data[-a - 1], size, 1 if a > 0 else -1)
         base = sums
     if n_classes == 2:
-        return _two_class_errors(base, added, n, y, impossible, tolerance)
+        return bnclf_two_class_errors(base, base + n, added, added + n if added != NULL else NULL, n, y,
+                                      impossible, tolerance)
     return _errors(base, added, n_classes, n, y, impossible, tolerance, scratch)
-
-
-cdef int64_t _two_class_errors(
-    const double *base, const double *added, Py_ssize_t n, const double *y, double impossible, double tolerance
-) noexcept nogil:
-    """The errors of :func:`zero_one_errors` with two classes, four rows at a time (four
-    counts, each of whole numbers: exact)."""
-    cdef Py_ssize_t i = 0, j
-    cdef double counts[4]
-    cdef double first, second, predicted
-    counts[0] = counts[1] = counts[2] = counts[3] = 0.0
-    if added == NULL:
-        while i + 4 <= n:
-            for j in range(4):
-                first, second = base[i + j], base[n + i + j]
-                predicted = 1.0 if second > first + tolerance else 0.0
-                predicted = predicted if second > impossible else 0.0
-                counts[j] += 1.0 if predicted != y[i + j] else 0.0
-            i += 4
-    else:
-        while i + 4 <= n:
-            for j in range(4):
-                first, second = base[i + j] + added[i + j], base[n + i + j] + added[n + i + j]
-                predicted = 1.0 if second > first + tolerance else 0.0
-                predicted = predicted if second > impossible else 0.0
-                counts[j] += 1.0 if predicted != y[i + j] else 0.0
-            i += 4
-    cdef int64_t errors = <int64_t> (counts[0] + counts[1] + counts[2] + counts[3])
-    while i < n:
-        first, second = base[i], base[n + i]
-        if added != NULL:
-            first, second = first + added[i], second + added[n + i]
-        predicted = 1.0 if (second > first + tolerance) and second > impossible else 0.0
-        errors += predicted != y[i]
-        i += 1
-    return errors
 
 
 cdef int64_t _errors(
@@ -407,48 +452,27 @@ cdef int64_t _errors(
     const double *added,
     Py_ssize_t n_classes,
     Py_ssize_t n,
-    const double *y,
+    const int64_t *y,
     double impossible,
     double tolerance,
     double *scratch,
 ) noexcept nogil:
-    """The errors of :func:`zero_one_errors` with three classes or more, a class's sums at a
-    time: each row's best sum (the largest), then its first class within the tolerance of it
-    (the classes from the last to the first, the lower one kept), compared with the true
-    class (a row's true class is within the tolerance of the best and no class below it is
-    exactly when it is that first class)."""
+    """The errors of :func:`zero_one_errors` with one class or three and more, a class's sums
+    at a time: each row's best sum (the largest), then its first class within the tolerance
+    of it (the classes from the last to the first, the lower one kept), compared with the
+    true class (a row's true class is within the tolerance of the best and no class below it
+    is exactly when it is that first class)."""
     cdef Py_ssize_t i, c
     cdef int64_t errors = 0
     cdef double *best = scratch  # each row's best sum, then less the tolerance
     cdef double *first = scratch + n  # each row's first class within the tolerance
-    cdef const double *row
-    cdef const double *add
-    cdef double s, class_c
-    for i in range(n):
-        best[i] = base[i] + added[i] if added != NULL else base[i]
-    for c in range(1, n_classes):
-        row = base + c * n
-        if added == NULL:
-            for i in range(n):
-                best[i] = row[i] if row[i] > best[i] else best[i]
-        else:
-            add = added + c * n
-            for i in range(n):
-                s = row[i] + add[i]
-                best[i] = s if s > best[i] else best[i]
+    for c in range(n_classes):
+        bnclf_best_pass(base + c * n, added + c * n if added != NULL else NULL, best, n, c == 0)
     for i in range(n):
         first[i] = 0.0 if best[i] < impossible else n_classes  # every class impossible: class 0
         best[i] = best[i] - tolerance
     for c in range(n_classes - 1, -1, -1):
-        row = base + c * n
-        class_c = c
-        if added == NULL:
-            for i in range(n):
-                first[i] = class_c if (row[i] >= best[i]) & (first[i] != 0.0) else first[i]
-        else:
-            add = added + c * n
-            for i in range(n):
-                first[i] = class_c if (row[i] + add[i] >= best[i]) & (first[i] != 0.0) else first[i]
+        bnclf_first_pass(base + c * n, added + c * n if added != NULL else NULL, best, first, c, n)
     for i in range(n):
-        errors += first[i] != y[i]
+        errors += first[i] != <double> y[i]
     return errors
