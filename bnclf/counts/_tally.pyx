@@ -15,7 +15,7 @@ Kernels
     The tables of families of variables: one pass over the rows per family, adding 1 (or
     the row's weight) into the cell of the row's codes, in row order (the sums of
     ``np.bincount``).
-:func:`plan_values`
+:func:`values_held` and :func:`plan_values`
     The values some row holds and where each goes in the all-pairs counts and the bitsets.
 :func:`bitset_pair_counts` and its steps (:func:`bitset_layout`, :func:`fill_bitsets`,
 :func:`bitset_pair_rows`, :func:`mirror_rows`, :func:`last_value_diagonal`,
@@ -138,8 +138,9 @@ def count_families(const int64_t[:, ::1] features, const int64_t[::1] y, const i
     Weighted rows add their weights to each cell in row order: the sums of ``np.bincount``
     over the combined codes, bit for bit. Unweighted rows are counted in whole numbers,
     exact; when a table has at most a quarter as many cells as there are rows, in four
-    copies of it that take every fourth row (rows in a row often share a cell, and an
-    addition then waits for the one before), added up at the end.
+    copies of it that take every fourth row (consecutive rows often share a cell, and an
+    addition then waits for the one before), added up at the end: a scratch of at most
+    one int64 per row.
     """
     cdef Py_ssize_t n = y.shape[0], d = features.shape[0], size = variables.shape[1], f, s, k
     cdef Py_ssize_t cells, most = 0
