@@ -12,6 +12,22 @@ from libc.math cimport INFINITY, log
 from libc.stdint cimport int64_t
 
 
+cdef struct _Reads:
+    # the addresses of what a cell reads (the arrays held by a _PairCells)
+    const double *counts  # (V, V, n_classes)
+    const double *log_denominator  # (d, V, n_classes)
+    const double *log_alpha_plus  # (distinct alphas, plus_width)
+    const int64_t *owner
+    const int64_t *local
+    const int64_t *alpha_of
+    const double *alpha
+    const double *log_alpha
+    const double *uniform
+    const double *unseen
+    Py_ssize_t n_used, plus_width
+    bint whole
+
+
 cdef class _PairCells:
     """What every cell of the all-pairs table reads, formed once from the pair counts.
 
@@ -62,6 +78,7 @@ cdef class _PairCells:
     cdef int64_t[::1] alpha_of  # each feature's row of log_alpha_plus
     cdef double[::1] log_alpha, uniform, unseen  # per child feature
     cdef bint whole  # every count read from log_alpha_plus
+    cdef _Reads reads
     cdef readonly Py_ssize_t width, n_classes
 
     def __init__(self, counts, used, owner, cardinalities, alpha, beta, bint whole_counts, complete):
@@ -101,6 +118,11 @@ cdef class _PairCells:
         self.whole = lookup and whole_counts
         self.log_alpha, self.uniform, self.unseen = np.empty(d), np.empty(d), np.empty(d)
         _feature_constants(alpha, beta, cardinalities, self.log_alpha, self.uniform, self.unseen)
+        self.reads = _Reads(
+            &self.counts[0, 0, 0], &self.log_denominator[0, 0, 0], &self.log_alpha_plus[0, 0], &self.owner[0],
+            &self.local[0], &self.alpha_of[0], &self.alpha[0], &self.log_alpha[0], &self.uniform[0], &self.unseen[0],
+            n_used, size, self.whole,
+        )  # addresses only (an empty array's is never read)
 
     def write_rows(self, double[:, :, ::1] table, Py_ssize_t start, Py_ssize_t stop):
         """Write rows ``start:stop`` (child values) of the whole table ``(width, width,
@@ -112,11 +134,17 @@ cdef class _PairCells:
             raise ValueError(f"write_rows: the table is not ({self.width}, {self.width}, {self.n_classes}).")
         if not 0 <= start <= stop <= self.width:
             raise ValueError(f"write_rows: rows {start}:{stop} of {self.width}.")
-        cdef Py_ssize_t g, h
+        cdef Py_ssize_t g, h, n_classes = self.n_classes, width = self.width
+        cdef const _Reads *reads = &self.reads
+        cdef double *cells = &table[0, 0, 0]
         with nogil:
             for g in range(start, stop):
-                for h in range(self.width):
-                    self._cell(&table[g, h, 0], g, h)
+                if n_classes == 2:  # the count a constant: the loops over the classes unrolled
+                    _row(reads, cells + g * width * 2, g, width, 2)
+                elif n_classes == 3:
+                    _row(reads, cells + g * width * 3, g, width, 3)
+                else:
+                    _row(reads, cells + g * width * n_classes, g, width, n_classes)
 
     def write_cells(self, double[:, ::1] out, const int64_t[::1] used, bint by_parent, Py_ssize_t start,
                     Py_ssize_t stop):
@@ -131,38 +159,92 @@ cdef class _PairCells:
         for a in range(v):
             if not 0 <= used[a] < self.width:
                 raise ValueError(f"write_cells: value position {used[a]} outside the table of {self.width}.")
+        cdef Py_ssize_t n_classes = self.n_classes, g, h
+        cdef const _Reads *reads = &self.reads
+        cdef double *cells = &out[0, 0]
         with nogil:
             for a in range(start, stop):
                 for b in range(v):
                     if by_parent:
-                        self._cell(&out[a * v + b, 0], used[b], used[a])
+                        g = used[b]
+                        h = used[a]
                     else:
-                        self._cell(&out[a * v + b, 0], used[a], used[b])
+                        g = used[a]
+                        h = used[b]
+                    if n_classes == 2:
+                        _cell(reads, cells + (a * v + b) * 2, g, h, 2)
+                    elif n_classes == 3:
+                        _cell(reads, cells + (a * v + b) * 3, g, h, 3)
+                    else:
+                        _cell(reads, cells + (a * v + b) * n_classes, g, h, n_classes)
 
-    cdef inline void _cell(self, double *cell, Py_ssize_t g, Py_ssize_t h) noexcept nogil:
-        """The ``n_classes`` entries of child value ``g`` under parent value ``h``."""
-        cdef int64_t j = self.owner[g], a = self.local[g], b = self.local[h], count
-        cdef Py_ssize_t c, n_classes = self.n_classes
-        cdef double ld, alpha = self.alpha[j], log_alpha = self.log_alpha[j], uniform = self.uniform[j]
-        if self.owner[h] == j:  # j == p: not a family
+
+cdef inline void _row(const _Reads *t, double *row, Py_ssize_t g, Py_ssize_t width, Py_ssize_t n_classes) noexcept nogil:
+    """The entries of child value ``g`` under every parent value: :func:`_cell`'s, with the
+    child's feature and its constants read once."""
+    cdef int64_t j = t.owner[g], a = t.local[g], b
+    cdef Py_ssize_t c, h
+    cdef double ld, unseen = t.unseen[j], uniform = t.uniform[j], log_alpha = t.log_alpha[j], alpha = t.alpha[j]
+    cdef double *cell
+    cdef const double *denominators = t.log_denominator + j * t.n_used * n_classes
+    cdef const double *counts = t.counts + (a if a > 0 else 0) * t.n_used * n_classes
+    cdef const double *plus = t.log_alpha_plus + t.alpha_of[j] * t.plus_width
+    cdef const double *den
+    cdef const double *count
+    for h in range(width):
+        cell = row + h * n_classes
+        b = t.local[h]
+        if t.owner[h] == j:  # j == p: not a family
             for c in range(n_classes):
                 cell[c] = 0.0
-            return
-        if b < 0:  # a parent value no row holds
+        elif b < 0:  # a parent value no row holds
             for c in range(n_classes):
-                cell[c] = self.unseen[j]
-            return
+                cell[c] = unseen
+        else:
+            den = denominators + b * n_classes
+            count = counts + b * n_classes
+            for c in range(n_classes):
+                ld = den[c]
+                if ld == -INFINITY:
+                    cell[c] = uniform
+                elif a < 0:
+                    cell[c] = log_alpha - ld
+                elif t.whole:
+                    cell[c] = plus[<int64_t> count[c]] - ld
+                else:
+                    cell[c] = log(count[c] + alpha) - ld
+
+
+cdef inline void _cell(const _Reads *t, double *cell, Py_ssize_t g, Py_ssize_t h, Py_ssize_t n_classes) noexcept nogil:
+    """The ``n_classes`` entries of child value ``g`` under parent value ``h``."""
+    cdef int64_t j = t.owner[g], a = t.local[g], b = t.local[h]
+    cdef Py_ssize_t c
+    cdef double ld, value
+    cdef const double *denominators
+    cdef const double *counts
+    cdef const double *plus
+    if t.owner[h] == j:  # j == p: not a family
         for c in range(n_classes):
-            ld = self.log_denominator[j, b, c]
-            if ld == -INFINITY:
-                cell[c] = uniform
-            elif a < 0:
-                cell[c] = log_alpha - ld
-            elif self.whole:
-                count = <int64_t> self.counts[a, b, c]
-                cell[c] = self.log_alpha_plus[self.alpha_of[j], count] - ld
-            else:
-                cell[c] = log(self.counts[a, b, c] + alpha) - ld
+            cell[c] = 0.0
+        return
+    if b < 0:  # a parent value no row holds
+        value = t.unseen[j]
+        for c in range(n_classes):
+            cell[c] = value
+        return
+    denominators = t.log_denominator + (j * t.n_used + b) * n_classes
+    counts = t.counts + (a * t.n_used + b) * n_classes
+    plus = t.log_alpha_plus + t.alpha_of[j] * t.plus_width
+    for c in range(n_classes):
+        ld = denominators[c]
+        if ld == -INFINITY:
+            cell[c] = t.uniform[j]
+        elif a < 0:
+            cell[c] = t.log_alpha[j] - ld
+        elif t.whole:
+            cell[c] = plus[<int64_t> counts[c]] - ld
+        else:
+            cell[c] = log(counts[c] + t.alpha[j]) - ld
 
 
 cdef double _denominator_sums(
