@@ -3,8 +3,9 @@
 A Bayesian network classifier with every feature observed needs no inference
 engine: the joint of each class is a sum of log-CPT entries, one gathered per
 family. :class:`FamilyGather` does those gathers for any list of families at
-once (the families of one network, or of every member of an ensemble), with a
-single fancy index. Rows with features that are missing or unseen (code
+once (the families of one network, or of every member of an ensemble); their
+sums, a network's prediction, are one compiled pass over the rows
+(:mod:`bnclf.inference._gather_add`). Rows with features that are missing or unseen (code
 ``UNKNOWN``) are answered exactly by variable elimination batched over those
 rows: each feature gets an evidence vector (one-hot when observed, all ones
 when unknown), and the features are summed out one at a time in an elimination
@@ -73,9 +74,10 @@ class FamilyGather:
     repeated along it) and all are stacked into one array of rows of ``n_classes``
     entries. For family ``f`` the row of a sample is ``base[f] + sum_v code[v] *
     stride[f, v]`` over its non-class variables, so every family of every network is
-    answered by one ``take`` of contiguous rows. A negative code (an unknown value) is
-    rejected rather than allowed to wrap around to the last cell of a table; callers
-    replace or sum out unknown values first.
+    answered by one ``take`` of contiguous rows (:meth:`__call__`), and their sums by one
+    compiled pass that adds each row's entries family after family (:meth:`summed`). A
+    negative code (an unknown value) is rejected rather than allowed to wrap around to the
+    last cell of a table; callers replace or sum out unknown values first.
     """
 
     def __init__(

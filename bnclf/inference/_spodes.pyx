@@ -24,10 +24,11 @@ cdef extern from *:
     /* Where the compiler and the C library can choose a function's version by the processor
        at run time (GCC, glibc, x86-64), the vectorizable loops below are also compiled for
        AVX2 and AVX-512 (four or eight numbers a step); elsewhere for the build's instruction
-       set alone. Every version takes the same steps in the same order. */
+       set alone. Every version takes the same steps in the same order (no multiply and add
+       fused into one rounding): the same numbers on every processor. */
     #if defined(__x86_64__) && defined(__linux__) && defined(__GLIBC__) && defined(__GNUC__) \
         && !defined(__clang__) && __GNUC__ >= 8
-    #define BNCLF_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+    #define BNCLF_CLONES __attribute__((target_clones("avx512f", "avx2", "default"), optimize("fp-contract=off")))
     #else
     #define BNCLF_CLONES
     #endif
@@ -58,65 +59,64 @@ cdef extern from *:
         }
     }
 
-    /* exp(x) for every x of a run, in a loop the compiler can vectorize: x = k ln2 + r with
-       |r| <= ln2 / 2 (k rounded to nearest by adding 1.5 * 2^52, ln2 in two parts so that
-       k ln2's high part is exact), exp(r) by its Taylor polynomial of degree 13 (the
-       remainder below 5e-18), times 2^k built in the exponent bits. The x outside
-       [-708, 708] (subnormal or infinite results, -inf, NaN) are taken again by the C
-       library's exp. Within a few units in the last place of exp. */
-    static inline void bnclf_exp_run(const double *x, double *y, Py_ssize_t n) {
+    /* exp(x) by steps the compiler can vectorize: x = k ln2 + r with |r| <= ln2 / 2 (k
+       rounded to nearest by adding 1.5 * 2^52, ln2 in two parts so that k ln2's high part
+       is exact), exp(r) by its Taylor polynomial of degree 13 (the remainder below 5e-18),
+       times 2^k built in the exponent bits: within a few units in the last place of exp
+       for x in [-708, 708]. Below, 0 (exp would be subnormal or 0); above, +inf; NaN gives
+       NaN. */
+    static inline double bnclf_exp(double x) {
         const double shift = 6755399441055744.0, log2e = 1.4426950408889634;
         const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
-        Py_ssize_t i;
-        for (i = 0; i < n; i++) {
-            double v = x[i];  /* outside [-708, 708]: any number here, taken again below */
-            double kd = v * log2e + shift;
-            uint64_t bits;
-            memcpy(&bits, &kd, sizeof bits);
-            kd -= shift;
-            double r = (v - kd * ln2_hi) - kd * ln2_lo;
-            double p = 1.0 / 6227020800.0;
-            p = p * r + 1.0 / 479001600.0;
-            p = p * r + 1.0 / 39916800.0;
-            p = p * r + 1.0 / 3628800.0;
-            p = p * r + 1.0 / 362880.0;
-            p = p * r + 1.0 / 40320.0;
-            p = p * r + 1.0 / 5040.0;
-            p = p * r + 1.0 / 720.0;
-            p = p * r + 1.0 / 120.0;
-            p = p * r + 1.0 / 24.0;
-            p = p * r + 1.0 / 6.0;
-            p = p * r + 0.5;
-            p = p * r + 1.0;
-            p = p * r + 1.0;
-            uint64_t scale_bits = (bits + 1023u) << 52;
-            double scale;
-            memcpy(&scale, &scale_bits, sizeof scale);
-            y[i] = p * scale;
-        }
-        for (i = 0; i < n; i++) {
-            if (!(x[i] >= -708.0 && x[i] <= 708.0)) {
-                y[i] = exp(x[i]);
-            }
-        }
+        double kd = x * log2e + shift;  /* outside [-708, 708]: any number, replaced below */
+        uint64_t bits;
+        memcpy(&bits, &kd, sizeof bits);
+        kd -= shift;
+        double r = (x - kd * ln2_hi) - kd * ln2_lo;
+        double p = 1.0 / 6227020800.0;
+        p = p * r + 1.0 / 479001600.0;
+        p = p * r + 1.0 / 39916800.0;
+        p = p * r + 1.0 / 3628800.0;
+        p = p * r + 1.0 / 362880.0;
+        p = p * r + 1.0 / 40320.0;
+        p = p * r + 1.0 / 5040.0;
+        p = p * r + 1.0 / 720.0;
+        p = p * r + 1.0 / 120.0;
+        p = p * r + 1.0 / 24.0;
+        p = p * r + 1.0 / 6.0;
+        p = p * r + 0.5;
+        p = p * r + 1.0;
+        p = p * r + 1.0;
+        uint64_t scale_bits = (bits + 1023u) << 52;
+        double scale;
+        memcpy(&scale, &scale_bits, sizeof scale);
+        double y = p * scale;
+        y = x < -708.0 ? 0.0 : y;
+        return x > 708.0 ? INFINITY : y;
     }
 
     /* out[c] = log sum_m exp(values[m, c] + log_weights[m]) of row-major (members, classes)
        values, shifted by the maximum over the members: a NaN term gives NaN; no finite term
-       (every one -inf, or none) shifts by 0 and gives -inf. The terms' exponentials by
-       bnclf_exp_run, added member after member. scratch: (2 members + 2) classes numbers. */
+       (every one -inf, or none) shifts by 0 and gives -inf. The exponentials by bnclf_exp,
+       added member after member: the largest term adds exp(0) = 1, so a term whose exp is
+       below the smallest normal number (bnclf_exp: 0) adds nothing to the sum either way.
+       scratch: (members + 2) classes numbers. */
     BNCLF_CLONES
-    static void bnclf_log_weighted_row(const double *values, const double *log_weights, Py_ssize_t n_members,
-                                       Py_ssize_t n_classes, double *scratch, double *out) {
-        Py_ssize_t size = n_members * n_classes, m, c;
-        double *terms = scratch, *shifted = scratch + size, *peak = shifted + size, *undefined = peak + n_classes;
+    static void bnclf_log_weighted_row(const double *restrict values, const double *restrict log_weights,
+                                       Py_ssize_t n_members, Py_ssize_t n_classes, double *restrict scratch,
+                                       double *restrict out) {
+        Py_ssize_t m, c;
+        double *restrict terms = scratch;
+        double *restrict peak = scratch + n_members * n_classes;
+        double *restrict undefined = peak + n_classes;
         for (c = 0; c < n_classes; c++) {
             peak[c] = -INFINITY;
             undefined[c] = 0.0;
         }
         for (m = 0; m < n_members; m++) {
-            const double *row = values + m * n_classes;
-            double *term = terms + m * n_classes, w = log_weights[m];
+            const double *restrict row = values + m * n_classes;
+            double *restrict term = terms + m * n_classes;
+            double w = log_weights[m];
             for (c = 0; c < n_classes; c++) {
                 double v = row[c] + w;
                 term[c] = v;
@@ -126,21 +126,12 @@ cdef extern from *:
         }
         for (c = 0; c < n_classes; c++) {
             peak[c] = isfinite(peak[c]) ? peak[c] : 0.0;
-        }
-        for (m = 0; m < n_members; m++) {
-            double *term = terms + m * n_classes;
-            for (c = 0; c < n_classes; c++) {
-                term[c] = term[c] - peak[c];
-            }
-        }
-        bnclf_exp_run(terms, shifted, size);
-        for (c = 0; c < n_classes; c++) {
             out[c] = 0.0;
         }
         for (m = 0; m < n_members; m++) {
-            const double *term = shifted + m * n_classes;
+            const double *restrict term = terms + m * n_classes;
             for (c = 0; c < n_classes; c++) {
-                out[c] = out[c] + term[c];
+                out[c] = out[c] + bnclf_exp(term[c] - peak[c]);
             }
         }
         for (c = 0; c < n_classes; c++) {
@@ -343,7 +334,7 @@ def log_weighted_sum(
     cdef Py_ssize_t n_members = values.shape[1], n_classes = values.shape[2], t, m
     cdef double* log_weights
     with nogil:
-        log_weights = <double*>malloc((n_members + 1 + (2 * n_members + 2) * n_classes) * sizeof(double))
+        log_weights = <double*>malloc((n_members + 1 + (n_members + 2) * n_classes) * sizeof(double))
         if log_weights == NULL:
             with gil:
                 raise MemoryError()
@@ -450,7 +441,7 @@ def spode_joints(
         index = <Py_ssize_t*>malloc((3 * d + 1) * sizeof(Py_ssize_t))
         known = <char*>malloc(d + 1)
         buffer = <double*>malloc(
-            ((d + 1) * n_classes + (d + 1) + most * n_classes + (2 * d + 4) * n_classes + 1) * sizeof(double)
+            ((d + 1) * n_classes + (d + 1) + most * n_classes + (d + 3) * n_classes + 1) * sizeof(double)
         )
         if position == NULL or index == NULL or known == NULL or buffer == NULL:
             free(position)
