@@ -386,7 +386,8 @@ class ClassScore:
         a move that changes one family adds its new entries (if it has the class) to the
         current sums without its old ones, formed once per changed family; a reversal takes
         the current sums and subtracts and adds the entries of both its families, in the
-        order :meth:`_apply_delta` would."""
+        order :meth:`_apply_delta` would. The sums without each changed family's old entries
+        (one array of the current sums' shape per changed family) are held for the call."""
         parents = state.parents
         groups, reversals = self._grouped(moves, scored)
         arrays, order, plan_rows = [self._finite], [], []

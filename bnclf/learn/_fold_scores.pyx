@@ -4,13 +4,15 @@
 the parameters of that row's training part, and the errors of the first best class of
 summed entries.
 
-Both release the GIL and run in the calling thread: one call is a family or a neighbour,
-and the search asks for them one at a time.
+Both release the GIL. :func:`fold_family_entries` is one family, in the calling thread;
+:func:`zero_one_errors` scores a run of one step's neighbours, each by its own steps, so
+:class:`bnclf.learn._class_score.ClassScore` cuts the neighbours among threads and gets the
+same errors in any number of them.
 """
 
+from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
 from libc.math cimport log
 from libc.stdint cimport int64_t
-from cpython.buffer cimport PyBUF_C_CONTIGUOUS, PyBUF_FORMAT, PyBuffer_Release, PyObject_GetBuffer
 from libc.stdlib cimport calloc, free, malloc
 
 
