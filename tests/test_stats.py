@@ -175,7 +175,7 @@ def test_counting_many_families_at_once_equals_one_at_a_time():
         np.testing.assert_array_equal(batch.counts(family), one.counts(family))
 
 
-def test_all_pairs_by_one_hot_products_equal_bincounts():
+def test_all_pairs_counts_equal_bincounts():
     rng = np.random.default_rng(1)
     codes = rng.integers(0, 4, size=(300, 6))
     codes[rng.random(codes.shape) < 0.1] = -1  # unknown values: left out per pair
@@ -188,7 +188,7 @@ def test_all_pairs_by_one_hot_products_equal_bincounts():
 
 
 @pytest.mark.parametrize("missing", [False, True])
-def test_tables_read_from_the_all_pairs_products_equal_bincounts(missing):
+def test_tables_read_from_the_all_pairs_counts_equal_bincounts(missing):
     rng = np.random.default_rng(3)
     cards = np.array([2, 5, 3, 1, 4, 3])
     codes = np.column_stack([rng.integers(0, r, 300) for r in cards])
@@ -207,23 +207,14 @@ def test_tables_read_from_the_all_pairs_products_equal_bincounts(missing):
 
 @pytest.mark.parametrize("group_cells", [None, 1, 2000])  # one group of features, one feature, a few
 @pytest.mark.parametrize("missing", [False, True])
-@pytest.mark.parametrize("chunk_cells", [None, 1000])  # the rows of a class in one chunk, or in several
-# all value pairs in one product per class; or per group, from one-hot rows kept or made again
-@pytest.mark.parametrize("products", ["full", "kept", "remade"])
 # unequal cardinalities; equal ones (segment sums by strided slices); one value left per feature
 @pytest.mark.parametrize("cards", [[2, 5, 3, 4, 1, 6], [4, 4, 4, 4, 4, 4], [2, 1, 2, 2, 1, 2]])
-def test_all_pair_cmi_at_once_equals_pair_by_pair(missing, group_cells, chunk_cells, products, cards, monkeypatch):
+def test_all_pair_cmi_at_once_equals_pair_by_pair(missing, group_cells, cards, monkeypatch):
     import bnclf.counts._cache
     from bnclf.counts._measures import conditional_mutual_information, label_conditional_mi
 
     if group_cells is not None:
         monkeypatch.setattr(bnclf.counts._cache, "_PAIR_GROUP_CELLS", group_cells)
-    if chunk_cells is not None:
-        monkeypatch.setattr(bnclf.counts._cache, "_ONEHOT_CHUNK_CELLS", chunk_cells)
-    if products != "full":
-        monkeypatch.setattr(bnclf.counts._cache, "_FULL_PRODUCT_CELLS", 0)
-    if products == "remade":
-        monkeypatch.setattr(bnclf.counts._cache, "_ONEHOT_KEEP_BYTES", 0)
 
     rng = np.random.default_rng(7)
     cards = np.array(cards)
