@@ -304,6 +304,17 @@ def test_log_weighted_sum_equals_the_numpy_log_sum_exp(seed, n, members, n_class
     assert_close(got, expected, rtol=1e-13)
 
 
+def test_combinations_refuse_weights_of_another_shape():
+    tables = random_spode_tables(np.random.default_rng(0), [2, 3], 2)
+    kernel, codes = SuperParentKernel(*tables), np.zeros((4, 2), dtype=np.int64)
+    for bad in (np.ones(2), np.ones((3, 3)), np.ones((4, 2))):
+        with pytest.raises(ValueError, match="weights of shape"):
+            kernel.log_weighted_sum(codes, bad)
+        with pytest.raises(ValueError, match="weights of shape"):
+            log_weighted_sum(np.zeros((4, 3, 2)), bad)
+    np.testing.assert_array_equal(kernel.log_weighted_sum(codes, 0.5), kernel.log_weighted_sum(codes, np.full(3, 0.5)))
+
+
 def test_log_weighted_sum_reads_values_of_any_layout():
     values = np.random.default_rng(0).normal(size=(6, 4, 3))
     weights = np.array([0.1, 0.2, 0.3, 0.4])

@@ -653,6 +653,8 @@ def log_weighted_sum(log_values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     n, m, c = values.shape
     w = np.asarray(weights, dtype=float)
     per_row = w.ndim == 2
+    if w.shape not in ((), (m,), (n, m)):
+        raise ValueError(f"weights of shape {w.shape} for {n} rows of {m} members.")
     if not per_row:  # one row of weights for every row: its logarithms taken once
         w = np.full((1, m), w) if w.ndim == 0 else w.reshape(1, m)
     out = np.empty((n, c))

@@ -132,7 +132,9 @@ class SuperParentKernel:
         codes = np.asarray(codes, dtype=np.int64)
         weights = np.asarray(weights, dtype=float)
         per_row = weights.ndim == 2
-        if weights.ndim < 2:  # one row's weights for every row, their logarithms taken once
+        if weights.shape not in ((), (self.d + 1,), (codes.shape[0], self.d + 1)):
+            raise ValueError(f"weights of shape {weights.shape} for {codes.shape[0]} rows of {self.d + 1} members.")
+        if not per_row:  # one row's weights for every row, their logarithms taken once
             weights = np.full((1, self.d + 1), weights) if weights.ndim == 0 else weights.reshape(1, -1)
         out = np.empty((codes.shape[0], self.n_classes))
         self._run(codes, weights, per_row, self._no_members, out, True)
