@@ -10,7 +10,14 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 
-def fold_of_each_row(y: np.ndarray, n_splits: int, *, stratified: bool, shuffle: bool, random_state=None) -> np.ndarray:
+def fold_of_each_row(
+    y: np.ndarray,
+    n_splits: int,
+    *,
+    stratified: bool,
+    shuffle: bool,
+    random_state: int | np.random.RandomState | None = None,
+) -> np.ndarray:
     """The test fold of each row, ``(n_rows,)`` int64 in ``0 .. n_splits - 1``.
 
     Parameters

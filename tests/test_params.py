@@ -113,14 +113,11 @@ def test_feature_class_tables_from_the_pair_diagonal_equal_their_bincounts(weigh
 def test_pair_counts_of_the_values_in_use_are_the_pair_tables(weighted, unknown, monkeypatch):
     """The compact all-pairs counts, and the blocks scattered from them, equal each
     family's own bincount table; a value no row holds has no row (and zero cells). Row
-    chunks of a few rows (forced here) add up to the same counts: one-hot products, or
-    bitsets of 64 rows with the compiled loops."""
+    chunks of 64 rows (forced here) add up to the same counts."""
     import bnclf.counts._bitsets as bitsets_module
-    import bnclf.counts._cache as cache_module
 
     data = _sparse_data(weighted, unknown)
     whole = CountCache(data).pair_counts_in_use()
-    monkeypatch.setattr(cache_module, "_ONEHOT_CHUNK_CELLS", 40)  # a few rows per chunk
     monkeypatch.setattr(bitsets_module, "CHUNK_WORDS", 1)  # 64 rows per chunk
     cache = CountCache(data)
     counts, used, offsets = cache.pair_counts_in_use()
@@ -132,7 +129,10 @@ def test_pair_counts_of_the_values_in_use_are_the_pair_tables(weighted, unknown,
         for j in range(4):
             if i == j:
                 continue
-            expected = cache.counts((i, j, 4))  # np.bincount over combined codes
+            known = (data.codes[:, i] >= 0) & (data.codes[:, j] >= 0)
+            cell = (data.codes[known, i] * 4 + data.codes[known, j]) * data.n_classes + data.y[known]
+            weights = None if data.weights is None else data.weights[known]
+            expected = np.bincount(cell, weights=weights, minlength=16 * data.n_classes).reshape(4, 4, -1)
             got = blocks[offsets[i] : offsets[i] + 4, offsets[j] : offsets[j] + 4]
             np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
     full = np.zeros_like(blocks)
