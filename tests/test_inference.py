@@ -178,6 +178,23 @@ def test_family_gather_sums_a_few_rows_and_many_rows_alike(monkeypatch):
     assert unread.summed(np.array([[1, -1, 0]])).shape == (1, 2)
 
 
+def test_rows_whose_values_are_all_known_take_the_gather_sums_among_rows_with_unknowns():
+    """In a batch with unknown values, the rows whose values are all known get the gather-add's
+    sums, bit for bit as alone; the others the exact elimination, as alone."""
+    rng = np.random.default_rng(8)
+    families, tables, cards = random_network(rng, 6, 1)
+    kernel = NetworkKernel(families, tables, class_index=6)
+    codes = rng.integers(0, np.array(cards[:6]), size=(200, 6))
+    codes[rng.random(codes.shape) < 0.05] = -1
+    complete = (codes >= 0).all(axis=1)
+    assert complete.any() and not complete.all()
+    got = kernel.joint_log_likelihood(codes)
+    np.testing.assert_array_equal(got[complete], kernel.gather.summed(codes[complete]))
+    np.testing.assert_allclose(got[~complete], kernel.joint_log_likelihood(codes[~complete]), rtol=0, atol=0)
+    with pytest.raises(ValueError, match="code 9 in column 2"):
+        kernel.joint_log_likelihood(np.vstack([codes, [[0, 0, 9, 0, 0, 0]]]))
+
+
 def test_stacked_kernel_equals_member_kernels():
     rng = np.random.default_rng(5)
     kernels = []

@@ -301,14 +301,19 @@ class NetworkKernel:
         if codes[bad] >= 0:  # a code past its variable's values
             self.gather._refuse(codes, bad)
         unknown = codes < 0
+        complete = ~unknown[:, self._features].any(axis=1)  # the rows whose values are all known: the kernel's sums
+        if complete.any():
+            sums, bad = self.gather._sums(codes[complete])
+            if bad is not None:
+                self.gather._refuse(codes[complete], bad)
+            out[complete] = sums
         barren = self._barren(unknown)
-        simple = (barren == unknown).all(axis=1)
-        out = np.empty((codes.shape[0], self.n_classes))
+        simple = (barren == unknown).all(axis=1) & ~complete
         if simple.any():
             entries = self.gather(np.where(unknown[simple], 0, codes[simple]))
             keep = ~self._family_skipped(barren[simple])
             out[simple] = np.where(keep[:, :, None], entries, 0.0).sum(axis=1)
-        rows = np.flatnonzero(~simple)
+        rows = np.flatnonzero(~simple & ~complete)
         if not rows.size:
             return out
         widest = self._elimination_plan()[1]
