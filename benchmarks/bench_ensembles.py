@@ -45,7 +45,6 @@ sys.path.insert(0, str(HERE))
 from weka_runner import (  # noqa: E402
     AODE,
     WAODE,
-    compiled_loops_version,
     letter_split,
     run_weka,
     splice_split,
@@ -217,7 +216,7 @@ def main(argv=None) -> int:
         "python": platform.python_version(),
         "repeats": args.repeats,
         "rounds": args.rounds,
-        "compiled_loops": compiled_loops_version(),
+        "kernels": "cython",
         "weka": weka,
         "members_vs_tan": tan,
     }

@@ -39,7 +39,7 @@ import pandas as pd
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from weka_runner import compiled_loops_version, time_weka, weka_available, weka_version, write_split_arff  # noqa: E402
+from weka_runner import time_weka, weka_available, weka_version, write_split_arff  # noqa: E402
 
 from bnclf import MDLDiscretizer, RMCVClassifier  # noqa: E402
 from bnclf.datasets import load_dataset  # noqa: E402
@@ -262,7 +262,7 @@ def main(argv=None):
             "python": sys.version.split()[0],
             "weka_version": weka_version(),
             "weka_command": [WEKA_CLASS, *WEKA_OPTIONS],
-            "compiled_loops": compiled_loops_version(),
+            "kernels": "cython",
         }
     )
     if "weka" in args.parts and not args.skip_weka and weka_available():

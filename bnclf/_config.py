@@ -1,15 +1,13 @@
 """Library-wide settings, in the scikit-learn idiom: :func:`get_config`, :func:`set_config`
 and the :func:`config_context` context manager.
 
-Three settings:
+Two settings:
 
 * ``memory_budget``: the most bytes one count table (or one temporary of the all-pairs
   counts, or one table of a multilabel query) may take. Past it, fitting raises
   :class:`bnclf.counts.TableTooLargeError`, naming the columns, the cells and bytes, and the
   fix, before anything is allocated.
-* ``compiled``: whether the hot loops run compiled by numba when it is installed
-  (:mod:`bnclf._compiled`).
-* ``n_threads``: how many threads the compiled loops may share a large loop among
+* ``n_threads``: how many threads the compiled kernels may share a large loop among
   (:mod:`bnclf._threads`).
 
 Examples
@@ -39,7 +37,7 @@ __all__ = ["get_config", "set_config", "config_context", "memory_budget", "parse
 _UNSET = object()
 
 
-_global_config: dict[str, Any] = {"memory_budget": None, "compiled": None, "n_threads": None}  # set_config
+_global_config: dict[str, Any] = {"memory_budget": None, "n_threads": None}  # set_config
 
 
 _local = threading.local()  # config_context: a per-thread overlay, so threads never mix blocks
@@ -84,7 +82,6 @@ def get_config() -> dict[str, Any]:
 def set_config(
     *,
     memory_budget: int | float | str | None = _UNSET,  # type: ignore[assignment]
-    compiled: bool | None = _UNSET,  # type: ignore[assignment]
     n_threads: int | None = _UNSET,  # type: ignore[assignment]
 ) -> None:
     """Change settings for the rest of the session (see :func:`config_context` for a block).
@@ -95,11 +92,6 @@ def set_config(
         Most bytes one count table may take: bytes, or a text such as ``"8G"`` or
         ``"500M"``. ``None`` restores the default (``$BNCLF_MEMORY_BUDGET``, else a
         quarter of the physical memory).
-    compiled : bool or None
-        Whether the hot loops run compiled by numba (``pip install 'bnclf[fast]'``):
-        ``None`` (the default) when numba is installed, unless the environment variable
-        ``BNCLF_COMPILED`` is ``0``; ``False`` never (the numpy paths, which give the same
-        answers to rounding); ``True`` always, raising ``ImportError`` where numba is missing.
     n_threads : int or None
         How many threads a compiled loop may be shared among (AODE's and WAODE's pair
         counts, log-CPT table and prediction; every count of values in pairs): ``None``
@@ -122,22 +114,11 @@ def set_config(
         _global_config["memory_budget"] = value
         if _overlay() is not None:
             _overlay()["memory_budget"] = value
-    if compiled is not _UNSET:
-        value = _check_compiled(compiled)
-        _global_config["compiled"] = value
-        if _overlay() is not None:
-            _overlay()["compiled"] = value
     if n_threads is not _UNSET:
         value = _check_n_threads(n_threads)
         _global_config["n_threads"] = value
         if _overlay() is not None:
             _overlay()["n_threads"] = value
-
-
-def _check_compiled(value: Any) -> bool | None:
-    if value is not None and not isinstance(value, bool):
-        raise TypeError(f"compiled={value!r}: give True, False or None (compiled when numba is installed).")
-    return value
 
 
 def _check_n_threads(value: Any, what: str = "n_threads") -> int | None:
@@ -158,7 +139,6 @@ def _check_n_threads(value: Any, what: str = "n_threads") -> int | None:
 def config_context(
     *,
     memory_budget: int | float | str | None = _UNSET,  # type: ignore[assignment]
-    compiled: bool | None = _UNSET,  # type: ignore[assignment]
     n_threads: int | None = _UNSET,  # type: ignore[assignment]
 ) -> Iterator[None]:
     """Settings for a ``with`` block in this thread; the earlier ones come back on leaving it.
@@ -166,8 +146,6 @@ def config_context(
     Parameters
     ----------
     memory_budget : int, float, str or None
-        As in :func:`set_config`.
-    compiled : bool or None
         As in :func:`set_config`.
     n_threads : int or None
         As in :func:`set_config`.
@@ -182,8 +160,6 @@ def config_context(
     config = get_config()
     if memory_budget is not _UNSET:
         config["memory_budget"] = None if memory_budget is None else parse_size(memory_budget)
-    if compiled is not _UNSET:
-        config["compiled"] = _check_compiled(compiled)
     if n_threads is not _UNSET:
         config["n_threads"] = _check_n_threads(n_threads)
     _local.config = config

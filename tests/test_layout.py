@@ -6,6 +6,8 @@
   ``encoding -> counts -> learn -> network/inference -> models -> io -> plot ->
   evaluation -> cli``.
 * Internal modules start with an underscore; no module is much over 800 lines.
+* The compiled kernels (Cython, built at install) sit in the subpackage whose code calls
+  them: ``counts``, ``learn`` or ``inference``; nothing imports numba.
 * Every module name of bnclf 0.1 still imports, and reading one of its names warns
   (``DeprecationWarning``) and names where it lives today.
 """
@@ -117,6 +119,28 @@ def test_internal_modules_are_private_and_short():
     assert not public, f"modules inside subpackages should start with an underscore: {public}"
     long = {name: n for name, path in MODULES.items() if (n := len(path.read_text().splitlines())) > 850}
     assert not long, f"modules over 850 lines: {long}"
+
+
+SOURCE = Path(__file__).resolve().parents[1] / "bnclf"  # the checkout: the .pyx sources are not installed
+KERNEL_HOMES = ("counts", "learn", "inference")
+
+
+def test_compiled_kernels_live_beside_the_code_they_serve():
+    sources = sorted(SOURCE.rglob("*.pyx"))
+    assert sources, "no Cython source found in the checkout"
+    for path in sources:
+        parts = path.relative_to(SOURCE).parts
+        assert len(parts) == 2 and parts[0] in KERNEL_HOMES, f"{path.name}: kernels go in {KERNEL_HOMES}"
+        name = "bnclf." + ".".join(path.relative_to(SOURCE).with_suffix("").parts)
+        built = importlib.import_module(name)  # built by pip install: an extension module, not Python
+        assert Path(built.__file__).suffix in (".so", ".pyd"), built.__file__
+    extensions = [p for p in PACKAGE.rglob("*") if p.suffix in (".so", ".pyd")]
+    assert {p.relative_to(PACKAGE).parts[0] for p in extensions} <= set(KERNEL_HOMES), extensions
+    for name, path in MODULES.items():  # one path per computation: no JIT layer beside the kernels
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+        imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+        assert not {m for m in imported if m.split(".")[0] == "numba"}, f"{name} imports numba"
 
 
 OLD_NAMES = [

@@ -1,4 +1,4 @@
-"""Compiled loops shared among threads: the setting, where the work is cut, the pool, and the
+"""Compiled kernels shared among threads: the setting, where the work is cut, the pool, and the
 results, which must be the same bits however many threads compute them."""
 
 import os
@@ -11,8 +11,6 @@ import pytest
 import bnclf
 from bnclf import AODEClassifier, TANClassifier, WAODEClassifier, config_context
 from bnclf import _threads as threads
-
-numba = pytest.importorskip("numba")
 
 
 # ----------------------------------------------------------------------------- the setting
@@ -278,21 +276,15 @@ def _data(seed=0, n=900, classes=3):
 @pytest.mark.parametrize(
     "est", [AODEClassifier(missing="ignore"), WAODEClassifier(smoothing="weka")], ids=["aode", "waode"]
 )
-@pytest.mark.parametrize("combined", ["products", "logarithms"])
-def test_aode_fit_and_predict_are_the_same_bits_in_any_number_of_threads(
-    est, n_threads, combined, every_loop_cut, monkeypatch
-):
+def test_aode_fit_and_predict_are_the_same_bits_in_any_number_of_threads(est, n_threads, every_loop_cut, monkeypatch):
     """Pair counts (bitsets by feature, pairs by bitset, the lower half by tiles of rows, the
     values without a bitset one by one; chunks of 64 rows too), the log-CPT table by rows,
-    and the SPODE loops by test rows (products of probabilities or sums of logarithms, and
-    each member's sums): equal to one thread's, bit for bit, and to the numpy paths to rounding."""
+    and the SPODE kernel by test rows (the members' weighted log-sum, and each member's
+    joint): equal to one thread's, bit for bit."""
     import bnclf.counts._bitsets as bitsets
-    import bnclf.inference._super_parent as super_parent
 
-    if combined == "logarithms":  # a table too large for the products
-        monkeypatch.setattr(super_parent, "_PROBABILITY_CELLS", 0)
     X, y, test = _data()
-    known = test.iloc[10:]  # rows without an unknown value: the combined loops
+    known = test.iloc[10:]  # rows without an unknown value
     results = {}
     for threads_ in (1, n_threads):
         for words in (1, bitsets.CHUNK_WORDS):
@@ -307,29 +299,23 @@ def test_aode_fit_and_predict_are_the_same_bits_in_any_number_of_threads(
                     model.member_joint_log_proba(test),
                 )
     assert max(every_loop_cut) == n_threads  # the loops were cut
-    assert (model._spodes._probabilities is not None) == (combined == "products")
     one = results[1, bitsets.CHUNK_WORDS]
     for key, got in results.items():
         for a, b in zip(one, got):
             np.testing.assert_array_equal(a, b, err_msg=str(key))
-    with config_context(compiled=False):
-        reference = est.__class__(**est.get_params()).fit(X, y)
-        np.testing.assert_allclose(reference._spode_tables["pairs"], one[0], rtol=0, atol=1e-12)
-        np.testing.assert_allclose(reference.predict_proba(test), one[1], rtol=1e-10, atol=1e-13)
 
 
-def test_the_product_loop_is_the_same_bits_in_any_number_of_threads(every_loop_cut):
-    """A small table (letter's kind) multiplies probabilities: rows cut among threads give
-    one thread's logarithms of the products."""
+def test_a_fitted_kernel_predicts_the_same_bits_in_any_number_of_threads(every_loop_cut):
+    """One fitted model: its predictions cut among 2 and 4 threads are one thread's."""
     X, y, test = _data(seed=1, classes=6)
     known = test.iloc[10:]
     model = AODEClassifier().fit(X, y)
-    assert model._spodes._probabilities is not None  # the product path
     with config_context(n_threads=1):
-        one = model.predict_log_proba(known)
+        one = model.predict_log_proba(known), model.predict_log_proba(test)
     for k in (2, 4):
         with config_context(n_threads=k):
-            np.testing.assert_array_equal(model.predict_log_proba(known), one)
+            np.testing.assert_array_equal(model.predict_log_proba(known), one[0])
+            np.testing.assert_array_equal(model.predict_log_proba(test), one[1])
     assert max(every_loop_cut) == 4
 
 
