@@ -192,10 +192,10 @@ def test_spode_combination_equals_the_numpy_log_sum_exp_of_the_members(case, cut
     assert_close(got, log_weighted_sum(kernel(codes), weights), rtol=1e-13)
 
 
-@pytest.mark.parametrize("n_classes", [1, 2, 3, 4, 5, 7, 11])
+@pytest.mark.parametrize("n_classes", [1, 2, 3, 4, 5, 7, 8, 11, 13, 26])
 def test_spode_kernel_of_many_rows_and_one_feature(n_classes, cut_anything):
-    """Enough rows for every thread, every class count; and a single feature, whose one SPODE
-    has no child."""
+    """Enough rows for every thread, every class count (the blocks of four and eight classes,
+    the last block overlapping); and a single feature, whose one SPODE has no child."""
     rng = np.random.default_rng(n_classes)
     for cards in ([3, 1, 4, 2, 5, 2, 3], [4]):
         tables = random_spode_tables(rng, cards, n_classes)

@@ -288,9 +288,9 @@ cdef inline void _four_stripe_sums(
     const double** stripes, const Py_ssize_t* kids, Py_ssize_t n_kids, Py_ssize_t n_classes, double** sums
 ) noexcept nogil:
     """:func:`_stripe_sums` of four stripes at once, each sum in a register of its own: two or
-    three classes in one pass, eight classes or more eight a pass, four to seven four a pass
-    (the last eight or four overlapping the previous ones when the count is not a multiple:
-    the same sums, written again); one class a stripe at a time."""
+    three classes in one pass, eight classes or more eight a pass (the last four, or eight,
+    overlapping the previous ones when the count is not a multiple of eight: the same sums,
+    written again), four to seven four a pass (likewise); one class a stripe at a time."""
     cdef Py_ssize_t first = 0, i
     if n_classes == 2:
         _four_stripes_two(stripes, kids, n_kids, sums)
@@ -298,6 +298,9 @@ cdef inline void _four_stripe_sums(
         _four_stripes_three(stripes, kids, n_kids, sums)
     elif n_classes >= 8:
         while first < n_classes:
+            if first + 8 > n_classes and first + 4 >= n_classes:  # four or fewer left: the last four
+                _four_stripes_four(stripes, kids, n_kids, n_classes - 4, sums)
+                break
             if first + 8 > n_classes:
                 first = n_classes - 8
             _four_stripes_eight(stripes[0] + first, stripes[1] + first, stripes[2] + first, stripes[3] + first,
