@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+import bnclf
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "architecture.md"
 
@@ -126,6 +128,9 @@ def test_the_walkthrough_adds_a_working_learner(tmp_path):
     }
     copy = tmp_path / "repo"
     shutil.copytree(ROOT / "bnclf", copy / "bnclf", ignore=shutil.ignore_patterns("__pycache__"))
+    built = Path(bnclf.__file__).parent  # the installed package: its compiled kernels, as an in-place build
+    for extension in [*built.rglob("*.so"), *built.rglob("*.pyd")]:
+        shutil.copy(extension, copy / "bnclf" / extension.relative_to(built))
     (copy / "tests").mkdir()
     for name in ("pgmpy_oracle.py", "test_layout.py", "test_parameter_table.py"):
         shutil.copy(ROOT / "tests" / name, copy / "tests" / name)

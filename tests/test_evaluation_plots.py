@@ -57,11 +57,15 @@ def test_dataset_bars_png(tmp_path):
     _png_ok(tmp_path / "bars.png")
 
 
-def test_plots_are_reachable_from_the_package():
+def test_plots_are_reachable_from_the_package(tmp_path):
     """``import bnclf.evaluation as ev; ev.plot_critical_difference`` works in a fresh
     interpreter, and every name in ``bnclf.evaluation.__all__`` exists."""
+    import os
     import subprocess
     import sys
+    from pathlib import Path
+
+    import bnclf
 
     code = (
         "import bnclf.evaluation as ev\n"
@@ -70,5 +74,7 @@ def test_plots_are_reachable_from_the_package():
         "from bnclf.evaluation._plots import plot_critical_difference\n"
         "assert ev.plot_critical_difference is plot_critical_difference\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    # outside the checkout, whose bnclf has no compiled kernels unless built in place
+    env = {**os.environ, "PYTHONPATH": str(Path(bnclf.__file__).parents[1])}
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
