@@ -32,6 +32,13 @@ cdef extern from *:
     #else
     #define BNCLF_CLONES
     #endif
+    #if defined(_MSC_VER)
+    #define BNCLF_RESTRICT __restrict
+    #define BNCLF_INLINE __inline
+    #else
+    #define BNCLF_RESTRICT restrict
+    #define BNCLF_INLINE inline
+    #endif
 
     /* Four stripes' sums over the children of eight classes from each stripe's pointer:
        o_i[c] = sum_k s_i[kids[k] + c], the children in turn from zero. */
@@ -65,7 +72,7 @@ cdef extern from *:
        times 2^k built in the exponent bits: within a few units in the last place of exp
        for x in [-708, 708]. Below, 0 (exp would be subnormal or 0); above, +inf; NaN gives
        NaN. */
-    static inline double bnclf_exp(double x) {
+    static BNCLF_INLINE double bnclf_exp(double x) {
         const double shift = 6755399441055744.0, log2e = 1.4426950408889634;
         const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
         double kd = x * log2e + shift;  /* outside [-708, 708]: any number, replaced below */
@@ -102,20 +109,20 @@ cdef extern from *:
        below the smallest normal number (bnclf_exp: 0) adds nothing to the sum either way.
        scratch: (members + 2) classes numbers. */
     BNCLF_CLONES
-    static void bnclf_log_weighted_row(const double *restrict values, const double *restrict log_weights,
-                                       Py_ssize_t n_members, Py_ssize_t n_classes, double *restrict scratch,
-                                       double *restrict out) {
+    static void bnclf_log_weighted_row(const double *BNCLF_RESTRICT values, const double *BNCLF_RESTRICT log_weights,
+                                       Py_ssize_t n_members, Py_ssize_t n_classes, double *BNCLF_RESTRICT scratch,
+                                       double *BNCLF_RESTRICT out) {
         Py_ssize_t m, c;
-        double *restrict terms = scratch;
-        double *restrict peak = scratch + n_members * n_classes;
-        double *restrict undefined = peak + n_classes;
+        double *BNCLF_RESTRICT terms = scratch;
+        double *BNCLF_RESTRICT peak = scratch + n_members * n_classes;
+        double *BNCLF_RESTRICT undefined = peak + n_classes;
         for (c = 0; c < n_classes; c++) {
             peak[c] = -INFINITY;
             undefined[c] = 0.0;
         }
         for (m = 0; m < n_members; m++) {
-            const double *restrict row = values + m * n_classes;
-            double *restrict term = terms + m * n_classes;
+            const double *BNCLF_RESTRICT row = values + m * n_classes;
+            double *BNCLF_RESTRICT term = terms + m * n_classes;
             double w = log_weights[m];
             for (c = 0; c < n_classes; c++) {
                 double v = row[c] + w;
@@ -129,7 +136,7 @@ cdef extern from *:
             out[c] = 0.0;
         }
         for (m = 0; m < n_members; m++) {
-            const double *restrict term = terms + m * n_classes;
+            const double *BNCLF_RESTRICT term = terms + m * n_classes;
             for (c = 0; c < n_classes; c++) {
                 out[c] = out[c] + bnclf_exp(term[c] - peak[c]);
             }
