@@ -386,11 +386,12 @@ def spode_joints(
     super-parent's entry), where ``T(h, g) = table[place[h] * V + place[g]]`` is
     ``log P(x_j = g | x_p = h, c)`` in the table of the ``V`` values in use laid out by
     super-parent value, whose diagonal blocks (two values of one feature) are zero: the
-    super-parent's own entry is added as a child's, and adds nothing. Member ``d`` is naive Bayes, ``nb_prior + sum_{j known}
-    nb_children[g_j]`` (the children in turn from zero). An unknown value (a negative code)
-    is summed out exactly: as a child it is left out (its CPT sums to one); as super-parent
-    ``p``, member ``p`` is ``log sum_v exp(.)`` of the sums above over ``p``'s values ``v``
-    (shifted by their maximum; NaN propagates, every term ``-inf`` gives ``-inf``).
+    super-parent's own entry is added as a child's, and adds nothing. Member ``d`` is naive
+    Bayes, ``nb_prior + sum_{j known} nb_children[g_j]`` (the children in turn from zero).
+    An unknown value (a negative code) is summed out exactly: as a child it is left out (its
+    CPT sums to one); as super-parent ``p``, member ``p`` is ``log sum_v exp(.)`` of the sums
+    above over ``p``'s values ``v`` (shifted by their maximum; NaN propagates, every term
+    ``-inf`` gives ``-inf``).
 
     Parameters
     ----------
