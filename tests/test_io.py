@@ -445,3 +445,60 @@ def test_a_member_changed_after_its_check_fails_the_set(tmp_path, krkp, monkeypa
     with pytest.raises(RuntimeError, match="aode.xmlbif.manifest.json does not read back as written: a member file"):
         write_network(est, tmp_path / "aode.xmlbif")
     assert list(tmp_path.iterdir()) == []
+
+
+def _uai_posteriors(gum, path, est, rows, uai):
+    """P(class | row) from pyAgrum's reading of ``path`` (UAI: variable i is node i)."""
+    bn = gum.loadBN(str(path))
+    nodes = [v for v in est.network_.named_families]  # features in column order, class last
+    order = list(est.feature_names_in_) + [est.class_name_]
+    nodes = [v for v in order if v in nodes]
+    inference, out = gum.LazyPropagation(bn), []
+    for _, row in rows.iterrows():
+        if uai:
+            given = {nodes.index(v): est.categories_[v].index(row[v]) for v in est.feature_names_in_}
+            target = nodes.index(est.class_name_)
+        else:
+            given, target = {str(v): str(row[v]) for v in est.feature_names_in_}, est.class_name_
+        inference.setEvidence(given)
+        inference.makeInference()
+        post = inference.posterior(target)
+        labels = list(post.variable(0).labels())
+        keys = [str(k) for k in range(len(est.classes_))] if uai else [str(c) for c in est.classes_]
+        out.append([post.toarray()[labels.index(k)] for k in keys])
+    return np.array(out)
+
+
+def test_writing_uai_says_which_tools_read_it_and_points_pyagrum_to_bifxml(tmp_path, capsys):
+    """The warning's claim, checked in pyAgrum: for a TAN (tables over two parents) the
+    .bifxml it points to gives the model's posteriors and the .uai does not; for naive Bayes
+    (one parent at most) the warning says pyAgrum reads the UAI file right, and it does."""
+    gum = pytest.importorskip("pyagrum")
+    from bnclf.cli import main
+    from bnclf.models._naive import NaiveBayesClassifier
+
+    rng = np.random.default_rng(5)
+    n = 300
+    y = rng.choice(["n", "y"], n)
+    a = np.where(rng.random(n) < 0.8, y, rng.choice(["n", "y"], n))
+    X = pd.DataFrame({"a": a, "b": np.where(rng.random(n) < 0.7, a, "z"), "c": rng.choice(["p", "q", "r"], n)})
+    X["d"] = np.where(rng.random(n) < 0.8, X["c"], "p")
+    rows = X.iloc[:40]
+    tan, nb = TANClassifier().fit(X, y), NaiveBayesClassifier().fit(X, y)
+    with pytest.warns(UserWarning, match=r"tan\.uai.*pyAgrum 3\.3.*have two or more parents.*\.bifxml"):
+        write_network(tan, tmp_path / "tan.uai")
+    write_network(tan, tmp_path / "tan.bifxml")
+    np.testing.assert_allclose(
+        _uai_posteriors(gum, tmp_path / "tan.bifxml", tan, rows, uai=False), tan.predict_proba(rows), atol=1e-9
+    )
+    wrong = _uai_posteriors(gum, tmp_path / "tan.uai", tan, rows, uai=True)
+    assert np.abs(wrong - tan.predict_proba(rows)).max() > 1e-3
+    with pytest.warns(UserWarning, match=r"nb\.uai.*pyAgrum reads this file right"):
+        write_network(nb, tmp_path / "nb.uai")
+    np.testing.assert_allclose(
+        _uai_posteriors(gum, tmp_path / "nb.uai", nb, rows, uai=True), nb.predict_proba(rows), atol=1e-6
+    )
+    save_model(tan, tmp_path / "tan.bnclf")
+    assert main(["export", str(tmp_path / "tan.bnclf"), "-o", str(tmp_path / "cli.uai")]) in (None, 0)
+    err = capsys.readouterr().err
+    assert "cli.uai" in err and "pyAgrum" in err and ".bifxml" in err

@@ -220,6 +220,11 @@ def write_network(
       UAI holds no names (variable ``i`` is the ``i``-th node, state ``k`` the
       ``k``-th state). The name map beside the file gives every original name
       with its Python type, and :func:`read_network` restores them.
+    * **UAI readers.** A UAI file is read exactly by :func:`read_network`; pyAgrum 3.3
+      reads a table over two or more parents in another order than the format's, and
+      pgmpy's ``UAIReader`` does not keep the format's order either. Writing UAI warns
+      so, naming the file and how many tables are affected; for pyAgrum write
+      ``.bifxml``, for pgmpy ``.bif`` or ``.xmlbif``.
     * **Order.** Variables are listed in column order with the class last (Weka's
       ``BIFReader`` takes the last variable as the class).
     * **One-state variables are left out.** A feature with one state (a numeric
@@ -246,10 +251,41 @@ def write_network(
     fmt = _format_of(path, fmt)
     est = fitted_estimator(model_or_estimator)
     if est is not None and len(est.network_members()) > 1:
-        return _write_members(est, path, fmt)
-    with staged(path, Path(str(path) + NAME_MAP_SUFFIX)) as (tmp, _):
-        _write_single(model_or_estimator, tmp, fmt, shown=path)
-    return path
+        written = _write_members(est, path, fmt)
+    else:
+        with staged(path, Path(str(path) + NAME_MAP_SUFFIX)) as (tmp, _):
+            _write_single(model_or_estimator, tmp, fmt, shown=path)
+        written = path
+    if fmt == "uai":
+        warnings.warn(uai_readers(path, _multi_parent_tables(est or model_or_estimator)), UserWarning, stacklevel=2)
+    return written
+
+
+def uai_readers(path: Path, multi_parent: int) -> str:
+    """Which tools read the UAI file ``path`` right, and what to write for pyAgrum and pgmpy
+    instead (``multi_parent``: how many of its tables have two or more parents)."""
+    which = (
+        f"{multi_parent} table(s) of this file have two or more parents and read wrong there"
+        if multi_parent
+        else "no table of this file has two or more parents, so pyAgrum reads this file right"
+    )
+    return (
+        f"{path}: UAI is read exactly by bnclf.io.read_network; pyAgrum 3.3 (gum.loadBN) reads a table "
+        f"over two or more parents in another order than the format's ({which}), and pgmpy's UAIReader "
+        "does not keep the format's table order. For pyAgrum write .bifxml (XMLBIF, exact names and "
+        "probabilities); for pgmpy .bif or .xmlbif."
+    )
+
+
+def _multi_parent_tables(obj) -> int:
+    """How many tables of ``obj`` (an estimator's exported members, a Network or a pgmpy
+    network) have two or more parents."""
+    from bnclf.network import Network
+
+    if hasattr(obj, "get_cpds"):
+        return sum(len(obj.get_parents(v)) >= 2 for v in obj.nodes)
+    nets = [obj] if isinstance(obj, Network) else [net for _, net in exported_members(obj)]
+    return sum(len(family) >= 3 for net in nets for family in net.families)
 
 
 def _file_names(nodes, states, fmt) -> tuple[dict, dict]:
