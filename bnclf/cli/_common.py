@@ -246,11 +246,32 @@ def _model_columns(model, X, args):
 
 
 def _write_rows(out: pd.DataFrame, args, what: str):
+    """``out`` into ``--output`` (staged: written in full or not at all), else onto standard
+    output, flushed here so that a failed write (a full disk) is an error naming it."""
     if args.output:
         write_csv(out, args.output)
         print(f"wrote {len(out)} {what} -> {args.output}")
-    else:
+        return
+    try:
         out.to_csv(sys.stdout, index=False)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. `bnclf predict ... | head`: the reader stopped, not an error
+        raise
+    except OSError as exc:
+        from bnclf.io._files import WRITE_ERRORS, write_error
+
+        if exc.errno not in WRITE_ERRORS:
+            raise
+        raise write_error(exc, f"the {what} to {stdout_name()}", "the output is incomplete") from None
+
+
+def stdout_name() -> str:
+    """``standard output``, with the file it goes to when the system says (``/dev/full``)."""
+    try:
+        target = os.readlink(f"/proc/self/fd/{sys.stdout.fileno()}")
+    except (OSError, ValueError, AttributeError):
+        return "standard output"
+    return f"standard output ({target})"
 
 
 # -- parser -----------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from bnclf.cli._common import (
     _add_label_options,
     _add_model_options,
     check_command_files,
+    stdout_name,
 )
 from bnclf.cli._imports import defer_unused
 
@@ -277,12 +278,23 @@ def main(argv: Sequence[str] | None = None) -> int | None:
         warnings.showwarning = functools.partial(_show_warning, shown=set())  # one line each, once
         try:
             check_command_files(args)
-            return args.func(args)
+            status = args.func(args)
+            _flush_stdout()  # what is still buffered: a full disk is an error, not a success
+            return status
         except (ValueError, TypeError, KeyError, RuntimeError, OSError, MemoryError) as exc:
             if isinstance(exc, BrokenPipeError):  # e.g. `bnclf predict ... | head`
                 sys.stderr.close()
                 return 0
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+            from bnclf.io._files import WRITE_ERRORS, write_error
+
+            name = stdout_name()
+            # a print that failed: a write error of no file (the commands' files are staged,
+            # and their errors name them)
+            printing = isinstance(exc, OSError) and exc.errno in WRITE_ERRORS and exc.filename is None
+            failed = _drop_failed_stdout()
+            if isinstance(exc, OSError) and exc.strerror and (failed or printing):
+                message = write_error(exc, name, "the output is incomplete")
             if type(exc) is MemoryError:  # not a sized table (TableTooLargeError names its columns)
                 message = (
                     f"out of memory{f' ({message})' if str(message) else ''}; use fewer rows or "
@@ -302,6 +314,35 @@ def main(argv: Sequence[str] | None = None) -> int | None:
                 file=sys.stderr,
             )
             return 2
+
+
+def _flush_stdout() -> None:
+    """Flush standard output; a failed write (``> /dev/full``) raises an error that names it."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        from bnclf.io._files import write_error
+
+        raise write_error(exc, stdout_name(), "the output is incomplete") from None
+
+
+def _drop_failed_stdout() -> bool:
+    """After an error: whether standard output cannot take what is buffered for it; if so
+    it is pointed at the null device, so that Python's own flush at exit neither fails
+    again nor changes the exit status."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
+        return True
+    return False
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None, *, shown: set[str]) -> None:

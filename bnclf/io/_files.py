@@ -3,12 +3,15 @@
 Every file bnclf writes is first written into a temporary folder beside its target and
 renamed into place only once it is complete (and, for networks and model sets, read
 back): an interrupted or failed write leaves the previous file as it was, never half of
-a new one. A rename replaces a symbolic link at the target rather than writing through
-it. :func:`check_outputs` refuses an output that is one of the command's own inputs.
+a new one; a full disk or a device error is reported naming the target. A device or
+a pipe (``/dev/null``) is written to directly, never replaced. A rename replaces a
+symbolic link at the target rather than writing through it. :func:`check_outputs`
+refuses an output that is one of the command's own inputs.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import tempfile
@@ -63,14 +66,58 @@ def check_outputs(outputs: Mapping[str, PathLike | None], inputs: Mapping[str, P
                 )
 
 
+#: what a failed write reports (a full disk, a quota, a file too large, a device error, a
+#: file system mounted read-only): the target is named and kept as it was
+WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
+
+
+def write_error(exc: OSError, target: str, kept: str) -> OSError:
+    """``exc`` as an error that names ``target`` (what failed, e.g. a file or ``standard
+    output``) and says what became of it (``kept``), with ``exc``'s errno."""
+    reason = exc.strerror or str(exc)
+    error = OSError(f"could not write {target}: {reason} (errno {errno.errorcode.get(exc.errno, exc.errno)}); {kept}")
+    error.errno = exc.errno
+    return error
+
+
+def _is_stream(path: Path) -> bool:
+    """Whether ``path`` is an existing device, pipe or socket (``/dev/null``, ``/dev/full``, a
+    FIFO): written to directly, never replaced by a regular file."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def _sync(path: Path) -> None:
+    """Flush ``path``'s data to disk, so that a full disk or a device error is reported
+    here, before the file is renamed onto its target."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 @contextmanager
 def staged(*targets: PathLike) -> Iterator[list[Path]]:
     """Temporary paths to write ``targets`` to, renamed onto the targets when the block ends.
 
     Yields one path per target, of the same file name, in a fresh folder beside it. When
-    the block finishes, each is renamed onto its target (``os.replace``: a link at the
-    target is replaced, not followed); when it raises (an error, ``KeyboardInterrupt``),
-    the temporary folder is removed and the targets are left untouched.
+    the block finishes, each is flushed to disk and renamed onto its target (``os.replace``:
+    a link at the target is replaced, not followed); when it raises (an error,
+    ``KeyboardInterrupt``), the temporary folder is removed and the targets are left
+    untouched. A target that is a device or a pipe (``/dev/null``, ``/dev/full``) is
+    written to directly, never replaced.
+
+    Raises
+    ------
+    OSError
+        When a write, its flush or its close fails for lack of space, quota or a device
+        error: the message names the target, which keeps its previous content.
 
     Examples
     --------
@@ -83,17 +130,36 @@ def staged(*targets: PathLike) -> Iterator[list[Path]]:
     """
     targets = [Path(t) for t in targets]
     folders: dict[Path, Path] = {}
+    streams = [_is_stream(t) for t in targets]
     try:
         paths = []
-        for target in targets:
+        for target, stream in zip(targets, streams):
+            if stream:
+                paths.append(target)
+                continue
             parent = target.parent.resolve()
             if parent not in folders:
                 parent.mkdir(parents=True, exist_ok=True)
                 folders[parent] = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=parent))
             paths.append(folders[parent] / target.name)
-        yield paths
-        for path, target in zip(paths, targets):
-            if path.exists():  # a writer may decide not to write one of them
+        try:
+            yield paths
+            for path, stream in zip(paths, streams):
+                if not stream and path.exists():
+                    _sync(path)
+        except OSError as exc:
+            if exc.errno not in WRITE_ERRORS:
+                raise
+            names = ", ".join(map(str, targets))
+            if any(streams):
+                kept = "what reached it is incomplete"
+            elif any(t.exists() for t in targets):
+                kept = "the file keeps its previous content"
+            else:
+                kept = "no file was written"
+            raise write_error(exc, names, kept) from None
+        for path, target, stream in zip(paths, targets, streams):
+            if not stream and path.exists():  # a writer may decide not to write one of them
                 os.replace(path, target)
     finally:
         for folder in folders.values():
