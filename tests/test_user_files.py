@@ -121,3 +121,94 @@ def test_a_device_target_is_written_not_replaced(tmp_path, capsys):
     model, rows = _iris_files(tmp_path)
     assert main(["predict", str(model), str(rows), "-o", os.devnull]) is None
     assert stat.S_ISCHR(Path(os.devnull).stat().st_mode)
+
+
+# -- 1. R's NA --------------------------------------------------------------------------
+def _heart_c(folder: Path) -> tuple[Path, Path]:
+    """heart-c written with empty cells for missing values, and with R's ``NA``."""
+    X, y = load_dataset("heart-c")
+    frame = X.assign(num=y)
+    empty, na = folder / "empty.csv", folder / "na.csv"
+    frame.to_csv(empty, index=False)
+    frame.to_csv(na, index=False, na_rep="NA")
+    return empty, na
+
+
+def test_r_na_reads_as_the_empty_cells_do(tmp_path):
+    from bnclf.datasets import load_table, read_csv_table
+
+    empty, na = _heart_c(tmp_path)
+    assert "NA" in na.read_text() and "NA" not in empty.read_text()
+    with pytest.warns(UserWarning, match=r"'ca': 'NA' \(5 cells\).*text columns 'thal': 'NA' \(2 cells\)"):
+        frame = read_csv_table(na)
+    pd.testing.assert_frame_equal(frame, read_csv_table(empty))
+    with pytest.warns(UserWarning, match="missing-value tokens"):
+        X_na, y_na = load_table(na)
+    X, y = load_table(empty)
+    pd.testing.assert_frame_equal(X_na, X)
+    assert X_na["ca"].dtype == "Int64"  # whole numbers 0-3 with missing cells: integer categories, as from empty
+
+
+def test_r_na_gives_the_same_model_and_predictions(tmp_path, capsys):
+    from bnclf.io import load_model
+
+    empty, na = _heart_c(tmp_path)
+    shown, predicted, models = {}, {}, {}
+    for data in (empty, na):
+        model = tmp_path / f"{data.stem}.bnclf"
+        assert main(["fit", str(data), "-o", str(model)]) is None
+        capsys.readouterr()
+        assert main(["show", str(model), "--cpt", "ca", "--cpt", "thal", "--cpt", "num"]) is None
+        shown[data.stem] = capsys.readouterr().out.replace(str(model), "")
+        models[data.stem] = load_model(model)[-1]
+        for rows in (empty, na):
+            out = tmp_path / f"p_{data.stem}_{rows.stem}.csv"
+            assert main(["predict", str(model), str(rows), "--proba", "-o", str(out)]) is None
+            predicted[data.stem, rows.stem] = out.read_text()
+    assert shown["na"] == shown["empty"]
+    assert len(set(predicted.values())) == 1
+    a, b = models["empty"], models["na"]
+    assert sorted(a.dag_.edges()) == sorted(b.dag_.edges())
+    for cpd in a.to_pgmpy().get_cpds():
+        other = b.to_pgmpy().get_cpds(cpd.variable)
+        assert cpd.state_names == other.state_names
+        assert (abs(cpd.get_values() - other.get_values()) == 0).all()
+
+
+@pytest.mark.parametrize("token", ["NA", "N/A", "NaN", "null", "None", "<NA>", "NULL", "nan", "#N/A"])
+def test_each_missing_token_in_numbers_is_missing(tmp_path, token):
+    from bnclf.datasets import read_csv_table
+
+    path = tmp_path / "t.csv"
+    path.write_text(f"income,region,class\n1200.5,EU,a\n{token},NA,b\n900,EU,a\n1500,NA,b\n")
+    with pytest.warns(UserWarning, match=rf"'income': {token!r} \(1 cells\)") as caught:
+        frame = read_csv_table(path)
+    assert len(caught) == 1
+    assert frame["income"].dtype == float and frame["income"].isna().tolist() == [False, True, False, False]
+    if token == "NA":  # the file writes missing values as NA: its text columns too, said in the warning
+        assert frame["region"].isna().sum() == 2 and "'region': 'NA' (2 cells)" in str(caught[0].message)
+    else:
+        assert frame["region"].tolist() == ["EU", "NA", "EU", "NA"]
+
+
+def test_na_as_a_value_of_a_text_column_is_kept(tmp_path, recwarn):
+    from bnclf.datasets import load_table
+
+    path = tmp_path / "t.csv"
+    path.write_text("region,income,code,class\nNA,1.5,NA,a\nEU,2.5,NA,b\nNA,,NA,a\nASIA,3,NA,b\n")
+    X, _ = load_table(path)
+    assert X["region"].tolist() == ["NA", "EU", "NA", "ASIA"]
+    assert X["code"].tolist() == ["NA"] * 4  # a column of only NA is text, not an empty column
+    assert X["income"].isna().sum() == 1
+    assert not [w for w in recwarn if "missing-value" in str(w.message)]
+
+
+def test_r_na_with_decimal_commas(tmp_path):
+    from bnclf.datasets import read_csv_table
+
+    path = tmp_path / "t.csv"
+    path.write_text("x;y;class\n1,5;2;a\nNA;3;b\n2,25;NA;a\n")
+    with pytest.warns(UserWarning, match="missing-value tokens"):
+        frame = read_csv_table(path)
+    assert frame["x"].tolist()[0] == 1.5 and pd.isna(frame["x"][1]) and frame["x"][2] == 2.25
+    assert pd.isna(frame["y"][2]) and frame["y"].dtype == float

@@ -152,8 +152,14 @@ def load_multilabel_dataset(name: str = "emotions") -> tuple[pd.DataFrame, pd.Da
 def read_csv_table(
     path: str | os.PathLike, *, header: bool = True, sep: str | None = None, names: Sequence[str] | None = None
 ) -> pd.DataFrame:
-    """A delimited text file as a DataFrame: ``?`` read as missing, a UTF-8 byte-order
-    mark kept out of the first column name.
+    """A delimited text file as a DataFrame: ``?`` and empty cells read as missing, a UTF-8
+    byte-order mark kept out of the first column name.
+
+    In a column whose other cells are all numbers, pandas' missing-value tokens (``NA``,
+    ``N/A``, ``NaN``, ``null``, ``None``, ``<NA>``, ...: :data:`NA_TOKENS`), as R's
+    ``write.csv`` writes them, are missing values too, with a warning naming the column
+    and the token; so are those tokens in the text columns of that file. In a file whose
+    columns of numbers hold no such token, they are values (``NA`` for North America).
 
     Parameters
     ----------
@@ -186,7 +192,7 @@ def read_csv_table(
             sep=sep,
             engine="c" if len(sep) == 1 else "python",
             na_values=["?", ""],
-            keep_default_na=False,  # only ? and empty cells are missing: "NA" or "None" is a value
+            keep_default_na=False,  # "NA" in a text column is a value; in numbers, see _missing_tokens
             encoding="utf-8-sig",
             header=0 if header else None,
             skipinitialspace=True,
@@ -230,6 +236,7 @@ def read_csv_table(
             UserWarning,
             stacklevel=2,
         )
+    read_missing = {}
     for column in frame.columns:  # "a " and "a" are one state: text cells lose surrounding spaces
         values = frame[column]
         # pandas 3's str columns, and pandas 2's object columns of text (with NaN for missing)
@@ -237,9 +244,82 @@ def read_csv_table(
             stripped = values.str.strip()
             if not stripped.equals(values):
                 frame[column] = stripped
+            tokens = _missing_tokens(stripped, decimal_comma=sep != ",")
+            if tokens:  # R's NA in a column of numbers: missing values, not a text column
+                read_missing[column] = tokens
+                stripped = stripped.mask(stripped.isin(tokens))
+                frame[column] = stripped if _decimal_commas(stripped) else pd.to_numeric(stripped).astype(float)
             if sep != "," and _decimal_commas(stripped):  # 1,5 in a ;-separated file is 1.5
                 frame[column] = stripped.str.replace(",", ".", regex=False).astype(float)
+    if read_missing:
+        _text_missing(frame, read_missing, path)
     return frame
+
+
+def _text_missing(frame: pd.DataFrame, read_missing: dict, path) -> None:
+    """The tokens found missing in columns of numbers are missing in the text columns too
+    (the file writes missing values that way, as R's ``write.csv`` does); one warning names
+    every column and token."""
+    import warnings
+
+    import pandas as pd
+
+    used = {token for tokens in read_missing.values() for token in tokens}
+    text = {}
+    for column in frame.columns:
+        values = frame[column]
+        if column in read_missing or pd.api.types.is_numeric_dtype(values):
+            continue
+        found = values.isin(used)
+        if found.any():
+            text[column] = {str(t): int(n) for t, n in values[found].value_counts().items()}
+            frame[column] = values.mask(found)
+
+    def cells(columns: dict) -> str:
+        return "; ".join(
+            f"{column!r}: {', '.join(f'{token!r} ({n} cells)' for token, n in tokens.items())}"
+            for column, tokens in columns.items()
+        )
+
+    also = (
+        f"; so are they in the text columns {cells(text)} (if one of them is a value there, such as NA "
+        "for North America, write missing numbers as empty cells or '?')"
+        if text
+        else ""
+    )
+    warnings.warn(
+        f"{path}: missing-value tokens in columns of numbers are read as missing values "
+        f"({cells(read_missing)}), as R's write.csv and pandas' to_csv(na_rep=...) write them{also}.",
+        UserWarning,
+        stacklevel=3,
+    )
+
+
+#: the cells pandas reads as missing by default (``pandas.read_csv``'s ``na_values``), which
+#: R's ``write.csv`` and ``to_csv(na_rep=...)`` write: missing in a column of numbers only
+NA_TOKENS = frozenset(
+    ["#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>", "N/A", "NA"]
+    + ["NULL", "NaN", "None", "n/a", "nan", "null"]
+)
+
+
+def _missing_tokens(values: pd.Series, decimal_comma: bool = False) -> dict[str, int]:
+    """The missing-value tokens (:data:`NA_TOKENS`) of a text column whose other cells are all
+    numbers (at least one; with ``decimal_comma``, ``1,5`` counts as a number), with how
+    many cells hold each; empty when it is a text column (``NA`` as North America)."""
+    import pandas as pd
+
+    observed = values.dropna()
+    is_token = observed.isin(NA_TOKENS)
+    if not is_token.any() or is_token.all():
+        return {}
+    others = observed[~is_token]
+    numbers = pd.to_numeric(others, errors="coerce").notna().all()
+    if not numbers and decimal_comma:
+        numbers = bool(others.str.fullmatch(r"[+-]?\d+(,\d+)?").all())
+    if not numbers:
+        return {}
+    return {str(token): int(n) for token, n in observed[is_token].value_counts().items()}
 
 
 def _decimal_commas(values: pd.Series) -> bool:
