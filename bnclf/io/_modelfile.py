@@ -19,9 +19,15 @@ A model file holds what the model holds: no training rows (the instance-specific
 learners, which build a network per test row from their training rows, are the
 exception and say so), so its size does not grow with the data. Loading builds each
 object from its stored state without refitting, and checks what can be checked from
-the file itself before using it: every array's size against the memory budget before
-it is read, shapes against the cardinalities of the states, finite log-CPTs whose
-distributions sum to one, sorted finite cut points, unique states, codes in range.
+the file itself before using it: no member but ``model.json`` and the arrays it refers
+to (any other is refused unread), no member inflated past the size its header declares,
+every array's size against the memory budget before it is read; each object's state
+holds exactly its class's parameters (named in ``__init__``) and fitted attributes
+(scikit-learn's names: ending in ``_`` or starting with one ``_``, never a name the
+class defines, such as a method), each parameter meeting the constraint ``fit`` checks
+it against; shapes against the cardinalities of the states, finite log-CPTs whose
+distributions sum to one, sorted finite cut points, unique states, unique feature names
+that agree with the encoder, codes in range.
 A failed check names the file and what is wrong. The file is trusted to be what its
 author meant (nothing stops an author from writing consistent wrong numbers); it is
 never run.
@@ -32,6 +38,8 @@ refitted on load, are still read that way; save them again to get this format.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import io
 import json
 import math
@@ -229,6 +237,8 @@ def load(path: str | os.PathLike) -> BaseEstimator:
                     f"{LEGACY_FORMAT!r}). Refit the model with this version ('bnclf fit', or "
                     "save_model after fit)."
                 )
+            referenced = _referenced_members(meta.get("model"))
+            _refuse_unreferenced(archive, referenced, path)
             arrays = _read_arrays(archive, path)
     except ModelFileError:
         raise
@@ -247,14 +257,79 @@ def load(path: str | os.PathLike) -> BaseEstimator:
         ) from None
 
 
+_CHUNK = 1 << 20
+"""Bytes inflated at a time: a member is never inflated past its declared size by more."""
+
+
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """The bytes of one member, inflated a chunk at a time and never past the size its
+    header declares (a stream that holds more fails its CRC check at that size)."""
+    parts, left = [], info.file_size
+    with archive.open(info) as handle:
+        while left > 0:
+            part = handle.read(min(left, _CHUNK))
+            if not part:
+                break
+            parts.append(part)
+            left -= len(part)
+    return b"".join(parts)
+
+
+class _LongInteger:
+    """An integer of ``digits`` digits, more than Python converts from text: refused with
+    the field it is in once the tree is read."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _parse_int(text: str) -> int | _LongInteger:
+    limit = sys.get_int_max_str_digits()
+    digits = len(text.lstrip("-"))
+    return _LongInteger(digits) if limit and digits > limit else int(text)
+
+
 def _read_json(archive: zipfile.ZipFile, path: Path) -> Any:
     info = archive.getinfo("model.json")
     if info.file_size > _JSON_LIMIT:
         raise ModelFileError(f"{path}: model.json inflates to {info.file_size:,} bytes, more than a model file holds.")
+    text = _read_member(archive, info).decode("utf-8")
     try:
-        return json.loads(archive.read(info).decode("utf-8"))
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            if "integer string conversion" not in str(exc):
+                raise
+            return json.loads(text, parse_int=_parse_int)  # the field with the long integer is named
     except (ValueError, RecursionError) as exc:
         raise ModelFileError(f"{path}: model.json is not valid JSON ({type(exc).__name__}); refit the model.") from None
+
+
+def _referenced_members(tree: Any) -> set[int]:
+    """The array members (``arrays/<n>.npy``) that the tree of ``model.json`` refers to."""
+    found, stack = set(), [tree]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            reference = value.get("array")
+            if isinstance(reference, list) and reference and type(reference[0]) is int and reference[0] >= 0:
+                found.add(reference[0])
+            stack.extend(value.values())
+    return found
+
+
+def _refuse_unreferenced(archive: zipfile.ZipFile, referenced: set[int], path: Path) -> None:
+    """Refuse a member other than ``model.json`` and the arrays it refers to, unread."""
+    expected = {"model.json"} | {f"arrays/{k}.npy" for k in referenced}
+    for info in archive.infolist():
+        if info.filename not in expected:
+            raise ModelFileError(
+                f"{path}: member {info.filename!r} ({info.file_size:,} bytes inflated) is not referenced "
+                "by model.json; a model file holds model.json and the arrays it refers to, so it was not "
+                "read. Save the model again (save_model, or 'bnclf fit ... -o FILE')."
+            )
 
 
 def _read_arrays(archive: zipfile.ZipFile, path: Path) -> list[np.ndarray]:
@@ -312,6 +387,13 @@ class _Reader:
     def decode(self, value: Any, where: str) -> Any:
         if value is None or isinstance(value, (bool, int, str)):
             return value
+        if isinstance(value, _LongInteger):
+            self.fail(
+                where,
+                f"an integer of {value.digits:,} digits, more than Python's limit of "
+                f"{sys.get_int_max_str_digits():,} digits for reading an integer from text "
+                "(sys.set_int_max_str_digits); no model parameter needs one",
+            )
         if isinstance(value, float):
             return value
         if isinstance(value, list):
@@ -367,6 +449,7 @@ class _Reader:
         state = self.decode(state, f"{where}.{name.rsplit('.', 1)[-1]}")
         if not isinstance(state, dict):
             self.fail(where, f"the state of {name} is not a mapping")
+        _check_state(cls, state, lambda field, what: self.fail(f"{where} ({cls.__name__}) {field}", what))
         obj = cls.__new__(cls)
         try:
             setstate = getattr(obj, "__setstate__", None)
@@ -375,6 +458,7 @@ class _Reader:
             else:
                 obj.__dict__.update(state)
             _check(obj)
+            _check_parameters(obj)
         except ModelFileError:
             raise
         except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
@@ -387,6 +471,97 @@ def _key(key):
 
 
 # -- what is checked, object by object ----------------------------------------------------------------------
+_VALUE_STATES = {
+    "bnclf.counts._summary.CountSummary": ("names",),
+    "bnclf.network.Network": (),
+    "bnclf.encoding._frames.DiscreteData": (),
+}
+"""The classes whose state is exactly their constructor's arguments (and these extra keys)."""
+
+
+@functools.cache
+def _init_parameters(cls: type) -> frozenset[str]:
+    """The named parameters of ``cls.__init__``: the parameters a state may give."""
+    kinds = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    parameters = inspect.signature(cls.__init__).parameters.items()
+    return frozenset(n for n, p in list(parameters)[1:] if p.kind not in kinds)
+
+
+def _refused_key(cls: type, key: Any) -> str | None:
+    """Why ``key`` is neither a declared parameter nor a fitted attribute of ``cls`` (None
+    when it is one). A parameter is a named parameter of ``__init__``; a fitted attribute
+    follows scikit-learn's naming (ends in ``_``, or starts with one ``_``) and is no name
+    the class itself defines (a method, a property, a class attribute). The value classes
+    (networks, count summaries, coded data) hold their constructor's arguments only."""
+    if not isinstance(key, str) or not key.isidentifier():
+        return "is not an attribute name"
+    value_keys = _VALUE_STATES.get(_qualified(cls))
+    if key in _init_parameters(cls) or (value_keys is not None and key in value_keys):
+        return None
+    if key.startswith("__") and key.endswith("__"):
+        return "is one of Python's special attributes, never model data"
+    if hasattr(cls, key):
+        return f"is a method or class attribute of {cls.__name__}, never model data"
+    if value_keys is None and (key.endswith("_") or key.startswith("_")):
+        return None
+    return f"is neither a parameter nor a fitted attribute of {cls.__name__}"
+
+
+def _check_state(cls: type, state: dict, fail) -> None:
+    """Refuse a state key that ``cls`` does not declare, and a stored parameter that its
+    constraint (as ``__init__``'s values are checked at fit) does not accept; ``fail(field,
+    what)`` raises."""
+    from bnclf._params import parameter_table
+
+    for key in state:
+        reason = _refused_key(cls, key)
+        if reason is not None:
+            parameters = ", ".join(sorted(_init_parameters(cls))) or "none"
+            fail(
+                f"state key {key!r}",
+                f"{key!r} {reason} (its parameters: {parameters}; its fitted attributes end in '_' or start with '_')",
+            )
+    for name, constraint in parameter_table(cls).items():
+        if name in state and not constraint.allows(state[name]):
+            fail(f"parameter {name}", constraint.message(name, state[name]).rstrip("."))
+
+
+def _check_parameters(obj) -> None:
+    """Every declared parameter of a loaded object, as set, against its constraint."""
+    from bnclf._params import parameter_table
+
+    for name, constraint in parameter_table(type(obj)).items():
+        if name not in vars(obj):
+            raise ValueError(f"parameter {name} is missing")
+        value = vars(obj)[name]
+        if not constraint.allows(value):
+            raise ValueError(f"parameter {name}: {constraint.message(name, value).rstrip('.')}")
+
+
+def _check_fitted_names(obj) -> None:
+    """Unique ``feature_names_in_`` that agree with the encoder's columns, and a multilabel
+    model's classes: each label's, its two states 0 and 1."""
+    names = vars(obj).get("feature_names_in_")
+    if names is not None:
+        names = [str(n) for n in np.asarray(names, dtype=object).ravel().tolist()]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"feature_names_in_ lists {twice[:5]} more than once (column names are unique)")
+        encoder = vars(obj).get("_encoder")
+        if encoder is not None and names != [str(n) for n in getattr(encoder, "feature_names_", names)]:
+            raise ValueError(
+                f"feature_names_in_ {names[:5]} does not agree with the encoder's columns "
+                f"{[str(n) for n in encoder.feature_names_][:5]}"
+            )
+    labels, classes = vars(obj).get("label_names_"), vars(obj).get("classes_")
+    if labels is not None and classes is not None:
+        if not isinstance(classes, (list, tuple)) or len(classes) != len(labels):
+            raise ValueError(f"classes_ does not hold one entry per label ({len(labels)} labels)")
+        for label, values in zip(labels, classes):
+            if np.asarray(values, dtype=object).tolist() != [0, 1]:
+                raise ValueError(f"the classes of label {label!r} are {values!r}, not its two states [0, 1]")
+
+
 def _check(obj) -> None:
     """Raise a ValueError when a loaded object's state is inconsistent (what the file alone
     can tell)."""
@@ -406,6 +581,7 @@ def _check(obj) -> None:
     check = getattr(obj, "_check_fitted_state", None)
     if check is not None:
         check()
+    _check_fitted_names(obj)
 
 
 def check_log_cpts(tables: Sequence[np.ndarray], whats: Sequence[str]) -> None:
