@@ -9,6 +9,10 @@ from bnclf.cli._common import final_estimator, write_csv
 from bnclf.cli._evaluate import _print_table
 from bnclf.evaluation._reports import build_model, cross_validate_models
 
+NETWORK_FILE = "tan.bifxml"
+"""The demo's network file: XMLBIF under the suffix every reader takes (pyAgrum's ``gum.loadBN``
+picks its parser by suffix and reads ``.bifxml``, not ``.xmlbif``)."""
+
 
 def cmd_demo(args: argparse.Namespace) -> None:
     from bnclf.datasets import load_dataset
@@ -28,5 +32,9 @@ def cmd_demo(args: argparse.Namespace) -> None:
     model = build_model("tan").fit(X, y)
     tan = final_estimator(model)
     png = save_structure_png(tan, out / "tan_structure.png", title=f"TAN on {args.dataset}")
-    xml = write_network(tan, out / "tan.xmlbif")
-    print(f"TAN structure -> {png}\nTAN network   -> {xml} (verified by reading it back)")
+    # XMLBIF named as pyAgrum wants it (it refuses ".xmlbif"); pgmpy and Weka read any name
+    xml = write_network(tan, out / NETWORK_FILE)
+    print(
+        f"TAN structure -> {png}\nTAN network   -> {xml} (XMLBIF for pgmpy, pyAgrum and Weka; "
+        "verified by reading it back)"
+    )

@@ -14,6 +14,10 @@ if TYPE_CHECKING:
 
 _METRICS = ("accuracy", "log_loss", "auc", "kappa")
 _HEADERS = {"log_loss": "log loss", "auc": "AUC", "kappa": "kappa"}
+_TIME_HEADERS = {True: ("fit total (s)", "predict total (s)"), False: ("fit (s)", "predict (s)")}
+"""The timing columns' headers: cross-validation (``spread``) sums the folds' seconds, beside
+scores that are means over the folds; one test set has one fit and one prediction."""
+_TIME_NOTE = "fit/predict total: seconds summed over all folds (the scores are means over the folds)."
 
 
 def _print_table(table: pd.DataFrame, title: str, n_classes: int | None = None, *, spread: bool = True) -> None:
@@ -26,11 +30,14 @@ def _print_table(table: pd.DataFrame, title: str, n_classes: int | None = None, 
     width = max(12, *(len(str(m)) + 2 for m in table["model"]))
     head = f"{'model':<{width}}{'accuracy':>10}" + (f"{'± std':>9}" if spread else "")
     head += "".join(f"{headers[c]:>10}" for c in extra)
-    print(head + f"{'fit (s)':>10}{'predict (s)':>13}")
+    fit, predict = _TIME_HEADERS[spread]
+    print(head + f"{fit:>{len(fit) + 2}}{predict:>{len(predict) + 2}}")
     for r in table.to_dict("records"):
         line = f"{r['model']:<{width}}{r['accuracy']:>10.4f}" + (f"{r['std']:>9.4f}" if spread else "")
         line += "".join(f"{_fmt_cell(r[c], '.4f'):>10}" for c in extra)
-        print(line + f"{r['fit_s']:>10.3f}{r['predict_s']:>13.4f}")
+        print(line + f"{r['fit_s']:>{len(fit) + 2}.3f}{r['predict_s']:>{len(predict) + 2}.4f}")
+    if spread:
+        print(_TIME_NOTE)
     if "auc" in extra and multiclass:
         print(
             f"AUC (M): Hand and Till's (2001) multi-class AUC for the {n_classes} classes, the mean over "
@@ -48,11 +55,12 @@ def _fmt_cell(value, spec: str) -> str:
 
 def _print_multilabel_table(table: pd.DataFrame, title: str, *, spread: bool = True) -> None:
     print(title)
+    fit, predict = _TIME_HEADERS[spread]
     width = max(12, *(len(str(m)) + 2 for m in table["model"]))
     print(
         f"{'':<{width}}{'global accuracy':>18}{'Hamming accuracy':>19}{'empty':>8}"
         f"{'empty allowed: global':>23}{'Hamming':>9}{'empty':>8}{'treewidth':>11}{'features':>10}"
-        f"{'fit (s)':>10}{'predict (s)':>13}"
+        f"{fit:>{len(fit) + 2}}{predict:>{len(predict) + 2}}"
     )
     for r in table.to_dict("records"):
         if spread:
@@ -68,8 +76,10 @@ def _print_multilabel_table(table: pd.DataFrame, title: str, *, spread: bool = T
             f"{_fmt_cell(r['hamming_accuracy_empty_allowed'], '.4f'):>9}"
             f"{_fmt_cell(r['empty_rate_empty_allowed'], '.3f'):>8}"
             f"{_fmt_cell(r['treewidth'], '.1f'):>11}{_fmt_cell(r['n_selected_features'], '.1f'):>10}"
-            f"{r['fit_s']:>10.3f}{r['predict_s']:>13.4f}"
+            f"{r['fit_s']:>{len(fit) + 2}.3f}{r['predict_s']:>{len(predict) + 2}.4f}"
         )
+    if spread:
+        print(_TIME_NOTE)
 
 
 def _check_test_options(args: argparse.Namespace) -> None:

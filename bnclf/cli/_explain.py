@@ -57,6 +57,24 @@ def _read_row(args: argparse.Namespace, model, est) -> tuple:
     return raw, model[:-1].transform(raw) if hasattr(model, "steps") else raw
 
 
+def _as_in_data(value) -> str:
+    """A feature's value as the data file writes it: text as it is, a number without a sign
+    or padding (``19``, ``21208.68``; a whole number read as float, because its column has
+    empty cells, without ``.0``), and ``(missing)`` for an empty cell."""
+    import numbers
+
+    import pandas as pd
+
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return "(missing)"
+    if isinstance(value, (bool, numbers.Integral)):
+        return str(value)
+    if isinstance(value, numbers.Real):
+        value = float(value)
+        return str(int(value)) if value.is_integer() and abs(value) < 1e16 else repr(value)
+    return str(value)
+
+
 def _contributions(args: argparse.Namespace, model, est) -> None:
     """Print one row's contributions (and draw the waterfall with ``--plot``)."""
     import pandas as pd
@@ -90,13 +108,13 @@ def _contributions(args: argparse.Namespace, model, est) -> None:
     )
     shown = pd.DataFrame(
         {
-            "value": [""] + [raw.iloc[0][name] for name in terms.index[1:]],
+            "value": [""] + [_as_in_data(raw.iloc[0][name]) for name in terms.index[1:]],
             "contribution": terms.to_numpy(),
         },
         index=terms.index,
     )
     shown = pd.concat([shown.iloc[:1], shown.iloc[1:].sort_values("contribution", key=abs, ascending=False)])
-    print(shown.to_string(float_format=lambda v: f"{v:+.4f}"))
+    print(shown.to_string(formatters={"contribution": lambda v: f"{v:+.4f}"}))
     print(f"sum (the log-odds): {terms.sum():+.6f}")
     if args.plot:
         import matplotlib

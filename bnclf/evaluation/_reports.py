@@ -81,7 +81,9 @@ def cross_validate_models(
     deviation is the accuracy's. With ``return_cv`` also returns ``{spec: CVPredictions}``
     (the out-of-fold predictions and probabilities). ``seed`` also seeds the models that
     draw at random (unless their spec sets ``random_state``: :func:`seeded`). A class with
-    fewer rows than folds gets a warning.
+    fewer rows than folds gets a warning. The table's ``fit_s`` and ``predict_s`` are seconds
+    summed over the folds (the command line heads them "fit total (s)", "predict total (s)"),
+    beside scores that are means over the folds.
     """
     verbose = verbose_from(verbose, progress, "cross_validate_models")
     from bnclf.evaluation._protocols import cross_validate_many, make_cv_splits, warn_small_classes
