@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -212,3 +213,94 @@ def test_r_na_with_decimal_commas(tmp_path):
         frame = read_csv_table(path)
     assert frame["x"].tolist()[0] == 1.5 and pd.isna(frame["x"][1]) and frame["x"][2] == 2.25
     assert pd.isna(frame["y"][2]) and frame["y"].dtype == float
+
+
+# -- 3. headers that are numbers, --no-header on a header line, short lines ------------
+def _years(folder: Path) -> tuple[Path, Path, pd.DataFrame]:
+    """A table whose header line is years and a label, and its rows without the label."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"2019": rng.normal(size=60).round(2), "2020": rng.normal(size=60).round(2)})
+    frame["2021"] = rng.integers(0, 3, 60)
+    frame["label"] = np.where(frame["2019"] + rng.normal(size=60) * 0.3 > 0, "yes", "no")
+    data, rows = folder / "years.csv", folder / "years_rows.csv"
+    frame.to_csv(data, index=False)
+    frame.drop(columns="label").to_csv(rows, index=False)
+    return data, rows, frame
+
+
+def test_a_header_of_years_is_read_with_header(tmp_path, capsys):
+    from bnclf.datasets import load_table
+
+    data, rows, frame = _years(tmp_path)
+    assert main(["fit", str(data), "-o", str(tmp_path / "m.bnclf")]) == 2
+    assert "pass --header" in capsys.readouterr().err  # refused, with the way to read it
+    X, y = load_table(data, header="always")
+    assert list(X.columns) == ["2019", "2020", "2021"] and len(X) == 60
+    assert sorted(y.unique()) == ["no", "yes"]  # the header line is not a row, 'label' no class
+    model = tmp_path / "m.bnclf"
+    assert main(["fit", str(data), "--header", "-o", str(model)]) is None
+    assert "on 60 rows x 3 features" in capsys.readouterr().out
+    out = tmp_path / "p.csv"
+    assert main(["predict", str(model), str(rows), "--header", "-o", str(out)]) is None
+    # the oracle: the same model fitted on the frame through the API predicts the same
+    from bnclf.io import load_model
+
+    expected = load_model(model).predict(frame[["2019", "2020", "2021"]].astype({"2021": "Int64"}))
+    assert pd.read_csv(out)["prediction"].tolist() == list(expected)
+
+
+def test_no_header_on_a_header_of_years_warns_at_fit_and_predict(tmp_path, capsys):
+    data, rows, _ = _years(tmp_path)
+    model = tmp_path / "m.bnclf"
+    assert main(["fit", str(data), "--no-header", "-o", str(model)]) is None
+    assert re.search(r"warning: the first line of .* looks like column names.*--header", capsys.readouterr().err)
+    good = tmp_path / "good.bnclf"
+    assert main(["fit", str(data), "--header", "-o", str(good)]) is None
+    capsys.readouterr()
+    assert main(["predict", str(good), str(rows), "--no-header", "-o", str(tmp_path / "p.csv")]) is None
+    err = capsys.readouterr().err
+    assert re.search(
+        r"warning: the first line of .*years_rows.csv holds the model's column names \(2019, 2020, 2021\)", err
+    )
+    assert "predicted as a row" in err
+
+
+def test_header_and_no_header_together_are_refused(tmp_path, capsys):
+    data, _, _ = _years(tmp_path)
+    assert main(["fit", str(data), "--header", "--no-header"]) == 2
+    assert "--header and --no-header" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["fit", "predict"])
+def test_short_lines_are_named_by_line(tmp_path, capsys, command):
+    model, rows = _iris_files(tmp_path)
+    lines = rows.read_text().splitlines()
+    lines[5] = ",".join(lines[5].split(",")[:3])  # line 6: three cells of five
+    lines[8] = ",".join(lines[8].split(",")[:2])  # line 9: two
+    bad = tmp_path / "bad.csv"
+    bad.write_text("\n".join(lines) + "\n")
+    argv = ["fit", str(bad), "-o", str(tmp_path / "x.bnclf")] if command == "fit" else ["predict", str(model), str(bad)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"{bad} has lines with fewer cells than its 5 columns: line 6 (3 cells), line 9 (2 cells)" in err
+
+
+def test_long_lines_at_predict_are_named_by_line(tmp_path, capsys):
+    model, rows = _iris_files(tmp_path)
+    lines = rows.read_text().splitlines()
+    lines[6] += ",9"
+    bad = tmp_path / "bad.csv"
+    bad.write_text("\n".join(lines) + "\n")
+    assert main(["predict", str(model), str(bad)]) == 2
+    assert "line 7" in capsys.readouterr().err
+
+
+def test_empty_trailing_cells_are_not_short_lines(tmp_path):
+    from bnclf.datasets import read_csv_table
+
+    path = tmp_path / "t.csv"
+    path.write_text("a,b,c\n1,x,\n2,y,p\n\n3,,\n")
+    frame = read_csv_table(path)
+    assert frame.shape == (3, 3) and frame["c"].isna().sum() == 2

@@ -19,8 +19,11 @@ if TYPE_CHECKING:  # the commands import what they use when they run (the start-
 # -- data and models ---------------------------------------------------------------
 def _csv_options(args) -> dict:
     names = getattr(args, "names", None)
+    no_header, header = getattr(args, "no_header", False), getattr(args, "header", False)
+    if no_header and header:
+        raise ValueError("--header and --no-header contradict each other; give one of them.")
     return {
-        "header": not getattr(args, "no_header", False),
+        "header": "always" if header else not no_header,
         "sep": getattr(args, "sep", None),
         "names": [n.strip() for n in names.split(",")] if names else None,
     }
@@ -61,12 +64,44 @@ def read_features(path: str | os.PathLike, args: argparse.Namespace | None = Non
     from bnclf.datasets import read_csv_table
 
     options = _csv_options(args)
-    frame = read_csv_table(path, **options)
     features = getattr(model, "feature_names_in_", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        frame = read_csv_table(path, **options)
+    headed = not options["header"] and features is not None and _first_row_names(frame, features)
+    for w in caught:  # the check against the model's names below says it better
+        if not (headed and "looks like column names" in str(w.message)):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if headed:
+        warnings.warn(
+            f"the first line of {path} holds the model's column names ({', '.join(map(str, features[:4]))}"
+            f"{', ...' if len(features) > 4 else ''}): with --no-header it is predicted as a row. If it is "
+            "the header line, leave out --no-header (or pass --header when the names are numbers).",
+            UserWarning,
+            stacklevel=2,
+        )
     if not options["header"] and options["names"] is None and features is not None:
         if frame.shape[1] == len(features):  # the model's features, without a class column
             frame.columns = list(features)
     return frame
+
+
+def _first_row_names(frame: pd.DataFrame, features) -> bool:
+    """Whether the first row of a headerless table holds every one of the model's feature
+    names (a header line read as data)."""
+    if frame.shape[0] == 0:
+        return False
+    cells = {str(c).strip() for c in frame.iloc[0].tolist()}
+    numbers = {_as_number(c) for c in cells} - {None}
+    return all(str(f) in cells or _as_number(str(f)) in numbers - {None} for f in features)
+
+
+def _as_number(text: str) -> float | None:
+    """``text`` as a number (``2019`` and ``2019.0`` are one), or None."""
+    try:
+        return float(text)
+    except ValueError:
+        return None
 
 
 def final_estimator(model: BaseEstimator) -> BaseEstimator:
@@ -338,6 +373,12 @@ def _add_label_options(p):
 def _add_csv_options(p):
     p.add_argument(
         "--no-header", action="store_true", help="the CSV file has no header line (columns x1.., the last 'class')"
+    )
+    p.add_argument(
+        "--header",
+        action="store_true",
+        help="the CSV file's first line names the columns even though its names are numbers (years: "
+        "2019,2020,label); without it such a line is refused as data",
     )
     p.add_argument("--sep", help="CSV column separator (default: sniffed), e.g. ';' or '\\t'")
     p.add_argument(

@@ -150,7 +150,11 @@ def load_multilabel_dataset(name: str = "emotions") -> tuple[pd.DataFrame, pd.Da
 
 
 def read_csv_table(
-    path: str | os.PathLike, *, header: bool = True, sep: str | None = None, names: Sequence[str] | None = None
+    path: str | os.PathLike,
+    *,
+    header: bool | str = True,
+    sep: str | None = None,
+    names: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """A delimited text file as a DataFrame: ``?`` and empty cells read as missing, a UTF-8
     byte-order mark kept out of the first column name.
@@ -164,10 +168,13 @@ def read_csv_table(
     Parameters
     ----------
     path : str or Path
-    header : bool, default=True
-        Whether the first line names the columns. A first line that looks like
-        data (its cells are numbers, or values found in their own columns) is
-        refused with the fix, rather than silently used as names.
+    header : bool or "always", default=True
+        Whether the first line names the columns. With True, a first line that looks
+        like data (its cells are numbers, or values found in their own columns) is
+        refused with the fix, rather than silently used as names; ``"always"`` takes
+        the first line as names whatever they look like (years: ``2019,2020,label``).
+        With False, a first line that looks like names gets a warning (it is read as
+        a data row).
     sep : str, optional
         Column separator; default: sniffed from the file (one of ``, ; tab |``, or
         whitespace). ``"\\t"`` and ``"tab"`` mean a tab.
@@ -181,6 +188,8 @@ def read_csv_table(
 
     from bnclf.io._files import check_readable_file
 
+    if header not in (True, False, "always"):
+        raise ValueError(f"header={header!r} is not valid; use True, False or 'always'.")
     path = check_readable_file(path)
     if sep is None:
         sep = _sniff_separator(path)
@@ -210,12 +219,15 @@ def read_csv_table(
         ) from None
     if header and names is None:
         _refuse_repeated_names(path, sep)
-    if header and frame.shape[0] and _header_looks_like_data(frame):
+    if header is True and frame.shape[0] and _header_looks_like_data(frame):
         raise ValueError(
             f"the first line of {path} looks like data, not column names "
             f"({', '.join(map(str, list(frame.columns)[:4]))}, ...). If the file has no "
-            "header line, pass --no-header (header=False), and --names to name the columns."
+            "header line, pass --no-header (header=False), and --names to name the columns; "
+            "if that line does name the columns (names that are numbers, such as years), "
+            "pass --header (header='always')."
         )
+    _refuse_short_lines(frame, path, sep, header=bool(header))
     if names is not None:
         names = list(names)
         if len(names) != frame.shape[1]:
@@ -231,8 +243,9 @@ def read_csv_table(
 
         warnings.warn(
             f"the first line of {path} ({', '.join(map(str, frame.iloc[0].tolist()[:4]))}, ...) looks like "
-            "column names: every cell is text that appears nowhere else in its column. If it names the "
-            "columns, leave out --no-header (header=True); it is read as a data row.",
+            "column names: no cell of it appears elsewhere in its column, and text stands above numbers "
+            "or above a column's repeated values. If it names the columns, leave out --no-header (or "
+            "pass --header when the names are numbers, such as years); it is read as a data row.",
             UserWarning,
             stacklevel=2,
         )
@@ -356,15 +369,64 @@ _SEPARATORS = ",;\t|"
 
 def _first_line_looks_like_names(frame: pd.DataFrame) -> bool:
     """Whether a headerless table's first row looks like a header line: at least three
-    rows, and every first-row cell is text that is not a number and appears nowhere else
-    in its column (a class label, for one, recurs)."""
+    rows, no first-row cell appears elsewhere in its column, and its cells are all text
+    that is not a number, or one of them is such text above a column of numbers or above
+    a column whose values repeat (the class: ``label`` above ``yes, no, yes``), as in a
+    header of years ``2019,2020,label``."""
     if frame.shape[0] < 3:
         return False
+    text_cells = 0
+    telling = False
     for column in frame.columns:
         first, rest = frame[column].iloc[0], frame[column].iloc[1:]
-        if not isinstance(first, str) or _is_number(first) or (rest.astype(str) == first).any():
+        if (rest.astype(str) == str(first)).any():
             return False
-    return True
+        if isinstance(first, str) and not _is_number(first):
+            text_cells += 1
+            observed = rest.dropna()
+            numbers = observed.astype(str).map(_is_number).all() if len(observed) else False
+            telling = telling or bool(numbers) or observed.nunique() < len(observed)
+    return text_cells > 0 and (telling or text_cells == frame.shape[1])
+
+
+def _refuse_short_lines(frame: pd.DataFrame, path, sep: str, header: bool) -> None:
+    """Refuse lines with fewer cells than the table has columns, naming them (pandas would
+    fill them with missing values); lines with more cells are refused as they are read."""
+    if frame.shape[0] == 0 or not frame.iloc[:, -1].isna().any():  # a short line ends missing
+        return
+    import csv
+    import gzip
+    import re
+
+    width, short = frame.shape[1], []
+    opener = gzip.open if _is_gzip(path) else open
+    with opener(path, "rt", encoding="utf-8-sig", errors="replace", newline="") as handle:
+        if len(sep) == 1:
+            lines = (
+                (reader.line_num, cells)
+                for reader in [csv.reader(handle, delimiter=sep, skipinitialspace=True)]
+                for cells in reader
+            )
+        else:
+            lines = ((i, re.split(sep, line.strip())) for i, line in enumerate(handle, 1))
+        seen_header = not header
+        for number, cells in lines:
+            if not cells or cells == [""]:
+                continue  # a blank line is skipped, as pandas does
+            if not seen_header:
+                seen_header = True
+                continue
+            if len(cells) < width:
+                short.append((number, len(cells)))
+    if short:
+        where = ", ".join(f"line {n} ({k} cells)" for n, k in short[:5]) + (
+            f", and {len(short) - 5} more" if len(short) > 5 else ""
+        )
+        raise ValueError(
+            f"{path} has lines with fewer cells than its {width} columns: {where}. Check those lines and the "
+            f"separator (read as {sep!r}; set it with --sep, sep=); write a missing value as an empty cell "
+            "or '?', keeping every separator."
+        )
 
 
 def _is_gzip(path) -> bool:
@@ -427,7 +489,7 @@ def load_table(
     path: str | os.PathLike,
     target: str | None = None,
     *,
-    header: bool = True,
+    header: bool | str = True,
     sep: str | None = None,
     names: Sequence[str] | None = None,
 ) -> tuple[pd.DataFrame, pd.Series]:
