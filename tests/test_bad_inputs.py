@@ -597,3 +597,88 @@ def test_a_name_map_is_checked_field_by_field(tmp_path, tamper, field, what):
     message = str(info.value)
     assert "t.xmlbif.names.json" in message and field in message and what in message, message
     assert "write the network again" in message
+
+
+@pytest.mark.parametrize("suffix", [".bif", ".xmlbif", ".bifxml"])
+@pytest.mark.parametrize("bad", ["-0.5, 1.5", "nan, 1"])
+def test_a_probability_outside_zero_and_one_is_refused_naming_the_variable_and_the_line(tmp_path, suffix, bad):
+    """A distribution that sums to one but holds a negative probability (or NaN): refused by
+    variable and line; the untouched file reads back as the model (the oracle)."""
+    from bnclf.io import read_network, write_network
+
+    est = NaiveBayesClassifier().fit(X, Y)
+    path = write_network(est, tmp_path / f"t{suffix}")
+    assert set(read_network(path).nodes) == set(est.dag_.nodes)
+    (tmp_path / f"t{suffix}.names.json").unlink()  # the edited file no longer has its hash
+    text = path.read_text()
+    old = "0.625, 0.375" if suffix == ".bif" else "0.625 0.375"
+    assert old in text
+    new = bad if suffix == ".bif" else bad.replace(",", "")
+    line = text[: text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new, 1))
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(ValueError) as info:
+        read_network(path)
+    message = str(info.value)
+    assert str(path) in message and f"line {line}:" in message and "variable 'a'" in message, message
+    assert "not a probability" in message
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+_TWO = "variable {0} {{\n  type discrete [ 2 ] {{ x, y }};\n}}\n"
+
+
+@pytest.mark.parametrize(
+    "names, parents, patterns",
+    [
+        (("A", "B"), {"A": "B", "B": "A"}, ["the arcs", "A -> B", "B -> A", "form a cycle", "lines 9, 13"]),
+        (("A", "B", "C"), {"A": "C", "B": "A", "C": "B"}, ["form a cycle", "-> A", "-> B", "-> C"]),
+        (("A", "a"), {"A": None, "a": "A"}, ["lines 3 and 6", "'A' and 'a' differ only in letter case"]),
+    ],
+    ids=["two-cycle", "three-cycle", "letter case"],
+)
+def test_a_bif_with_a_cycle_or_a_letter_case_clash_names_it(tmp_path, names, parents, patterns):
+    """Not 'variable B has no probability block': the cycle, or the clash, by name and line.
+    The oracle: the same file with the first arc removed (and the clash renamed) reads."""
+    from bnclf.io import read_network
+
+    def bif(parents_of, names):
+        text = "network t {\n}\n" + "".join(_TWO.format(v) for v in names)
+        for v in names:
+            p = parents_of[v]
+            rows = "  table 0.5, 0.5;\n" if p is None else "  (x) 0.5, 0.5;\n  (y) 0.4, 0.6;\n"
+            text += f"probability ( {v}{'' if p is None else ' | ' + p} ) {{\n{rows}}}\n"
+        return text
+
+    path = tmp_path / "net.bif"
+    path.write_text(bif(parents, names))
+    with pytest.raises(ValueError) as info:
+        read_network(path)
+    message = str(info.value)
+    assert str(path) in message and "no probability block" not in message
+    for pattern in patterns:
+        assert pattern in message, message
+    fixed = dict(parents, **{names[0]: None})
+    renamed = [n if k == 0 or n.lower() != names[0].lower() else n + "2" for k, n in enumerate(names)]
+    fixed = {r: (None if fixed[n] is None else fixed[n]) for r, n in zip(renamed, names)}
+    path.write_text(bif(fixed, renamed))
+    assert set(read_network(path).nodes) == set(renamed)
+
+
+@pytest.mark.parametrize("sidecar", ["names", "manifest"])
+def test_a_sidecar_nested_too_deep_names_the_file(tmp_path, sidecar):
+    """100,000 nested lists: a clear error naming the file, never a RecursionError."""
+    from bnclf import AODEClassifier
+    from bnclf.io import read_network, read_networks, write_network
+
+    deep = "[" * 100_000 + "]" * 100_000
+    if sidecar == "names":
+        path = write_network(NaiveBayesClassifier().fit(X, Y), tmp_path / "t.xmlbif")
+        target, read = tmp_path / "t.xmlbif.names.json", read_network
+    else:
+        path = write_network(AODEClassifier().fit(X, Y), tmp_path / "t.xmlbif")
+        target, read = path, read_networks
+    target.write_text(deep)
+    with pytest.raises(ValueError) as info:
+        read(path)
+    assert not isinstance(info.value, RecursionError) and str(target) in str(info.value)

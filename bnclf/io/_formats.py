@@ -440,3 +440,82 @@ def read_bif(path: str | Path) -> tuple[list[str], dict, dict, dict]:
         number += 1
         fail(f"text after the last table ({lines[number - 1][:40]!r})")
     return nodes, families, tables, states
+
+
+def _line_of(text: str, position: int) -> int:
+    return text.count("\n", 0, position) + 1
+
+
+def network_file_problem(path: str | Path, fmt: str) -> str:
+    """What makes a BIF or XMLBIF file not a Bayesian network, read from its text, naming
+    the line: a probability outside [0, 1] (naming the variable), two BIF variables whose
+    names differ only in letter case (pgmpy's BIF reader does not tell them apart), or
+    arcs that form a cycle (naming it). Empty when none of these is found (the file's
+    other faults are left to the reader).
+
+    Parameters
+    ----------
+    path : str or Path
+        The network file.
+    fmt : {"bif", "xmlbif"}
+    """
+    from html import unescape
+
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    blocks = []  # (child, parents, numbers text, its offset, offset of the block)
+    if fmt == "bif":
+        declared: dict[str, tuple[str, int]] = {}
+        for match in re.finditer(r"^[ \t]*variable\s+([^\s{]+)", text, re.M):
+            name, line = match.group(1), _line_of(text, match.start())
+            other = declared.get(name.lower())
+            if other is not None and other[0] != name:
+                return (
+                    f"lines {other[1]} and {line}: variables {other[0]!r} and {name!r} differ only in letter "
+                    "case, which pgmpy's BIF reader does not tell apart; rename one of them"
+                )
+            declared.setdefault(name.lower(), (name, line))
+        pattern = r"^[ \t]*probability\s*\(\s*([^\s|)]+)\s*(?:\|([^)]*))?\)\s*\{([^}]*)\}"
+        for match in re.finditer(pattern, text, re.M):
+            parents = [p.strip() for p in (match.group(2) or "").replace(",", " ").split() if p.strip()]
+            numbers = re.sub(r"\([^)]*\)|\btable\b|\bdefault\b", lambda m: " " * len(m.group(0)), match.group(3))
+            blocks.append((match.group(1), parents, numbers, match.start(3), match.start()))
+    else:
+        for match in re.finditer(r"<DEFINITION>(.*?)</DEFINITION>", text, re.S | re.I):
+            body, start = match.group(1), match.start(1)
+            child = re.search(r"<FOR>(.*?)</FOR>", body, re.S | re.I)
+            table = re.search(r"<TABLE>(.*?)</TABLE>", body, re.S | re.I)
+            if child is None or table is None:
+                continue
+            parents = [unescape(g.strip()) for g in re.findall(r"<GIVEN>(.*?)</GIVEN>", body, re.S | re.I)]
+            blocks.append((unescape(child.group(1).strip()), parents, table.group(1), start + table.start(1), start))
+    for child, _, numbers, offset, _ in blocks:
+        for number in re.finditer(r"[^\s,;]+", numbers):
+            try:
+                value = float(number.group(0))
+            except ValueError:
+                continue
+            if not 0 <= value <= 1:  # NaN too
+                return (
+                    f"line {_line_of(text, offset + number.start())}: the table of variable {child!r} holds "
+                    f"{number.group(0)}, which is not a probability (between 0 and 1)"
+                )
+    import networkx as nx
+
+    graph = nx.DiGraph()
+    where = {}
+    for child, parents, _, _, start in blocks:
+        graph.add_edges_from((p, child) for p in parents)
+        where.setdefault(child, _line_of(text, start))
+    try:
+        cycle = nx.find_cycle(graph)
+    except nx.NetworkXNoCycle:
+        return ""
+    arcs = " -> ".join([*(u for u, _ in cycle), cycle[0][0]])
+    lines = ", ".join(str(where[v]) for _, v in cycle if v in where)
+    return (
+        f"the arcs {arcs} form a cycle (the tables at lines {lines}); a Bayesian network has none: "
+        "remove one of these parents"
+    )

@@ -20,7 +20,16 @@ import numpy as np
 from bnclf._version import __version__
 from bnclf.encoding._frames import python_scalar
 from bnclf.io._files import staged
-from bnclf.io._formats import bif_names, bif_text, read_bif, read_uai, uai_text, xmlbif_names, xmlbif_text
+from bnclf.io._formats import (
+    bif_names,
+    bif_text,
+    network_file_problem,
+    read_bif,
+    read_uai,
+    uai_text,
+    xmlbif_names,
+    xmlbif_text,
+)
 from bnclf.io._pgmpy import _pgmpy, network_from_tables, tables_from_network
 
 if TYPE_CHECKING:
@@ -472,7 +481,13 @@ def _read_manifest(path) -> tuple[Path, dict, list[Path]]:
     path = Path(path)
     if not str(path).endswith(MANIFEST_SUFFIX):
         path = Path(str(path) + MANIFEST_SUFFIX)
-    manifest = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, RecursionError) as exc:  # RecursionError: nested deeper than the reader follows
+        raise ValueError(
+            f"{path} is not a bnclf network-set manifest ({type(exc).__name__}); write the set again "
+            "with write_network."
+        ) from None
     if not isinstance(manifest, dict) or manifest.get("format") != "bnclf-network-set/1":
         raise ValueError(f"{path} is not a bnclf network-set manifest.")
     files = [path.with_name(_member_file(entry, path)) for entry in manifest.get("members") or []]
@@ -545,6 +560,9 @@ def read_network(path: str | os.PathLike, fmt: str | None = None) -> DiscreteBay
     where = _bif_problem(path) if fmt == "bif" else ""
     if where:  # pgmpy's parser skips text it does not understand
         raise ValueError(f"{path} is not a readable BIF network ({where.rstrip('; ')}); it may be damaged.")
+    problem = network_file_problem(path, fmt) if fmt != "uai" else ""
+    if problem:
+        raise ValueError(f"{path} is not a valid {fmt.upper()} network: {problem}.")
     if fmt == "uai":
         parts = read_uai(path)  # its errors name the file
         if Path(str(path) + NAME_MAP_SUFFIX).exists():  # one pgmpy network, in the original names
@@ -586,6 +604,12 @@ def _renamed(path: Path, nodes, families, tables, states) -> tuple[list, dict, d
         name_map = json.loads(map_path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ValueError(f"{map_path} is not a bnclf name map: {exc}") from None
+    except RecursionError:
+        raise ValueError(
+            f"{map_path} is not a bnclf name map: it nests lists or objects deeper than a JSON reader "
+            "follows (a name map is two levels deep); write the network again with "
+            "bnclf.io.write_network, or delete the name map to read the file with its own names."
+        ) from None
     if not isinstance(name_map, dict) or not {"sha256", "nodes", "states"} <= set(name_map):
         raise ValueError(
             f"{map_path} is not a complete bnclf name map (it needs the keys sha256, nodes and states); "
