@@ -44,7 +44,7 @@ def test_demo_writes_png_and_xmlbif(tmp_path, capsys):
     main(["demo", "--folds", "3", "-o", str(tmp_path / "demo")])
     out = capsys.readouterr().out
     assert "kr-vs-kp" in out and "kdb" in out
-    for name in ("tan_structure.png", "tan.xmlbif", "tan.xmlbif.names.json", "cv_results.csv"):
+    for name in ("tan_structure.png", "tan.bifxml", "tan.bifxml.names.json", "cv_results.csv"):
         assert (tmp_path / "demo" / name).exists()
 
 
