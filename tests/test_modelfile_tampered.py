@@ -319,3 +319,26 @@ def test_every_saved_model_still_loads_with_every_key_it_holds(saved):
         np.testing.assert_array_equal(back.predict_proba(saved["rows"]), est.predict_proba(saved["rows"]))
     path, est = saved["multilabel"]
     assert load_model(path).label_names_ == est.label_names_
+
+
+def test_a_first_format_file_is_held_to_its_two_members_read_within_their_sizes(tmp_path, monkeypatch, refused):
+    """A bnclf-safe/1 file: another member is refused unread; its members are read a chunk
+    at a time (the file still loads as before)."""
+    from pathlib import Path
+
+    v1 = Path(__file__).parent / "data" / "model_v1" / "tan.bnclf"
+    members = _members(v1)
+    assert sorted(members) == ["arrays.npz", "model.json"]
+    path = _with_raw_member(members, tmp_path / "v1.bnclf", "zeros.bin", _deflated(b"", 0, 1024), 1024 << 20, 0)
+    message, _ = refused(path)
+    assert "'zeros.bin'" in message and "bnclf-safe/1" in message
+    reads = []
+    real_read = zipfile.ZipExtFile.read
+
+    def watched(self, n=-1):
+        reads.append(n)
+        assert n is not None and 0 <= n <= _CHUNK, f"an unbounded read ({n})"
+        return real_read(self, n)
+
+    monkeypatch.setattr(zipfile.ZipExtFile, "read", watched)
+    assert load_model(v1).classes_ is not None and reads

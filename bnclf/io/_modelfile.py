@@ -230,7 +230,7 @@ def load(path: str | os.PathLike) -> BaseEstimator:
             if found == LEGACY_FORMAT:
                 from bnclf.io._modelfile_v1 import load_v1
 
-                return load_v1(archive, meta, path)
+                return load_v1(_legacy_archive(archive, path), meta, path)
             if found != FORMAT:
                 raise ModelFileError(
                     f"{path} has model format {found!r}; this bnclf reads {FORMAT!r} (and "
@@ -273,6 +273,36 @@ def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
             parts.append(part)
             left -= len(part)
     return b"".join(parts)
+
+
+class _BoundedArchive:
+    """A first-format archive whose members are read a chunk at a time, never past their
+    declared size (:func:`_read_member`)."""
+
+    def __init__(self, archive: zipfile.ZipFile) -> None:
+        self.archive = archive
+
+    def read(self, name: str) -> bytes:
+        return _read_member(self.archive, self.archive.getinfo(name))
+
+
+def _legacy_archive(archive: zipfile.ZipFile, path: Path) -> _BoundedArchive:
+    """A first-format archive, checked before any member but ``model.json`` is read: it
+    holds ``model.json`` and ``arrays.npz`` alone, and ``arrays.npz`` fits the memory budget."""
+    from bnclf._config import _size, memory_budget
+
+    for info in archive.infolist():
+        if info.filename not in ("model.json", "arrays.npz"):
+            raise ModelFileError(
+                f"{path}: member {info.filename!r} ({info.file_size:,} bytes inflated) is not part of a "
+                f"{LEGACY_FORMAT} model file (model.json and arrays.npz), so it was not read; refit the model."
+            )
+        if info.file_size > memory_budget():
+            raise ModelFileError(
+                f"{path}: {info.filename} inflates to {_size(info.file_size)}, over the memory budget of "
+                f"{_size(memory_budget())} (bnclf.set_config(memory_budget=...) raises it)."
+            )
+    return _BoundedArchive(archive)
 
 
 class _LongInteger:
