@@ -74,7 +74,8 @@ def get_config() -> dict[str, Any]:
     """The current settings, as a new dict.
 
     ``memory_budget`` is ``None`` unless set: then :func:`memory_budget` falls back on the
-    environment variable ``BNCLF_MEMORY_BUDGET``, else a quarter of the physical memory.
+    environment variable ``BNCLF_MEMORY_BUDGET``, else a quarter of the memory this process
+    may use (the physical memory, its cgroup's limit and its ``RLIMIT_AS``, whichever is least).
     """
     return dict(_overlay() or _global_config)
 
@@ -91,7 +92,7 @@ def set_config(
     memory_budget : int, float, str or None
         Most bytes one count table may take: bytes, or a text such as ``"8G"`` or
         ``"500M"``. ``None`` restores the default (``$BNCLF_MEMORY_BUDGET``, else a
-        quarter of the physical memory).
+        quarter of the memory this process may use: :func:`usable_memory`).
     n_threads : int or None
         How many threads a compiled loop may be shared among (AODE's and WAODE's pair
         counts, log-CPT table and prediction; every count of values in pairs): ``None``
@@ -172,7 +173,7 @@ def config_context(
 def memory_budget() -> int:
     """Bytes one array may take: the ``memory_budget`` setting (:func:`set_config`), else
     ``$BNCLF_MEMORY_BUDGET`` (bytes; ``K``, ``M``, ``G`` suffixes allowed), else a quarter of
-    the physical memory, else 4 GiB."""
+    the memory this process may use (:func:`usable_memory`)."""
     setting = _setting("memory_budget")
     if setting is not None:
         return int(setting)
@@ -182,14 +183,77 @@ def memory_budget() -> int:
     return _quarter_of_memory()
 
 
-@functools.lru_cache(maxsize=1)
 def _quarter_of_memory() -> int:
-    """A quarter of the physical memory (read once: ``os.sysconf`` costs about 0.1 ms), else
-    4 GiB."""
+    """A quarter of :func:`usable_memory`."""
+    return usable_memory() // 4
+
+
+def usable_memory() -> int:
+    """The memory this process may use, in bytes: the least of the physical memory, the
+    memory limit of its cgroup (v2 ``memory.max``, v1 ``memory.limit_in_bytes``) and its
+    address-space and data-segment limits (``RLIMIT_AS``, ``RLIMIT_DATA``, soft); 16 GiB when
+    none of them can be read.
+
+    The machine's memory and the cgroup's limit are read once; the process limits (which
+    ``resource.setrlimit`` may lower) at each call.
+    """
+    sizes = [size for size in (_machine_memory(), _process_limit()) if size is not None]
+    return min(sizes) if sizes else 16 << 30
+
+
+@functools.lru_cache(maxsize=1)
+def _machine_memory() -> int | None:
+    """The physical memory, or the cgroup's memory limit when it is lower (read once), or None."""
+    sizes = []
     try:
-        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")) // 4
+        sizes.append(int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")))
     except (AttributeError, ValueError, OSError):
-        return 4 << 30
+        pass
+    limit = _cgroup_memory_limit()
+    if limit is not None:
+        sizes.append(limit)
+    return min(sizes) if sizes else None
+
+
+_CGROUP_MEMORY_FILES = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
+"""The memory limit of the process's cgroup: v2, then v1 (as :mod:`bnclf._threads` reads the CPU quota)."""
+
+
+def _cgroup_memory_limit() -> int | None:
+    """The memory limit of the process's cgroup in bytes, or None (no limit, or not Linux).
+    v2 writes ``max`` for no limit, v1 a number near 2**63."""
+    for path in _CGROUP_MEMORY_FILES:
+        try:
+            with open(path) as file:
+                text = file.read().strip()
+        except OSError:
+            continue
+        if text == "max":
+            return None
+        try:
+            limit = int(text)
+        except ValueError:
+            continue
+        return limit if 0 < limit < 1 << 60 else None
+    return None
+
+
+def _process_limit() -> int | None:
+    """The lower of the soft ``RLIMIT_AS`` and ``RLIMIT_DATA`` limits, or None (unlimited, or
+    not POSIX)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    limits = []
+    for name in ("RLIMIT_AS", "RLIMIT_DATA"):
+        try:
+            soft = resource.getrlimit(getattr(resource, name))[0]
+        except (AttributeError, ValueError, OSError):
+            continue
+        if soft != resource.RLIM_INFINITY and soft > 0:
+            limits.append(int(soft))
+    return min(limits) if limits else None
 
 
 class ConfiguredCall:
