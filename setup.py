@@ -4,6 +4,7 @@ install of a compiled package). Each ``.pyx`` file carries its Cython directives
 first lines, so ``cythonize -i FILE.pyx`` builds it alone the same way while developing.
 Everything else about the package is in ``pyproject.toml``."""
 
+import os
 from pathlib import Path
 
 from Cython.Build import cythonize
@@ -12,4 +13,8 @@ from setuptools import Extension, setup
 here = Path(__file__).parent
 sources = sorted(path.relative_to(here) for path in (here / "bnclf").rglob("*.pyx"))
 extensions = [Extension(".".join(path.with_suffix("").parts), [str(path)]) for path in sources]
-setup(ext_modules=cythonize(extensions, language_level=3, quiet=True))
+# the extensions compile in parallel, one per CPU: they are independent
+setup(
+    ext_modules=cythonize(extensions, language_level=3, quiet=True, nthreads=os.cpu_count() or 1),
+    options={"build_ext": {"parallel": os.cpu_count() or 1}},
+)
