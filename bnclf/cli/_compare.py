@@ -179,6 +179,7 @@ def _configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     )
     p.add_argument("--alpha", type=float, default=0.05, help="significance level (default: 0.05)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_verbose_option(p)
     p.add_argument(
         "--keep-going",
         action="store_true",
@@ -187,6 +188,19 @@ def _configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     )
     p.set_defaults(func=run_compare)
     return p
+
+
+def add_verbose_option(p: argparse.ArgumentParser) -> None:
+    """``-v``/``--verbose`` of the commands that fit models (``fit``, ``evaluate``,
+    ``compare``): each model that reports its progress shows a bar while it fits."""
+    p.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="show each model's progress on standard error while it fits (a bar per fit), for the models "
+        "that report it (etan, rmcv, rmho, hc, bnc-mdl, bnc-2p, mnb, mfan, bn-ensemble); a verbose= in a "
+        "model spec is kept. A fit estimated to take minutes warns before it starts, with or without -v",
+    )
 
 
 def add_compare_subparser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -221,8 +235,9 @@ def _is_multilabel(spec: str) -> bool:
         return False
 
 
-def _multilabel_estimators(classifiers, discretizer, seed: int | None = None) -> dict:
-    """``spec -> estimator``, each with the discretizer asked for and seeded (``--seed``)."""
+def _multilabel_estimators(classifiers, discretizer, seed: int | None = None, verbose: bool = False) -> dict:
+    """``spec -> estimator``, each with the discretizer asked for, seeded (``--seed``) and
+    showing its own progress with ``verbose`` (``-v``)."""
     from bnclf.evaluation._reports import seeded
     from bnclf.models._registry import make_multilabel_classifier
 
@@ -232,9 +247,11 @@ def _multilabel_estimators(classifiers, discretizer, seed: int | None = None) ->
             "continuous columns in quartiles (quantile, the default) or take them as they "
             "are (none)."
         )
+    from bnclf.evaluation._reports import with_verbose
+
     out = {}
     for spec in classifiers:
-        est = seeded(make_multilabel_classifier(spec), seed, spec)
+        est = with_verbose(seeded(make_multilabel_classifier(spec), seed, spec), int(verbose), spec)
         if discretizer is not None:
             est.set_params(discretizer="quantile" if discretizer == "quantile" else None)
         out[spec] = est
@@ -263,7 +280,7 @@ def run_compare_multilabel(args: argparse.Namespace, datasets: Sequence[str], cl
         labels = [name.strip() for name in args.labels.split(",") if name.strip()]
     results = compare_multilabel(
         datasets,
-        _multilabel_estimators(classifiers, args.discretizer, args.seed),
+        _multilabel_estimators(classifiers, args.discretizer, args.seed, args.verbose),
         n_splits=args.folds,
         random_state=args.seed,
         n_jobs=args.jobs,
@@ -328,6 +345,15 @@ def _write_html(args, results, summary, predictions, datasets, classifiers, disc
     write_html(compare_html(results, summary, predictions=predictions, models=models, notes=notes), args.html)
 
 
+def _verbose_classifiers(classifiers: Sequence[str], seed: int | None) -> dict:
+    """``spec -> estimator`` for ``-v``: each classifier seeded as ``compare`` seeds a spec
+    (:func:`~bnclf.evaluation._reports.seeded`) and showing its own progress."""
+    from bnclf.evaluation._reports import seeded, with_verbose
+    from bnclf.models import make_classifier
+
+    return {spec: with_verbose(seeded(make_classifier(spec), seed, spec), 1, spec) for spec in classifiers}
+
+
 def run_compare(args: argparse.Namespace) -> int:
     """Run the ``compare`` subcommand; prints the Markdown report, returns 0."""
     from bnclf.evaluation._compare import compare, render_report, summarize  # noqa: F401
@@ -374,7 +400,7 @@ def run_compare(args: argparse.Namespace) -> int:
             datasets = [load_dataset_spec(d, target=args.target) if is_file_spec(d) else d for d in datasets]
         results, predictions = compare(
             datasets,
-            classifiers,
+            _verbose_classifiers(classifiers, args.seed) if args.verbose else classifiers,
             n_splits=args.folds,
             n_repeats=args.repeats,
             discretizer=discretizer,

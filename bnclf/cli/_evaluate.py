@@ -150,7 +150,15 @@ def _evaluate_multilabel(args, specs):
         _, X_test, Y_test = load_multilabel_spec(args.test, labels=list(Y.columns), csv_options=_csv_options(args))
         X_test = _test_features(X, _drop_columns(X_test, args.test, args), args)
         table = train_test_multilabel(
-            X, Y, X_test, Y_test, specs, discretize=args.discretize, n_bins=args.bins, seed=args.seed
+            X,
+            Y,
+            X_test,
+            Y_test,
+            specs,
+            discretize=args.discretize,
+            n_bins=args.bins,
+            seed=args.seed,
+            model_verbose=int(args.verbose),
         )
         heading = (
             f"fitted on {args.data} ({X.shape[0]} rows, {X.shape[1]} features, {Y.shape[1]} labels), "
@@ -171,6 +179,7 @@ def _evaluate_multilabel(args, specs):
             n_bins=args.bins,
             verbose=int(not args.no_progress),
             n_jobs=1 if args.jobs is None else args.jobs,
+            model_verbose=int(args.verbose),
         )
         least = table.attrs.get("protocol", {}).get("stratified_on")
         heading = (
@@ -183,12 +192,13 @@ def _evaluate_multilabel(args, specs):
         write_csv(table, args.output)
     if args.html:
         from bnclf.evaluation._html import evaluate_multilabel_html, write_html
-        from bnclf.evaluation._reports import build_multilabel_model, seeded
+        from bnclf.evaluation._reports import build_multilabel_model, seeded, with_verbose
 
         models = {}
         for spec in specs:
             try:
                 model = seeded(build_multilabel_model(spec, args.discretize, args.bins), args.seed, spec)
+                model = with_verbose(model, int(args.verbose), spec)
                 models[spec] = model.fit(X, Y)
             except Exception as exc:  # the scores are in: a model that cannot be drawn is noted
                 models[spec] = f"could not be fitted on all rows: {type(exc).__name__}: {exc}"
@@ -228,6 +238,7 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
             n_bins=args.bins,
             seed=args.seed,
             metrics=_METRICS,
+            model_verbose=int(args.verbose),
         )
         n_classes = len(next(iter(cvs.values())).classes)
         heading = (
@@ -250,6 +261,7 @@ def cmd_evaluate(args: argparse.Namespace) -> None:
             return_cv=True,
             n_jobs=1 if args.jobs is None else args.jobs,
             verbose=int(not args.no_progress),
+            model_verbose=int(args.verbose),
         )
         n_classes = y.nunique()
         heading = (
@@ -276,12 +288,13 @@ def _write_html(args, table, cvs, heading: str, where: str, X, y) -> None:
     """The report as one HTML page; each model is fitted on all of DATA (as 'bnclf fit' fits it)
     for its structure, which is the model --test scored."""
     from bnclf.evaluation._html import evaluate_html, write_html
-    from bnclf.evaluation._reports import build_model, seeded
+    from bnclf.evaluation._reports import build_model, seeded, with_verbose
 
     models = {}
     for spec in cvs:
         try:
             model = seeded(build_model(spec, args.discretize or "mdl", args.bins), args.seed, spec)
+            model = with_verbose(model, int(args.verbose), spec)
             models[spec] = model.fit(X, y)
         except Exception as exc:  # the scores are in: a model that cannot be drawn is noted
             models[spec] = f"could not be fitted on all rows: {type(exc).__name__}: {exc}"

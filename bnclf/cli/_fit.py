@@ -61,13 +61,14 @@ def with_seed(model: BaseEstimator, spec: str, seed: int | None) -> tuple[BaseEs
 
 # -- subcommands ---------------------------------------------------------------------
 def cmd_fit(args: argparse.Namespace) -> None:
-    from bnclf.evaluation._reports import build_model, build_multilabel_model
+    from bnclf.evaluation._reports import build_model, build_multilabel_model, with_verbose
     from bnclf.io._models import save_model
 
     if wants_multilabel(args, [args.model] if args.model else []):
         spec = args.model or "mnb"
         X, Y = read_multilabel(args.data, args)
         model, seed_note = with_seed(build_multilabel_model(spec, args.discretize, args.bins), spec, args.seed)
+        model = with_verbose(model, int(args.verbose), spec)  # -v: the model's progress bar
         model.fit(X, Y)
         save_model(model, args.output)
         print(
@@ -78,6 +79,7 @@ def cmd_fit(args: argparse.Namespace) -> None:
     spec = args.model or "tan"
     X, y = read_table(args.data, args.target, args)
     model, seed_note = with_seed(build_model(spec, args.discretize or "mdl", args.bins), spec, args.seed)
+    model = with_verbose(model, int(args.verbose), spec)  # -v: the model's progress bar
     model.fit(X, y)
     save_model(model, args.output)
     print(f"fitted {spec} on {X.shape[0]} rows x {X.shape[1]} features{seed_note} -> {args.output}")

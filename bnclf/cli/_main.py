@@ -55,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"bnclf {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    from bnclf.cli._compare import add_verbose_option
     from bnclf.datasets import list_multilabel_datasets
 
     embedded_multilabel = ", ".join(list_multilabel_datasets())
@@ -74,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed N fits the same model again",
     )
     _add_model_options(p)
+    add_verbose_option(p)
     _add_label_options(p)
     _add_csv_options(p)
     p.set_defaults(func=_command("_fit", "cmd_fit"))
@@ -166,7 +168,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-o", "--output", help="CSV file for the results table")
     p.add_argument("--jobs", type=int, metavar="N", help="parallel jobs over folds; -1 = all cores (default: 1)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar over the folds")
+    add_verbose_option(p)
     p.add_argument(
         "--predictions",
         help="CSV file for every out-of-fold prediction (with --test: every test prediction) and its class "
@@ -348,8 +351,9 @@ def _drop_failed_stdout() -> bool:
 def _show_warning(message, category, filename, lineno, file=None, line=None, *, shown: set[str]) -> None:
     """Warnings as one line each, ``bnclf: warning: ...`` (the library's own and its
     dependencies'), without the Python source location, each text once per command
-    (``predict --proba`` codes the rows for the labels and for the probabilities)."""
-    text = str(message)
+    (``predict --proba`` codes the rows for the labels and for the probabilities). A model's
+    warning that a fit will take minutes points to ``-v``, the command line's ``verbose=1``."""
+    text = str(message).replace("pass verbose=1 to follow it", "run with -v (verbose=1) to follow it")
     if text in shown:
         return
     shown.add(text)

@@ -35,6 +35,7 @@ def cross_validate_models(
     return_cv: Literal[False] = ...,
     n_jobs: int | None = ...,
     progress: bool | None = ...,
+    model_verbose: int = ...,
 ) -> pd.DataFrame: ...
 
 
@@ -53,6 +54,7 @@ def cross_validate_models(
     return_cv: Literal[True],
     n_jobs: int | None = ...,
     progress: bool | None = ...,
+    model_verbose: int = ...,
 ) -> tuple[pd.DataFrame, dict[str, CVPredictions]]: ...
 
 
@@ -70,6 +72,7 @@ def cross_validate_models(
     return_cv: bool = False,
     n_jobs: int | None = 1,
     progress: bool | None = None,
+    model_verbose: int = 0,
 ) -> pd.DataFrame | tuple[pd.DataFrame, dict[str, CVPredictions]]:
     """Stratified k-fold scores of each model spec, by the evaluation harness's protocol.
 
@@ -83,7 +86,9 @@ def cross_validate_models(
     draw at random (unless their spec sets ``random_state``: :func:`seeded`). A class with
     fewer rows than folds gets a warning. The table's ``fit_s`` and ``predict_s`` are seconds
     summed over the folds (the command line heads them "fit total (s)", "predict total (s)"),
-    beside scores that are means over the folds.
+    beside scores that are means over the folds. ``verbose`` shows the progress over the
+    folds; ``model_verbose`` is each model's own ``verbose`` (:func:`with_verbose`: its
+    progress bar while it fits; ``bnclf evaluate -v``).
     """
     verbose = verbose_from(verbose, progress, "cross_validate_models")
     from bnclf.evaluation._protocols import cross_validate_many, make_cv_splits, warn_small_classes
@@ -94,7 +99,7 @@ def cross_validate_models(
     splits = make_cv_splits(np.asarray(y), n_splits=n_splits, random_state=seed)
     warn_small_classes(y, n_splits)
     estimators = [
-        seeded(make_classifier(spec), seed, spec) for spec in specs
+        with_verbose(seeded(make_classifier(spec), seed, spec), model_verbose, spec) for spec in specs
     ]  # every spec checked before any fold runs
     results = cross_validate_many(
         estimators, X, y, splits=splits, discretizer=discretizer, verbose=verbose, contexts=specs, n_jobs=n_jobs
@@ -122,6 +127,7 @@ def train_test_models(
     n_bins: int = 4,
     seed: int | None = 0,
     metrics: Sequence[str] = ("accuracy",),
+    model_verbose: int = 0,
 ) -> tuple[pd.DataFrame, dict[str, CVPredictions]]:
     """Each model spec fitted on the training rows and scored on the test rows (Weka's
     ``-t``/``-T``), with the columns of :func:`cross_validate_models`.
@@ -131,7 +137,8 @@ def train_test_models(
     saw: a value training never saw is summed out, as at predict time. ``seed`` seeds the
     models that draw at random, unless their spec sets ``random_state`` (:func:`seeded`). A
     test label the training rows lack is a class no model predicts (a warning says so): its
-    rows count as errors and its probability column is 0.
+    rows count as errors and its probability column is 0. ``model_verbose`` is each model's
+    own ``verbose`` (:func:`with_verbose`).
 
     Returns
     -------
@@ -159,7 +166,7 @@ def train_test_models(
         classes = np.array([*classes.tolist(), *unseen], dtype=object)
     rows, cvs = [], {}
     for spec in specs:
-        model = seeded(build_model(spec, discretize, n_bins), seed, spec)
+        model = with_verbose(seeded(build_model(spec, discretize, n_bins), seed, spec), model_verbose, spec)
         t0 = time.perf_counter()
         model.fit(X_train, y_train)
         t1 = time.perf_counter()
@@ -203,18 +210,25 @@ def train_test_multilabel(
     discretize: str | None = None,
     n_bins: int = 4,
     seed: int | None = 0,
+    model_verbose: int = 0,
 ) -> pd.DataFrame:
     """Multilabel classifier specs fitted on the training rows and scored on the test rows:
     the columns of :func:`evaluate_multilabel` (global and Hamming accuracy, the rate of
     empty predictions, the same with empty predictions allowed, treewidth, selected
-    features, times; the standard deviations are NaN: there is one test set)."""
+    features, times; the standard deviations are NaN: there is one test set).
+    ``model_verbose`` is each model's own ``verbose`` (:func:`with_verbose`)."""
     from bnclf.evaluation._multilabel import _COLUMNS, score_split, summarize_multilabel
 
     if list(Y_test.columns) != list(Y_train.columns):
         raise ValueError(f"the test labels {list(Y_test.columns)} are not the training labels {list(Y_train.columns)}.")
     rows = [
         score_split(
-            spec, seeded(build_multilabel_model(spec, discretize, n_bins), seed, spec), X_train, Y_train, X_test, Y_test
+            spec,
+            with_verbose(seeded(build_multilabel_model(spec, discretize, n_bins), seed, spec), model_verbose, spec),
+            X_train,
+            Y_train,
+            X_test,
+            Y_test,
         )
         for spec in specs
     ]
@@ -300,6 +314,7 @@ def evaluate_multilabel(
     verbose: int = 1,
     n_jobs: int | None = 1,
     progress: bool | None = None,
+    model_verbose: int = 0,
 ) -> pd.DataFrame:
     """Cross-validated scores of multilabel classifier specs: one row per spec (means over folds).
 
@@ -309,12 +324,16 @@ def evaluate_multilabel(
     predictions, the same with empty predictions allowed (Bayesian networks), the mean
     treewidth and number of selected features, and the total ``fit_s`` and ``predict_s``.
     ``seed`` seeds the folds and the models that draw at random (``ecc``), unless their
-    spec sets ``random_state`` (:func:`seeded`).
+    spec sets ``random_state`` (:func:`seeded`). ``model_verbose`` is each model's own
+    ``verbose`` (:func:`with_verbose`).
     """
     verbose = verbose_from(verbose, progress, "evaluate_multilabel")
     from bnclf.evaluation._multilabel import multilabel_fold_scores, summarize_multilabel
 
-    estimators = {spec: seeded(build_multilabel_model(spec, discretize, n_bins), seed, spec) for spec in specs}
+    estimators = {
+        spec: with_verbose(seeded(build_multilabel_model(spec, discretize, n_bins), seed, spec), model_verbose, spec)
+        for spec in specs
+    }
     cv = multilabel_fold_scores(estimators, X, Y, n_splits=n_splits, random_state=seed, verbose=verbose, n_jobs=n_jobs)
     table = (
         summarize_multilabel(cv)
@@ -330,6 +349,38 @@ def _discretizer(discretize: str, n_bins: int):
     from bnclf.evaluation._protocols import resolve_discretizer
 
     return resolve_discretizer(discretize, n_bins=n_bins)
+
+
+def with_verbose(estimator: BaseEstimator, verbose: int, spec: str | None = None) -> BaseEstimator:
+    """``estimator`` with ``verbose=verbose`` wherever a bnclf model takes one (inside a
+    pipeline or an ensemble too): the models that show a progress bar while they fit (ETAN, the searches,
+    the BN ensemble's bridge) show it. A ``verbose`` that the classifier ``spec`` sets is
+    kept; a ``verbose`` of 0, and a model without the parameter, leave it as it is. The model
+    is cloned before it is changed.
+    """
+    if not verbose or not hasattr(estimator, "get_params"):
+        return estimator
+    if spec is not None:
+        from bnclf.models._registry import parse_classifier_spec
+
+        if "verbose" in parse_classifier_spec(spec)[1]:
+            return estimator  # the spec's own verbosity
+    params = estimator.get_params(deep=True)
+
+    def owner(key: str):  # the estimator whose parameter ``key`` is
+        return params[key.rpartition("__")[0]] if "__" in key else estimator
+
+    # bnclf's own models only: scikit-learn's Pipeline takes verbose too (its step timings)
+    keys = [
+        key
+        for key in params
+        if key.rpartition("__")[2] == "verbose" and not params[key] and type(owner(key)).__module__.startswith("bnclf.")
+    ]
+    if not keys:
+        return estimator
+    from sklearn.base import clone
+
+    return clone(estimator).set_params(**dict.fromkeys(keys, int(verbose)))
 
 
 def build_model(spec: str, discretize: str = "mdl", n_bins: int = 4) -> BaseEstimator:

@@ -187,8 +187,12 @@ class ETANClassifier(MultinetClassifier):
         if seconds > 60:
             warnings.warn(
                 f"ETANClassifier(k={self.k}) on {d} attributes and {n:,} rows scores about {pairs:,} "
-                f"attribute and parent-set pairs: about {seconds / 60:.0f} minutes on one core. Lower k, "
-                "select attributes first (e.g. CFS), or pass verbose=1 to follow it.",
+                f"attribute and parent-set pairs: about {seconds / 60:.0f} minutes on one core. Lower k"
+                + (
+                    " or select attributes first (e.g. CFS)."
+                    if self.verbose
+                    else ", select attributes first (e.g. CFS), or pass verbose=1 to follow it."
+                ),
                 UserWarning,
                 stacklevel=4,
             )
