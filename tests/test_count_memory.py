@@ -59,3 +59,83 @@ def test_a_fit_holds_about_one_copy_of_the_coded_data(model):
     finally:
         tracemalloc.stop()
     assert peak / (n * d * 8) < 1.6
+
+
+def _coded(d, n, n_classes, most, seed=0, weighted=False, unknown=False):
+    rng = np.random.default_rng(seed)
+    cards = rng.integers(2, most + 1, d)
+    codes = np.asfortranarray((rng.random((n, d)) * cards).astype(np.int64))
+    if unknown:
+        codes[rng.random((n, d)) < 0.1] = -1
+    weights = rng.uniform(0.5, 2.0, n) if weighted else None
+    return DiscreteData(codes, cards, rng.integers(0, n_classes, n), n_classes, weights=weights)
+
+
+def _traced_peak(func):
+    tracemalloc.start()
+    try:
+        func()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        dict(d=600, n=40, n_classes=2, most=5),  # wide and short: the (features, features) arrays
+        dict(d=150, n=500, n_classes=3, most=8, unknown=True),
+        dict(d=120, n=300, n_classes=2, most=30, weighted=True),  # many values; float64 value pairs
+    ],
+    ids=["wide", "unknown", "weighted"],
+)
+def test_the_pair_measures_are_sized_as_a_whole_before_anything_large(shape):
+    """The arrays the pair measures hold at once are sized together before the first large one
+    is made: under a budget of the traced peak of computing them (the oracle), they are refused
+    (TableTooLargeError naming the columns and the fix) with a traced peak of under 1% of it;
+    under 1.5 times that peak they are computed, the same numbers as without a budget."""
+    import bnclf
+    from bnclf._config import TableTooLargeError
+
+    data = _coded(**shape)
+    expected = CountCache(data).cmi_matrix()  # warm up, and the numbers
+    results = []
+    peak = _traced_peak(lambda: results.append(CountCache(data).cmi_matrix()))
+    np.testing.assert_array_equal(results[0], expected)
+    with bnclf.config_context(memory_budget=peak):
+        cache = CountCache(data)
+        refused = []
+
+        def refuse():
+            with pytest.raises(TableTooLargeError) as info:
+                cache.cmi_matrix()
+            refused.append(str(info.value))
+
+        assert _traced_peak(refuse) < peak / 100
+    message = refused[0]
+    assert f"the all-pairs information of the {data.n_features:,} features" in message
+    assert "values)" in message and "Select fewer columns" in message and "memory_budget" in message
+    with bnclf.config_context(memory_budget=int(peak * 1.5)):
+        np.testing.assert_array_equal(CountCache(data).cmi_matrix(), expected)
+
+
+def test_tan_on_thousands_of_short_columns_is_refused_before_allocating():
+    """TAN on 3,000 columns x 40 rows needs about 3 GiB for its pair measures: under a 256 MiB
+    budget the fit is refused by name with a small traced peak (the data and its codes)."""
+    import bnclf
+    from bnclf._config import TableTooLargeError
+
+    rng = np.random.default_rng(3)
+    n, d = 40, 3000
+    X = pd.DataFrame(rng.integers(0, 3, (n, d)).astype(str), columns=[f"col{j}" for j in range(d)])
+    X = X.apply(lambda column: pd.Categorical(column, categories=["0", "1", "2"]))
+    y = pd.Series(rng.integers(0, 3, n))
+    with bnclf.config_context(memory_budget="256M"):
+        tracemalloc.start()
+        try:
+            with pytest.raises(TableTooLargeError, match=r"3,000 features.*'col0' \(3 values\).*Select fewer columns"):
+                TANClassifier().fit(X, y)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peak < 64 << 20

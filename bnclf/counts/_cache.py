@@ -21,7 +21,7 @@ import bnclf.counts._tally as _tally
 from bnclf._config import TableTooLargeError, _size, memory_budget
 from bnclf._entropy import xlogx
 from bnclf._threads import even_parts, run_parts
-from bnclf.counts._bitsets import pair_counts_by_bits, weighted_pair_counts
+from bnclf.counts._bitsets import CHUNK_WORDS, pair_counts_by_bits, weighted_pair_counts
 from bnclf.counts._measures import conditional_mutual_information, label_conditional_mi
 from bnclf.counts._rows import _SegmentSums, _VariableRows
 from bnclf.encoding._frames import DiscreteData
@@ -229,21 +229,23 @@ class CountCache:
             for key, one in zip(keys, table):
                 self._tables[key] = one
 
-    def check_all_pairs_size(self, values: int | None = None, what: str = "count") -> None:
+    def check_all_pairs_size(self, values: int | None = None, what: str = "count", extra: float = 0.0) -> None:
         """:meth:`check_size` of an all-pairs array, ``(values, values, n_classes)`` cells
-        (``values``: every feature value by default), named as the all-pairs ``what`` array."""
+        (``values``: every feature value by default), named as the all-pairs ``what`` array,
+        with ``extra`` bytes of buffers held beside it."""
         d = self.n_features
         cards = self.cardinalities[:d]
         width = int(cards.sum()) if values is None else int(values)
-        if width <= self.__dict__.get("_pairs_within_budget", -1):  # a wider array passed (this fit)
+        if not extra and width <= self.__dict__.get("_pairs_within_budget", -1):  # a wider array passed
             return
-        if 8.0 * width * width * self.n_classes <= memory_budget():  # within the budget: no message to make
-            self._pairs_within_budget = width
+        if 8.0 * width * width * self.n_classes + extra <= memory_budget():  # within the budget
+            if not extra:
+                self._pairs_within_budget = width
             return
         kind = "in all" if values is None else "in use"
         self.check_size(
             [int(np.argmax(cards))],
-            cells=float(width) * width * self.n_classes,
+            cells=float(width) * width * self.n_classes + extra / 8.0,
             what=f"the all-pairs {what} array of the {d} features ({width} values {kind}; the largest column:",
         )
 
@@ -301,6 +303,31 @@ class CountCache:
             return blocks[used[:, None], used], used, offsets
         d = self.n_features
         cards = self.cardinalities[:d]
+        used, column, bit_column, last_of, order, n_counted = self._pair_plan()
+        n_used = used.size
+        offsets = np.cumsum(cards) - cards
+        self.check_all_pairs_size(n_used, extra=self._bitset_bytes(n_used))
+        counts = np.zeros((n_used, n_used, self.n_classes))
+        features, y = self._matrix[:d], self._columns[self.class_index]
+        if n_used and self._weights is None:
+            plan = (bit_column, last_of[:n_used], order[:n_counted], order[n_counted:n_used])
+            pair_counts_by_bits(features, y, plan, offsets, cards, counts)
+        elif n_used:
+            weighted_pair_counts(features, y, self._weights, column, offsets, counts)
+        self._pair_counts = (counts, used, offsets)
+        self._plan = None
+        return self._pair_counts
+
+    def _pair_plan(self) -> tuple[np.ndarray, ...]:
+        """``(used, column, bit_column, last_of, order, n_counted)`` of
+        :func:`bnclf.counts._tally.plan_values` for the rows' values (``used``: the positions of
+        the values some row holds, cut to their number), memoized until the counts are made:
+        one pass over the rows, which sizes :meth:`pair_counts_in_use` before it allocates."""
+        plan = getattr(self, "_plan", None)
+        if plan is not None:
+            return plan
+        d = self.n_features
+        cards = self.cardinalities[:d]
         width = int(cards.sum())
         offsets = np.cumsum(cards) - cards
         seen = np.zeros(width, dtype=np.uint8)  # whether some row holds each value (whatever its weight)
@@ -310,17 +337,18 @@ class CountCache:
         n_used, n_counted = _tally.plan_values(
             seen, cards, self._has_unknown[:d].view(np.uint8), used, column, bit_column, last_of, order
         )
-        used = used[:n_used]
-        self.check_all_pairs_size(n_used)
-        counts = np.zeros((n_used, n_used, self.n_classes))
-        features, y = self._matrix[:d], self._columns[self.class_index]
-        if n_used and self._weights is None:
-            plan = (bit_column, last_of[:n_used], order[:n_counted], order[n_counted:n_used])
-            pair_counts_by_bits(features, y, plan, offsets, cards, counts)
-        elif n_used:
-            weighted_pair_counts(features, y, self._weights, column, offsets, counts)
-        self._pair_counts = (counts, used, offsets)
-        return self._pair_counts
+        self._plan = (used[:n_used], column, bit_column, last_of, order, int(n_counted))
+        return self._plan
+
+    def _bitset_bytes(self, n_used: int) -> float:
+        """Bytes of the buffers :func:`bnclf.counts._bitsets.pair_counts_by_bits` holds while
+        it counts ``n_used`` values (a chunk's bitsets and its rows' places), besides the counts."""
+        if self._weights is not None or not n_used:
+            return 0.0
+        d, n = self.n_features, self.n_samples
+        rows = min(n, max(64, CHUNK_WORDS // max(1, n_used) * 64))
+        words = rows / 64.0 + self.n_classes + 1
+        return 8.0 * (words * (n_used + d) + 2 * rows + 2 * n_used * self.n_classes)
 
     def tables_from_pair_counts(self) -> None:
         """Memoize each feature's tables ``(j, class)`` and ``(j,)`` from the diagonal of
@@ -525,7 +553,10 @@ class CountCache:
         other feature known and the rows with both known. Value pairs are kept for every
         value but the last of each feature, whose counts are the totals less the others'; the
         terms are summed over a group of features at a time, so no temporary exceeds about
-        :data:`_PAIR_GROUP_CELLS` cells.
+        :data:`_PAIR_GROUP_CELLS` cells. Every array held at once (the counts, the kept value
+        pairs, the sums by value and feature and by pair of features) is sized together against
+        the memory budget before the first is allocated: past it, :class:`TableTooLargeError`
+        names the columns, the arrays and the fix.
         """
         if getattr(self, "_pair_terms", None) is not None:
             return self._pair_terms
@@ -541,12 +572,7 @@ class CountCache:
         rwidth = int(kept.sum())
         # whole counts are exact in float32 below 2**24 rows: half the memory
         exact = np.float32 if self.whole_counts and self.n_samples < 2**24 else np.float64
-        # sized before anything is allocated: the value pairs, and the largest temporary (the
-        # value pairs of one feature with all values, or the per-feature marginals (C, values, d))
-        largest = [int(v) for v in np.argsort(-cards, kind="stable")[:3]]  # named in the error
-        what = f"the all-pairs counts of the {d} features ({width} values in all), whose largest columns are"
-        self.check_size(largest, cells=float(n_classes) * width * max(float(cards[largest[0]]), d), what=what)
-        self.check_size(largest, cells=float(n_classes) * rwidth * rwidth * np.dtype(exact).itemsize / 8, what=what)
+        self._check_pair_terms_size(np.dtype(exact).itemsize)  # before anything large is allocated
         value = np.arange(width) - np.repeat(offsets, cards)  # each full column's value
         owner = np.repeat(np.arange(d), cards)
         counted = value < cards[owner] - 1
@@ -578,12 +604,16 @@ class CountCache:
         if self._weights is None:  # exact integers; weighted last values carry rounding: counted instead
             for i in range(d):
                 self._tables.setdefault((i, self.class_index), with_class[offsets[i] : offsets[i] + cards[i]])
-        marginal = sums(xlogx(by_feature), axis=1) + xlogx(last)  # sum_a xlogx(N_ac)
-        terms = xlogx(known_pairs) - marginal - marginal.transpose(0, 2, 1)
+        marginal = sums(xlogx(by_feature), axis=1)
+        marginal += xlogx(last)  # sum_a xlogx(N_ac)
+        terms = xlogx(known_pairs)
+        terms -= marginal
+        terms -= marginal.transpose(0, 2, 1)
+        del marginal
         # the counts with a last value are totals minus counted cells: with_last[c, a, j] =
         # N_a(j known) - sum_b N_ab (value a with j's last value) is, by symmetry, also the
         # count of j's last value with a; its sums come from each group of value pairs
-        counted_sums = np.empty((n_classes, rwidth, d))  # sum over j's counted values of N_ab
+        with_last = np.empty((n_classes, rwidth, d))  # sum over j's counted values of N_ab, then by_feature less it
         per_feature = rwidth * n_classes * int(kept.max(initial=1))
         group = max(1, _PAIR_GROUP_CELLS // max(1, per_feature))
         for start in range(0, d, group):
@@ -592,18 +622,77 @@ class CountCache:
             # pairs (i, j) with i in the group and j >= i: the rest follows by symmetry
             joint = products[:, lo:hi, lo:]  # (C, counted values of the group, counted values from lo on)
             rows, cols = sums.part(start, stop), sums.part(start, d)
-            counted_sums[:, lo:hi, start:] = cols(joint, axis=2)
-            counted_sums[:, lo:, start:stop] = rows(joint, axis=1).transpose(0, 2, 1)
+            with_last[:, lo:hi, start:] = cols(joint, axis=2)
+            with_last[:, lo:, start:stop] = rows(joint, axis=1).transpose(0, 2, 1)
             terms[:, start:stop, start:] += rows(cols(xlogx(joint), axis=2), axis=1)
-        with_last = by_feature - counted_sums
+        np.subtract(by_feature, with_last, out=with_last)
         cells = sums(xlogx(with_last), axis=1)  # (C, i, j): sum_a xlogx(N(a, j's last))
-        both_last = last - sums(with_last, axis=1).transpose(0, 2, 1)
-        terms += cells + cells.transpose(0, 2, 1) + xlogx(both_last)
-        upper = np.triu(np.ones((d, d), dtype=bool), 1)
-        terms = np.where(upper, terms, 0.0)
-        terms = terms + terms.transpose(0, 2, 1)
+        cells += cells.transpose(0, 2, 1).copy()
+        both_last = sums(with_last, axis=1).transpose(0, 2, 1)
+        del with_last
+        np.subtract(last, both_last, out=both_last)
+        del last
+        cells += xlogx(both_last)
+        del both_last
+        terms += cells
+        del cells
+        np.copyto(terms, 0.0, where=~np.triu(np.ones((d, d), dtype=bool), 1))  # the lower half by symmetry
+        terms += terms.transpose(0, 2, 1).copy()
         self._pair_terms = (np.moveaxis(terms, 0, -1), np.moveaxis(known_pairs, 0, -1))
         return self._pair_terms
+
+    def _check_pair_terms_size(self, itemsize: int) -> None:
+        """Raise :class:`TableTooLargeError` if the arrays :meth:`pair_information_terms` holds at
+        once (the value-pair counts, the kept value pairs of ``itemsize`` bytes, the per-value
+        and per-pair sums) would together exceed the memory budget, naming the columns and the
+        fix; from the rows, this reads which values are in use (one pass, no large array)."""
+        d, n_classes = self.n_features, self.n_classes
+        cards = self.cardinalities[:d].astype(np.float64)
+        width, rwidth = float(cards.sum()), float(np.maximum(cards - 1, 1).sum())
+        memo = getattr(self, "_pair_counts", None)
+        if memo is not None:
+            counts = float(memo[0].nbytes)
+        elif self._columns is not None and getattr(self, "_pair_blocks", None) is None:
+            n_used = self._pair_plan()[0].size
+            counts = 8.0 * n_used * n_used * n_classes + self._bitset_bytes(n_used)
+        else:  # the blocks (made, or assembled from the tables), and their values in use
+            counts = 16.0 * width * width * n_classes
+        parts = {
+            "the counts of value pairs": counts,
+            "the kept value pairs": float(itemsize) * n_classes * rwidth * rwidth,
+            "the sums by value and feature": 8.0 * n_classes * rwidth * d * _VALUE_FEATURE_ARRAYS,
+            "the sums by pair of features": 8.0 * n_classes * d * d * _PAIR_ARRAYS,
+            "the temporaries of a group of features": 16.0
+            * min(n_classes * rwidth * rwidth, max(_PAIR_GROUP_CELLS, n_classes * rwidth * cards.max(initial=1))),
+        }
+        need = sum(parts.values()) + 8.0 * n_classes * width * 4  # and per-value tables and indices
+        budget = memory_budget()
+        if need <= budget:
+            return
+        largest = ", ".join(
+            f"{self.names[v]!r} ({int(cards[v])} values)" for v in np.argsort(-cards, kind="stable")[:3].tolist()
+        )
+        itemized = ", ".join(f"{name} {_size(size)}" for name, size in sorted(parts.items(), key=lambda p: -p[1]))
+        raise TableTooLargeError(
+            f"the all-pairs information of the {d:,} features ({width:,.0f} values in all, {n_classes} classes; "
+            f"the largest columns: {largest}) would take {_size(need)} at once ({itemized}), over the memory "
+            f"budget of {_size(budget)}: these arrays grow with the square of the number of features and of values. "
+            "Select fewer columns (for example with scikit-learn's SelectKBest in a Pipeline), drop identifier "
+            "columns, merge rare categories or discretize with fewer bins, or use a learner that compares no "
+            "pairs of features "
+            "(NaiveBayesClassifier); bnclf.set_config(memory_budget=...) or $BNCLF_MEMORY_BUDGET raises the budget."
+        )
+
+
+_VALUE_FEATURE_ARRAYS = 3
+"""Arrays of ``(classes, kept values, features)`` that :meth:`CountCache.pair_information_terms`
+holds at once (the values with each feature known, the values with each feature's last value,
+a temporary of their terms)."""
+
+_PAIR_ARRAYS = 6
+"""Arrays of ``(classes, features, features)`` that :meth:`CountCache.pair_information_terms`
+holds at once (the rows with both known, a first value's counts, the terms, temporaries; the
+callers' results)."""
 
 
 _PAIR_GROUP_CELLS = 1 << 18
