@@ -42,23 +42,63 @@ def _column_values(frame: pd.DataFrame, one_block: bool = True) -> tuple[list, n
 
     Notes
     -----
-    A frame whose columns share one numpy dtype is read with one ``to_numpy()`` call;
-    other frames column by column (``DataFrame.items``, which builds a Series per
-    column: about 1 µs with pandas 2, 8 to 20 µs with pandas 3). ``one_block=False``
-    reads column by column without looking at the dtypes (``DataFrame.dtypes`` builds a
-    Series: about 15 µs), for frames expected to hold extension columns (a prediction
-    on columns that were categorical in training).
+    The columns are the arrays of :func:`_frame_arrays` (a fraction of a microsecond a
+    column), or, where pandas' storage cannot be read so, those of ``DataFrame.items``
+    (which builds a Series per column: about 1 µs with pandas 2, 8 to 20 µs with pandas
+    3); ``one_block=False`` then reads column by column without looking at the dtypes
+    (``DataFrame.dtypes`` builds a Series: about 15 µs), for frames expected to hold
+    extension columns. A frame whose columns share one numpy dtype is also read with one
+    ``to_numpy()`` call.
     """
-    dtypes = frame.dtypes.tolist() if one_block else []
+    out = _frame_arrays(frame)
+    if out is None:
+        dtypes = frame.dtypes.tolist() if one_block else []
+    else:
+        dtypes = [values.dtype for values in out]
     first = dtypes[0] if dtypes else None
     if isinstance(first, np.dtype) and first.kind in "biufO" and all(d == first for d in dtypes):
         block = frame.to_numpy()
         return list(block.T), block
-    out = []
-    for _, column in _positional(frame).items():
-        values = column.array
-        out.append(column.to_numpy() if isinstance(values, pd.arrays.NumpyExtensionArray) else values)
+    if out is None:
+        out = []
+        for _, column in _positional(frame).items():
+            values = column.array
+            out.append(column.to_numpy() if isinstance(values, pd.arrays.NumpyExtensionArray) else values)
     return out, None
+
+
+def _frame_arrays(frame: pd.DataFrame) -> list | None:
+    """The arrays that hold ``frame``'s columns, in order, read from its blocks: what
+    ``frame.iloc[:, j].array`` gives (its ``to_numpy()`` for a ``NumpyExtensionArray``, as
+    :func:`_column_values` reads a column), without building a Series per column; None when
+    the frame's storage is not pandas' block manager.
+
+    Notes
+    -----
+    This reads pandas' internal storage (``DataFrame._mgr``: its ``blocks``, ``blknos``
+    and ``blklocs``, in pandas 2 and 3), since pandas 3 has no public access to a column
+    that costs less than a Series (8 to 20 µs a column: a one-row frame of a few dozen
+    columns would cost more to read than to score). The arrays are views, only read.
+    Anything unexpected (another storage, a length that does not match) gives None, and
+    the caller reads the frame through ``DataFrame.items``.
+    """
+    try:
+        manager = frame._mgr
+        blocks, numbers, places = manager.blocks, manager.blknos, manager.blklocs
+        stored = [block.values for block in blocks]
+    except AttributeError:
+        return None
+    n_rows, n_columns = frame.shape
+    if len(numbers) != n_columns:
+        return None
+    out = []
+    for number, place in zip(numbers.tolist(), places.tolist()):
+        values = stored[number]
+        values = values[place] if values.ndim == 2 else values  # numpy blocks are (columns, rows)
+        if values.ndim != 1 or len(values) != n_rows:
+            return None
+        out.append(values.to_numpy() if isinstance(values, pd.arrays.NumpyExtensionArray) else values)
+    return out
 
 
 def _positional(frame: pd.DataFrame) -> pd.DataFrame:
@@ -230,6 +270,22 @@ def _sorted_factorize(values) -> tuple[np.ndarray, list]:
     (-1 where missing)."""
     local, uniques = pd.factorize(values)
     return _sorted_codes(local, uniques)
+
+
+def _category_codes(values: pd.Categorical) -> np.ndarray:
+    """The codes of a categorical array, only to be read: the array it stores (pandas'
+    ``_codes``), where the public ``codes`` makes a read-only view on each call (about
+    0.5 µs, as long as coding a one-row column); ``codes`` if it stores none."""
+    codes = getattr(values, "_codes", None)
+    return codes if isinstance(codes, np.ndarray) else values.codes
+
+
+def _objects(values) -> np.ndarray:
+    """A column's values (a numpy or an extension array) as an object array, as
+    ``Series.astype(object)`` gives them: Python scalars where numpy or pandas holds them
+    (a categorical column's labels as its categories are, integers staying integers), and
+    the column's own missing value (None, NaN, ``pd.NA``) where one is missing."""
+    return values.astype(object, copy=False) if isinstance(values, np.ndarray) else np.asarray(values.astype(object))
 
 
 def _hashable(value) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -11,13 +12,14 @@ import pandas as pd
 from bnclf._params import check_option
 from bnclf.encoding._columns import (
     _DENSE_RANGE,
+    _category_codes,
     _column_values,
     _dense_integer_codes,
     _encode_arrow_text,
     _has_pyarrow,
     _hashable,
     _integer_ranges,
-    _positional,
+    _objects,
     _shifted_chunks,
     _sorted_codes,
     _sorted_factorize,
@@ -34,6 +36,7 @@ from bnclf.encoding._frames import (
     _looks_continuous,
     _text,
     _unique_missing_label,
+    as_frame,
     index_labels,
     python_scalar,
     shown_names,
@@ -84,7 +87,9 @@ class FeatureEncoder:
     text through Arrow's ``dictionary_encode``) and ``Index.get_indexer`` on each
     column's few distinct values; the text columns of a call are factorized
     together, in one pass. The categorical dtype is the fastest input: its codes
-    are read, not hashed.
+    are read, not hashed. A frame's columns are read from pandas' storage, without a
+    Series per column; a numpy array of numbers, booleans or objects is coded as it is,
+    as the frame made of it would be, without building that frame.
     """
 
     def __init__(self, missing: str = "category", handle_unknown: str = "marginalize") -> None:
@@ -231,7 +236,7 @@ class FeatureEncoder:
                 if not labels:
                     raise ValueError(f"column {name!r} has no observed values; drop it.")
                 local = values.codes  # -1: missing (int8 or int16: cast where written)
-                own_states[j] = (dtype, None, labels)
+                own_states[j] = (dtype, None, labels, None)
                 if keep_codes:
                     codes[:, j] = local
                 locals_.append(local)
@@ -348,21 +353,35 @@ class FeatureEncoder:
         (``pd.factorize``, the text columns of the call together), each looked up once
         among the column's states (``Index.get_indexer``, Python equality); an
         integer column whose states are integers in a short range through a table
-        indexed by value. A few rows are coded by a ``dict`` lookup per value, which
-        costs less than a hash table per call. The codes are column-major
-        (``(n_samples, n_features)``, Fortran order).
+        indexed by value. A few rows are coded by a ``dict`` lookup per value (a category
+        column's by its codes), which costs less than a hash table per call; the
+        value-by-value and the vectorized coding give the same codes. The codes are
+        column-major (``(n_samples, n_features)``, Fortran order).
         """
         if index_labels(X.columns) != self.feature_names_:
             X = X[self.feature_names_]
         return self._codes(X, training)
 
-    def _codes(self, X: pd.DataFrame, training: bool = False) -> np.ndarray:
-        """:meth:`transform` of a frame whose columns are the fitted ones, in order."""
+    def _codes(self, X: pd.DataFrame | np.ndarray, training: bool = False) -> np.ndarray:
+        """:meth:`transform` of a frame whose columns are the fitted ones, in order, or of a
+        2-D numpy array of as many columns: coded as the frame that
+        :func:`~bnclf.encoding._frames.as_frame` makes of it, and, when its dtype is
+        boolean, integer, float or object (one numpy block in that frame), read as it is,
+        column by column, without building the frame."""
+        if isinstance(X, np.ndarray) and not (type(X) is np.ndarray and X.ndim == 2 and X.dtype.kind in "biufO"):
+            X = as_frame(X, self.feature_index)  # text, dates, a subclass: as pandas holds them
+        if isinstance(X, np.ndarray):
+            columns, block = None, X  # its columns are views, taken when needed
+        else:
+            maps = self.__dict__.get("_category_maps", {})
+            # columns all categorical in training: no look at the dtypes for a one-block read
+            columns, block = _column_values(X, one_block=len(maps) < len(self.feature_names_))
         try:
-            return self._looked_up(X, training)
+            return self._looked_up(columns, block, X.shape[0], training)
         except TypeError as exc:
-            for name in X.columns:  # name the column of values that cannot be looked up
-                bad = next((v for v in X[name] if not _hashable(v)), None)
+            columns = list(block.T) if columns is None else columns
+            for name, values in zip(self.feature_names_, columns):  # name the column of values that cannot be looked up
+                bad = next((v for v in values if not _hashable(v)), None)
                 if bad is not None:
                     raise ValueError(
                         f"column {name!r} holds {type(bad).__name__} values such as {bad!r}, which cannot be "
@@ -371,35 +390,36 @@ class FeatureEncoder:
                     ) from exc
             raise
 
-    def _looked_up(self, X: pd.DataFrame, training: bool) -> np.ndarray:
-        n = X.shape[0]
+    def _looked_up(self, columns: list | None, block: np.ndarray | None, n: int, training: bool) -> np.ndarray:
+        """The codes of ``n`` rows given as the values of each column and, when they share a
+        numpy dtype, as one ``(n, columns)`` block (:func:`_column_values`; ``columns`` None:
+        the block's columns)."""
         by_column = np.empty((len(self.feature_names_), n), dtype=np.int64)  # row j: column j's codes
+        if n == 0:
+            return by_column.T
         if n <= _SMALL_ROWS:
-            self._code_small(X, by_column)
+            unknown = self._code_small(columns, block, by_column)
         else:
-            maps = self.__dict__.get("_category_maps", {})
-            # columns all categorical in training: no look at the dtypes for a one-block read
-            columns, block = _column_values(X, one_block=len(maps) < len(self.feature_names_))
+            columns = list(block.T) if columns is None else columns
             arrow = _encode_arrow_text(columns) if _has_pyarrow() else {}
             coded = self._code_integers(columns, by_column, block)
             for j, values in enumerate(columns):
                 if j not in coded:
                     by_column[j] = self._column_codes(j, values, arrow.get(j))
+            unknown = np.flatnonzero(by_column.min(axis=1) <= UNKNOWN).tolist()
         codes = by_column.T  # column-major, as the kernels read it
-        if n == 0:
-            return codes
-        for j in np.flatnonzero(by_column.min(axis=1) <= UNKNOWN).tolist():  # a value without a state
-            column = X.iloc[:, j]
+        for j in unknown:  # a value without a state
+            values = block[:, j] if columns is None else columns[j]
             col = codes[:, j].copy()
-            missing = np.asarray(column.isna(), dtype=bool)
+            missing = np.asarray(pd.isna(values), dtype=bool)
             unseen = (col == UNKNOWN) & ~missing
             if unseen.any():
                 if not training:
-                    col = self._match_by_text(j, column, col, unseen)
+                    col = self._match_by_text(j, values, col, unseen)
                     unseen = (col == UNKNOWN) & ~missing
-                    self._warn_if_mostly_unseen(j, column, unseen, missing)
+                    self._warn_if_mostly_unseen(j, values, unseen, missing)
                 if unseen.any() and (training or self.handle_unknown == "error"):
-                    examples = pd.unique(column[unseen].astype(object))[:5].tolist()
+                    examples = pd.unique(_objects(values)[unseen])[:5].tolist()
                     raise ValueError(
                         f"column {self.feature_names_[j]!r} has values never seen in training: {examples}; known "
                         f"values are {self.categories_[j][:10]}. Use handle_unknown='marginalize' "
@@ -415,7 +435,7 @@ class FeatureEncoder:
         ``factorized``: the column's ``(codes, distinct values)`` when the text columns were
         factorized together."""
         if isinstance(values.dtype, pd.CategoricalDtype):  # through its categories' map
-            own = values.codes
+            own = _category_codes(values)
             mapping = self._category_map(j, values.dtype)
             return own if mapping is None else mapping[own]  # -1 -> UNKNOWN
         local, uniques = factorized if factorized is not None else pd.factorize(values)
@@ -453,23 +473,33 @@ class FeatureEncoder:
                 by_column[targets] = table.take(rows)
         return set(chosen)
 
-    def _code_small(self, X: pd.DataFrame, by_column: np.ndarray) -> None:
-        """Codes of a few rows: a ``dict`` lookup per value (category columns by their codes;
-        one or two rows read row by row, which costs pandas less than a Series per column)."""
+    def _code_small(self, columns: list | None, block: np.ndarray | None, by_column: np.ndarray) -> list[int]:
+        """Write the codes of a few rows into ``by_column`` by a ``dict`` lookup per value
+        (the rows of a one-block ``block`` as Python scalars, a row at a time; a category
+        column by its codes, through the map of its categories) and return the positions of
+        the columns with an ``UNKNOWN`` code. A value that cannot be hashed raises a
+        TypeError."""
         lookups = self._lookups()
-        if X.shape[0] <= _ROW_BY_ROW:
-            for i in range(X.shape[0]):
-                for j, v in enumerate(X.iloc[i].to_numpy().tolist()):
-                    by_column[j, i] = lookups[j].get(v, UNKNOWN) if _hashable(v) else UNKNOWN
-            return
-        for j, (_, column) in enumerate(_positional(X).items()):
-            values = column.array
-            if isinstance(values.dtype, pd.CategoricalDtype):
-                by_column[j] = self._column_codes(j, values)
-                continue
-            get = lookups[j].get
-            items = column.to_numpy(dtype=object)
-            by_column[j] = [get(v, UNKNOWN) if _hashable(v) else UNKNOWN for v in items.tolist()]
+        if block is not None:
+            rows = [list(map(dict.get, lookups, row, repeat(UNKNOWN))) for row in block.tolist()]
+            by_column.T[:] = rows
+            if not any(UNKNOWN in row for row in rows):
+                return []
+        else:
+            flat, maps = [], self.__dict__.setdefault("_category_maps", {})  # column after column
+            for j, values in enumerate(columns):
+                dtype = values.dtype
+                if isinstance(dtype, pd.CategoricalDtype):
+                    own = _category_codes(values).tolist()
+                    seen = maps.get(j)  # the map of the last dtype seen (_category_map), by identity
+                    mapping = seen[3] if seen is not None and seen[0] is dtype else self._category_map(j, dtype, True)
+                    flat += own if mapping is None else [mapping[c] for c in own]  # -1 -> UNKNOWN
+                else:
+                    flat += map(lookups[j].get, _objects(values).tolist(), repeat(UNKNOWN))
+            by_column.reshape(-1)[:] = flat  # a view: by_column is C-ordered
+            if UNKNOWN not in flat:
+                return []
+        return np.flatnonzero((by_column == UNKNOWN).any(axis=1)).tolist()
 
     def _state_index(self, j: int) -> pd.Index:
         """The observed states of column ``j`` as an object ``pd.Index`` (built on first use)."""
@@ -496,9 +526,10 @@ class FeatureEncoder:
             tables[j] = table
         return tables[j]
 
-    def _category_map(self, j: int, dtype: pd.CategoricalDtype) -> np.ndarray | None:
+    def _category_map(self, j: int, dtype: pd.CategoricalDtype, listed: bool = False) -> np.ndarray | list | None:
         """Codes of ``dtype``'s categories in the fitted states, ``UNKNOWN`` appended (for
-        the code -1 of a missing value); ``None`` when they are the fitted states.
+        the code -1 of a missing value), as an array (a list of Python integers when
+        ``listed``); ``None`` when they are the fitted states.
 
         Kept for the last dtype of each column: the same dtype maps by identity, another
         whose categories are the same labels in the same order (another frame's equal dtype)
@@ -508,17 +539,18 @@ class FeatureEncoder:
         maps = self.__dict__.setdefault("_category_maps", {})
         seen = maps.get(j)
         if seen is not None and seen[0] is dtype:
-            return seen[1]
+            return seen[3] if listed else seen[1]
         labels = dtype_labels(dtype)
         if seen is not None and labels == seen[2]:
-            mapping = seen[1]
+            mapping, mapped = seen[1], seen[3]
         elif labels == self._observed_of(j):
-            mapping = None
+            mapping = mapped = None
         else:
             known = self._state_index(j)
             mapping = np.append(known.get_indexer(np.asarray(labels, dtype=object)), UNKNOWN).astype(np.int64)
-        maps[j] = (dtype, mapping, labels)
-        return mapping
+            mapped = mapping.tolist()
+        maps[j] = (dtype, mapping, labels, mapped)
+        return mapped if listed else mapping
 
     def _lookups(self) -> list[dict]:
         """``value -> code`` of every column's observed labels (built on first use)."""
@@ -540,7 +572,7 @@ class FeatureEncoder:
                 )
         return col
 
-    def _match_by_text(self, j, column, col, unseen) -> np.ndarray:
+    def _match_by_text(self, j, values, col, unseen) -> np.ndarray:
         """Codes for unseen values whose text names exactly one known state.
 
         A column read as integers at predict time but as strings ``'0'``, ``'1'``
@@ -553,7 +585,7 @@ class FeatureEncoder:
         """
         labels = self._observed_of(j)
         texts = pd.Index([_text(v) for v in labels])
-        codes, distinct = pd.factorize(column.to_numpy(dtype=object)[unseen])
+        codes, distinct = pd.factorize(_objects(values)[unseen])
         if not texts.is_unique:  # e.g. both 1 and '1' are states: a value with that text is ambiguous
             shared = set(texts[texts.duplicated(keep=False)])
             clash = [v for v in distinct if _text(v) in shared]
@@ -571,12 +603,12 @@ class FeatureEncoder:
         col[np.flatnonzero(unseen)] = matched[codes]
         return col
 
-    def _warn_if_mostly_unseen(self, j, column, unseen, missing) -> None:
+    def _warn_if_mostly_unseen(self, j, values, unseen, missing) -> None:
         observed = int((~missing).sum())
         if observed >= 10 and unseen.sum() >= 0.5 * observed:
             import warnings
 
-            examples = pd.unique(column[unseen].astype(object))[:3].tolist()
+            examples = pd.unique(_objects(values)[unseen])[:3].tolist()
             warnings.warn(
                 f"column {self.feature_names_[j]!r}: {int(unseen.sum())} of {observed} values "
                 f"were never seen in training (e.g. {examples}; known: "
@@ -598,9 +630,5 @@ _DICT_LOOKUPS = 1 << 10
 
 
 _SMALL_ROWS = 64
-"""Frames of at most this many rows are coded by a ``dict`` lookup per value: below a few
+"""Inputs of at most this many rows are coded by a ``dict`` lookup per value: below a few
 dozen rows that costs less than building a hash table for the call."""
-
-
-_ROW_BY_ROW = 2
-"""Frames of at most this many rows are read a row at a time (``DataFrame.iloc[i]``)."""

@@ -687,13 +687,17 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
         the kernel's temporaries stay a few MiB however many rows are predicted."""
         if not hasattr(self, "classes_"):  # scikit-learn's check and message, where it fails
             check_is_fitted(self, "classes_")
-        frame = self._check_predict_frame(X)
-        n = frame.shape[0]
+        if type(X) is np.ndarray and X.ndim == 2 and X.shape[1] == self.n_features_in_:
+            rows = X  # coded column by column, as the frame that _check_predict_frame makes of it
+        else:
+            rows = self._check_predict_frame(X)
+        n = rows.shape[0]
         if n <= _PREDICT_ROWS:
-            return finish(self._joint_log_likelihood(self._encoder._codes(frame)))
+            return finish(self._joint_log_likelihood(self._encoder._codes(rows)))
         out = None
         for start in range(0, n, _PREDICT_ROWS):
-            codes = self._encoder._codes(frame.iloc[start : start + _PREDICT_ROWS])
+            chunk = slice(start, start + _PREDICT_ROWS)
+            codes = self._encoder._codes(rows[chunk] if isinstance(rows, np.ndarray) else rows.iloc[chunk])
             part = finish(self._joint_log_likelihood(codes))
             if out is None:
                 out = np.empty((n,) + part.shape[1:], dtype=part.dtype)
