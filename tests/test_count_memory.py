@@ -89,10 +89,11 @@ def _traced_peak(func):
     ],
     ids=["wide", "unknown", "weighted"],
 )
-def test_the_pair_measures_are_sized_as_a_whole_before_anything_large(shape):
+def test_the_pair_measures_are_sized_as_a_whole_before_anything_large(shape, monkeypatch):
     """The arrays the pair measures hold at once are sized together before the first large one
     is made: under a budget of the traced peak of computing them (the oracle), they are refused
-    (TableTooLargeError naming the columns and the fix) with a traced peak of under 1% of it;
+    (TableTooLargeError naming the columns and the fix) with a traced peak of under 1% of it
+    (all the features at once: the route a pair of feature groups at a time is tested below);
     under 1.5 times that peak they are computed, the same numbers as without a budget."""
     import bnclf
     from bnclf._config import TableTooLargeError
@@ -102,6 +103,7 @@ def test_the_pair_measures_are_sized_as_a_whole_before_anything_large(shape):
     results = []
     peak = _traced_peak(lambda: results.append(CountCache(data).cmi_matrix()))
     np.testing.assert_array_equal(results[0], expected)
+    monkeypatch.setattr(CountCache, "_pair_term_groups", lambda self: None)  # all the features at once
     with bnclf.config_context(memory_budget=peak):
         cache = CountCache(data)
         refused = []
@@ -120,22 +122,79 @@ def test_the_pair_measures_are_sized_as_a_whole_before_anything_large(shape):
 
 
 def test_tan_on_thousands_of_short_columns_is_refused_before_allocating():
-    """TAN on 3,000 columns x 40 rows needs about 3 GiB for its pair measures: under a 256 MiB
-    budget the fit is refused by name with a small traced peak (the data and its codes)."""
+    """TAN on 2,000 columns x 40 rows of 3 values and 3 classes needs about 1.5 GiB for its pair
+    measures, and 380 MiB for their results alone: under a 256 MiB budget the fit is refused by
+    name with a small traced peak (the data and its codes)."""
     import bnclf
     from bnclf._config import TableTooLargeError
 
     rng = np.random.default_rng(3)
-    n, d = 40, 3000
-    X = pd.DataFrame(rng.integers(0, 3, (n, d)).astype(str), columns=[f"col{j}" for j in range(d)])
-    X = X.apply(lambda column: pd.Categorical(column, categories=["0", "1", "2"]))
+    n, d = 40, 2000
+    codes = rng.integers(0, 3, (n, d))
+    X = pd.DataFrame({f"col{j}": pd.Categorical.from_codes(codes[:, j], ["0", "1", "2"]) for j in range(d)})
     y = pd.Series(rng.integers(0, 3, n))
     with bnclf.config_context(memory_budget="256M"):
         tracemalloc.start()
         try:
-            with pytest.raises(TableTooLargeError, match=r"3,000 features.*'col0' \(3 values\).*Select fewer columns"):
+            with pytest.raises(TableTooLargeError, match=r"2,000 features.*'col0' \(3 values\).*Select fewer columns"):
                 TANClassifier().fit(X, y)
             peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
     assert peak < 64 << 20
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        dict(d=200, n=40, n_classes=2, most=5),
+        dict(d=120, n=300, n_classes=3, most=8, weighted=True, unknown=True),
+        dict(d=90, n=500, n_classes=2, most=12, unknown=True),
+    ],
+    ids=["wide", "weighted-unknown", "many-values"],
+)
+def test_pair_measures_past_the_budget_go_a_pair_of_feature_groups_at_a_time(shape):
+    """When all the features' pair arrays at once would pass the budget but the results fit,
+    the pair measures are made a pair of feature groups at a time, from the counts of the rows
+    restricted to those groups' features: the same numbers, bit for bit, as all at once without
+    a budget (the oracle), under a budget of 40% of that route's traced peak, and a traced
+    peak within the budget."""
+    import bnclf
+
+    data = _coded(**shape)
+    direct = CountCache(data)
+    expected = (*direct.pair_information_terms(), direct.cmi_matrix(), direct.per_label_cmi())
+    peak = _traced_peak(lambda: CountCache(data).cmi_matrix())
+    budget = int(peak * 0.4)
+    with bnclf.config_context(memory_budget=budget):
+        cache = CountCache(data)
+        assert len(cache._pair_term_groups()) >= 2
+        got = []
+        blocked_peak = _traced_peak(lambda: got.append(cache.cmi_matrix()))
+        got = [*cache.pair_information_terms(), got[0], cache.per_label_cmi()]
+    assert blocked_peak <= budget
+    for a, b in zip(got, expected):
+        np.testing.assert_array_equal(a, b)
+    # the tables the learners count next are those of the rows
+    d = data.n_features
+    cache.counts_many([(0, d - 1, d)])
+    np.testing.assert_array_equal(cache.counts((0, d - 1, d)), CountCache(data).counts((0, d - 1, d)))
+
+
+def test_tan_on_many_short_columns_fits_a_pair_of_groups_at_a_time():
+    """TAN fitted under a budget that holds the pair measures' results but not all their arrays
+    at once: the model of an ample budget (the same tree, the same predictions)."""
+    import bnclf
+
+    rng = np.random.default_rng(5)
+    n, d = 40, 400
+    X = pd.DataFrame(rng.integers(0, 4, (n, d)).astype(str), columns=[f"col{j}" for j in range(d)])
+    y = pd.Series(rng.integers(0, 2, n))
+    expected = TANClassifier().fit(X, y)
+    codes = np.asfortranarray(X.to_numpy().astype(np.int64))
+    data = DiscreteData(codes, np.full(d, 4), y.to_numpy(), 2)
+    with bnclf.config_context(memory_budget="24M"):
+        assert CountCache(data)._pair_term_groups() is not None  # the budget cuts this shape into groups
+        model = TANClassifier().fit(X, y)
+    assert model.families_ == expected.families_
+    np.testing.assert_array_equal(model.predict_proba(X), expected.predict_proba(X))

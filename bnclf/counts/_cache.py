@@ -555,11 +555,16 @@ class CountCache:
         terms are summed over a group of features at a time, so no temporary exceeds about
         :data:`_PAIR_GROUP_CELLS` cells. Every array held at once (the counts, the kept value
         pairs, the sums by value and feature and by pair of features) is sized together against
-        the memory budget before the first is allocated: past it, :class:`TableTooLargeError`
-        names the columns, the arrays and the fix.
+        the memory budget before the first is allocated. Past it, when the results and the
+        arrays of two groups of features fit, the terms are made a pair of groups at a time from
+        the rows restricted to their features (the same numbers); otherwise
+        :class:`TableTooLargeError` names the columns, the arrays and the fix.
         """
         if getattr(self, "_pair_terms", None) is not None:
             return self._pair_terms
+        groups = self._pair_term_groups()
+        if groups is not None:
+            return self._pair_terms_by_groups(groups)
         d, n_classes = self.n_features, self.n_classes
         cards = self.cardinalities[:d]
         offsets = np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64)
@@ -641,22 +646,13 @@ class CountCache:
         self._pair_terms = (np.moveaxis(terms, 0, -1), np.moveaxis(known_pairs, 0, -1))
         return self._pair_terms
 
-    def _check_pair_terms_size(self, itemsize: int) -> None:
-        """Raise :class:`TableTooLargeError` if the arrays :meth:`pair_information_terms` holds at
-        once (the value-pair counts, the kept value pairs of ``itemsize`` bytes, the per-value
-        and per-pair sums) would together exceed the memory budget, naming the columns and the
-        fix; from the rows, this reads which values are in use (one pass, no large array)."""
-        d, n_classes = self.n_features, self.n_classes
-        cards = self.cardinalities[:d].astype(np.float64)
+    def _pair_terms_need(self, cards: np.ndarray, counts: float, itemsize: int) -> tuple[dict[str, float], float]:
+        """``(parts, need)``: the bytes of the arrays :meth:`pair_information_terms` holds at
+        once for features of cardinalities ``cards`` whose value-pair counts take ``counts``
+        bytes (the largest arrays by name, and their total)."""
+        d, n_classes = cards.size, self.n_classes
+        cards = cards.astype(np.float64)
         width, rwidth = float(cards.sum()), float(np.maximum(cards - 1, 1).sum())
-        memo = getattr(self, "_pair_counts", None)
-        if memo is not None:
-            counts = float(memo[0].nbytes)
-        elif self._columns is not None and getattr(self, "_pair_blocks", None) is None:
-            n_used = self._pair_plan()[0].size
-            counts = 8.0 * n_used * n_used * n_classes + self._bitset_bytes(n_used)
-        else:  # the blocks (made, or assembled from the tables), and their values in use
-            counts = 16.0 * width * width * n_classes
         parts = {
             "the counts of value pairs": counts,
             "the kept value pairs": float(itemsize) * n_classes * rwidth * rwidth,
@@ -665,7 +661,25 @@ class CountCache:
             "the temporaries of a group of features": 16.0
             * min(n_classes * rwidth * rwidth, max(_PAIR_GROUP_CELLS, n_classes * rwidth * cards.max(initial=1))),
         }
-        need = sum(parts.values()) + 8.0 * n_classes * width * 4  # and per-value tables and indices
+        return parts, sum(parts.values()) + 8.0 * n_classes * width * 4  # and per-value tables and indices
+
+    def _check_pair_terms_size(self, itemsize: int) -> None:
+        """Raise :class:`TableTooLargeError` if the arrays :meth:`pair_information_terms` holds at
+        once (the value-pair counts, the kept value pairs of ``itemsize`` bytes, the per-value
+        and per-pair sums) would together exceed the memory budget, naming the columns and the
+        fix; from the rows, this reads which values are in use (one pass, no large array)."""
+        d, n_classes = self.n_features, self.n_classes
+        cards = self.cardinalities[:d]
+        width = float(cards.sum())
+        memo = getattr(self, "_pair_counts", None)
+        if memo is not None:
+            counts = float(memo[0].nbytes)
+        elif self._columns is not None and getattr(self, "_pair_blocks", None) is None:
+            n_used = self._pair_plan()[0].size
+            counts = 8.0 * n_used * n_used * n_classes + self._bitset_bytes(n_used)
+        else:  # the blocks (made, or assembled from the tables), and their values in use
+            counts = 16.0 * width * width * n_classes
+        parts, need = self._pair_terms_need(cards, counts, itemsize)
         budget = memory_budget()
         if need <= budget:
             return
@@ -683,6 +697,60 @@ class CountCache:
             "(NaiveBayesClassifier); bnclf.set_config(memory_budget=...) or $BNCLF_MEMORY_BUDGET raises the budget."
         )
 
+    def _pair_term_groups(self) -> list[np.ndarray] | None:
+        """Groups of consecutive features whose pairs of groups :meth:`pair_information_terms`
+        takes one at a time, when all the features at once would exceed the memory budget but
+        the results (``(features, features, classes)`` twice) and one pair of groups fit it;
+        None otherwise (at once, or refused). Needs the rows."""
+        d, n_classes = self.n_features, self.n_classes
+        if self._columns is None or getattr(self, "_pair_counts", None) is not None or d < 4:
+            return None
+        itemsize = 4 if self.whole_counts and self.n_samples < 2**24 else 8
+        cards = self.cardinalities[:d]
+        n_used = self._pair_plan()[0].size
+        budget = memory_budget()
+        whole = 8.0 * n_used * n_used * n_classes + self._bitset_bytes(n_used)
+        if self._pair_terms_need(cards, whole, itemsize)[1] <= budget:
+            return None
+        results = 8.0 * d * d * (n_classes * _RESULT_ARRAYS + _RESULT_ARRAYS)  # with the callers' (d, d) arrays
+        for n_groups in range(2, d // 2 + 1):
+            groups = np.array_split(np.arange(d), n_groups)
+            widest = sorted((cards[group] for group in groups), key=lambda c: -int(c.sum()))[:2]
+            union = np.concatenate(widest)  # the pair of groups with the most values: an upper bound
+            values = float(union.sum())
+            need = self._pair_terms_need(union, 8.0 * values * values * n_classes, itemsize)[1]
+            if results + need + self._bitset_bytes(int(values)) <= budget:
+                return groups
+        return None
+
+    def _pair_terms_by_groups(self, groups: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`pair_information_terms` a pair of feature groups at a time: each pair's terms
+        are those of the cache of the rows restricted to the two groups' features (the same
+        numbers as all features at once), written into the ``(features, features, classes)``
+        results."""
+        d, n_classes = self.n_features, self.n_classes
+        terms = np.zeros((d, d, n_classes))
+        known_pairs = np.zeros((d, d, n_classes))
+        y = self._columns[self.class_index]
+        for a in range(len(groups)):
+            for b in range(a + 1, len(groups)):
+                features = np.concatenate((groups[a], groups[b]))
+                part = CountCache(
+                    DiscreteData(self._matrix[features].T, self.cardinalities[features], y, n_classes, self._weights)
+                )
+                part_terms, part_known = part.pair_information_terms()
+                where = np.ix_(features, features)
+                terms[where] = part_terms
+                known_pairs[where] = part_known
+                del part, part_terms, part_known
+        self._pair_terms = (terms, known_pairs)
+        return self._pair_terms
+
+
+_RESULT_ARRAYS = 3
+"""Arrays of ``(features, features, classes)`` that :meth:`CountCache.pair_information_terms`
+a pair of feature groups at a time holds besides one pair's (the results, a pair's results), and
+of ``(features, features)`` that its callers make."""
 
 _VALUE_FEATURE_ARRAYS = 3
 """Arrays of ``(classes, kept values, features)`` that :meth:`CountCache.pair_information_terms`
