@@ -304,6 +304,22 @@ def test_pair_information_terms_are_the_one_hot_products_and_each_pairs_measure(
     assert not np.diagonal(cmi).any()
 
 
+@settings(max_examples=40, deadline=None)
+@given(data=coded_rows(max_rows=65, max_features=9), n_groups=st.integers(2, 4))
+def test_pair_terms_a_pair_of_feature_groups_at_a_time_are_those_of_all_at_once(data, n_groups):
+    """The pair terms made a pair of feature groups at a time (the route past the memory
+    budget) are those of all the features at once, bit for bit: unknown codes, values no row
+    holds, weights, classes without a row, no rows."""
+    d = data.n_features
+    expected = CountCache(data).pair_information_terms()
+    with pytest.MonkeyPatch.context() as patch:
+        groups = np.array_split(np.arange(d), min(n_groups, d))
+        patch.setattr(CountCache, "_pair_term_groups", lambda self: groups if len(groups) > 1 else None)
+        got = CountCache(data).pair_information_terms()
+    for a, b in zip(got, expected):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_pair_measures_of_a_summary_are_those_of_its_rows():
     """A summary (no rows) reads its pair measures from its summed pair blocks: the numbers of
     the cache of all its rows (whole counts, the same arrays)."""

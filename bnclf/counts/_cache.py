@@ -562,7 +562,7 @@ class CountCache:
         """
         if getattr(self, "_pair_terms", None) is not None:
             return self._pair_terms
-        groups = self._pair_term_groups()
+        groups = None if self.__dict__.get("_one_pair_of_groups") else self._pair_term_groups()
         if groups is not None:
             return self._pair_terms_by_groups(groups)
         d, n_classes = self.n_features, self.n_classes
@@ -719,7 +719,8 @@ class CountCache:
             union = np.concatenate(widest)  # the pair of groups with the most values: an upper bound
             values = float(union.sum())
             need = self._pair_terms_need(union, 8.0 * values * values * n_classes, itemsize)[1]
-            if results + need + self._bitset_bytes(int(values)) <= budget:
+            need += self._bitset_bytes(int(values)) + 8.0 * self.n_samples * union.size  # and a copy of their codes
+            if results + need <= budget:
                 return groups
         return None
 
@@ -738,6 +739,7 @@ class CountCache:
                 part = CountCache(
                     DiscreteData(self._matrix[features].T, self.cardinalities[features], y, n_classes, self._weights)
                 )
+                part._one_pair_of_groups = True  # sized with the groups: never cut again
                 part_terms, part_known = part.pair_information_terms()
                 where = np.ix_(features, features)
                 terms[where] = part_terms
