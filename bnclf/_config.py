@@ -3,8 +3,8 @@ and the :func:`config_context` context manager.
 
 Two settings:
 
-* ``memory_budget``: the most bytes one count table (or one temporary of the all-pairs
-  counts, or one table of a multilabel query) may take. Past it, fitting raises
+* ``memory_budget``: the most bytes one count table (or the arrays the all-pairs measures
+  hold together, or one table of a multilabel query) may take. Past it, fitting raises
   :class:`bnclf.counts.TableTooLargeError`, naming the columns, the cells and bytes, and the
   fix, before anything is allocated.
 * ``n_threads``: how many threads the compiled kernels may share a large loop among
@@ -270,7 +270,7 @@ class ConfiguredCall:
 
 
 class TableTooLargeError(MemoryError):
-    """A count table (or a temporary of the all-pairs counts) would exceed the memory
+    """A count table (or the arrays of the all-pairs measures together) would exceed the memory
     budget (:func:`bnclf._config.memory_budget`); the message names the columns and the fix."""
 
 
