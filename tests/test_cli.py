@@ -448,3 +448,21 @@ def test_compare_takes_the_class_column_and_the_number_of_bins(tmp_path, capsys,
     assert results["accuracy"].mean() > 0.8  # the species, not the last column 'code'
     assert main([*argv, "--class", "nope"]) == 2
     assert "'nope'" in capsys.readouterr().err
+
+
+def test_numpys_allocation_error_gets_the_out_of_memory_advice(tmp_path, monkeypatch, capsys):
+    """numpy's "Unable to allocate" (a MemoryError subclass) is reported with the advice, one
+    line, exit 2; a sized table's TableTooLargeError keeps its own message."""
+    import numpy as np
+
+    from bnclf import NaiveBayesClassifier
+    from bnclf.cli import main
+    from bnclf.datasets import load_dataset
+
+    X, y = load_dataset("iris")
+    X.assign(target=y).to_csv(tmp_path / "iris.csv", index=False)
+    monkeypatch.setattr(NaiveBayesClassifier, "fit", lambda self, X, y=None, **kw: np.empty(1 << 50))
+    assert main(["fit", str(tmp_path / "iris.csv"), "--model", "nb", "-o", str(tmp_path / "m.bnclf")]) == 2
+    err = capsys.readouterr().err
+    assert "bnclf: error: out of memory (Unable to allocate" in err and "use fewer rows or columns" in err
+    assert "Traceback" not in err and not (tmp_path / "m.bnclf").exists()

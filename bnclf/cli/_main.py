@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
+from bnclf._config import TableTooLargeError
 from bnclf._version import __version__
 from bnclf.cli._common import (
     HelpFormatter,
@@ -298,7 +299,8 @@ def main(argv: Sequence[str] | None = None) -> int | None:
             failed = _drop_failed_stdout()
             if isinstance(exc, OSError) and exc.strerror and (failed or printing):
                 message = write_error(exc, name, "the output is incomplete")
-            if type(exc) is MemoryError:  # not a sized table (TableTooLargeError names its columns)
+            # not a sized table (TableTooLargeError names its columns): numpy's "Unable to allocate" too
+            if isinstance(exc, MemoryError) and not isinstance(exc, TableTooLargeError):
                 message = (
                     f"out of memory{f' ({message})' if str(message) else ''}; use fewer rows or "
                     "columns, a lower k or max_parents, or discretize many-valued columns."
