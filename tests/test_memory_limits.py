@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
+import bnclf
 import bnclf._config as config
 
 resource = pytest.importorskip("resource")
@@ -116,10 +118,12 @@ def test_a_fit_too_large_for_the_address_space_is_refused_by_name(tmp_path):
     frame.to_csv(data, index=False)
     env = {key: value for key, value in os.environ.items() if key != "BNCLF_MEMORY_BUDGET"}
     env["OMP_NUM_THREADS"] = env["OPENBLAS_NUM_THREADS"] = "1"  # thread stacks take address space too
+    env["PYTHONPATH"] = str(Path(bnclf.__file__).parents[1])  # the installed bnclf, with its compiled kernels
     done = subprocess.run(
         [sys.executable, "-m", "bnclf", "fit", str(data), "--model", "aode", "-o", str(tmp_path / "m.bnclf")],
         capture_output=True,
         text=True,
+        cwd=tmp_path,  # outside the checkout, whose bnclf has no kernels unless built in place
         env=env,
         preexec_fn=_address_space(3 << 30),
         timeout=300,
