@@ -15,6 +15,8 @@ Code conventions
 
 from __future__ import annotations
 
+import functools
+import warnings
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
@@ -40,6 +42,9 @@ MISSING_OPTIONS = ("category", "ignore", "error")
 
 
 UNKNOWN_OPTIONS = ("marginalize", "error")
+
+
+MISSING_COLUMNS_OPTIONS = ("error", "marginalize")
 
 
 @dataclass
@@ -110,6 +115,69 @@ def shown_names(names: Iterable[Hashable], limit: int = 10) -> str:
     """Column names for a message: all of them, or the first ``limit`` and how many more."""
     names = [str(n) for n in names]
     return repr(names) if len(names) <= limit else f"{names[:limit]!r} and {len(names) - limit} more"
+
+
+def add_missing_columns(X: Any, names: Sequence[Hashable] | None, how: str = "error") -> Any:
+    """``X`` with the feature columns it lacks added as all-missing, when ``how`` is
+    ``"marginalize"``; else ``X`` itself.
+
+    Only a pandas DataFrame whose columns are some of ``names`` in their order gains
+    columns (of ``NaN``, in the order of ``names``), with a warning naming them. Any
+    other ``X`` (nothing lacking, a column not in ``names``, another order, an array
+    without names, ``names`` None before fitting) is returned as it is, for the usual
+    checks and their messages. A ``how`` not in :data:`MISSING_COLUMNS_OPTIONS` is a
+    ValueError naming the parameter.
+    """
+    if how not in MISSING_COLUMNS_OPTIONS:
+        raise ValueError(f"missing_columns must be one of {MISSING_COLUMNS_OPTIONS}, got {how!r}.")
+    if how == "error" or names is None or not isinstance(X, pd.DataFrame):
+        return X
+    names, columns = list(names), list(X.columns)
+    lacking = [n for n in names if n not in columns]
+    if not lacking or [n for n in names if n in columns] != columns:
+        return X
+    warnings.warn(
+        f"X lacks the model's feature columns {shown_names(lacking)}; they are predicted as "
+        "columns of missing values (missing_columns='marginalize').",
+        UserWarning,
+        stacklevel=3,
+    )
+    return X.reindex(columns=names)
+
+
+_MISSING_COLUMNS_DOC = """
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            The rows, with the feature columns the model was fitted on.
+        missing_columns : {"error", "marginalize"}, default="error"
+            A DataFrame that lacks some of the model's feature columns: ``"error"``
+            refuses it with scikit-learn's message naming them; ``"marginalize"`` warns
+            naming them and adds each as a column of missing values, so the result is
+            exactly that of the same rows with those columns present and empty (each
+            summed out, or its ``<missing>`` state if training had one). A keyword of
+            the prediction methods, not a constructor parameter, so that the
+            estimator's parameters, ``clone`` and scikit-learn's default behaviour are
+            unchanged, and all-missing columns go through the one existing path for
+            missing values. Columns the model never had, another column order and
+            arrays without names are handled as with ``"error"``.
+        """
+
+
+def missing_columns_keyword(method: Callable) -> Callable:
+    """``method(self, X)`` given a keyword-only ``missing_columns`` parameter
+    (:func:`add_missing_columns` on ``X`` first, ``self.feature_names_in_`` naming the
+    columns) and the docstring section describing it."""
+
+    def wrapper(self, X, *, missing_columns="error"):
+        return method(self, add_missing_columns(X, getattr(self, "feature_names_in_", None), missing_columns))
+
+    functools.update_wrapper(wrapper, method)
+    del wrapper.__wrapped__  # the signature shown is the wrapper's, with missing_columns
+    wrapper.__annotations__ = {**method.__annotations__, "missing_columns": "str"}
+    wrapper.__doc__ = (method.__doc__ or "").rstrip() + _MISSING_COLUMNS_DOC
+    return wrapper
 
 
 def python_scalar(v: Any) -> Any:

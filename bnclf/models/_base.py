@@ -23,6 +23,7 @@ from bnclf.encoding._frames import (
     class_name_of,
     encode_target,
     index_labels,
+    missing_columns_keyword,
     python_scalar,
     record_feature_names,
     shown_names,
@@ -642,6 +643,7 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
         """``log P(c, x)`` for coded rows: array ``(n_samples, n_classes)``."""
         return self.network_.joint_log_likelihood(codes)
 
+    @missing_columns_keyword
     def predict_joint_log_proba(self, X: ArrayLike | pd.DataFrame) -> np.ndarray | dd.DataFrame:
         """Joint log-probabilities ``log P(c, x)`` (unnormalized log posteriors).
 
@@ -652,6 +654,7 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
             return _predict_dask(self, X, "predict_joint_log_proba")
         return self._predict_rows(X, _identity)
 
+    @missing_columns_keyword
     def predict_log_proba(self, X: ArrayLike | pd.DataFrame) -> np.ndarray | dd.DataFrame:
         """Log posteriors ``log P(c | x)``, columns in the order of ``classes_``.
 
@@ -661,6 +664,7 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
             return _predict_dask(self, X, "predict_log_proba")
         return self._predict_rows(X, log_posterior)
 
+    @missing_columns_keyword
     def predict_proba(self, X: ArrayLike | pd.DataFrame) -> np.ndarray | dd.DataFrame:
         """Posteriors ``P(c | x)``, columns in the order of ``classes_``.
 
@@ -671,6 +675,7 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
             return _predict_dask(self, X, "predict_proba")
         return self._predict_rows(X, _posterior)
 
+    @missing_columns_keyword
     def predict(self, X: ArrayLike | pd.DataFrame) -> np.ndarray | dd.Series:
         """Most probable class (the lowest class index on exact ties).
 
@@ -704,7 +709,6 @@ class BayesNetClassifier(Registered, FittedState, ClassifierMixin, BaseEstimator
             out[start : start + part.shape[0]] = part
         return out
 
-    # -- export -------------------------------------------------------------------------
     # -- explanations ------------------------------------------------------------------
     def contributions(self, X: ArrayLike | pd.DataFrame, against: Any = None) -> pd.DataFrame:
         """Exact per-feature contributions to the log-odds of the predicted class.
