@@ -5,9 +5,11 @@ import inspect
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from bnclf import AODEClassifier, KDBClassifier, NaiveBayesClassifier, TANClassifier
+from bnclf.cli._main import main
 from bnclf.datasets import load_dataset
 
 COLUMNS = ["sex", "cp", "fbs", "restecg", "exang", "slope", "ca", "thal"]  # ca and thal have missing cells
@@ -63,3 +65,34 @@ def test_the_default_is_scikit_learns_error_and_other_inputs_keep_theirs(heart):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # nothing absent: no warning, the same predictions
         np.testing.assert_array_equal(model.predict(X, missing_columns="marginalize"), model.predict(X))
+
+
+def _predict_cli(model, rows, out, capsys):
+    capsys.readouterr()
+    assert main(["predict", str(model), str(rows), "--proba", "-o", str(out)]) in (0, None)
+    return out.read_text(), capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "spec, columns",
+    [("tan", COLUMNS), ("nb", COLUMNS), ("aode", COLUMNS), ("kdb(k=2)", COLUMNS), ("tan", None)],
+    ids=["tan", "nb", "aode", "kdb2", "tan-mdl-pipeline"],
+)
+def test_bnclf_predict_sums_out_an_absent_column_as_an_empty_one(heart, spec, columns, tmp_path, capsys):
+    X, y = heart
+    X = X if columns is None else X[columns]  # None: every column, the numeric ones through MDLDiscretizer
+    train = tmp_path / "train.csv"
+    X.assign(num=y).to_csv(train, index=False)
+    model = tmp_path / "m.bnclf"
+    main(["fit", str(train), "--class", "num", "--model", spec, "-o", str(model)])
+    absent = ["thal", "cp"] + (["age"] if columns is None else [])
+    X.drop(columns=absent).to_csv(tmp_path / "lacking.csv", index=False)
+    X.assign(**{c: np.nan for c in absent}).to_csv(tmp_path / "empty.csv", index=False)
+    got, err = _predict_cli(model, tmp_path / "lacking.csv", tmp_path / "got.csv", capsys)
+    want, err_empty = _predict_cli(model, tmp_path / "empty.csv", tmp_path / "want.csv", capsys)
+    assert got == want
+    lines = [line for line in err.splitlines() if line.startswith("bnclf: warning:")]
+    assert len(lines) == 1 and "lacking.csv" in lines[0] and all(f"'{c}'" in lines[0] for c in absent), err
+    assert "lacks" not in err_empty
+    full = pd.read_csv(tmp_path / "got.csv")
+    assert len(full) == len(X)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from collections.abc import Hashable
 
 import numpy as np
@@ -25,6 +26,32 @@ def _with_ids(out: pd.DataFrame, args: argparse.Namespace, ids) -> pd.DataFrame:
         )
     out.insert(0, args.id, ids)
     return out
+
+
+def _absent_as_empty(model, rows: pd.DataFrame, args: argparse.Namespace) -> pd.DataFrame:
+    """``rows`` with the model's feature columns that it lacks added as empty columns (every
+    value missing), with a warning naming them: each is then summed out as a missing cell is
+    (or is its ``<missing>`` state if training had one), for a bare model and a pipeline
+    alike. The predictions are those of the file with those columns present and empty. A
+    file with none of the model's columns is refused (a ValueError naming both sets)."""
+    from bnclf.encoding._frames import shown_names
+
+    names = getattr(model, "feature_names_in_", None)
+    lacking = [] if names is None else [c for c in names if c not in rows.columns]
+    if not lacking:
+        return rows
+    if len(lacking) == len(names):  # none of them: most likely another file than meant
+        raise ValueError(
+            f"{args.data} has none of the model's columns {shown_names(lacking)} (its columns: "
+            f"{shown_names(list(rows.columns))}); give a file with the columns the model was fitted on."
+        )
+    warnings.warn(
+        f"{args.data} lacks the model's columns {shown_names(lacking)}; they are predicted as empty "
+        "columns (every value missing, summed out as a missing cell is).",
+        UserWarning,
+        stacklevel=2,
+    )
+    return pd.concat([rows, pd.DataFrame(np.nan, index=rows.index, columns=lacking)], axis=1)
 
 
 def _say(text: str, args: argparse.Namespace) -> None:
@@ -91,7 +118,7 @@ def _report_accuracy(est, rows: pd.DataFrame, predicted: np.ndarray, args) -> No
 
 
 def _predict_multilabel(model, args):
-    rows = read_features(args.data, args, model)
+    rows = _absent_as_empty(model, read_features(args.data, args, model), args)
     X, ids = _model_columns(model, rows, args)
     names = [str(n) for n in model.label_names_]
     predicted = np.asarray(model.predict(X), dtype=np.int64)
@@ -111,7 +138,7 @@ def cmd_predict(args: argparse.Namespace) -> None:
     if is_multilabel_model(final_estimator(model)):
         return _predict_multilabel(model, args)
     est = final_estimator(model)
-    rows = read_features(args.data, args, model)
+    rows = _absent_as_empty(model, read_features(args.data, args, model), args)
     X, ids = _model_columns(model, rows, args)
     predicted = model.predict(X)
     out = pd.DataFrame({"prediction": predicted})
