@@ -134,7 +134,8 @@ def test_evaluate_html_holds_the_numbers_of_the_csv_files(evaluate_run):
     page = check_page(text)
     table = pd.read_csv(evaluate_run / "table.csv")
     scores = page.tables[0]["rows"]
-    assert scores[0] == ["model", "accuracy", "± std", "log loss", "AUC", "kappa", "fit (s)", "predict (s)"]
+    assert scores[0] == ["model", "accuracy", "± std", "log loss", "AUC", "kappa", "fit total (s)", "predict total (s)"]
+    assert "fit/predict total: seconds summed over all folds" in text
     formats = {"accuracy": ".4f", "std": ".4f", "log_loss": ".4f", "auc": ".4f", "kappa": ".4f"}
     formats.update({"fit_s": ".3f", "predict_s": ".4f"})
     expected = [[r["model"], *(format(r[c], f) for c, f in formats.items())] for r in table.to_dict("records")]

@@ -617,6 +617,8 @@ def evaluate_html(
     headers = dict(_EVAL_HEADERS)
     if n_classes > 2:
         headers["auc"] = "AUC (M)"
+    if spread:  # cross-validation: the times are summed over the folds, beside mean scores
+        headers.update(fit_s="fit total (s)", predict_s="predict total (s)")
     columns = ["accuracy", *(["std"] if spread else []), "log_loss", "auc", "kappa", "fit_s", "predict_s"]
     shown = table.set_index("model")[[c for c in columns if c in table.columns]]
     h2, body, new_id = _Sections(), [], _Ids()
@@ -631,6 +633,11 @@ def evaluate_html(
         body.append(
             '<p class="note">kappa: Cohen\'s kappa of the predictions against the true classes '
             "(0: chance agreement, 1: all right).</p>"
+        )
+    if spread and "fit_s" in shown.columns:
+        body.append(
+            '<p class="note">fit/predict total: seconds summed over all folds (the scores are means over '
+            "the folds).</p>"
         )
     if len(shown) > 1:
         fig = _score_bars(shown["accuracy"], shown["std"] if spread else None, "accuracy")
