@@ -120,3 +120,53 @@ def test_with_verbose_sets_bnclf_models_only_and_keeps_the_spec():
     assert with_verbose(nb, 1, "nb") is nb  # no verbose parameter: unchanged
     etan = make_classifier("etan")
     assert with_verbose(etan, 0, "etan") is etan
+
+
+def _warns_and_doubles(x):
+    import warnings
+
+    warnings.warn(f"long work ahead for {x}", UserWarning)
+    return 2 * x
+
+
+def test_warnings_of_worker_processes_are_raised_in_the_parent():
+    """Under joblib workers (``--jobs N``), each task's warnings come back with its result and
+    are raised in the calling process, where the command line prints them as one line each."""
+    import warnings
+
+    from bnclf.evaluation._protocols import _parallel_map
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = _parallel_map(_warns_and_doubles, [(1,), (2,), (3,)], n_jobs=2)
+    assert results == [2, 4, 6]
+    texts = sorted(str(w.message) for w in caught if issubclass(w.category, UserWarning))
+    assert texts == ["long work ahead for 1", "long work ahead for 2", "long work ahead for 3"]
+
+
+def test_a_warning_from_workers_is_one_cli_line(tmp_path):
+    """``bnclf evaluate --jobs 2``: the warnings raised in the folds' worker processes print
+    as the serial run prints them, ``bnclf: warning:`` lines, each once, without Python's
+    source location (an identifier column warns in every fold)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import bnclf
+    from bnclf.datasets import load_dataset
+
+    X, y = load_dataset("iris")
+    X.assign(ident=[f"r{i}" for i in range(len(X))], target=y).to_csv(tmp_path / "ids.csv", index=False)
+    env = {"PYTHONPATH": str(Path(bnclf.__file__).parents[1]), "PATH": "", "MPLBACKEND": "Agg"}
+    base = [sys.executable, "-m", "bnclf", "evaluate", str(tmp_path / "ids.csv"), "--models", "nb", "--folds", "3"]
+    runs = {}
+    for jobs in ("1", "2"):
+        done = subprocess.run(
+            [*base, "--brief", "--no-progress", "--jobs", jobs],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        runs[jobs] = done.stderr.splitlines()
+    assert runs["2"] == runs["1"], runs
+    assert sum("like an identifier" in line for line in runs["2"]) == 1
+    assert runs["2"] and all(line.startswith("bnclf: warning: ") for line in runs["2"]), runs["2"]

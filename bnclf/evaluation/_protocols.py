@@ -414,6 +414,22 @@ def worker_count(n_jobs: int | None, n_tasks: int | None = None) -> int:
     return max(1, min(workers, n_tasks)) if n_tasks is not None else workers
 
 
+class _WarningsKept:
+    """``func(*args)`` and the warnings it raised, ``(result, [(text, category), ...])``: a
+    worker process's warnings are raised again by the process that gathers the results, so
+    they reach its filters and the command line (one line each, once), not the worker's
+    standard error in Python's raw format."""
+
+    def __init__(self, func) -> None:
+        self.func = func
+
+    def __call__(self, *args):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = self.func(*args)
+        return result, [(str(w.message), w.category) for w in caught]
+
+
 def _parallel_map(func, tasks, *, n_jobs=1, verbose=0, desc=None, total=None):
     """Run ``func(*task)`` for each task (in order), with joblib and tqdm, on at most as
     many workers as there are cores and tasks (:func:`worker_count`)."""
@@ -436,9 +452,11 @@ def _parallel_map(func, tasks, *, n_jobs=1, verbose=0, desc=None, total=None):
                 if bar is not None:
                     bar.update(1)
         else:
-            call = ConfiguredCall(func)  # the workers see this process's bnclf.set_config
+            call = ConfiguredCall(_WarningsKept(func))  # the workers see this process's bnclf.set_config
             gen = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(call)(*t) for t in tasks)
-            for res in gen:
+            for res, caught in gen:
+                for message, category in caught:  # raised here, as if run in this process
+                    warnings.warn(message, category, stacklevel=2)
                 results.append(res)
                 if bar is not None:
                     bar.update(1)
