@@ -80,37 +80,12 @@ def thread_count() -> int:
 
 @functools.lru_cache(maxsize=1)
 def _cpus() -> int:
-    """The CPUs this process may use: those of its affinity mask, fewer under a container's
-    CPU quota (cgroup v2 ``cpu.max``, or v1 ``cpu.cfs_quota_us`` over ``cpu.cfs_period_us``,
-    rounded up), as joblib counts them; read once."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    quota = _cgroup_quota()
-    if quota is not None:
-        cpus = min(cpus, quota)
-    return max(1, cpus)
+    """The CPUs this process may use, as joblib counts them (:func:`joblib.cpu_count`: the
+    affinity mask, within a container's CPU quota rounded up, and ``$LOKY_MAX_CPU_COUNT``);
+    read once."""
+    import joblib  # loaded with scikit-learn by every estimator that counts threads
 
-
-def _cgroup_quota() -> int | None:
-    """The CPU quota of the process's cgroup, in whole CPUs (rounded up), or None (no quota,
-    or not Linux)."""
-    for path, split in (("/sys/fs/cgroup/cpu.max", True), ("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", False)):
-        try:
-            with open(path) as file:
-                text = file.read().split()
-            if split:
-                quota, period = text[0], text[1]
-            else:
-                with open("/sys/fs/cgroup/cpu/cpu.cfs_period_us") as file:
-                    quota, period = text[0], file.read().strip()
-            if quota in ("max", "-1"):
-                return None
-            return max(1, math.ceil(int(quota) / int(period)))
-        except (OSError, ValueError, IndexError, ZeroDivisionError):
-            continue
-    return None
+    return max(1, int(joblib.cpu_count()))
 
 
 def even_parts(n_items: int, work: float) -> list[tuple[int, int]]:

@@ -62,34 +62,20 @@ def test_omp_num_threads_is_read_leniently(text, expected, monkeypatch):
     assert threads.thread_count() == (threads._cpus() if expected is None else expected)
 
 
-@pytest.mark.parametrize(
-    ("files", "expected"),
-    [
-        ({"/sys/fs/cgroup/cpu.max": "150000 100000\n"}, 2),  # 1.5 CPUs: rounded up
-        ({"/sys/fs/cgroup/cpu.max": "max 100000\n"}, None),
-        ({"/sys/fs/cgroup/cpu/cpu.cfs_quota_us": "300000\n", "/sys/fs/cgroup/cpu/cpu.cfs_period_us": "100000\n"}, 3),
-        ({"/sys/fs/cgroup/cpu/cpu.cfs_quota_us": "-1\n", "/sys/fs/cgroup/cpu/cpu.cfs_period_us": "100000\n"}, None),
-        ({}, None),
-    ],
-)
-def test_a_container_cpu_quota_limits_the_default(files, expected, monkeypatch):
-    import builtins
-    import io
+def test_the_default_is_joblibs_count_of_the_cpus(monkeypatch):
+    """The CPUs are counted as joblib counts them (affinity, container quota), including its
+    own cap, ``$LOKY_MAX_CPU_COUNT``."""
+    import joblib
 
-    real_open = builtins.open
-
-    def fake_open(path, *args, **kwargs):
-        if str(path).startswith("/sys/fs/cgroup"):
-            if path not in files:
-                raise FileNotFoundError(path)
-            return io.StringIO(files[path])
-        return real_open(path, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "open", fake_open)
-    assert threads._cgroup_quota() == expected
+    monkeypatch.delenv("BNCLF_NUM_THREADS", raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
     threads._cpus.cache_clear()
     try:
-        assert threads._cpus() == min(len(os.sched_getaffinity(0)), expected or 10**6)
+        assert threads.thread_count() == joblib.cpu_count() <= len(os.sched_getaffinity(0))
+        monkeypatch.setenv("LOKY_MAX_CPU_COUNT", "1")
+        threads._cpus.cache_clear()
+        assert joblib.cpu_count() == 1
+        assert threads.thread_count() == 1
     finally:
         monkeypatch.undo()
         threads._cpus.cache_clear()
