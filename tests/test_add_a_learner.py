@@ -65,6 +65,7 @@ from bnclf.io import load_model, save_model
 from bnclf.models import CLASSIFIERS, ESTIMATORS, ChainClassifier
 
 assert ChainClassifier in ESTIMATORS
+assert bnclf.ChainClassifier is ChainClassifier and "ChainClassifier" in bnclf.__all__  # the top level too
 assert CLASSIFIERS["chain-reversed"]().reverse is True
 
 rng = np.random.default_rng(1)
