@@ -5,7 +5,8 @@ bnclf 0.2 moved its modules into subpackages named after the flow of the data
 ``evaluation``), with the internals in modules whose names start with an underscore.
 Every name a user could import from a 0.1 module still imports from it: the old module
 is made on demand (a finder on ``sys.meta_path``), and reading a name from it warns and
-points to its place today. Packages that kept their name (``bnclf.io``, ``bnclf.plot``,
+points to its place today. They are removed in bnclf 0.3 (the deprecation policy is in
+CHANGELOG.md). Packages that kept their name (``bnclf.io``, ``bnclf.plot``,
 ``bnclf.inference``, ``bnclf.cli``) look up the internals they used to hold the same way
 (:func:`moved_attributes`).
 """
@@ -130,7 +131,7 @@ def _public_home(name: str, module_name: str) -> str:
 def _warn(old: str, name: str, home: str) -> None:
     warnings.warn(
         f"{old}.{name} moved in bnclf 0.2; import it from {_public_home(name, home)} "
-        "(the old name goes away in a later release).",
+        "(the old name is removed in bnclf 0.3; see CHANGELOG.md).",
         DeprecationWarning,
         stacklevel=3,
     )
@@ -178,7 +179,7 @@ class _OldModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def exec_module(self, module) -> None:
         warnings.warn(
             f"{module.__name__} is a module of bnclf 0.1; its names moved in bnclf 0.2 (see "
-            "docs/architecture.md). It goes away in a later release.",
+            "docs/architecture.md). It is removed in bnclf 0.3 (see CHANGELOG.md).",
             DeprecationWarning,
             stacklevel=2,
         )
