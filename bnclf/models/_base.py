@@ -345,3 +345,29 @@ def _counts_learners() -> list[str]:
     return [
         cls.__name__ for cls in ESTIMATORS if issubclass(cls, BayesNetClassifier) and cls._counts_needed is not None
     ]
+
+
+def replay_fit(
+    estimator: BayesNetClassifier,
+    encoder: FeatureEncoder,
+    classes: np.ndarray,
+    class_name: Hashable,
+    codes: np.ndarray,
+    y_codes: np.ndarray,
+    search_seed: int | None = None,
+) -> BayesNetClassifier:
+    """Refit ``estimator`` on stored coded rows with stored states: a first-format model file.
+
+    ``encoder``, ``classes`` and ``class_name`` become the fitted ones as they are (the
+    caller sets ``n_features_in_`` and ``feature_names_in_``); ``codes`` (``-1`` for no
+    state) and ``y_codes`` must fit them. ``search_seed`` replays the random draws of a
+    search learner's fit. Returns ``estimator``, fitted as the file's model was.
+    """
+    estimator._set_labels(encoder, classes, class_name)
+    if search_seed is not None:
+        estimator._replay_seed = int(search_seed)
+    try:
+        estimator._fit_coded(DiscreteData(codes, encoder.cardinalities_, y_codes, len(classes)))
+    finally:
+        estimator.__dict__.pop("_replay_seed", None)
+    return estimator
