@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from pgmpy.models import DiscreteBayesianNetwork
     from sklearn.base import BaseEstimator
 
-    from bnclf.network import Network
+    from bnclf.network import Network, NetworkMembers
 
 
 _FORMATS = {".bif": "bif", ".xml": "xmlbif", ".xmlbif": "xmlbif", ".bifxml": "xmlbif", ".uai": "uai"}
@@ -249,12 +249,11 @@ def write_network(
       (:func:`read_network`), a BIF file by bnclf's strict reader of the layout
       it writes (:func:`bnclf.io._formats.read_bif`) and by pgmpy's
       ``BIFReader``, which must both read it as written. pgmpy's ``BIFReader``
-      takes about a second a file (it parses every line with pyparsing), so of
-      a set of member files it reads the smallest, and then, smallest first,
-      any other with a variable, a state of a variable or a table with a number
-      of parents that the files it has read did not have (an AODE's members all
-      have the same variables: pgmpy reads one or two of its files); bnclf's
-      reader reads every member, in milliseconds.
+      parses every line with pyparsing, so of a set of member files it reads the
+      smallest, and then, smallest first, any other with a variable, a state of
+      a variable or a table with a number of parents that the files it has read
+      did not have (an AODE's members all have the same variables: pgmpy reads
+      one or two of its files); bnclf's reader reads every member.
     """
     path = Path(path)
     fmt = _format_of(path, fmt)
@@ -373,12 +372,21 @@ def exported_members(est: BaseEstimator) -> list:
     """The member networks :func:`write_network` writes for ``est``, as ``(key, Network)``:
     ``network_members().exported``, which leaves out a member no row can use (AODE's naive
     Bayes fallback when every SPODE qualifies for every row)."""
-    return est.network_members().exported
+    return _described(est).exported
+
+
+def _described(est: BaseEstimator) -> NetworkMembers:
+    """``est.network_members()`` as a :class:`~bnclf.network.NetworkMembers` (a multilabel
+    baseline returns a plain list: its members, nothing more said)."""
+    from bnclf.network import NetworkMembers
+
+    members = est.network_members()
+    return members if isinstance(members, NetworkMembers) else NetworkMembers(members, est)
 
 
 def _write_members(est, path: Path, fmt: str) -> Path:
     """One verified file per member network, and a manifest; the set is read back and compared."""
-    described = est.network_members()
+    described = _described(est)
     members = described.exported
     keys = (
         [f"member{i:02d}" for i in range(len(members))]
@@ -513,7 +521,7 @@ def _bif_reader() -> type:
     """pgmpy's ``BIFReader`` with its two grammars built once per process.
 
     ``BIFReader`` builds them on every read, and building them (pyparsing words over all
-    of Unicode's letters) takes about 1.5 s, which every read would pay again.
+    of Unicode's letters) is costly, which every read would pay again.
     The grammars depend on nothing but pyparsing, so one copy serves every read.
     """
     from pgmpy.readwrite import BIFReader
