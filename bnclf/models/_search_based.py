@@ -79,7 +79,7 @@ class _SearchClassifier(BayesNetClassifier):
         ``random_state`` and kept as ``search_seed_``, so that a fit with
         ``random_state=None`` can be repeated (``random_state=model.search_seed_``); a
         model file of the first format, which refits on load, replays it."""
-        seed = getattr(self, "_replay_seed", None)
+        seed = self._replay_seed  # set while a first-format model file is replayed (models._base.replay_fit)
         if seed is None:
             seed = check_random_state(self.random_state).randint(2**31 - 1)
         self.search_seed_ = int(seed)
