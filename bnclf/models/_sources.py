@@ -3,8 +3,8 @@
 Every fit ends in one place, ``BayesNetClassifier._fit_counts(counts, rows)``; the
 functions here take what the user passed and make what that path reads: coded rows
 (:func:`training_rows`, for ``fit(X, y)``), a source of chunks counted table by table
-(:func:`dask_fit_source`, :func:`refit_source`; ``fit_chunks`` reads
-:func:`bnclf.counts.chunk_source` directly), or one chunk of ``partial_fit``
+(:func:`dask_fit_source`, :func:`refit_source`; ``fit_chunks`` reads its chunks with
+``bnclf.counts._chunks.chunk_source`` directly), or one chunk of ``partial_fit``
 (:func:`first_partial_chunk`, :func:`check_later_partial_chunk`). They check and
 convert; they do not set estimator attributes.
 """
