@@ -9,7 +9,7 @@ to know which learner built it.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     import networkx as nx
     from pgmpy.models import DiscreteBayesianNetwork
 
-__all__ = ["Network"]
+__all__ = ["Network", "NetworkMembers", "check_log_cpt", "check_log_cpts"]
 
 
 class Network:
@@ -134,12 +134,14 @@ class Network:
 
     def to_pgmpy(self) -> DiscreteBayesianNetwork:
         """This network as a pgmpy ``DiscreteBayesianNetwork`` with named nodes and states."""
+        # deferred: io comes after network in the flow; a convenience notebooks look for here
         from bnclf.io._pgmpy import network_from_tables
 
         return network_from_tables(self.dag, self.named_families, self.named_log_cpts, self.categories)
 
     def _repr_svg_(self) -> str:
         """The drawing of :func:`bnclf.plot.draw_structure`, for notebooks."""
+        # deferred: plot comes after network in the flow; notebooks look for this method here
         from bnclf.plot._structures import structure_svg
 
         return structure_svg(self)
@@ -157,8 +159,6 @@ class Network:
         """Raise a ValueError unless the network is consistent: families over the named
         variables, each variable a child once, CPT shapes that match the states, and
         log-CPTs whose distributions sum to one (what a model file is checked against)."""
-        from bnclf.io._modelfile import check_log_cpts
-
         n = len(self.names)
         if len(self.states) != n:
             raise ValueError(f"the network names {n} variables but gives states for {len(self.states)}.")
@@ -186,9 +186,8 @@ class Network:
 
 
 def _acyclic(parents: dict[int, Sequence[int]]) -> bool:
-    """Whether ``child -> parents`` has no directed cycle (Kahn's algorithm: a model file's
-    networks are checked on every load, and this costs microseconds where building a
-    networkx graph costs half a millisecond)."""
+    """Whether ``child -> parents`` has no directed cycle (Kahn's algorithm, without
+    building a networkx graph: a model file's networks are checked on every load)."""
     children: dict[int, list[int]] = {}
     waiting = {}
     for child, ps in parents.items():
@@ -209,15 +208,117 @@ def _acyclic(parents: dict[int, Sequence[int]]) -> bool:
 
 
 class NetworkMembers(list):
-    """``[(key, Network), ...]`` as ``network_members()`` returns it: a list, which a
-    notebook shows drawn (one panel per member, as :func:`bnclf.plot.draw_structure`
-    draws the estimator)."""
+    """``[(key, Network), ...]``: the fitted networks of an estimator and how they combine.
 
-    def __init__(self, items: Any = (), owner: Any = None) -> None:
+    What ``network_members()`` returns: a list, so code that unpacks the pairs keeps
+    working, with the public attributes below, so that exporters and drawings need not
+    know the estimator's class. A notebook shows it drawn (one panel per member, as
+    :func:`bnclf.plot.draw_structure` draws the estimator).
+
+    Parameters
+    ----------
+    items : iterable of (key, Network)
+        ``key`` is None for a single network, the member position for an ensemble, and
+        the class label for a multinet.
+    owner : estimator, optional
+        The fitted estimator the networks belong to.
+    kind : {"single", "ensemble", "multinet"}, default="single"
+        How the networks combine: one network; a weighted mixture of members over the
+        same variables; one class-conditional network per class label.
+    weights : ndarray of shape (n_members,), optional
+        An ensemble's member weights (``weights_``), in member order.
+    combine : {"joint", "posterior"}, optional
+        An ensemble's rule: ``P(c, x) = sum_m w_m P_m(c, x)`` or ``P(c | x) = sum_m
+        w_m P_m(c | x)``.
+    exported : callable, optional
+        Returns the ``(key, Network)`` pairs a set of network files holds (default: every
+        member); an ensemble leaves out a member no row can use.
+    manifest_extras : callable, optional
+        Returns a dict of what a reader of the files needs besides the networks, weights
+        and combination rule (e.g. AODE's per-row weight rule); default: nothing.
+    """
+
+    def __init__(
+        self,
+        items: Any = (),
+        owner: Any = None,
+        *,
+        kind: str = "single",
+        weights: ArrayLike | None = None,
+        combine: str | None = None,
+        exported: Callable[[], list] | None = None,
+        manifest_extras: Callable[[], dict] | None = None,
+    ) -> None:
         super().__init__(items)
         self.owner = owner
+        self.kind = kind
+        self.weights = None if weights is None else np.asarray(weights)
+        self.combine = combine
+        self._exported = exported
+        self._manifest_extras = manifest_extras
+
+    @property
+    def exported(self) -> list:
+        """The ``(key, Network)`` pairs :func:`bnclf.io.write_network` writes: every member,
+        less one that no row can use (AODE's naive Bayes fallback when every SPODE
+        qualifies for every row)."""
+        return list(self) if self._exported is None else list(self._exported())
+
+    @property
+    def manifest_extras(self) -> dict:
+        """Entries a set of network files adds to its manifest besides the networks,
+        weights and combination rule (empty for most estimators)."""
+        return {} if self._manifest_extras is None else dict(self._manifest_extras())
 
     def _repr_svg_(self) -> str:
+        # deferred: plot comes after network in the flow; notebooks look for this method here
         from bnclf.plot._structures import structure_svg
 
         return structure_svg(self.owner if self.owner is not None else self[0][1])
+
+
+_NORMALIZED = 1e-6
+"""How far from one the probabilities of a stored CPT column may sum."""
+
+
+def check_log_cpts(tables: Sequence[np.ndarray], whats: Sequence[str]) -> None:
+    """:func:`check_log_cpt` of many tables in a few array operations: one maximum and one
+    ``exp`` over all of them, one sum per table; a failure is named by checking each."""
+    tables = [np.asarray(t) for t in tables]
+    if not tables:
+        return
+    if any(t.dtype.kind != "f" for t in tables) or any(t.size == 0 for t in tables):
+        for table, what in zip(tables, whats):
+            check_log_cpt(table, what)
+        return
+    flat = np.concatenate([t.ravel() for t in tables])
+    good = bool(np.maximum.reduce(flat) <= _NORMALIZED)  # rules out NaN, +inf and values above 0
+    if good:
+        exp, sums, offset = np.exp(flat), [], 0
+        for table in tables:
+            sums.append(np.add.reduce(exp[offset : offset + table.size].reshape(table.shape[0], -1), axis=0))
+            offset += table.size
+        with np.errstate(divide="ignore"):
+            good = bool(np.all(np.abs(np.log(np.concatenate(sums))) <= _NORMALIZED))
+    if not good:
+        for table, what in zip(tables, whats):
+            check_log_cpt(table, what)
+        raise ValueError("the log-CPTs do not hold log-probabilities that sum to one")
+
+
+def check_log_cpt(table: np.ndarray, what: str) -> None:
+    """Raise a ValueError unless ``table`` holds natural-log probabilities: no NaN, no
+    ``+inf``, each distribution over its first axis summing to one."""
+    table = np.asarray(table)
+    if table.dtype.kind != "f":
+        raise ValueError(f"the log-CPT of {what} holds values that are not log-probabilities")
+    if table.size:
+        # One maximum rules out NaN (it propagates), +inf and values above 0; a log-probability
+        # is at most 0, so exp cannot overflow (scipy's logsumexp gives the same sums at many
+        # times the cost per small table, and a model holds thousands of them).
+        if not np.maximum.reduce(table, axis=None) <= _NORMALIZED:
+            raise ValueError(f"the log-CPT of {what} holds values that are not log-probabilities")
+        with np.errstate(divide="ignore"):
+            sums = np.log(np.add.reduce(np.exp(table), axis=0))
+        if not np.all(np.abs(sums) <= _NORMALIZED):
+            raise ValueError(f"the distributions of {what} do not sum to one (log-sums up to {np.abs(sums).max():.3g})")

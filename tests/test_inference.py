@@ -276,7 +276,7 @@ def test_dense_network_sums_out_only_the_unknowns():
 def test_predictions_in_row_chunks_equal_one_pass(monkeypatch):
     """The predict methods encode and score rows in chunks into one result; tiny chunks give
     the answers of one pass."""
-    import bnclf.models._base as base
+    import bnclf.models._predictions as predictions
     from bnclf import AODEClassifier, ChowLiuMultinetClassifier, KDBClassifier, NaiveBayesClassifier, TANClassifier
     from bnclf.datasets import load_dataset
 
@@ -295,7 +295,7 @@ def test_predictions_in_row_chunks_equal_one_pass(monkeypatch):
     ]
     methods = ("predict", "predict_proba", "predict_log_proba", "predict_joint_log_proba")
     whole = [[getattr(m, name)(X_new) for name in methods] for m in models]
-    monkeypatch.setattr(base, "_PREDICT_ROWS", 50)
+    monkeypatch.setattr(predictions, "PREDICT_ROWS", 50)
     for model, expected in zip(models, whole):
         for name, value in zip(methods, expected):
             got = getattr(model, name)(X_new)

@@ -350,8 +350,7 @@ def test_labels_json_cannot_hold_are_refused_with_the_fix(tmp_path):
 def test_batched_cpt_checks_agree_with_one_table_at_a_time():
     import networkx as nx
 
-    from bnclf.io._modelfile import check_log_cpt, check_log_cpts
-    from bnclf.network import _acyclic
+    from bnclf.network import _acyclic, check_log_cpt, check_log_cpts
 
     rng = np.random.default_rng(0)
     tables = []

@@ -136,7 +136,7 @@ def cmd_show(args: argparse.Namespace) -> None:
         _show_multilabel(model, est, members, args)
         return
     print(f"classes ({len(est.classes_)}): {', '.join(map(str, est.classes_))}")
-    print(f"features ({est.n_features_in_}): {', '.join(map(str, est._encoder.feature_names_))}")
+    print(f"features ({est.n_features_in_}): {', '.join(map(str, est.feature_encoder_.feature_names_))}")
     one_state = getattr(est, "one_state_features_", [])
     if one_state:
         print(

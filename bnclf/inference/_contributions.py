@@ -21,7 +21,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
-from bnclf.encoding._frames import UNKNOWN, python_scalar
+from bnclf.encoding._frames import UNKNOWN
 
 if TYPE_CHECKING:
     from bnclf.network import Network
@@ -134,28 +134,7 @@ def log_odds_split(
 
 def part_contributions(model: Any, X: Any, against: str | int | None) -> pd.DataFrame:
     """The chain-rule split of every network ``model.explain`` builds for each row of ``X``
-    (the instance-specific learners' ``contributions``; see there). ``against`` is a class
-    code, ``"each"`` or None (the runner-up of the model's posterior)."""
-    frame = model._check_predict_frame(X)
-    codes = model._encode(frame)
-    log_proba = model.predict_log_proba(frame)  # the classifier's answer picks the classes compared
-    labels = np.asarray([python_scalar(c) for c in model.classes_], dtype=object)
-    index = X.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(len(frame))
-    records, keys = [], []
-    for i in range(len(frame)):  # one row at a time: the networks are built per row
-        explanation = model.explain(frame.iloc[[i]])
-        for part, network in explanation.networks.items():
-            terms = chain_terms(network, codes[i : i + 1])
-            if terms.shape[2] == 1:  # a class-conditional part: its log P(x | label), split
-                records.append(terms[0, :, 0])
-                keys.append((index[i], part, labels[int(np.argmax(log_proba[i]))], None))
-                continue
-            values, _, predicted, other = log_odds_split(terms, log_proba[i : i + 1], against)
-            records.extend(values)
-            keys.extend((index[i], part, labels[p], labels[o]) for p, o in zip(predicted, other))
-    columns = ["(prior)", *[python_scalar(name) for name in model._encoder.feature_names_]]
-    return pd.DataFrame(
-        np.array(records).reshape(len(records), len(columns)),
-        index=pd.MultiIndex.from_tuples(keys, names=["row", "part", "predicted", "against"]),
-        columns=columns,
-    )
+    (the instance-specific learners' ``contributions``). The code is the estimator's own
+    (``bnclf.models._explanations.Explanations._part_contributions``); this name stays
+    until its one caller calls that."""
+    return model._part_contributions(X, against)

@@ -46,12 +46,13 @@ import math
 import os
 import sys
 import zipfile
-from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+
+from bnclf.network import check_log_cpt, check_log_cpts  # noqa: F401 (bnclf.modelfile's 0.1 names resolve here)
 
 if TYPE_CHECKING:
     from sklearn.base import BaseEstimator
@@ -65,10 +66,6 @@ LEGACY_FORMAT = "bnclf-safe/1"
 
 _JSON_LIMIT = 256 << 20
 """Largest ``model.json`` read (bytes, inflated)."""
-
-
-_NORMALIZED = 1e-6
-"""How far from one the probabilities of a stored CPT column may sum."""
 
 
 class ModelFileError(ValueError):
@@ -85,10 +82,10 @@ def _allowed_classes(multioutput: bool = True) -> dict[str, type]:
 
     from bnclf.counts._summary import CountSummary
     from bnclf.encoding import DiscreteData, FeatureEncoder, MDLDiscretizer, QuantileDiscretizer
-    from bnclf.models._registry import ESTIMATORS, _registered
+    from bnclf.models._registry import ESTIMATORS, import_estimators
     from bnclf.network import Network
 
-    _registered()
+    import_estimators()
     classes = list(ESTIMATORS)
     classes += [Network, FeatureEncoder, CountSummary, DiscreteData, MDLDiscretizer, QuantileDiscretizer]
     classes += [Pipeline]
@@ -612,46 +609,3 @@ def _check(obj) -> None:
     if check is not None:
         check()
     _check_fitted_names(obj)
-
-
-def check_log_cpts(tables: Sequence[np.ndarray], whats: Sequence[str]) -> None:
-    """:func:`check_log_cpt` of many tables in a few array operations: one maximum and one
-    ``exp`` over all of them, one sum per table; a failure is named by checking each."""
-    tables = [np.asarray(t) for t in tables]
-    if not tables:
-        return
-    if any(t.dtype.kind != "f" for t in tables) or any(t.size == 0 for t in tables):
-        for table, what in zip(tables, whats):
-            check_log_cpt(table, what)
-        return
-    flat = np.concatenate([t.ravel() for t in tables])
-    good = bool(np.maximum.reduce(flat) <= _NORMALIZED)  # rules out NaN, +inf and values above 0
-    if good:
-        exp, sums, offset = np.exp(flat), [], 0
-        for table in tables:
-            sums.append(np.add.reduce(exp[offset : offset + table.size].reshape(table.shape[0], -1), axis=0))
-            offset += table.size
-        with np.errstate(divide="ignore"):
-            good = bool(np.all(np.abs(np.log(np.concatenate(sums))) <= _NORMALIZED))
-    if not good:
-        for table, what in zip(tables, whats):
-            check_log_cpt(table, what)
-        raise ValueError("the log-CPTs do not hold log-probabilities that sum to one")
-
-
-def check_log_cpt(table: np.ndarray, what: str) -> None:
-    """Raise a ValueError unless ``table`` holds natural-log probabilities: no NaN, no
-    ``+inf``, each distribution over its first axis summing to one."""
-    table = np.asarray(table)
-    if table.dtype.kind != "f":
-        raise ValueError(f"the log-CPT of {what} holds values that are not log-probabilities")
-    if table.size:
-        # One maximum rules out NaN (it propagates), +inf and values above 0; a log-probability
-        # is at most 0, so exp cannot overflow (scipy's logsumexp gives the same sums at many
-        # times the cost per small table, and a model holds thousands of them).
-        if not np.maximum.reduce(table, axis=None) <= _NORMALIZED:
-            raise ValueError(f"the log-CPT of {what} holds values that are not log-probabilities")
-        with np.errstate(divide="ignore"):
-            sums = np.log(np.add.reduce(np.exp(table), axis=0))
-        if not np.all(np.abs(sums) <= _NORMALIZED):
-            raise ValueError(f"the distributions of {what} do not sum to one (log-sums up to {np.abs(sums).max():.3g})")

@@ -75,7 +75,7 @@ def _has_members(est) -> bool:
 def _rebuild(meta, arrays, path):
     from sklearn.pipeline import Pipeline
 
-    from bnclf.encoding._frames import DiscreteData
+    from bnclf.models._base import replay_fit
 
     steps = [(spec["name"], _rebuild_step(spec, path)) for spec in meta["steps"]]
     spec = meta["classifier"]
@@ -87,9 +87,7 @@ def _rebuild(meta, arrays, path):
     dtype = spec["classes_dtype"]
     if dtype != "object" and np.dtype(dtype).kind not in "biuf":
         raise ValueError(f"{path}: unexpected class label type {dtype!r}.")
-    est.classes_ = np.asarray(spec["classes"], dtype=object if dtype == "object" else dtype)
-    est._encoder = enc
-    est.class_name_ = spec["class_name"]
+    classes = np.asarray(spec["classes"], dtype=object if dtype == "object" else dtype)
     est.n_features_in_ = int(spec["n_features_in"])
     if spec["feature_names_in"] is not None:
         est.feature_names_in_ = np.asarray(spec["feature_names_in"], dtype=object)
@@ -103,15 +101,11 @@ def _rebuild(meta, arrays, path):
         or (codes >= cards).any()
         or (codes < -1).any()
         or (y < 0).any()
-        or (y >= len(est.classes_)).any()
+        or (y >= len(classes)).any()
     ):
         raise ValueError(f"{path}: the stored training codes do not fit the stored states.")
-    if spec.get("search_seed") is not None:
-        est._replay_seed = int(spec["search_seed"])
-    try:
-        est._fit_coded(DiscreteData(codes, cards, y, len(est.classes_)))
-    finally:
-        est.__dict__.pop("_replay_seed", None)
+    seed = spec.get("search_seed")
+    replay_fit(est, enc, classes, spec["class_name"], codes, y, search_seed=None if seed is None else int(seed))
     _check_cpts(est, arrays, meta, path)
     if meta.get("pipeline"):
         return Pipeline(steps + [(spec["name"], est)])

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from pgmpy.models import DiscreteBayesianNetwork
     from sklearn.base import BaseEstimator
 
-    from bnclf.network import Network
+    from bnclf.network import Network, NetworkMembers
 
 
 _FORMATS = {".bif": "bif", ".xml": "xmlbif", ".xmlbif": "xmlbif", ".bifxml": "xmlbif", ".uai": "uai"}
@@ -249,12 +249,11 @@ def write_network(
       (:func:`read_network`), a BIF file by bnclf's strict reader of the layout
       it writes (:func:`bnclf.io._formats.read_bif`) and by pgmpy's
       ``BIFReader``, which must both read it as written. pgmpy's ``BIFReader``
-      takes about a second a file (it parses every line with pyparsing), so of
-      a set of member files it reads the smallest, and then, smallest first,
-      any other with a variable, a state of a variable or a table with a number
-      of parents that the files it has read did not have (an AODE's members all
-      have the same variables: pgmpy reads one or two of its files); bnclf's
-      reader reads every member, in milliseconds.
+      parses every line with pyparsing, so of a set of member files it reads the
+      smallest, and then, smallest first, any other with a variable, a state of
+      a variable or a table with a number of parents that the files it has read
+      did not have (an AODE's members all have the same variables: pgmpy reads
+      one or two of its files); bnclf's reader reads every member.
     """
     path = Path(path)
     fmt = _format_of(path, fmt)
@@ -371,31 +370,41 @@ MANIFEST_SUFFIX = ".manifest.json"
 
 def exported_members(est: BaseEstimator) -> list:
     """The member networks :func:`write_network` writes for ``est``, as ``(key, Network)``:
-    ``network_members()``, less a member no row can use (AODE's naive Bayes fallback when
-    every SPODE qualifies for every row)."""
-    return est._exported_members() if hasattr(est, "_exported_members") else est.network_members()
+    ``network_members().exported``, which leaves out a member no row can use (AODE's naive
+    Bayes fallback when every SPODE qualifies for every row)."""
+    return _described(est).exported
+
+
+def _described(est: BaseEstimator) -> NetworkMembers:
+    """``est.network_members()`` as a :class:`~bnclf.network.NetworkMembers` (a multilabel
+    baseline returns a plain list: its members, nothing more said)."""
+    from bnclf.network import NetworkMembers
+
+    members = est.network_members()
+    return members if isinstance(members, NetworkMembers) else NetworkMembers(members, est)
 
 
 def _write_members(est, path: Path, fmt: str) -> Path:
     """One verified file per member network, and a manifest; the set is read back and compared."""
-    members = exported_members(est)
-    kind = est._network_kind
+    described = _described(est)
+    members = described.exported
     keys = (
         [f"member{i:02d}" for i in range(len(members))]
-        if kind == "ensemble"
+        if described.kind == "ensemble"
         else ["class_" + s for s in safe_identifiers([k for k, _ in members], "c")]
     )
     manifest_path = Path(str(path) + MANIFEST_SUFFIX)
     member_paths = [path.with_name(f"{path.stem}.{key}{path.suffix}") for key in keys]
     targets = [manifest_path, *member_paths, *(Path(str(m) + NAME_MAP_SUFFIX) for m in member_paths)]
     with staged(*targets) as staged_paths:
-        _write_member_files(est, members, member_paths, staged_paths, fmt)
+        _write_member_files(est, described, members, member_paths, staged_paths, fmt)
     return manifest_path
 
 
-def _write_member_files(est, members, member_paths, staged_paths, fmt) -> None:
-    """The member files and the manifest, written at their staged paths and read back."""
-    kind = est._network_kind
+def _write_member_files(est, described, members, member_paths, staged_paths, fmt) -> None:
+    """The member files and the manifest, written at their staged paths and read back;
+    ``described`` is ``est.network_members()`` (kind, weights, combination rule, extras)."""
+    kind = described.kind
     manifest_path = staged_paths[0]
     digests, read_by_pgmpy = {}, set()
     # smallest first: the files pgmpy's BIF reader reads (see _write_single) are the small ones
@@ -419,12 +428,11 @@ def _write_member_files(est, members, member_paths, staged_paths, fmt) -> None:
         "members": entries,
     }
     if kind == "ensemble":
-        manifest["weights"] = [float(est.weights_[k]) for k, _ in members]
-        manifest["combine"] = est._combine
+        manifest["weights"] = [float(described.weights[k]) for k, _ in members]
+        manifest["combine"] = described.combine
     else:
         manifest["class_prior"] = [float(p) for p in np.exp(est.class_log_prior_)]
-    if hasattr(est, "_manifest_extras"):
-        manifest.update(est._manifest_extras())
+    manifest.update(described.manifest_extras)
     text = json.dumps(manifest, indent=1, ensure_ascii=False)
     manifest_path.write_text(text, encoding="utf-8")
     # Each member file was read back and compared as it was written (_write_single); the set
@@ -513,7 +521,7 @@ def _bif_reader() -> type:
     """pgmpy's ``BIFReader`` with its two grammars built once per process.
 
     ``BIFReader`` builds them on every read, and building them (pyparsing words over all
-    of Unicode's letters) takes about 1.5 s, which every read would pay again.
+    of Unicode's letters) is costly, which every read would pay again.
     The grammars depend on nothing but pyparsing, so one copy serves every read.
     """
     from pgmpy.readwrite import BIFReader

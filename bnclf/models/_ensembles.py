@@ -17,7 +17,7 @@ from bnclf.inference._super_parent import SuperParentKernel
 from bnclf.learn._parameters import PairLogTable, child_given_pair_log_table, m_estimated_log_cpts
 from bnclf.learn._restricted import graph_families, learn_atan, spode_families
 from bnclf.models._base import BayesNetClassifier
-from bnclf.network import Network
+from bnclf.network import Network, check_log_cpts
 
 
 class EnsembleClassifier(BayesNetClassifier):
@@ -172,8 +172,6 @@ def _spode_tables_of(networks: list) -> dict:
 def _check_spode_tables(tables: dict, categories: list, n_classes: int) -> None:
     """Raise a ValueError unless the SPODE tables have the shapes of the states and hold
     log-probabilities that sum to one over each child."""
-    from bnclf.io._modelfile import check_log_cpts
-
     cards = np.array([len(states) for states in categories], dtype=np.int64)
     d, width = len(cards), int(cards.sum())
     shapes = {

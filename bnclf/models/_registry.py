@@ -9,6 +9,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from bnclf._params import check_parameters
+
 if TYPE_CHECKING:
     from sklearn.base import BaseEstimator
 
@@ -29,6 +31,12 @@ class Registered:
 
     short_names: dict[str, dict[str, Any]] = {}
     _multilabel = False
+
+    def _check_params(self) -> None:
+        """Raise a ValueError naming the first constructor parameter its constraint refuses
+        (the class's ``_parameters`` tables, see :mod:`bnclf._params`); a subclass adds
+        checks between parameters. Specs check an estimator's parameters through this."""
+        check_parameters(self)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -70,8 +78,9 @@ CLASSIFIERS: dict[str, Any] = {}
 MULTILABEL_CLASSIFIERS: dict[str, Any] = {}
 
 
-def _registered() -> None:
-    """Import the estimators, so that every bnclf class has registered itself."""
+def import_estimators() -> None:
+    """Import :mod:`bnclf.models`, so that every bnclf estimator class has registered itself
+    in :data:`ESTIMATORS` and the short-name registries."""
     importlib.import_module("bnclf.models")
 
 
@@ -86,7 +95,7 @@ def make_multilabel_classifier(spec: str | BaseEstimator) -> BaseEstimator:
             raise TypeError(f"classifier must be a spec string or an estimator, got {spec!r}")
         return spec
     name, params = parse_classifier_spec(spec)
-    _registered()
+    import_estimators()
     target = MULTILABEL_CLASSIFIERS.get(name.lower())
     if target is None:
         raise ValueError(f"Unknown multilabel classifier {name!r}; choose one of {sorted(MULTILABEL_CLASSIFIERS)}.")
@@ -105,13 +114,13 @@ def make_multilabel_classifier(spec: str | BaseEstimator) -> BaseEstimator:
 
 def classifier_names_help() -> str:
     """One line listing the registered short names, for command-line help texts."""
-    _registered()
+    import_estimators()
     return ", ".join(sorted(CLASSIFIERS))
 
 
 def multilabel_names_help() -> str:
     """One line listing the registered multilabel short names, for command-line help texts."""
-    _registered()
+    import_estimators()
     return ", ".join(sorted(MULTILABEL_CLASSIFIERS))
 
 
@@ -178,7 +187,7 @@ def parse_classifier_spec(spec: str) -> tuple[str, dict]:
 
 def _model_classes() -> dict:
     """Single-label estimator classes by their name, lower case, without "classifier"."""
-    _registered()
+    import_estimators()
     return {
         cls.__name__.lower().removesuffix("classifier"): cls
         for cls in ESTIMATORS
@@ -195,7 +204,7 @@ def resolve_classifier(name: str) -> Callable[..., BaseEstimator]:
     :func:`register_classifier`, or pass the estimator object itself.
     """
     key = name.lower()
-    _registered()
+    import_estimators()
     target = CLASSIFIERS.get(key)
     if target is not None:
         if callable(target):

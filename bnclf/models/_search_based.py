@@ -9,7 +9,6 @@ posterior of a fully observed row, and :attr:`markov_blanket_` lists the ones th
 from __future__ import annotations
 
 import warnings
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -80,7 +79,7 @@ class _SearchClassifier(BayesNetClassifier):
         ``random_state`` and kept as ``search_seed_``, so that a fit with
         ``random_state=None`` can be repeated (``random_state=model.search_seed_``); a
         model file of the first format, which refits on load, replays it."""
-        seed = getattr(self, "_replay_seed", None)
+        seed = self._replay_seed  # set while a first-format model file is replayed (models._base.replay_fit)
         if seed is None:
             seed = check_random_state(self.random_state).randint(2**31 - 1)
         self.search_seed_ = int(seed)
@@ -420,28 +419,3 @@ class HillClimbClassifier(_SearchClassifier):
             description=f"{type(self).__name__} ({self.criterion})",
         )
         self._finish(result, data, cache)
-
-
-def rmho(**params: Any) -> RMCVClassifier:
-    """RMHO: :class:`RMCVClassifier` with a holdout drawn anew at every step."""
-    return RMCVClassifier(**{"variant": "holdout", **params})
-
-
-def rmho_fixed(**params: Any) -> RMCVClassifier:
-    """RMHO-f: :class:`RMCVClassifier` with one fixed holdout."""
-    return RMCVClassifier(**{"variant": "holdout-fixed", **params})
-
-
-def rmho_no_reversal(**params: Any) -> RMCVClassifier:
-    """RMHO-ar: RMHO-f without arc reversals."""
-    return RMCVClassifier(**{"variant": "holdout-fixed-no-reversal", **params})
-
-
-def bnc_mdl(**params: Any) -> HillClimbClassifier:
-    """BNC-MDL (Grossman & Domingos 2004): CMDL from the empty graph."""
-    return HillClimbClassifier(**{"criterion": "cmdl", "start": "empty", **params})
-
-
-def bnc_2p(**params: Any) -> HillClimbClassifier:
-    """BNC-2P (Grossman & Domingos 2004): CLL from the empty graph, at most 2 parents."""
-    return HillClimbClassifier(**{"criterion": "cll", "start": "empty", "max_parents": 2, **params})

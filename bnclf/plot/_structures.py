@@ -571,7 +571,7 @@ def draw_members(
     all_members = est.network_members()
     weights = getattr(est, "weights_", None)
     unused = []  # members of weight 0 (AODE's naive Bayes fallback): drawn only when asked for
-    if weights is not None and est._network_kind == "ensemble" and len(weights) == len(all_members):
+    if weights is not None and all_members.kind == "ensemble" and len(weights) == len(all_members):
         unused = [i for i in range(len(all_members)) if weights[i] == 0]
     if members is None:
         chosen = [i for i in range(len(all_members)) if i not in unused][:16]
@@ -590,7 +590,7 @@ def draw_members(
     specs = []
     for i, (key, net) in enumerate(picked):
         label = net.title or str(key)
-        if weights is not None and est._network_kind == "ensemble":
+        if weights is not None and all_members.kind == "ensemble":
             label += f"  (w = {weights[list(chosen)[i]]:.3g})"
         specs.append(
             _structure_spec(net, title=_clip(label, 60), font_size=font_size, max_features=max_features, legend=False)
