@@ -9,6 +9,7 @@ from numpy.typing import ArrayLike
 
 from bnclf._config import memory_budget
 from bnclf.counts._cache import CountCache
+from bnclf.counts._pairs import PairCounts
 
 
 class MissingCountsError(LookupError):
@@ -115,7 +116,8 @@ class CountSummary(CountCache):
             self._tables[key] = (
                 table if key == family else np.ascontiguousarray(table.transpose([family.index(v) for v in key]))
             )
-        self._pair_terms = None
+        self._pairs = PairCounts(None, None, self._has_unknown, self._tables)
+        self._pairs_within_budget = -1
         self._pair_blocks = None
         self.recount = None
         if pair_blocks is not None:
@@ -143,7 +145,7 @@ class CountSummary(CountCache):
             d, c = cache.n_features, cache.class_index
             cache.count_all_pairs()
             tables.update({(i, j, c): cache.counts((i, j, c)) for i in range(d) for j in range(i + 1, d)})
-        return cls(cache.cardinalities, cache.n_samples, tables, blocks, cache._has_unknown)
+        return cls(cache.cardinalities, cache.n_samples, tables, blocks, cache.has_unknown)
 
     def including(self, families: Iterable[Sequence[int]]) -> CountSummary:
         """This summary with the tables of ``families`` held: counted in one more pass over
