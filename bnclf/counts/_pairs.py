@@ -74,8 +74,6 @@ class PairCounts:
         ``(i, j, class)`` tables are read from them exactly by :meth:`pair_tables`).
     value_class : ndarray or None
         ``(values, classes)``: the ``(j, class)`` tables stacked, once read off the diagonal.
-    cut_into_groups : bool
-        Whether :meth:`information_terms` may go a pair of feature groups at a time.
     """
 
     def __init__(
@@ -85,7 +83,6 @@ class PairCounts:
         self._weights = weights
         self._has_unknown = has_unknown
         self._tables = tables
-        self.cut_into_groups = True
         self.sources: PairSources | None = None
         self.value_class: np.ndarray | None = None
         self._plan: ValuePlan | None = None  # until the counts are made
@@ -191,14 +188,14 @@ class PairCounts:
 
     # -- the information terms -----------------------------------------------------------------------
     def information_terms(
-        self, cache: CountCache, part_terms: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
+        self, cache: CountCache, part_terms: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None
     ) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`bnclf.counts.CountCache.pair_information_terms`: all features at once, or a
         pair of feature groups at a time when only that fits the memory budget
-        (``part_terms(features)``: the terms of the rows restricted to ``features``, made at
-        once)."""
+        (``part_terms(features)``: the terms of the rows restricted to ``features``; None: never
+        cut)."""
         if self._terms is None:
-            groups = self.term_groups(cache) if self.cut_into_groups else None
+            groups = None if part_terms is None else self.term_groups(cache)
             self._terms = self._terms_at_once(cache) if groups is None else _terms_by_groups(cache, groups, part_terms)
         return self._terms
 
