@@ -50,9 +50,9 @@ class CountCache(CountTables):
     Tables are additive over rows: the tables of two disjoint row sets sum to the
     table of their union. :meth:`summary` keeps the tables a learner needs without the
     rows (:class:`CountSummary`, added with ``+``), which is how chunked, distributed
-    and incremental counting plug in without touching any learner. What is read from the
-    tables (budget checks, per-feature tables, pair blocks, pair measures) is
-    :class:`bnclf.counts._tables.CountTables`'.
+    and incremental counting plug in without touching any learner. The reads a summary
+    shares (budget checks, per-feature tables, pair blocks, pair measures) are those of
+    :class:`bnclf.counts._tables.CountTables`.
     """
 
     def __init__(self, data: DiscreteData) -> None:
