@@ -223,7 +223,7 @@ def _count_partition(
 
 
 # -- sources of chunks ---------------------------------------------------------------------------
-def target_series(y) -> pd.Series:
+def target_series(y: Any) -> pd.Series:
     """``y`` (a one-column DataFrame, a Series or array-like) as a Series; ValueError when a
     DataFrame has more than one column."""
     if isinstance(y, pd.DataFrame):

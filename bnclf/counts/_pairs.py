@@ -33,11 +33,12 @@ if TYPE_CHECKING:
 
 
 class ValuePlan(NamedTuple):
-    """Which values the rows hold and how they are counted (:func:`bnclf.counts._tally.plan_values`):
-    ``used`` the positions of the values some row holds (increasing), ``column`` each value's
-    place among them, ``bit_column`` its bitset, ``last_of`` the value a derived value is the
-    last of, ``order`` the counted values then the derived ones, ``n_counted`` how many are
-    counted."""
+    """Which values the rows hold and how their pairs are counted, as
+    :func:`bnclf.counts._tally.plan_values` fills them: ``used`` the positions of the values in
+    use (increasing), ``column`` each value's place among them, ``bit_column`` its bitset's
+    column, ``last_of`` (for the value without a bitset) its feature's first value in use, else
+    ``-1``, ``order`` the values with a bitset then those without, ``n_counted`` how many have
+    one."""
 
     used: np.ndarray
     column: np.ndarray
@@ -53,7 +54,7 @@ class PairCounts:
     The cache is passed to each call (its variables, budget checks, names for messages and,
     without rows, its :meth:`~bnclf.counts.CountCache.pair_blocks`: a summary's summed
     blocks); none is kept, so a cache and its pair counts form no reference cycle and are freed
-    as soon as the cache is.
+    as soon as the cache is (a part of a cut into feature groups as soon as its terms are read).
 
     Parameters
     ----------

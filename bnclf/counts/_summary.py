@@ -129,10 +129,10 @@ class CountSummary(CountCache):
         unknown = (
             np.zeros(len(cards), dtype=bool) if has_unknown is None else np.asarray(has_unknown, dtype=bool).copy()
         )
-        CountTables.__init__(self, cards, n_samples, unknown)  # no rows: CountCache's own start is not run
+        CountTables.__init__(self, cards, n_samples, unknown)  # CountCache.__init__ reads rows: none here
         self._columns = self._matrix = None
         self._weights = None  # no rows: weighted or not, the tables are the sums they hold
-        self._one_pair_of_groups = False
+        self._one_pair_of_groups = False  # without rows the pair terms are never cut into groups
         for family, table in (tables or {}).items():
             key, table = _held_table(family, table, self.cardinalities)
             self._tables[key] = table
@@ -219,7 +219,7 @@ class CountSummary(CountCache):
         tables = {key: table + other.held[key] for key, table in self._tables.items()}
         blocks = None if self._pair_blocks is None else self._pair_blocks[0] + other._pair_blocks[0]
         return CountSummary(
-            self.cardinalities, self.n_samples + other.n_samples, tables, blocks, self._has_unknown | other._has_unknown
+            self.cardinalities, self.n_samples + other.n_samples, tables, blocks, self._has_unknown | other.has_unknown
         )
 
     def add_tables(self, other: CountSummary) -> None:
@@ -234,7 +234,7 @@ class CountSummary(CountCache):
             self._tables.setdefault(key, table)
         if self._pair_blocks is None and other._pair_blocks is not None:
             self._pair_blocks = other._pair_blocks
-        self._has_unknown |= other._has_unknown
+        self._has_unknown |= other.has_unknown
 
     def take(self, keep: Sequence[ArrayLike], has_unknown: ArrayLike | None = None) -> CountSummary:
         """The tables restricted to (and reordered by) the states ``keep[v]`` of every
