@@ -16,10 +16,13 @@ from hypothesis import strategies as st
 import bnclf._threads as threads
 import bnclf.counts._bitsets as bitsets
 import bnclf.counts._cache as cache_module
+import bnclf.counts._pair_terms as pair_terms_module
+import bnclf.counts._pairs as pairs_module
 from bnclf import config_context
 from bnclf._config import TableTooLargeError
 from bnclf.counts import CountCache, _tally
 from bnclf.counts._measures import conditional_mutual_information, label_conditional_mi
+from bnclf.counts._pairs import PairCounts
 from bnclf.encoding import DiscreteData
 
 
@@ -124,7 +127,7 @@ def cut_everything(monkeypatch):
     recorded."""
     monkeypatch.setattr(threads, "MIN_PART_STEPS", 0)
     cuts = []
-    for module in (bitsets, cache_module):
+    for module in (bitsets, cache_module, pairs_module, pair_terms_module):
         real = module.run_parts
 
         def recorded(task, parts, real=real):
@@ -258,7 +261,7 @@ def test_the_values_in_use_and_their_bitsets_are_the_numpy_steps(data):
 
 # ----------------------------------------------------------------------------- pair measures
 @settings(max_examples=60, deadline=None)
-@given(data=coded_rows(max_rows=65), group_cells=st.sampled_from([1, 2000, cache_module._PAIR_GROUP_CELLS]))
+@given(data=coded_rows(max_rows=65), group_cells=st.sampled_from([1, 2000, pair_terms_module._PAIR_GROUP_CELLS]))
 def test_pair_information_terms_are_the_one_hot_products_and_each_pairs_measure(data, group_cells):
     """pair_information_terms' arrays are the one-hot products (whole counts bit for bit; summed
     weights to rounding), and the measures read from them each pair's own conditional mutual
@@ -267,19 +270,19 @@ def test_pair_information_terms_are_the_one_hot_products_and_each_pairs_measure(
     tables read from its arrays, are the bincounts."""
     d = data.n_features
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cache_module, "_PAIR_GROUP_CELLS", group_cells)
+        patch.setattr(pair_terms_module, "_PAIR_GROUP_CELLS", group_cells)
         cache = CountCache(data)
         cmi, per_label = cache.cmi_matrix(), cache.per_label_cmi()
     products, by_feature, known_pairs = one_hot_sources(data)
     terms, class_totals = cache.pair_information_terms()
     if data.weights is None:
-        got = cache._pair_sources
+        got = cache._pairs.sources
         for a, b in zip(got[:3], (products, by_feature, known_pairs)):
             np.testing.assert_array_equal(a, b)
         for j in range(d):
             np.testing.assert_array_equal(cache._tables[(j, d)], reference_table(data, (j, d)))
     else:
-        assert getattr(cache, "_pair_sources", None) is None  # summed weights: the pair tables are counted instead
+        assert cache._pairs.sources is None  # summed weights: the pair tables are counted instead
         counts, used, _ = cache.pair_counts_in_use()
         kept = np.maximum(data.cardinalities - 1, 1)
         owner = np.repeat(np.arange(d), data.cardinalities)
@@ -314,7 +317,7 @@ def test_pair_terms_a_pair_of_feature_groups_at_a_time_are_those_of_all_at_once(
     expected = CountCache(data).pair_information_terms()
     with pytest.MonkeyPatch.context() as patch:
         groups = np.array_split(np.arange(d), min(n_groups, d))
-        patch.setattr(CountCache, "_pair_term_groups", lambda self: groups if len(groups) > 1 else None)
+        patch.setattr(PairCounts, "term_groups", lambda self, cache: groups if len(groups) > 1 else None)
         got = CountCache(data).pair_information_terms()
     for a, b in zip(got, expected):
         np.testing.assert_array_equal(a, b)

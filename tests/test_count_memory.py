@@ -10,6 +10,7 @@ import pytest
 
 from bnclf import KDBClassifier, NaiveBayesClassifier, TANClassifier
 from bnclf.counts._cache import CountCache
+from bnclf.counts._pairs import PairCounts
 from bnclf.counts._rows import _VariableRows
 from bnclf.encoding._frames import DiscreteData
 
@@ -103,7 +104,7 @@ def test_the_pair_measures_are_sized_as_a_whole_before_anything_large(shape, mon
     results = []
     peak = _traced_peak(lambda: results.append(CountCache(data).cmi_matrix()))
     np.testing.assert_array_equal(results[0], expected)
-    monkeypatch.setattr(CountCache, "_pair_term_groups", lambda self: None)  # all the features at once
+    monkeypatch.setattr(PairCounts, "term_groups", lambda self, cache: None)  # all the features at once
     with bnclf.config_context(memory_budget=peak):
         cache = CountCache(data)
         refused = []
@@ -168,7 +169,7 @@ def test_pair_measures_past_the_budget_go_a_pair_of_feature_groups_at_a_time(sha
     budget = int(peak * 0.4)
     with bnclf.config_context(memory_budget=budget):
         cache = CountCache(data)
-        assert len(cache._pair_term_groups()) >= 2
+        assert len(cache._pairs.term_groups(cache)) >= 2
         got = []
         blocked_peak = _traced_peak(lambda: got.append(cache.cmi_matrix()))
         got = [*cache.pair_information_terms(), got[0], cache.per_label_cmi()]
@@ -194,7 +195,8 @@ def test_tan_on_many_short_columns_fits_a_pair_of_groups_at_a_time():
     codes = np.asfortranarray(X.to_numpy().astype(np.int64))
     data = DiscreteData(codes, np.full(d, 4), y.to_numpy(), 2)
     with bnclf.config_context(memory_budget="24M"):
-        assert CountCache(data)._pair_term_groups() is not None  # the budget cuts this shape into groups
+        cache = CountCache(data)
+        assert cache._pairs.term_groups(cache) is not None  # the budget cuts this shape into groups
         model = TANClassifier().fit(X, y)
     assert model.families_ == expected.families_
     np.testing.assert_array_equal(model.predict_proba(X), expected.predict_proba(X))

@@ -275,7 +275,7 @@ def test_frequency_limit_zero_lets_a_never_seen_declared_value_qualify():
 
 
 def test_wide_features_use_per_family_tables_with_the_same_result(small, monkeypatch):
-    import bnclf.counts._cache as stats
+    import bnclf.counts._tables as stats
 
     X, y = small
     test = rows_with_unknowns(X, 2000, 12)
@@ -329,7 +329,7 @@ def test_members_built_on_first_use_equal_the_per_family_members_bit_for_bit(mak
     all-pairs table) builds during its fit: every CPT equal to the last bit. Weighted
     counts are sums of weights in another order on the two paths (a BLAS product, a
     bincount), so there the CPTs agree to rounding."""
-    import bnclf.counts._cache as stats
+    import bnclf.counts._tables as stats
 
     X, y = soybean
     weights = np.random.default_rng(3).random(len(y)) * 3
@@ -352,7 +352,7 @@ def test_members_built_on_first_use_equal_the_per_family_members_bit_for_bit(mak
 
 
 def test_members_built_on_first_use_export_the_files_of_the_per_family_members(small, monkeypatch, tmp_path):
-    import bnclf.counts._cache as stats
+    import bnclf.counts._tables as stats
     from bnclf.io import write_network
 
     X, y = small
@@ -458,7 +458,7 @@ def test_spode_tables_that_are_not_distributions_are_refused(small):
 
 
 def test_a_refit_on_wide_data_forgets_the_tables(small, monkeypatch):
-    import bnclf.counts._cache as stats
+    import bnclf.counts._tables as stats
 
     X, y = small
     est = AODEClassifier().fit(X, y)

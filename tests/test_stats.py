@@ -197,7 +197,7 @@ def test_tables_read_from_the_all_pairs_counts_equal_bincounts(missing):
     data = DiscreteData(codes, cards, rng.integers(0, 3, 300), 3)
     fast, slow = CountCache(data), CountCache(data)
     fast.cmi_matrix()  # forms the products, and the (feature, class) tables with them
-    assert fast._pair_sources is not None
+    assert fast._pairs.sources is not None
     d = len(cards)
     families = [(j, i, d) for i in range(d) for j in range(i + 1, d)] + [(i, d) for i in range(d)]
     fast.counts_many(families)
@@ -210,11 +210,11 @@ def test_tables_read_from_the_all_pairs_counts_equal_bincounts(missing):
 # unequal cardinalities; equal ones (segment sums by strided slices); one value left per feature
 @pytest.mark.parametrize("cards", [[2, 5, 3, 4, 1, 6], [4, 4, 4, 4, 4, 4], [2, 1, 2, 2, 1, 2]])
 def test_all_pair_cmi_at_once_equals_pair_by_pair(missing, group_cells, cards, monkeypatch):
-    import bnclf.counts._cache
+    import bnclf.counts._pair_terms
     from bnclf.counts._measures import conditional_mutual_information, label_conditional_mi
 
     if group_cells is not None:
-        monkeypatch.setattr(bnclf.counts._cache, "_PAIR_GROUP_CELLS", group_cells)
+        monkeypatch.setattr(bnclf.counts._pair_terms, "_PAIR_GROUP_CELLS", group_cells)
 
     rng = np.random.default_rng(7)
     cards = np.array(cards)

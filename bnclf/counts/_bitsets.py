@@ -123,3 +123,13 @@ def mirror_rows(counts: np.ndarray) -> None:
     tiles = -(-n_used // _TILE)
     halves = triangle_parts(tiles, n_used * n_used / 2 * counts.shape[2])
     run_parts(lambda a, b: _tally.mirror_rows(counts, (tiles - b) * _TILE, min(n_used, (tiles - a) * _TILE)), halves)
+
+
+def bitset_bytes(n_used: int, n_features: int, n_samples: int, n_classes: int) -> float:
+    """Bytes of the buffers :func:`pair_counts_by_bits` holds besides the counts while it counts
+    ``n_used`` values of ``n_samples`` rows: a chunk's bitsets and its rows' places."""
+    if not n_used:
+        return 0.0
+    rows = min(n_samples, max(64, CHUNK_WORDS // max(1, n_used) * 64))
+    words = rows / 64.0 + n_classes + 1
+    return 8.0 * (words * (n_used + n_features) + 2 * rows + 2 * n_used * n_classes)

@@ -223,7 +223,9 @@ def _count_partition(
 
 
 # -- sources of chunks ---------------------------------------------------------------------------
-def _target_series(y) -> pd.Series:
+def target_series(y: Any) -> pd.Series:
+    """``y`` (a one-column DataFrame, a Series or array-like) as a Series; ValueError when a
+    DataFrame has more than one column."""
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
             raise ValueError(f"y has {y.shape[1]} columns; these classifiers predict one target.")
@@ -231,6 +233,9 @@ def _target_series(y) -> pd.Series:
     if isinstance(y, pd.Series):
         return y
     return pd.Series(as_target_vector(y))
+
+
+_target_series = target_series  # the name bnclf/models/_base.py imports (until it imports target_series)
 
 
 class _PandasChunks:
@@ -301,7 +306,7 @@ class _PandasChunks:
         for index, item in enumerate(self._raw()):
             X, y, weights = self._pair(item)
             frame = self._frame(X, index)
-            y = _target_series(y)
+            y = target_series(y)
             if len(y) != frame.shape[0]:
                 raise ValueError(f"chunk {index}: X has {frame.shape[0]} rows but y has {len(y)}; they must match.")
             if weights is not None:
@@ -320,7 +325,7 @@ class _PandasChunks:
 
     @property
     def y_meta(self) -> pd.Series:
-        return _target_series(self.first_y)
+        return target_series(self.first_y)
 
     def declared(self, name) -> bool:
         return isinstance(self.first_frame[name].dtype, pd.CategoricalDtype)
@@ -628,7 +633,7 @@ def first_chunk_encoder(frame: pd.DataFrame, missing: str, handle_unknown: str) 
 
 def classes_of(classes: Any, y: Any) -> np.ndarray:
     """Declared class labels, typed as ``np.asarray(y)`` would type them, sorted."""
-    return encode_target(_typed_labels(_unique_list(classes), _target_series(y)))[0]
+    return encode_target(_typed_labels(_unique_list(classes), target_series(y)))[0]
 
 
 def declare(frame: Any, categories: Mapping | None) -> pd.DataFrame:

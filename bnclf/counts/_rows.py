@@ -51,7 +51,7 @@ class _VariableRows:
 class _SegmentSums:
     """Sums over consecutive segments of an axis (``np.add.reduceat`` at ``starts``), the
     segments being each feature's values; when every segment has the same length, strided
-    slices added in order (the same sums, bit for bit, several times faster)."""
+    slices added in order (the same sums, bit for bit, without a reduction per segment)."""
 
     def __init__(self, starts: np.ndarray, lengths: np.ndarray) -> None:
         self.starts, self.lengths = starts, lengths

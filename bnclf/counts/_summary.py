@@ -9,6 +9,7 @@ from numpy.typing import ArrayLike
 
 from bnclf._config import memory_budget
 from bnclf.counts._cache import CountCache
+from bnclf.counts._tables import CountTables
 
 
 class MissingCountsError(LookupError):
@@ -34,6 +35,41 @@ class MissingCountsError(LookupError):
             "(CountCache(chunk).summary(families) on each chunk, summed) and add them with "
             "add_tables."
         )
+
+
+def _held_table(family: Sequence[int], table: ArrayLike, cardinalities: np.ndarray) -> tuple[tuple, np.ndarray]:
+    """``(key, table)``: ``table`` of ``family`` as held, float64 with axes in the sorted order
+    of ``key``; ValueError when its shape is not the family's cardinalities."""
+    family = tuple(int(v) for v in family)
+    key = tuple(sorted(family))
+    table = np.asarray(table, dtype=np.float64)
+    if table.shape != tuple(int(cardinalities[v]) for v in family):
+        raise ValueError(
+            f"the table of {family} has shape {table.shape}, not the "
+            f"cardinalities {[int(cardinalities[v]) for v in family]}."
+        )
+    return key, table if key == family else np.ascontiguousarray(table.transpose([family.index(v) for v in key]))
+
+
+def _smallest_superset(
+    key: tuple, held: Iterable[tuple], cardinalities: np.ndarray, has_unknown: np.ndarray, blocks: bool
+) -> tuple | None:
+    """The family with the fewest cells whose table sums to ``key``'s: a held family (or, with
+    pair ``blocks``, a family ``(i, j, class)``) that holds ``key``'s variables and more, the
+    others never unknown; None when there is none."""
+    c = len(cardinalities) - 1
+    wanted = set(key)
+    supersets = [k for k in held if wanted < set(k)]
+    if blocks and len(key) < 3:
+        rest = [v for v in key if v != c]
+        if len(rest) == 2:
+            supersets.append((*rest, c))
+        elif len(rest) == 1:
+            supersets += [tuple(sorted((rest[0], j))) + (c,) for j in range(c) if j != rest[0]][:1]
+    supersets = [k for k in supersets if not has_unknown[list(set(k) - wanted)].any()]
+    if not supersets:
+        return None
+    return min(supersets, key=lambda k: float(np.prod([float(cardinalities[v]) for v in k])))
 
 
 class CountSummary(CountCache):
@@ -89,33 +125,17 @@ class CountSummary(CountCache):
         pair_blocks: np.ndarray | None = None,
         has_unknown: ArrayLike | None = None,
     ) -> None:
-        self.cardinalities = np.asarray(cardinalities, dtype=np.int64).copy()
-        self.n_features = len(self.cardinalities) - 1
-        self.class_index = self.n_features
-        self.n_classes = int(self.cardinalities[-1])
-        self.n_samples = int(n_samples)
+        cards = np.asarray(cardinalities, dtype=np.int64).copy()
+        unknown = (
+            np.zeros(len(cards), dtype=bool) if has_unknown is None else np.asarray(has_unknown, dtype=bool).copy()
+        )
+        CountTables.__init__(self, cards, n_samples, unknown)  # CountCache.__init__ reads rows: none here
         self._columns = self._matrix = None
         self._weights = None  # no rows: weighted or not, the tables are the sums they hold
-        self._has_unknown = (
-            np.zeros(len(self.cardinalities), dtype=bool)
-            if has_unknown is None
-            else np.asarray(has_unknown, dtype=bool).copy()
-        )
-        self.names = [f"x{j}" for j in range(self.n_features)] + ["class"]
-        self._tables = {}
+        self._one_pair_of_groups = False  # without rows the pair terms are never cut into groups
         for family, table in (tables or {}).items():
-            family = tuple(int(v) for v in family)
-            key = tuple(sorted(family))
-            table = np.asarray(table, dtype=np.float64)
-            if table.shape != tuple(int(self.cardinalities[v]) for v in family):
-                raise ValueError(
-                    f"the table of {family} has shape {table.shape}, not the "
-                    f"cardinalities {[int(self.cardinalities[v]) for v in family]}."
-                )
-            self._tables[key] = (
-                table if key == family else np.ascontiguousarray(table.transpose([family.index(v) for v in key]))
-            )
-        self._pair_terms = None
+            key, table = _held_table(family, table, self.cardinalities)
+            self._tables[key] = table
         self._pair_blocks = None
         self.recount = None
         if pair_blocks is not None:
@@ -143,7 +163,7 @@ class CountSummary(CountCache):
             d, c = cache.n_features, cache.class_index
             cache.count_all_pairs()
             tables.update({(i, j, c): cache.counts((i, j, c)) for i in range(d) for j in range(i + 1, d)})
-        return cls(cache.cardinalities, cache.n_samples, tables, blocks, cache._has_unknown)
+        return cls(cache.cardinalities, cache.n_samples, tables, blocks, cache.has_unknown)
 
     def including(self, families: Iterable[Sequence[int]]) -> CountSummary:
         """This summary with the tables of ``families`` held: counted in one more pass over
@@ -192,14 +212,14 @@ class CountSummary(CountCache):
         if not isinstance(other, CountSummary):
             return NotImplemented
         self._check_same_variables(other)
-        if set(self._tables) != set(other._tables) or (self._pair_blocks is None) != (other._pair_blocks is None):
+        if set(self._tables) != set(other.held) or (self._pair_blocks is None) != (other._pair_blocks is None):
             raise ValueError(
                 "Cannot add count caches that hold different tables; count the same families on every chunk."
             )
-        tables = {key: table + other._tables[key] for key, table in self._tables.items()}
+        tables = {key: table + other.held[key] for key, table in self._tables.items()}
         blocks = None if self._pair_blocks is None else self._pair_blocks[0] + other._pair_blocks[0]
         return CountSummary(
-            self.cardinalities, self.n_samples + other.n_samples, tables, blocks, self._has_unknown | other._has_unknown
+            self.cardinalities, self.n_samples + other.n_samples, tables, blocks, self._has_unknown | other.has_unknown
         )
 
     def add_tables(self, other: CountSummary) -> None:
@@ -210,11 +230,11 @@ class CountSummary(CountCache):
                 f"the added tables count {other.n_samples} rows, these {self.n_samples}; "
                 "another pass must count the same rows."
             )
-        for key, table in other._tables.items():
+        for key, table in other.held.items():
             self._tables.setdefault(key, table)
         if self._pair_blocks is None and other._pair_blocks is not None:
             self._pair_blocks = other._pair_blocks
-        self._has_unknown |= other._has_unknown
+        self._has_unknown |= other.has_unknown
 
     def take(self, keep: Sequence[ArrayLike], has_unknown: ArrayLike | None = None) -> CountSummary:
         """The tables restricted to (and reordered by) the states ``keep[v]`` of every
@@ -280,18 +300,10 @@ class CountSummary(CountCache):
             return lambda: np.ascontiguousarray(
                 blocks[0][offsets[i] : offsets[i] + cards[i], offsets[j] : offsets[j] + cards[j]]
             )
-        wanted = set(key)
-        supersets = [k for k in self._tables if wanted < set(k)]
-        if blocks is not None and len(key) < 3:
-            rest = [v for v in key if v != c]
-            if len(rest) == 2:
-                supersets.append((*rest, c))
-            elif len(rest) == 1:
-                supersets += [tuple(sorted((rest[0], j))) + (c,) for j in range(self.n_features) if j != rest[0]][:1]
-        supersets = [k for k in supersets if not self._has_unknown[list(set(k) - wanted)].any()]
-        if not supersets:
+        best = _smallest_superset(key, self._tables, self.cardinalities, self._has_unknown, blocks is not None)
+        if best is None:
             return None
-        best = min(supersets, key=lambda k: float(np.prod([float(self.cardinalities[v]) for v in k])))
+        wanted = set(key)
 
         def summed():
             table = self._tables[best] if best in self._tables else self._source(best)()

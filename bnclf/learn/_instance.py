@@ -505,7 +505,7 @@ class LocalParameters:
             if unique.shape[1] > 3
             else np.ones(len(unique), bool)
         )
-        pair &= ~self._cache._has_unknown[child_u] & (unique[:, 2] < counter.width)
+        pair &= ~self._cache.has_unknown[child_u] & (unique[:, 2] < counter.width)
         if pair.any():
             blocks = self._cache.pair_blocks()[0]
             denominator[pair] = blocks[unique[pair, 1], unique[pair, 2]]

@@ -104,7 +104,7 @@ def child_given_pair_log_table(cache: CountCache, alpha: ArrayLike, beta: ArrayL
     cache.check_all_pairs_size(what="log-CPT")
     counts, used, offsets = cache.pair_counts_in_use()
     owner = np.repeat(np.arange(d, dtype=np.int64), cards)  # feature of each row of the table
-    complete = ~np.asarray(cache._has_unknown[:d], dtype=bool)  # every row knows the feature
+    complete = ~np.asarray(cache.has_unknown[:d], dtype=bool)  # every row knows the feature
     cells = _PairCells(
         counts, used, owner, cards, _per_feature(alpha, d), _per_feature(beta, d), cache.whole_counts, complete
     )

@@ -355,7 +355,7 @@ class AODEClassifier(EnsembleClassifier):
         r = cache.cardinalities[:d]
         per_value = np.repeat(np.arange(d), r)
         classes = cache.counts((c,))
-        if cache.whole_counts and not cache._has_unknown[:d].any():  # (C,): every feature's N(c)
+        if cache.whole_counts and not cache.has_unknown[:d].any():  # (C,): every feature's N(c)
             by_class = classes
         elif cache.whole_counts:  # N(c) of each feature's table: whole numbers, exact in any order
             by_class = np.add.reduceat(counts, np.cumsum(r) - r, axis=0)[per_value]
