@@ -45,7 +45,7 @@ MOVED: dict[str, tuple[str, ...]] = {
     "bnclf.label_inference": ("bnclf.inference._labels", "bnclf.inference._elimination", "bnclf._config"),
     "bnclf.pgmpy_adapter": ("bnclf.io._pgmpy",),
     "bnclf.arff": ("bnclf.io._arff",),
-    "bnclf.modelfile": ("bnclf.io._modelfile",),
+    "bnclf.modelfile": ("bnclf.io._modelfile", "bnclf.network"),
     "bnclf.models.base": ("bnclf.models._base", "bnclf.models._registry"),
     "bnclf.models.naive": ("bnclf.models._naive",),
     "bnclf.models.tree": ("bnclf.models._tree",),

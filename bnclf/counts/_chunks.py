@@ -235,9 +235,6 @@ def target_series(y: Any) -> pd.Series:
     return pd.Series(as_target_vector(y))
 
 
-_target_series = target_series  # the name bnclf/models/_base.py imports (until it imports target_series)
-
-
 class _PandasChunks:
     """``(X, y)`` pairs, or ``(X, y, sample_weight)`` triples, from a list (or any
     re-iterable), a function returning a new iterator, or a one-shot iterator (one pass

@@ -52,7 +52,6 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from bnclf.network import check_log_cpt, check_log_cpts  # noqa: F401 (bnclf.modelfile's 0.1 names resolve here)
 
 if TYPE_CHECKING:
     from sklearn.base import BaseEstimator

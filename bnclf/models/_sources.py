@@ -21,7 +21,6 @@ from bnclf.encoding._encoder import FeatureEncoder
 from bnclf.encoding._frames import (
     DiscreteData,
     as_frame,
-    as_target_vector,
     check_sample_weight,
     class_name_of,
     encode_target,
@@ -150,7 +149,7 @@ def first_partial_chunk(X: Any, y: Any, classes: Any, categories: Mapping | None
     ValueError
         Without ``classes``, or for a chunk without rows.
     """
-    from bnclf.counts._chunks import classes_of, declare
+    from bnclf.counts._chunks import classes_of, declare, target_series
 
     if classes is None:
         raise ValueError(
@@ -163,7 +162,7 @@ def first_partial_chunk(X: Any, y: Any, classes: Any, categories: Mapping | None
     weights = check_sample_weight(sample_weight, frame.shape[0])
     if weights is not None and not weights.all():  # the first chunk's states: rows of weight > 0
         keep = np.flatnonzero(weights > 0)
-        frame, y, sample_weight = frame.iloc[keep], _target_series(y).iloc[keep], weights[keep]
+        frame, y, sample_weight = frame.iloc[keep], target_series(y).iloc[keep], weights[keep]
     return PartialChunk(frame, y, sample_weight, classes_of(classes, y))
 
 
@@ -179,14 +178,3 @@ def check_later_partial_chunk(classes: Any, categories: Mapping | None, y: Any, 
         )
     if categories:
         raise ValueError("categories= is taken on the first call to partial_fit only.")
-
-
-def _target_series(y: Any) -> pd.Series:
-    """``y`` as a Series (a one-column DataFrame's column); as the chunk readers take it."""
-    if isinstance(y, pd.DataFrame):
-        if y.shape[1] != 1:
-            raise ValueError(f"y has {y.shape[1]} columns; these classifiers predict one target.")
-        return y.iloc[:, 0]
-    if isinstance(y, pd.Series):
-        return y
-    return pd.Series(as_target_vector(y))
