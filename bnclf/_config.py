@@ -274,7 +274,8 @@ class TableTooLargeError(MemoryError):
     budget (:func:`bnclf._config.memory_budget`); the message names the columns and the fix."""
 
 
-def _size(n_bytes: float) -> str:
+def readable_size(n_bytes: float) -> str:
+    """``n_bytes`` for a message: in TiB, GiB or MiB with one decimal, else in bytes."""
     for unit, scale in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20)):
         if n_bytes >= scale:
             return f"{n_bytes / scale:.1f} {unit}"

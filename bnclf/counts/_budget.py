@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from bnclf._config import TableTooLargeError, _size, memory_budget
+from bnclf._config import TableTooLargeError, memory_budget, readable_size
 
 _RAISE_BUDGET = "bnclf.set_config(memory_budget=...) or $BNCLF_MEMORY_BUDGET raises the budget."
 
@@ -41,9 +41,9 @@ def check_table_size(
     if need <= budget:
         return
     raise TableTooLargeError(
-        f"{what} {describe_columns(cardinalities, names, family)} would have {cells:,.0f} cells ({_size(need)}), "
-        f"over the memory budget of {_size(budget)}. Lower k or max_parents, merge rare categories, discretize "
-        f"many-valued columns, or drop identifier columns; {_RAISE_BUDGET}"
+        f"{what} {describe_columns(cardinalities, names, family)} would have {cells:,.0f} cells "
+        f"({readable_size(need)}), over the memory budget of {readable_size(budget)}. Lower k or max_parents, "
+        f"merge rare categories, discretize many-valued columns, or drop identifier columns; {_RAISE_BUDGET}"
     )
 
 
@@ -80,8 +80,8 @@ def check_tables_total(
     check_table_size(cardinalities, names, largest)
     raise TableTooLargeError(
         f"the {len(families):,} count tables this fit needs (the largest of "
-        f"{describe_columns(cardinalities, names, largest)}) would together take {_size(need)} with those already "
-        f"counted, over the memory budget of {_size(budget)}. Lower k or max_parents, use fewer or fewer-valued "
-        "columns (discretize with fewer bins, merge rare categories, drop identifier columns) or a learner with "
-        f"fewer families; {_RAISE_BUDGET}"
+        f"{describe_columns(cardinalities, names, largest)}) would together take {readable_size(need)} "
+        f"with those already counted, over the memory budget of {readable_size(budget)}. Lower k or max_parents, "
+        "use fewer or fewer-valued columns (discretize with fewer bins, merge rare categories, drop identifier "
+        f"columns) or a learner with fewer families; {_RAISE_BUDGET}"
     )

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 import bnclf.counts._tally as _tally
-from bnclf._config import TableTooLargeError, _size, memory_budget
+from bnclf._config import TableTooLargeError, memory_budget, readable_size
 from bnclf._entropy import xlogx
 from bnclf._threads import even_parts, run_parts
 from bnclf.counts._budget import describe_columns
@@ -263,11 +263,12 @@ def check_pair_terms_size(
         return
     d, width = cards.size, float(cards.sum())
     largest = describe_columns(cards, names, np.argsort(-cards, kind="stable")[:3].tolist())
-    itemized = ", ".join(f"{name} {_size(size)}" for name, size in sorted(parts.items(), key=lambda p: -p[1]))
+    itemized = ", ".join(f"{name} {readable_size(size)}" for name, size in sorted(parts.items(), key=lambda p: -p[1]))
     raise TableTooLargeError(
         f"the all-pairs information of the {d:,} features ({width:,.0f} values in all, {n_classes} classes; "
-        f"the largest columns: {largest}) would take {_size(need)} at once ({itemized}), over the memory "
-        f"budget of {_size(budget)}: these arrays grow with the square of the number of features and of values. "
+        f"the largest columns: {largest}) would take {readable_size(need)} at once ({itemized}), over the memory "
+        f"budget of {readable_size(budget)}: these arrays grow with the square of the number of features and of "
+        "values. "
         "Select fewer columns (for example with scikit-learn's SelectKBest in a Pipeline), drop identifier "
         "columns, merge rare categories or discretize with fewer bins, or use a learner that compares no "
         "pairs of features "

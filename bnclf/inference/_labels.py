@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from bnclf._config import TableTooLargeError, _size, memory_budget, row_chunks
+from bnclf._config import TableTooLargeError, memory_budget, readable_size, row_chunks
 from bnclf._logsumexp import logsumexp
 from bnclf.inference._elimination import elimination_order, moral_treewidth
 
@@ -269,8 +269,8 @@ def check_width(widest: int, cardinalities: int | None, what: str) -> int:
     need = 8.0 * cells
     if need > memory_budget():
         raise TableTooLargeError(
-            f"{what} needs a factor over {widest} classes ({cells:,} cells, {_size(need)} per row), "
-            f"over the memory budget of {_size(memory_budget())}. Lower max_parents, select fewer "
+            f"{what} needs a factor over {widest} classes ({cells:,} cells, {readable_size(need)} per row), "
+            f"over the memory budget of {readable_size(memory_budget())}. Lower max_parents, select fewer "
             "features, query fewer labels, or raise the budget (bnclf.set_config(memory_budget=...))."
         )
     return cells
@@ -351,8 +351,8 @@ class LabelKernel:
         need = 8.0 * 2**widest
         if need > memory_budget():
             raise TableTooLargeError(
-                f"This query needs a factor over {widest} classes ({2**widest:,} cells, {_size(need)} "
-                f"per row), over the memory budget of {_size(memory_budget())}. Query fewer labels, give "
+                f"This query needs a factor over {widest} classes ({2**widest:,} cells, {readable_size(need)} "
+                f"per row), over the memory budget of {readable_size(memory_budget())}. Query fewer labels, give "
                 "some labels, lower max_parents, or use MultilabelBNClassifier instead of the ensemble."
             )
         return order, 2**widest

@@ -52,7 +52,6 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-
 if TYPE_CHECKING:
     from sklearn.base import BaseEstimator
 
@@ -285,7 +284,7 @@ class _BoundedArchive:
 def _legacy_archive(archive: zipfile.ZipFile, path: Path) -> _BoundedArchive:
     """A first-format archive, checked before any member but ``model.json`` is read: it
     holds ``model.json`` and ``arrays.npz`` alone, and ``arrays.npz`` fits the memory budget."""
-    from bnclf._config import _size, memory_budget
+    from bnclf._config import memory_budget, readable_size
 
     for info in archive.infolist():
         if info.filename not in ("model.json", "arrays.npz"):
@@ -295,8 +294,8 @@ def _legacy_archive(archive: zipfile.ZipFile, path: Path) -> _BoundedArchive:
             )
         if info.file_size > memory_budget():
             raise ModelFileError(
-                f"{path}: {info.filename} inflates to {_size(info.file_size)}, over the memory budget of "
-                f"{_size(memory_budget())} (bnclf.set_config(memory_budget=...) raises it)."
+                f"{path}: {info.filename} inflates to {readable_size(info.file_size)}, over the memory budget of "
+                f"{readable_size(memory_budget())} (bnclf.set_config(memory_budget=...) raises it)."
             )
     return _BoundedArchive(archive)
 
@@ -361,7 +360,7 @@ def _refuse_unreferenced(archive: zipfile.ZipFile, referenced: set[int], path: P
 def _read_arrays(archive: zipfile.ZipFile, path: Path) -> list[np.ndarray]:
     """Every ``arrays/<n>.npy`` member (all the numeric arrays of one dtype, one after the
     other), each sized from its header before it is read."""
-    from bnclf._config import _size, memory_budget
+    from bnclf._config import memory_budget, readable_size
 
     names = sorted(
         (n for n in archive.namelist() if n.startswith("arrays/") and n.endswith(".npy")),
@@ -385,13 +384,14 @@ def _read_arrays(archive: zipfile.ZipFile, path: Path) -> list[np.ndarray]:
         declared = int(np.prod(shape, dtype=np.float64)) * dtype.itemsize
         if declared > archive.getinfo(name).file_size:  # the header promises more than the member holds
             raise ModelFileError(
-                f"{path}: {name} declares {_size(declared)} of values but holds "
-                f"{_size(archive.getinfo(name).file_size)}; the file is damaged. Refit the model."
+                f"{path}: {name} declares {readable_size(declared)} of values but holds "
+                f"{readable_size(archive.getinfo(name).file_size)}; the file is damaged. Refit the model."
             )
         total += declared
         if total > budget:
             raise ModelFileError(
-                f"{path}: its arrays would take {_size(total)} of memory, over the budget of {_size(budget)} "
+                f"{path}: its arrays would take {readable_size(total)} of memory, over the budget of "
+                f"{readable_size(budget)} "
                 "(bnclf.set_config(memory_budget=...) or $BNCLF_MEMORY_BUDGET raises it)."
             )
         with archive.open(name) as handle:
