@@ -243,7 +243,7 @@ def _read_index_labels(index: pd.Index) -> list:
     return index.tolist()
 
 
-def _sorted_labels(uniq: np.ndarray) -> list:
+def sorted_labels(uniq: np.ndarray) -> list:
     """The distinct values ``uniq`` (each once) in sorted order, as Python scalars."""
     uniq = np.asarray(uniq, dtype=object) if not isinstance(uniq, np.ndarray) else uniq
     return [python_scalar(v) for v in uniq[_sort_order(uniq)]]
