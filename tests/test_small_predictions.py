@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import bnclf.encoding._columns as columns_module
-import bnclf.encoding._encoder as encoder_module
+import bnclf.encoding._state_coder as coder_module
 from bnclf import AODEClassifier, TANClassifier
 from bnclf.encoding._columns import _frame_arrays, _objects
 from bnclf.encoding._encoder import FeatureEncoder
@@ -105,7 +105,7 @@ def every_path(encoder: FeatureEncoder, X, encode=None) -> list[tuple]:
         for blocks in (True, False):
             for fresh in (False, True):
                 enc = copy.deepcopy(encoder) if fresh else encoder  # a copy has no lookups built
-                with mock.patch.object(encoder_module, "_SMALL_ROWS", 1 << 30 if small else -1):
+                with mock.patch.object(coder_module, "_SMALL_ROWS", 1 << 30 if small else -1):
                     if blocks:
                         out.append(outcome(lambda: encode(enc)))
                     else:
@@ -143,7 +143,7 @@ def test_frames_code_alike_every_way(data, families, missing, handle_unknown):
     outcomes = every_path(encoder, test)
     assert all(o == outcomes[0] for o in outcomes), outcomes
     if len(test):
-        repeated = pd.concat([test] * (encoder_module._SMALL_ROWS // len(test) + 1), ignore_index=True)
+        repeated = pd.concat([test] * (coder_module._SMALL_ROWS // len(test) + 1), ignore_index=True)
         outcomes = every_path(encoder, repeated)
         assert all(o == outcomes[0] for o in outcomes), outcomes
     outcomes = every_path(encoder, test, lambda enc: enc.transform(test.iloc[:, ::-1]))  # selected by name
