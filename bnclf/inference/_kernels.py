@@ -457,12 +457,33 @@ class ComponentSums:
         together for all their rows. Rows with a component of more than
         ``_ENUMERATED_VALUES`` joint values are returned, for variable elimination.
         """
-        from scipy.sparse import coo_matrix
-        from scipy.sparse.csgraph import connected_components
-
         n, d = rows.size, codes.shape[1]
         live = unknown[rows] & ~barren[rows]
         members = self._family_members(d)  # (d, n_families): feature v in family f
+        variables, owner = self._split(live)
+        touched = (variables.astype(np.int64) @ members.astype(np.int64)) > 0
+        kept = touched & ~skipped[owner]
+        log_cards = np.log(np.array([self.cardinalities.get(v, 1) for v in range(d)], dtype=float))
+        too_big = (variables @ log_cards > math.log(_ENUMERATED_VALUES) + 1e-9) | (kept.sum(axis=1) > 16)
+        deferred = np.zeros(n, dtype=bool)
+        deferred[owner[too_big]] = True
+        safe = np.where(unknown[rows], 0, codes[rows])
+        untouched = ~skipped & ~((live.astype(np.int64) @ members.astype(np.int64)) > 0)
+        total = self._untouched_sums(safe, untouched)
+        chosen = np.flatnonzero(~deferred[owner])
+        self._add_component_sums(total, safe, variables[chosen], kept[chosen], owner[chosen])
+        out[rows[~deferred]] = total[~deferred]
+        return rows[deferred]
+
+    def _split(self, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(variables, owner)`` of the components of the ``(n, d)`` boolean ``live``
+        unknowns: ``variables[k]``, the features of component ``k`` (``(components, d)``
+        boolean), and ``owner[k]``, its row. Two live features of a row are in one
+        component when they share a family."""
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        n, d = live.shape
         first, second = self._couplings(d)
         both = live[:, first] & live[:, second]
         at, pair = np.nonzero(both)
@@ -477,35 +498,36 @@ class ComponentSums:
         variables[component, node_vars] = True
         owner = np.zeros(n_components, dtype=np.int64)
         owner[component] = node_rows
-        touched = (variables.astype(np.int64) @ members.astype(np.int64)) > 0
-        kept = touched & ~skipped[owner]
-        log_cards = np.log(np.array([self.cardinalities.get(v, 1) for v in range(d)], dtype=float))
-        too_big = (variables @ log_cards > math.log(_ENUMERATED_VALUES) + 1e-9) | (kept.sum(axis=1) > 16)
-        deferred = np.zeros(n, dtype=bool)
-        deferred[owner[too_big]] = True
-        # families that touch no unknown: one gather for every row
-        safe = np.where(unknown[rows], 0, codes[rows])
+        return variables, owner
+
+    def _untouched_sums(self, safe: np.ndarray, untouched: np.ndarray) -> np.ndarray:
+        """``(n, n_classes)``: each row's sum of the families marked in ``untouched``
+        (``(n, n_families)``: the families that touch no unknown), gathered from the codes
+        ``safe`` (0 at the unknowns) in batches of rows."""
+        n = safe.shape[0]
         total = np.zeros((n, self.n_classes))
-        untouched = ~skipped & ~((live.astype(np.int64) @ members.astype(np.int64)) > 0)
         step = max(1, _config.CHUNK_CELLS // max(1, self.gather.n_families * self.n_classes))
         for start in range(0, n, step):
             entries = self.gather(safe[start : start + step])
             total[start : start + step] = np.where(untouched[start : start + step, :, None], entries, 0.0).sum(axis=1)
-        # components, grouped by their features and kept families
-        chosen = np.flatnonzero(~deferred[owner])
-        bits = np.concatenate([variables[chosen], kept[chosen]], axis=1)
+        return total
+
+    def _add_component_sums(self, total, safe, variables, kept, owner) -> None:
+        """Add to ``total`` the enumerated sum of each component (its features
+        ``variables[k]``, its families ``kept[k]``, its row ``owner[k]``); components with the
+        same features and families are enumerated together for all their rows."""
+        d = variables.shape[1]
+        bits = np.concatenate([variables, kept], axis=1)
         packed = np.packbits(bits, axis=1)
         packed = np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1]))).ravel()
         _, first, group = np.unique(packed, return_index=True, return_inverse=True)
         order = np.argsort(group, kind="stable")
         bounds = np.searchsorted(group[order], np.arange(first.size + 1))
         for k, at in enumerate(first):
-            where = owner[chosen[order[bounds[k] : bounds[k + 1]]]]
+            where = owner[order[bounds[k] : bounds[k + 1]]]
             component_vars = np.flatnonzero(bits[at, :d])
             families = tuple(np.flatnonzero(bits[at, d:]))
             total[where] += self._enumerate(safe[where], component_vars, families)
-        out[rows[~deferred]] = total[~deferred]
-        return rows[deferred]
 
     def _enumerate(self, codes, variables, families) -> np.ndarray:
         """``log sum_values prod_families`` for rows whose ``variables`` are summed out,
