@@ -10,7 +10,9 @@ sums, a network's prediction, are one compiled pass over the rows
 rows: each feature gets an evidence vector (one-hot when observed, all ones
 when unknown), and the features are summed out one at a time in an elimination
 order fixed once per network, so the work is a few small ``numpy.einsum`` calls
-per feature whatever the pattern of missing values.
+per feature whatever the pattern of missing values; in networks with wide factors,
+:class:`ComponentSums` first enumerates the joint values of each row's small groups
+of unknowns that share families.
 """
 
 from __future__ import annotations
@@ -233,7 +235,11 @@ class NetworkKernel:
     Rows with unknown features whose unknowns are all *barren* (no observed
     descendant; the class counts as observed, because every class value is
     scored) need only gathers, since a barren node's CPT sums to one. Other
-    rows go through batched variable elimination.
+    rows are summed out exactly: in networks with wide elimination factors, by
+    enumerating each row's components of unknowns (:class:`ComponentSums`), rows
+    with a large component left over; then by one batched variable elimination
+    plan when its factors are small, else by each pattern of unknowns' own
+    elimination (:func:`~bnclf.inference._elimination.sum_out` in both).
     """
 
     def __init__(self, families: Sequence[Sequence[int]], log_cpts: Sequence[ArrayLike], class_index: int) -> None:
