@@ -171,7 +171,8 @@ def test_small_inputs_encode_as_large_ones():
     """Few rows go through dict lookups; the codes equal the vectorized path's."""
     import warnings
 
-    from bnclf.encoding._encoder import _SMALL_ROWS, FeatureEncoder
+    from bnclf.encoding._encoder import FeatureEncoder
+    from bnclf.encoding._state_coder import _SMALL_ROWS
 
     rng = np.random.default_rng(3)
     n = 300
@@ -425,7 +426,8 @@ def test_lookup_caches_are_rebuilt_and_not_pickled():
     enc = FeatureEncoder().fit(pd.DataFrame({"a": pd.Categorical(["x", "y"]), "b": [1, 2] * 1}))
     enc.transform(pd.DataFrame({"a": pd.Categorical(["y"] * 10), "b": [2] * 10}))  # a few rows: dict lookups
     enc.transform(pd.DataFrame({"a": ["y"] * 100, "b": [2] * 100}))  # many rows: tables and indexes
-    assert all(enc.__dict__.get(key) for key in ("_category_maps", "_lookup_dicts", "_integer_tables"))
+    coder = enc.__dict__.get("_coder")
+    assert all(getattr(coder, key) for key in ("category_maps", "lookup_dicts", "integer_tables"))
     copy = pickle.loads(pickle.dumps(enc))
     assert not any(key in copy.__dict__ for key in _CACHES)
     assert not any(key in enc.__getstate__() for key in _CACHES)

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import bnclf.encoding._columns as columns_module
-import bnclf.encoding._encoder as encoder_module
+import bnclf.encoding._state_coder as coder_module
 from bnclf import AODEClassifier, TANClassifier
 from bnclf.encoding._columns import _frame_arrays, _objects
 from bnclf.encoding._encoder import FeatureEncoder
@@ -99,13 +99,13 @@ def every_path(encoder: FeatureEncoder, X, encode=None) -> list[tuple]:
     """The outcomes of coding ``X`` every way: value by value or vectorized, the frame's
     columns read from its blocks or through ``DataFrame.items``, on ``encoder`` (whose
     lookups have been built) and on a fresh copy of it."""
-    encode = encode or (lambda enc: enc._codes(X))
+    encode = encode or (lambda enc: enc.codes(X))
     out = []
     for small in (True, False):
         for blocks in (True, False):
             for fresh in (False, True):
                 enc = copy.deepcopy(encoder) if fresh else encoder  # a copy has no lookups built
-                with mock.patch.object(encoder_module, "_SMALL_ROWS", 1 << 30 if small else -1):
+                with mock.patch.object(coder_module, "_SMALL_ROWS", 1 << 30 if small else -1):
                     if blocks:
                         out.append(outcome(lambda: encode(enc)))
                     else:
@@ -143,7 +143,7 @@ def test_frames_code_alike_every_way(data, families, missing, handle_unknown):
     outcomes = every_path(encoder, test)
     assert all(o == outcomes[0] for o in outcomes), outcomes
     if len(test):
-        repeated = pd.concat([test] * (encoder_module._SMALL_ROWS // len(test) + 1), ignore_index=True)
+        repeated = pd.concat([test] * (coder_module._SMALL_ROWS // len(test) + 1), ignore_index=True)
         outcomes = every_path(encoder, repeated)
         assert all(o == outcomes[0] for o in outcomes), outcomes
     outcomes = every_path(encoder, test, lambda enc: enc.transform(test.iloc[:, ::-1]))  # selected by name
@@ -192,8 +192,8 @@ def test_arrays_pandas_would_convert_go_through_a_frame():
         np.ma.masked_array(np.array([["y", "2"]], dtype=object), mask=[[True, False]]),
     ):
         frame = as_frame(array, encoder.feature_index)
-        np.testing.assert_array_equal(encoder._codes(array), encoder._codes(frame))
-    assert encoder._codes(np.array([["x", "2"], ["q", "1"]])).tolist() == [[0, 1], [UNKNOWN, 0]]
+        np.testing.assert_array_equal(encoder.codes(array), encoder.codes(frame))
+    assert encoder.codes(np.array([["x", "2"], ["q", "1"]])).tolist() == [[0, 1], [UNKNOWN, 0]]
 
 
 def test_values_that_cannot_be_categories_are_named_every_way():
@@ -210,20 +210,20 @@ def test_missing_and_unseen_values_in_a_numpy_row():
     train = pd.DataFrame({"a": ["x", "y", None], "b": [1, 2, 1]})
     enc = FeatureEncoder().fit(train)
     row = np.array([[None, 3]], dtype=object)
-    assert enc._codes(row).tolist() == [[enc.missing_codes_[0], UNKNOWN]]
-    assert enc._codes(np.array([[np.nan, 2.0]], dtype=object)).tolist() == [[2, 1]]
-    assert enc._codes(np.array([[1.0, 2.0]])).tolist() == [[UNKNOWN, 1]]
+    assert enc.codes(row).tolist() == [[enc.missing_codes_[0], UNKNOWN]]
+    assert enc.codes(np.array([[np.nan, 2.0]], dtype=object)).tolist() == [[2, 1]]
+    assert enc.codes(np.array([[1.0, 2.0]])).tolist() == [[UNKNOWN, 1]]
     strict = FeatureEncoder(handle_unknown="error").fit(train)
     with pytest.raises(ValueError, match=r"column 'b' has values never seen in training: \[3\]"):
-        strict._codes(row)
+        strict.codes(row)
     strict = FeatureEncoder(missing="ignore", handle_unknown="error").fit(train)
     with pytest.raises(ValueError, match=r"column 'a' has 1 missing values"):
-        strict._codes(np.array([[None, 2]], dtype=object))
+        strict.codes(np.array([[None, 2]], dtype=object))
 
 
 def test_integers_read_as_text_match_by_text_in_a_numpy_row():
     enc = FeatureEncoder().fit(pd.DataFrame({"t": ["0", "1"]}))
-    assert enc._codes(np.array([[1], [0], [5]])).tolist() == [[1], [0], [UNKNOWN]]
+    assert enc.codes(np.array([[1], [0], [5]])).tolist() == [[1], [0], [UNKNOWN]]
 
 
 def _frame_of_every_dtype() -> pd.DataFrame:

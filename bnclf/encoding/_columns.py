@@ -42,13 +42,12 @@ def _column_values(frame: pd.DataFrame, one_block: bool = True) -> tuple[list, n
 
     Notes
     -----
-    The columns are the arrays of :func:`_frame_arrays` (a fraction of a microsecond a
-    column), or, where pandas' storage cannot be read so, those of ``DataFrame.items``
-    (which builds a Series per column: about 1 µs with pandas 2, 8 to 20 µs with pandas
-    3); ``one_block=False`` then reads column by column without looking at the dtypes
-    (``DataFrame.dtypes`` builds a Series: about 15 µs), for frames expected to hold
-    extension columns. A frame whose columns share one numpy dtype is also read with one
-    ``to_numpy()`` call.
+    The columns are the arrays of :func:`_frame_arrays`, which reads pandas' block storage
+    directly (no Series per column), or, where that storage cannot be read so, those of
+    ``DataFrame.items`` (the public route); ``one_block=False`` then reads column by column
+    without looking at the dtypes (``DataFrame.dtypes`` builds a Series), for frames
+    expected to hold extension columns. A frame whose columns share one numpy dtype is
+    also read with one ``to_numpy()`` call.
     """
     out = _frame_arrays(frame)
     if out is None:
@@ -76,9 +75,9 @@ def _frame_arrays(frame: pd.DataFrame) -> list | None:
     Notes
     -----
     This reads pandas' internal storage (``DataFrame._mgr``: its ``blocks``, ``blknos``
-    and ``blklocs``, in pandas 2 and 3), since pandas 3 has no public access to a column
-    that costs less than a Series (8 to 20 µs a column: a one-row frame of a few dozen
-    columns would cost more to read than to score). The arrays are views, only read.
+    and ``blklocs``, in pandas 2 and 3), since pandas has no public access to a column
+    that costs less than building a Series, which for a one-row frame of a few dozen
+    columns would cost more than scoring it. The arrays are views, only read.
     Anything unexpected (another storage, a length that does not match) gives None, and
     the caller reads the frame through ``DataFrame.items``.
     """
@@ -103,9 +102,8 @@ def _frame_arrays(frame: pd.DataFrame) -> list | None:
 
 def _positional(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` to read column by column: with pandas 3, a view (copy-on-write) named by
-    position and without attrs, since pandas 3 boxes each column's name anew (an
-    Arrow-backed text name costs about 10 µs) and deep-copies the attrs into every Series
-    it builds; with pandas 2, ``frame`` itself."""
+    position and without attrs, since pandas 3 boxes each column's name anew and
+    deep-copies the attrs into every Series it builds; with pandas 2, ``frame`` itself."""
     if _PANDAS_3 and (frame.attrs or not isinstance(frame.columns, pd.RangeIndex)):
         frame = frame.set_axis(pd.RangeIndex(frame.shape[1]), axis=1)
         frame.attrs = {}
@@ -217,8 +215,7 @@ def _encode_arrow_text(columns: list) -> dict[int, tuple[np.ndarray, list]]:
 
 def category_labels(categories: pd.Index) -> list:
     """A categorical dtype's categories as Python scalars: Arrow-backed text through Arrow's
-    own ``to_pylist`` (about 2 µs for a few values, where ``Index.tolist`` takes 12 µs with
-    pandas 3), anything else through ``tolist``."""
+    own ``to_pylist`` (cheaper than ``Index.tolist``), anything else through ``tolist``."""
     if _is_arrow_text(categories.array):
         return index_labels(categories)
     return [python_scalar(v) for v in categories.tolist()]
@@ -241,8 +238,8 @@ def dtype_labels(dtype: pd.CategoricalDtype) -> list:
     -----
     A ``CategoricalDtype`` cannot change, and the slices of a frame (a cross-validation's
     folds, a test split taken by ``iloc``) keep their columns' dtype objects, so a fit or a
-    prediction on a slice reads each column's labels once per dtype, not once per call: about
-    2 to 8 µs a column with pandas 3. The dtype is held by a weak reference, so an entry
+    prediction on a slice reads each column's labels once per dtype, not once per call. The
+    dtype is held by a weak reference, so an entry
     whose dtype is gone (its id reused) is never read.
     """
     return remembered_labels(_DTYPE_LABELS, dtype, _read_dtype_labels, _DTYPE_LABELS_LONGEST)
@@ -274,8 +271,8 @@ def _sorted_factorize(values) -> tuple[np.ndarray, list]:
 
 def _category_codes(values: pd.Categorical) -> np.ndarray:
     """The codes of a categorical array, only to be read: the array it stores (pandas'
-    ``_codes``), where the public ``codes`` makes a read-only view on each call (about
-    0.5 µs, as long as coding a one-row column); ``codes`` if it stores none."""
+    ``_codes``), where the public ``codes`` makes a read-only view on each call (as long as
+    coding a one-row column); ``codes`` if it stores none."""
     codes = getattr(values, "_codes", None)
     return codes if isinstance(codes, np.ndarray) else values.codes
 

@@ -3,44 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from itertools import repeat
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from bnclf._params import check_option
-from bnclf.encoding._columns import (
-    _DENSE_RANGE,
-    _category_codes,
-    _column_values,
-    _dense_integer_codes,
-    _encode_arrow_text,
-    _has_pyarrow,
-    _hashable,
-    _integer_ranges,
-    _objects,
-    _shifted_chunks,
-    _sorted_codes,
-    _sorted_factorize,
-    dtype_labels,
-)
+from bnclf.encoding._columns import _column_values, _hashable
 from bnclf.encoding._frames import (
-    MAX_INTEGER_CATEGORIES,
     MISSING_OPTIONS,
     UNKNOWN,
     UNKNOWN_OPTIONS,
-    IdLikeColumnWarning,
-    ManyValuedIntegerWarning,
-    UnseenValuesWarning,
-    _looks_continuous,
-    _text,
-    _unique_missing_label,
     as_frame,
     index_labels,
-    python_scalar,
-    shown_names,
 )
+from bnclf.encoding._learn_states import check_states, given_states, learn_states
+from bnclf.encoding._state_coder import StateCoder
+from bnclf.encoding._unknown_values import fill_missing, match_by_text, refuse_unseen, warn_if_mostly_unseen
 
 
 class FeatureEncoder:
@@ -86,10 +65,10 @@ class FeatureEncoder:
     only: a categorical column's codes, ``pd.factorize`` (which encodes Arrow-backed
     text through Arrow's ``dictionary_encode``) and ``Index.get_indexer`` on each
     column's few distinct values; the text columns of a call are factorized
-    together, in one pass. The categorical dtype is the fastest input: its codes
-    are read, not hashed. A frame's columns are read from pandas' storage, without a
-    Series per column; a numpy array of numbers, booleans or objects is coded as it is,
-    as the frame made of it would be, without building that frame.
+    together, in one pass. A categorical column's codes are read, not hashed. A
+    frame's columns are read from pandas' storage, without a Series per column; a
+    numpy array of numbers, booleans or objects is coded as it is, as the frame made
+    of it would be, without building that frame.
     """
 
     def __init__(self, missing: str = "category", handle_unknown: str = "marginalize") -> None:
@@ -115,16 +94,7 @@ class FeatureEncoder:
         """
         check_option("missing", missing, MISSING_OPTIONS)
         check_option("handle_unknown", handle_unknown, UNKNOWN_OPTIONS)
-        labels = [[python_scalar(v) for v in column] for column in labels]
-        has_missing = [False] * len(labels) if has_missing is None else [bool(h) for h in has_missing]
-        categories, codes = [], []
-        for column, has in zip(labels, has_missing):
-            if has and missing == "category":
-                codes.append(len(column))
-                column = column + [_unique_missing_label(column)]
-            else:
-                codes.append(None)
-            categories.append(column)
+        categories, codes = given_states(labels, has_missing, missing)
         encoder = cls(missing, handle_unknown)
         encoder.__setstate__(
             {
@@ -148,7 +118,7 @@ class FeatureEncoder:
             state["missing_codes_"] = state.pop("_missing_code")
         for old in ("_labels", "_observed", "_observed_index"):
             state.pop(old, None)
-        self.__dict__.update({k: v for k, v in state.items() if k not in _CACHES})
+        self.__dict__.update({k: v for k, v in state.items() if k not in _CACHES and k not in _OLD_CACHES})
         if "categories_" in state:
             self._set_states(self.feature_names_, self.categories_, self.missing_codes_)
             self.check_states()
@@ -165,21 +135,7 @@ class FeatureEncoder:
         """Raise a ValueError unless the fitted state is consistent: one list of states per
         column, each non-empty, without repeated states, and every ``"<missing>"`` state
         the last of its column (what a model file is checked against)."""
-        names, categories, codes = self.feature_names_, self.categories_, self.missing_codes_
-        if not (len(names) == len(categories) == len(codes)):
-            raise ValueError(
-                f"the encoder has {len(names)} feature names, {len(categories)} state lists and "
-                f"{len(codes)} missing-state codes; they must be one per column."
-            )
-        if len(set(map(str, names))) != len(names):
-            raise ValueError(f"feature names must be unique as text; got {shown_names(names)}.")
-        for name, states, code in zip(names, categories, codes):
-            if not states:
-                raise ValueError(f"column {name!r} has no states.")
-            if not pd.Index(states, dtype=object).is_unique:
-                raise ValueError(f"column {name!r} has repeated states: {states[:10]}.")
-            if code is not None and code != len(states) - 1:
-                raise ValueError(f"column {name!r}: the missing-value state must be its last state, not {code}.")
+        check_states(self.feature_names_, self.categories_, self.missing_codes_)
 
     @property
     def observed_(self) -> list[list]:
@@ -201,6 +157,8 @@ class FeatureEncoder:
 
     # -- fitting ---------------------------------------------------------------------------------
     def fit(self, X: pd.DataFrame) -> FeatureEncoder:
+        """Learn the states of every column of ``X`` (:func:`~bnclf.encoding._learn_states.learn_states`:
+        its errors and warnings) and return the encoder."""
         self._fit(X, keep_codes=False)
         return self
 
@@ -212,128 +170,13 @@ class FeatureEncoder:
     def _fit(self, X: pd.DataFrame, keep_codes: bool) -> np.ndarray | None:
         check_option("missing", self.missing, MISSING_OPTIONS)
         check_option("handle_unknown", self.handle_unknown, UNKNOWN_OPTIONS)
-        if X.shape[1] == 0:
-            raise ValueError(
-                f"Found array with 0 feature(s) (shape={X.shape}) while a minimum of 1 is "
-                "required: X has no feature columns."
-            )
-        names = index_labels(X.columns)
-        if len(set(map(str, names))) != len(names):
-            raise ValueError(f"Feature names must be unique as text; got {names}.")
         for cache in _CACHES:
             self.__dict__.pop(cache, None)
-        n = X.shape[0]
-        # column-major: each column is written, and counted from, as one contiguous block
-        codes = np.empty((n, len(names)), dtype=np.int64, order="F") if keep_codes else None
-        columns, block = _column_values(X)
-        arrow = _encode_arrow_text(columns) if _has_pyarrow() else {}  # Arrow-backed text, in one pass
-        dense = _dense_integer_codes(columns, block, codes)  # short-range integers: counted, codes written
-        categories, missing_codes, own_states, locals_ = [], [], {}, []
-        for j, (name, values) in enumerate(zip(names, columns)):
-            dtype = values.dtype
-            if isinstance(dtype, pd.CategoricalDtype):  # its codes, and its categories as the states (no map)
-                labels = dtype_labels(dtype)
-                if not labels:
-                    raise ValueError(f"column {name!r} has no observed values; drop it.")
-                local = values.codes  # -1: missing (int8 or int16: cast where written)
-                own_states[j] = (dtype, None, labels, None)
-                if keep_codes:
-                    codes[:, j] = local
-                locals_.append(local)
-                categories.append(labels)
-                continue
-            kind = getattr(dtype, "kind", "O")  # numpy, masked and arrow dtypes: 'f' float, 'iu' integer
-            if kind == "f" and _looks_continuous(values):
-                raise ValueError(
-                    f"column {name!r} looks continuous ({pd.unique(values[~pd.isna(values)]).size} distinct "
-                    "float values); discretize it first, e.g. with bnclf.MDLDiscretizer in "
-                    "make_pipeline(MDLDiscretizer(), TANClassifier()) (command line: "
-                    "--discretize mdl), or cast it to a categorical dtype if its values are categories."
-                )
-            if j in arrow:
-                local, labels = _sorted_codes(*arrow[j])
-            elif j in dense:
-                local, labels = None, dense[j]  # no missing value; its codes are written
-            else:
-                try:
-                    local, labels = _sorted_factorize(values)
-                except TypeError as exc:  # lists, dicts, sets: values that cannot be told apart
-                    bad = next((v for v in values if not _hashable(v)), None)
-                    raise ValueError(
-                        f"column {name!r} holds {type(bad).__name__} values such as {bad!r}, which cannot be "
-                        "categories; a cell must be a number, a text or a category: convert the column "
-                        f"(e.g. X[{name!r}].astype(str)) or drop it."
-                    ) from exc
-            if kind in "iuf":
-                self._warn_if_many_valued(name, len(labels))
-            if not labels:
-                raise ValueError(f"column {name!r} has no observed values; drop it.")
-            if keep_codes and local is not None:
-                codes[:, j] = local
-            locals_.append(local)
-            categories.append(labels)
-        # the missing values: a state of their own, left out, or an error
-        if keep_codes:  # the columns' least codes in one pass
-            lowest = codes.min(axis=0).tolist() if n else [0] * len(names)
-        else:
-            lowest = [local.min() if local is not None and local.size else 0 for local in locals_]
-        for j, (name, local, low) in enumerate(zip(names, locals_, lowest)):
-            labels = categories[j]
-            if low >= 0 and len(labels) < 50:  # no missing value, too few values to look like an id
-                missing_codes.append(None)
-                continue
-            missing = local < 0 if low < 0 else None
-            n_missing = 0 if missing is None else int(np.count_nonzero(missing))
-            self._warn_if_id_like(name, len(labels), n - n_missing)
-            code = None
-            if n_missing:
-                if self.missing == "error":
-                    raise ValueError(
-                        f"column {name!r} has {n_missing} missing values and "
-                        "missing='error'; use missing='category' (a state of its own) or "
-                        "missing='ignore' (left out of the counts), or impute them first."
-                    )
-                if self.missing == "category":
-                    code = len(labels)
-                    categories[j] = labels + [_unique_missing_label(labels)]
-                    if keep_codes:
-                        codes[missing, j] = code
-            missing_codes.append(code)
-        self._set_states(names, categories, missing_codes)
-        self._category_maps = own_states  # columns of this dtype (slices of X, a test split) map by identity
-        return codes
-
-    @staticmethod
-    def _warn_if_many_valued(name, n_values: int) -> None:
-        if n_values <= MAX_INTEGER_CATEGORIES:
-            return
-        import warnings
-
-        warnings.warn(
-            f"column {name!r} is an integer column with {n_values} distinct "
-            f"values (more than {MAX_INTEGER_CATEGORIES}); each value becomes a "
-            "category. If it is a quantity, discretize it (MDLDiscretizer and "
-            "QuantileDiscretizer bin such columns, e.g. make_pipeline(MDLDiscretizer(), "
-            "TANClassifier()); command line: --discretize mdl); if its values are "
-            "categories, cast it with .astype('category') to keep them and silence this warning.",
-            ManyValuedIntegerWarning,
-            stacklevel=5,
-        )
-
-    @staticmethod
-    def _warn_if_id_like(name, n_values: int, n_known: int) -> None:
-        if not (n_values >= 50 and n_values >= 0.9 * n_known):
-            return
-        import warnings
-
-        every = "every row" if n_values == n_known else "nearly every row"
-        warnings.warn(
-            f"column {name!r} has a different value in {every} ({n_values} values in "
-            f"{n_known} rows), like an identifier: it tells little about the class of a new "
-            f"row and makes its count tables as large as the data; drop it (command line: --drop {name}).",
-            IdLikeColumnWarning,
-            stacklevel=5,
-        )
+        learned = learn_states(X, self.missing, keep_codes)
+        self._set_states(learned.names, learned.categories, learned.missing_codes)
+        # columns of the training dtypes (slices of X, a test split) map to the states by identity
+        self._coder = StateCoder(self.observed_, learned.category_maps)
+        return learned.codes
 
     # -- coding ----------------------------------------------------------------------------------
     def transform(self, X: pd.DataFrame, *, training: bool = False) -> np.ndarray:
@@ -360,20 +203,53 @@ class FeatureEncoder:
         """
         if index_labels(X.columns) != self.feature_names_:
             X = X[self.feature_names_]
-        return self._codes(X, training)
+        return self.codes(X, training)
 
-    def _codes(self, X: pd.DataFrame | np.ndarray, training: bool = False) -> np.ndarray:
-        """:meth:`transform` of a frame whose columns are the fitted ones, in order, or of a
-        2-D numpy array of as many columns: coded as the frame that
-        :func:`~bnclf.encoding._frames.as_frame` makes of it, and, when its dtype is
-        boolean, integer, float or object (one numpy block in that frame), read as it is,
-        column by column, without building the frame."""
+    def codes(self, X: pd.DataFrame | np.ndarray, training: bool = False) -> np.ndarray:
+        """The codes of rows whose columns are the fitted ones, in order (what
+        :meth:`transform` gives once it has selected the columns by name).
+
+        Parameters
+        ----------
+        X : DataFrame or ndarray of shape (n_samples, n_features)
+            A frame whose columns are ``feature_names_`` in order (not checked: they are
+            read by position), or a 2-D numpy array of as many columns, coded exactly as
+            the frame that :func:`~bnclf.encoding._frames.as_frame` makes of it.
+        training : bool, default=False
+            As in :meth:`transform`: a value never seen in training is an error, and a
+            missing value stays ``UNKNOWN`` only under ``missing="ignore"``.
+
+        Returns
+        -------
+        ndarray of int64, shape (n_samples, n_features), column-major
+            Each value's state code; ``UNKNOWN`` (-1) where a value is missing and has no
+            state, or was never seen in training and ``handle_unknown="marginalize"``.
+
+        Raises
+        ------
+        ValueError
+            A value that cannot be hashed (a list, a dict; the message names its column);
+            a value never seen in training, when ``training`` or under
+            ``handle_unknown="error"``; otherwise (not ``training``), a value whose text
+            matches several states, and, under ``handle_unknown="error"``, a missing value
+            in a column without a ``"<missing>"`` state.
+
+        Warns
+        -----
+        UnseenValuesWarning
+            Most of a column's values (at least 10 observed) were never seen in training.
+
+        Notes
+        -----
+        A numpy array of booleans, integers, floats or objects (one numpy block in that
+        frame) is read as it is, column by column, without building the frame.
+        """
         if isinstance(X, np.ndarray) and not (type(X) is np.ndarray and X.ndim == 2 and X.dtype.kind in "biufO"):
             X = as_frame(X, self.feature_index)  # text, dates, a subclass: as pandas holds them
         if isinstance(X, np.ndarray):
             columns, block = None, X  # its columns are views, taken when needed
         else:
-            maps = self.__dict__.get("_category_maps", {})
+            maps = self._state_coder().category_maps
             # columns all categorical in training: no look at the dtypes for a one-block read
             columns, block = _column_values(X, one_block=len(maps) < len(self.feature_names_))
         try:
@@ -390,245 +266,44 @@ class FeatureEncoder:
                     ) from exc
             raise
 
+    _codes = codes  # the name models called before codes was public; removed once they call codes
+
+    def _state_coder(self) -> StateCoder:
+        """The lookup structures of the fitted states (built on first use; never pickled)."""
+        coder = self.__dict__.get("_coder")
+        if coder is None:
+            coder = self._coder = StateCoder(self.observed_)
+        return coder
+
     def _looked_up(self, columns: list | None, block: np.ndarray | None, n: int, training: bool) -> np.ndarray:
         """The codes of ``n`` rows given as the values of each column and, when they share a
         numpy dtype, as one ``(n, columns)`` block (:func:`_column_values`; ``columns`` None:
-        the block's columns)."""
-        by_column = np.empty((len(self.feature_names_), n), dtype=np.int64)  # row j: column j's codes
-        if n == 0:
-            return by_column.T
-        if n <= _SMALL_ROWS:
-            unknown = self._code_small(columns, block, by_column)
-        else:
-            columns = list(block.T) if columns is None else columns
-            arrow = _encode_arrow_text(columns) if _has_pyarrow() else {}
-            coded = self._code_integers(columns, by_column, block)
-            for j, values in enumerate(columns):
-                if j not in coded:
-                    by_column[j] = self._column_codes(j, values, arrow.get(j))
-            unknown = np.flatnonzero(by_column.min(axis=1) <= UNKNOWN).tolist()
+        the block's columns): the coder's, then the decision on each value without a state."""
+        by_column, unknown = self._state_coder().code(columns, block, n)  # row j: column j's codes
         codes = by_column.T  # column-major, as the kernels read it
         for j in unknown:  # a value without a state
             values = block[:, j] if columns is None else columns[j]
-            col = codes[:, j].copy()
+            name, col = self.feature_names_[j], codes[:, j].copy()
             missing = np.asarray(pd.isna(values), dtype=bool)
             unseen = (col == UNKNOWN) & ~missing
             if unseen.any():
                 if not training:
                     col = self._match_by_text(j, values, col, unseen)
                     unseen = (col == UNKNOWN) & ~missing
-                    self._warn_if_mostly_unseen(j, values, unseen, missing)
+                    warn_if_mostly_unseen(name, self.categories_[j], values, unseen, missing)
                 if unseen.any() and (training or self.handle_unknown == "error"):
-                    examples = pd.unique(_objects(values)[unseen])[:5].tolist()
-                    raise ValueError(
-                        f"column {self.feature_names_[j]!r} has values never seen in training: {examples}; known "
-                        f"values are {self.categories_[j][:10]}. Use handle_unknown='marginalize' "
-                        "to sum them out, or refit on data that contains them."
-                    )
-            codes[:, j] = self._fill_missing(j, col, missing, training)
+                    refuse_unseen(name, self.categories_[j], values, unseen)
+            refuse = not training and self.handle_unknown == "error"
+            codes[:, j] = fill_missing(name, self.missing_codes_[j], col, missing, refuse)
         return codes
 
-    def _column_codes(self, j: int, values, factorized: tuple | None = None) -> np.ndarray:
-        """The observed-state codes of one column's values, ``UNKNOWN`` where a value is
-        missing or has no state (a category column's own codes, int8 or int16, when its
-        categories are the fitted states: the caller writes them into its int64 array).
-        ``factorized``: the column's ``(codes, distinct values)`` when the text columns were
-        factorized together."""
-        if isinstance(values.dtype, pd.CategoricalDtype):  # through its categories' map
-            own = _category_codes(values)
-            mapping = self._category_map(j, values.dtype)
-            return own if mapping is None else mapping[own]  # -1 -> UNKNOWN
-        local, uniques = factorized if factorized is not None else pd.factorize(values)
-        uniques = uniques.tolist() if not isinstance(uniques, list) else uniques
-        if len(uniques) <= _DICT_LOOKUPS:  # a few distinct values: a dict lookup each
-            get = self._lookups()[j].get
-            lookup = np.array([get(v, UNKNOWN) if _hashable(v) else UNKNOWN for v in uniques] + [UNKNOWN])
-        else:
-            lookup = np.append(self._state_index(j).get_indexer(np.asarray(uniques, dtype=object)), UNKNOWN)
-        return lookup.take(local)  # local -1 (missing) -> UNKNOWN
-
-    def _code_integers(self, columns: list, by_column: np.ndarray, block: np.ndarray | None = None) -> set[int]:
-        """Write the codes of the numpy integer columns whose states are integers in a
-        short range and whose values all lie in it into ``by_column``, a chunk of columns
-        at a time by one gather from a table of all their codes indexed by value; return
-        their positions."""
-        positions, lows, highs = _integer_ranges(columns, block)
-        chosen, chosen_lows, tables = [], [], []
-        for j, low, high in zip(positions, lows, highs):
-            table = self._integer_table(j)
-            # every value inside the table, compared as Python integers: exact at the ends of every type
-            if table is not None and table[0] <= low and high < table[0] + len(table[1]):
-                chosen.append(j)
-                chosen_lows.append(table[0])
-                tables.append(table[1])
-        if not chosen:
-            return set()
-        sizes = np.array([len(t) for t in tables], dtype=np.int64)
-        table = np.concatenate(tables)
-        for start, rows in _shifted_chunks(columns, chosen, chosen_lows, np.cumsum(sizes) - sizes):
-            targets = chosen[start : start + len(rows)]
-            if targets == list(range(targets[0], targets[0] + len(targets))):
-                table.take(rows, out=by_column[targets[0] : targets[0] + len(targets)])
-            else:
-                by_column[targets] = table.take(rows)
-        return set(chosen)
-
-    def _code_small(self, columns: list | None, block: np.ndarray | None, by_column: np.ndarray) -> list[int]:
-        """Write the codes of a few rows into ``by_column`` by a ``dict`` lookup per value
-        (the rows of a one-block ``block`` as Python scalars, a row at a time; a category
-        column by its codes, through the map of its categories) and return the positions of
-        the columns with an ``UNKNOWN`` code. A value that cannot be hashed raises a
-        TypeError."""
-        lookups = self._lookups()
-        if block is not None:
-            rows = [list(map(dict.get, lookups, row, repeat(UNKNOWN))) for row in block.tolist()]
-            by_column.T[:] = rows
-            if not any(UNKNOWN in row for row in rows):
-                return []
-        else:
-            flat, maps = [], self.__dict__.setdefault("_category_maps", {})  # column after column
-            for j, values in enumerate(columns):
-                dtype = values.dtype
-                if isinstance(dtype, pd.CategoricalDtype):
-                    own = _category_codes(values).tolist()
-                    seen = maps.get(j)  # the map of the last dtype seen (_category_map), by identity
-                    mapping = seen[3] if seen is not None and seen[0] is dtype else self._category_map(j, dtype, True)
-                    flat += own if mapping is None else [mapping[c] for c in own]  # -1 -> UNKNOWN
-                else:
-                    flat += map(lookups[j].get, _objects(values).tolist(), repeat(UNKNOWN))
-            by_column.reshape(-1)[:] = flat  # a view: by_column is C-ordered
-            if UNKNOWN not in flat:
-                return []
-        return np.flatnonzero((by_column == UNKNOWN).any(axis=1)).tolist()
-
-    def _state_index(self, j: int) -> pd.Index:
-        """The observed states of column ``j`` as an object ``pd.Index`` (built on first use)."""
-        indexes = self.__dict__.setdefault("_state_indexes", {})
-        index = indexes.get(j)
-        if index is None:
-            index = indexes[j] = pd.Index(self._observed_of(j), dtype=object)
-        return index
-
-    def _integer_table(self, j: int) -> tuple[int, np.ndarray] | None:
-        """``(low, codes)`` with ``codes[v - low]`` the state of integer value ``v``
-        (``UNKNOWN`` if none), when every observed label of column ``j`` is an integer
-        within a range of at most ``_DENSE_RANGE``; else ``None``."""
-        tables = self.__dict__.setdefault("_integer_tables", {})
-        if j not in tables:
-            labels = self._observed_of(j)
-            table = None
-            if all(isinstance(v, int) and not isinstance(v, bool) for v in labels):
-                low, high = min(labels), max(labels)
-                if high - low < _DENSE_RANGE and -(2**63) <= low and high < 2**63:
-                    codes = np.full(high - low + 1, UNKNOWN, dtype=np.int64)
-                    codes[np.array(labels, dtype=np.int64) - low] = np.arange(len(labels))
-                    table = (low, codes)
-            tables[j] = table
-        return tables[j]
-
-    def _category_map(self, j: int, dtype: pd.CategoricalDtype, listed: bool = False) -> np.ndarray | list | None:
-        """Codes of ``dtype``'s categories in the fitted states, ``UNKNOWN`` appended (for
-        the code -1 of a missing value), as an array (a list of Python integers when
-        ``listed``); ``None`` when they are the fitted states.
-
-        Kept for the last dtype of each column: the same dtype maps by identity, another
-        whose categories are the same labels in the same order (another frame's equal dtype)
-        reuses its map. Categories are compared as the lists of Python scalars the states
-        are (Python equality, value by value: 2**53 + 1 is not 2.0**53), which costs a few
-        microseconds where ``Index.equals`` costs 5 to 10 with pandas 3."""
-        maps = self.__dict__.setdefault("_category_maps", {})
-        seen = maps.get(j)
-        if seen is not None and seen[0] is dtype:
-            return seen[3] if listed else seen[1]
-        labels = dtype_labels(dtype)
-        if seen is not None and labels == seen[2]:
-            mapping, mapped = seen[1], seen[3]
-        elif labels == self._observed_of(j):
-            mapping = mapped = None
-        else:
-            known = self._state_index(j)
-            mapping = np.append(known.get_indexer(np.asarray(labels, dtype=object)), UNKNOWN).astype(np.int64)
-            mapped = mapping.tolist()
-        maps[j] = (dtype, mapping, labels, mapped)
-        return mapped if listed else mapping
-
-    def _lookups(self) -> list[dict]:
-        """``value -> code`` of every column's observed labels (built on first use)."""
-        lookups = self.__dict__.get("_lookup_dicts")
-        if lookups is None:
-            lookups = self._lookup_dicts = [{v: k for k, v in enumerate(labels)} for labels in self.observed_]
-        return lookups
-
-    def _fill_missing(self, j, col, missing, training) -> np.ndarray:
-        """Missing values take the ``"<missing>"`` state, stay unknown, or are refused."""
-        if missing.any():
-            if self.missing_codes_[j] is not None:
-                col[missing] = self.missing_codes_[j]
-            elif not training and self.handle_unknown == "error":
-                raise ValueError(
-                    f"column {self.feature_names_[j]!r} has {int(missing.sum())} missing "
-                    "values, which the model has no state for, and handle_unknown='error'; "
-                    "use handle_unknown='marginalize' to sum them out exactly."
-                )
-        return col
-
-    def _match_by_text(self, j, values, col, unseen) -> np.ndarray:
-        """Codes for unseen values whose text names exactly one known state.
-
-        A column read as integers at predict time but as strings ``'0'``, ``'1'``
-        at fit time (or the other way round) would otherwise have every value
-        unseen and summed out, and the model would answer its prior. When the
-        known states have distinct texts, a value is matched by its text (an
-        integral float by the text of its integer). When several states share a
-        text (``1`` and ``'1'``), a value with that text is an error that names the
-        column and the fix, rather than a guess.
-        """
-        labels = self._observed_of(j)
-        texts = pd.Index([_text(v) for v in labels])
-        codes, distinct = pd.factorize(_objects(values)[unseen])
-        if not texts.is_unique:  # e.g. both 1 and '1' are states: a value with that text is ambiguous
-            shared = set(texts[texts.duplicated(keep=False)])
-            clash = [v for v in distinct if _text(v) in shared]
-            if clash:
-                states = [s for s in labels if _text(s) == _text(clash[0])]
-                raise ValueError(
-                    f"column {self.feature_names_[j]!r}: the value {clash[0]!r} matches none of the "
-                    f"training states exactly, and its text matches several of them ({states!r}); "
-                    "give the column the type it had in training (e.g. .astype(str), or "
-                    ".astype(int)), so that each value names one state."
-                )
-            return col  # no value's text is ambiguous: the unseen values stay unseen
-        matched = texts.get_indexer([_text(v) for v in distinct])  # once per distinct value
-        col = col.copy()
-        col[np.flatnonzero(unseen)] = matched[codes]
-        return col
-
-    def _warn_if_mostly_unseen(self, j, values, unseen, missing) -> None:
-        observed = int((~missing).sum())
-        if observed >= 10 and unseen.sum() >= 0.5 * observed:
-            import warnings
-
-            examples = pd.unique(_objects(values)[unseen])[:3].tolist()
-            warnings.warn(
-                f"column {self.feature_names_[j]!r}: {int(unseen.sum())} of {observed} values "
-                f"were never seen in training (e.g. {examples}; known: "
-                f"{self.categories_[j][:5]}); they are summed out, so the model answers "
-                "without this column. Check that the column has the same type and coding as "
-                "in training.",
-                UnseenValuesWarning,
-                stacklevel=4,
-            )
+    def _match_by_text(self, j: int, values, col: np.ndarray, unseen: np.ndarray) -> np.ndarray:
+        """:func:`~bnclf.encoding._unknown_values.match_by_text` for column ``j``."""
+        return match_by_text(self.feature_names_[j], self._observed_of(j), values, col, unseen)
 
 
-_CACHES = ("_feature_index", "_state_indexes", "_integer_tables", "_category_maps", "_lookup_dicts")
+_CACHES = ("_feature_index", "_coder")
 """Lookup structures an encoder builds on first use (never part of its state)."""
 
-
-_DICT_LOOKUPS = 1 << 10
-"""Columns with at most this many distinct values look them up in a ``dict``; more, in a
-``pd.Index`` (one vectorized call)."""
-
-
-_SMALL_ROWS = 64
-"""Inputs of at most this many rows are coded by a ``dict`` lookup per value: below a few
-dozen rows that costs less than building a hash table for the call."""
+_OLD_CACHES = ("_state_indexes", "_integer_tables", "_category_maps", "_lookup_dicts")
+"""The lookup structures of earlier bnclf versions, dropped from a state that holds them."""

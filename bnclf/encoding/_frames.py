@@ -228,8 +228,7 @@ _INDEX_LABELS: dict[int, tuple] = {}
 def index_labels(index: pd.Index) -> list:
     """``index.tolist()`` (a new list), remembered for the Index object (an Index cannot
     change; a frame's columns are read at each fit and prediction); Arrow-backed text without
-    a missing value through Arrow's own ``to_pylist`` (about 1 µs for a dozen names, where
-    ``Index.tolist`` takes 5 µs and more with pandas 3)."""
+    a missing value through Arrow's own ``to_pylist`` (cheaper than ``Index.tolist``)."""
     return remembered_labels(_INDEX_LABELS, index, _read_index_labels)
 
 
@@ -243,7 +242,7 @@ def _read_index_labels(index: pd.Index) -> list:
     return index.tolist()
 
 
-def _sorted_labels(uniq: np.ndarray) -> list:
+def sorted_labels(uniq: np.ndarray) -> list:
     """The distinct values ``uniq`` (each once) in sorted order, as Python scalars."""
     uniq = np.asarray(uniq, dtype=object) if not isinstance(uniq, np.ndarray) else uniq
     return [python_scalar(v) for v in uniq[_sort_order(uniq)]]
@@ -308,7 +307,7 @@ def as_frame(
         )
     if np.iscomplexobj(array):
         raise ValueError("Complex data not supported; features must be discrete categories.")
-    if feature_names is None:  # an object Index: pandas 3 would make text names Arrow-backed (40 µs more)
+    if feature_names is None:  # an object Index: pandas 3 would make text names Arrow-backed, which costs more
         feature_names = pd.Index([f"x{i}" for i in range(array.shape[1])], dtype=object)
     elif not isinstance(feature_names, pd.Index):
         feature_names = list(feature_names)
@@ -520,7 +519,7 @@ def _read_sorted_categories(dtype: pd.CategoricalDtype) -> tuple[np.ndarray, np.
 def _category_array(dtype: pd.CategoricalDtype) -> np.ndarray:
     """``np.asarray(dtype.categories)``; Arrow-backed text as an object array of the labels
     read once per dtype (:func:`bnclf.encoding._columns.dtype_labels`), where pandas 3 converts
-    the categories anew on each call (about 50 µs for a few labels)."""
+    the categories anew on each call."""
     if not _is_arrow_text(dtype.categories.array):
         return np.asarray(dtype.categories)
     from bnclf.encoding._columns import dtype_labels

@@ -33,7 +33,8 @@ from sklearn.utils import check_random_state
 import bnclf.evaluation._metrics as _m
 from bnclf._folds import fold_of_each_row
 from bnclf._params import verbose_from
-from bnclf.encoding._frames import MAX_INTEGER_CATEGORIES, _sorted_labels
+from bnclf.encoding._frames import MAX_INTEGER_CATEGORIES
+from bnclf.encoding._frames import sorted_labels as _sorted_labels
 from bnclf.inference._kernels import log_posterior
 from bnclf.models._base import BayesNetClassifier
 

@@ -36,6 +36,27 @@ def _contract(factors, out_labels) -> np.ndarray:
     return np.einsum(*operands, [local[label] for label in out_labels], optimize="greedy")
 
 
+def sum_out(factors: list, order: Iterable[Hashable], n: int, class_index: int, n_classes: int) -> np.ndarray:
+    """Sum the labelled factors over the variables of ``order``: ``log`` of the result,
+    ``(n, n_classes)``. Each new factor is rescaled per row (its maximum kept in
+    log space) so that long products cannot underflow."""
+    log_scale = np.zeros(n)
+    for v in order:
+        involved = [fac for fac in factors if v in fac[1]]
+        factors = [fac for fac in factors if v not in fac[1]]
+        kept = _union_labels(involved, drop=v)
+        product = _contract(involved, kept)
+        peak = product.reshape(n, -1).max(axis=1)
+        peak = np.where(peak > 0, peak, 1.0)
+        product = product / peak.reshape((n,) + (1,) * (product.ndim - 1))
+        log_scale += np.log(peak)
+        factors.append((product, kept))
+    total = _contract(factors, ("n", class_index)) if factors else np.ones((n, 1))
+    total = np.broadcast_to(total.reshape(n, -1), (n, n_classes))
+    with np.errstate(divide="ignore"):
+        return np.log(total) + log_scale[:, None]
+
+
 class EliminationOrder(NamedTuple):
     """An elimination order and the size of its largest clique."""
 

@@ -10,7 +10,9 @@ sums, a network's prediction, are one compiled pass over the rows
 rows: each feature gets an evidence vector (one-hot when observed, all ones
 when unknown), and the features are summed out one at a time in an elimination
 order fixed once per network, so the work is a few small ``numpy.einsum`` calls
-per feature whatever the pattern of missing values.
+per feature whatever the pattern of missing values; in networks with wide factors,
+:class:`ComponentSums` first enumerates the joint values of each row's small groups
+of unknowns that share families.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from numpy.typing import ArrayLike
 
 import bnclf._config as _config
 from bnclf._threads import even_parts, run_parts, too_small_to_cut
-from bnclf.inference._elimination import _contract, _union_labels, elimination_order
+from bnclf.inference._elimination import elimination_order, sum_out
 from bnclf.inference._gather_add import family_sums
 from bnclf.inference._posterior import log_posteriors
 from bnclf.inference._spodes import log_weighted_sum as _log_weighted_sum
@@ -45,12 +47,12 @@ with a larger component go through variable elimination."""
 
 _COMPONENTS_FROM_CELLS = 2**12
 """Networks whose widest elimination factor per row has at least this many cells sum
-rows' unknowns out by components (:meth:`NetworkKernel._by_components`); narrower ones
+rows' unknowns out by components (:class:`ComponentSums`); narrower ones
 (TAN) by one batched elimination."""
 
 
 _SHARED_CELLS = 2**18
-"""Entries gathered per batch for the members of an ensemble (measured best on letter and splice)."""
+"""Entries gathered per batch for the members of an ensemble."""
 
 
 class FamilyGather:
@@ -233,7 +235,11 @@ class NetworkKernel:
     Rows with unknown features whose unknowns are all *barren* (no observed
     descendant; the class counts as observed, because every class value is
     scored) need only gathers, since a barren node's CPT sums to one. Other
-    rows go through batched variable elimination.
+    rows are summed out exactly: in networks with wide elimination factors, by
+    enumerating each row's components of unknowns (:class:`ComponentSums`), rows
+    with a large component left over; then by one batched variable elimination
+    plan when its factors are small, else by each pattern of unknowns' own
+    elimination (:func:`~bnclf.inference._elimination.sum_out` in both).
     """
 
     def __init__(self, families: Sequence[Sequence[int]], log_cpts: Sequence[ArrayLike], class_index: int) -> None:
@@ -245,6 +251,7 @@ class NetworkKernel:
             self.cardinalities.update(zip(family, table.shape))
         self.n_classes = self.cardinalities.get(self.class_index, 1)
         self.gather = FamilyGather(self.families, self.log_cpts, self.class_index, self.n_classes)
+        self._components = ComponentSums(self)
         self._tables = [np.exp(t) for t in self.log_cpts]
         self._features = sorted(v for v in self.cardinalities if v != self.class_index)
         self._elimination = None  # (order, cells per row), computed on first use
@@ -318,7 +325,7 @@ class NetworkKernel:
             return out
         widest = self._elimination_plan()[1]
         if widest >= _COMPONENTS_FROM_CELLS:  # wide factors: enumerate the unknowns' components
-            rows = self._by_components(codes, unknown, barren, rows, out)
+            rows = self._components(codes, unknown, barren, self._family_skipped(barren[rows]), rows, out)
             if not rows.size:
                 return out
         if widest <= _BATCHED_VE_CELLS:  # one plan for every pattern of unknowns
@@ -333,130 +340,6 @@ class NetworkKernel:
             group = rows[which.ravel() == k]
             out[group] = self._eliminate_pattern(codes[group], pattern)
         return out
-
-    def _by_components(self, codes, unknown, barren, rows, out) -> np.ndarray:
-        """Rows with unknowns that are not barren, summed out component by component.
-
-        In a row, the non-barren unknown features split into components: two are joined
-        when they share a family. The families that touch a component involve no other
-        unknown, so ``log P(c, x_observed)`` is the sum of the families that touch no
-        unknown (gathered) and, per component, the log of the sum over the joint values
-        of its features of the product of the families that touch it. That sum is done
-        by enumeration: each joint value is a completed row, gathered like a fully
-        observed one. Components with the same features (and kept families) are handled
-        together for all their rows. Rows with a component of more than
-        ``_ENUMERATED_VALUES`` joint values are returned, for variable elimination.
-        """
-        from scipy.sparse import coo_matrix
-        from scipy.sparse.csgraph import connected_components
-
-        n, d = rows.size, codes.shape[1]
-        live = unknown[rows] & ~barren[rows]
-        skipped = self._family_skipped(barren[rows])
-        members = self._family_members(d)  # (d, n_families): feature v in family f
-        first, second = self._couplings(d)
-        both = live[:, first] & live[:, second]
-        at, pair = np.nonzero(both)
-        node_rows, node_vars = np.nonzero(live)
-        graph = coo_matrix(
-            (np.ones(at.size, dtype=np.int8), (at * d + first[pair], at * d + second[pair])), shape=(n * d, n * d)
-        )
-        labels = connected_components(graph, directed=False)[1][node_rows * d + node_vars]
-        _, component = np.unique(labels, return_inverse=True)
-        n_components = int(component.max()) + 1
-        variables = np.zeros((n_components, d), dtype=bool)
-        variables[component, node_vars] = True
-        owner = np.zeros(n_components, dtype=np.int64)
-        owner[component] = node_rows
-        touched = (variables.astype(np.int64) @ members.astype(np.int64)) > 0
-        kept = touched & ~skipped[owner]
-        log_cards = np.log(np.array([self.cardinalities.get(v, 1) for v in range(d)], dtype=float))
-        too_big = (variables @ log_cards > math.log(_ENUMERATED_VALUES) + 1e-9) | (kept.sum(axis=1) > 16)
-        deferred = np.zeros(n, dtype=bool)
-        deferred[owner[too_big]] = True
-        # families that touch no unknown: one gather for every row
-        safe = np.where(unknown[rows], 0, codes[rows])
-        total = np.zeros((n, self.n_classes))
-        untouched = ~skipped & ~((live.astype(np.int64) @ members.astype(np.int64)) > 0)
-        step = max(1, _config.CHUNK_CELLS // max(1, self.gather.n_families * self.n_classes))
-        for start in range(0, n, step):
-            entries = self.gather(safe[start : start + step])
-            total[start : start + step] = np.where(untouched[start : start + step, :, None], entries, 0.0).sum(axis=1)
-        # components, grouped by their features and kept families
-        chosen = np.flatnonzero(~deferred[owner])
-        bits = np.concatenate([variables[chosen], kept[chosen]], axis=1)
-        packed = np.packbits(bits, axis=1)
-        packed = np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1]))).ravel()
-        _, first, group = np.unique(packed, return_index=True, return_inverse=True)
-        order = np.argsort(group, kind="stable")
-        bounds = np.searchsorted(group[order], np.arange(first.size + 1))
-        for k, at in enumerate(first):
-            where = owner[chosen[order[bounds[k] : bounds[k + 1]]]]
-            component_vars = np.flatnonzero(bits[at, :d])
-            families = tuple(np.flatnonzero(bits[at, d:]))
-            total[where] += self._enumerate(safe[where], component_vars, families)
-        out[rows[~deferred]] = total[~deferred]
-        return rows[deferred]
-
-    def _enumerate(self, codes, variables, families) -> np.ndarray:
-        """``log sum_values prod_families`` for rows whose ``variables`` are summed out,
-        over the given families: ``(n, n_classes)``. ``codes`` holds 0 at ``variables``.
-
-        The entry of family ``f`` at joint value ``a`` is at row ``base_f(x) + shift_f(a)``
-        of its table: the observed part once per row, the enumerated part once per group.
-        """
-        plans = self.__dict__.setdefault("_component_plans", {})
-        key = (tuple(variables), families)
-        plan = plans.get(key)
-        if plan is None:
-            gather = FamilyGather(
-                [self.families[f] for f in families],
-                [self.log_cpts[f] for f in families],
-                self.class_index,
-                self.n_classes,
-            )
-            cards = [self.cardinalities[v] for v in variables]
-            grid = np.indices(cards).reshape(len(cards), -1)  # (len(variables), joint values)
-            strides = np.zeros((gather.n_families, codes.shape[1]), dtype=np.int64)
-            for slot in range(gather._vars.shape[1]):
-                np.add.at(strides, (np.arange(gather.n_families), gather._vars[:, slot]), gather._strides[:, slot])
-            plan = plans[key] = (gather, strides[:, variables] @ grid, np.exp(gather._rows))
-        gather, shifts, probabilities = plan
-        values, n = shifts.shape[1], codes.shape[0]
-        out = np.empty((n, self.n_classes))
-        step = max(1, _config.CHUNK_CELLS // max(1, values * self.n_classes))
-        for start in range(0, n, step):
-            base = gather._family_rows(codes[start : start + step])  # (n_families, rows)
-            # a product of at most 16 CPT entries: no underflow for any table bnclf fits
-            product = probabilities.take(base[0][:, None] + shifts[0], axis=0)
-            for f in range(1, gather.n_families):
-                product *= probabilities.take(base[f][:, None] + shifts[f], axis=0)
-            with np.errstate(divide="ignore"):
-                out[start : start + step] = np.log(product.sum(axis=1))
-        return out
-
-    def _family_members(self, d) -> np.ndarray:
-        """``(d, n_families)`` boolean: feature ``v`` is a variable of family ``f``."""
-        members = np.zeros((d, len(self.families)), dtype=bool)
-        for f, family in enumerate(self.families):
-            for v in family:
-                if v != self.class_index and v < d:
-                    members[v, f] = True
-        return members
-
-    def _couplings(self, d) -> tuple[np.ndarray, np.ndarray]:
-        """The pairs of features that share a family (each pair once)."""
-        pairs = sorted(
-            {
-                (min(a, b), max(a, b))
-                for family in self.families
-                for a in family
-                for b in family
-                if a != b and self.class_index not in (a, b) and max(a, b) < d
-            }
-        )
-        array = np.array(pairs, dtype=np.int64).reshape(-1, 2)
-        return array[:, 0], array[:, 1]
 
     def _family_skipped(self, barren) -> np.ndarray:
         """``(n, n_families)``: the family's child is barren in that row (its CPT sums to one)."""
@@ -517,7 +400,7 @@ class NetworkKernel:
         local = [tuple(label for label in fl if label != "n") for _, fl in factors]
         scopes = [[v for v in scope if v != self.class_index] for scope in local]
         order = elimination_order(scopes, left, self.cardinalities).order
-        return self._sum_out(factors, order, n) + log_part
+        return sum_out(factors, order, n, self.class_index, self.n_classes) + log_part
 
     # -- some unknown: batched variable elimination --------------------------------
     def _eliminate(self, codes) -> np.ndarray:
@@ -536,27 +419,181 @@ class NetworkKernel:
             evidence[np.flatnonzero(known), codes[known, v]] = 1.0
             evidence[~known] = 1.0
             factors.append((evidence, ("n", v)))
-        return self._sum_out(factors, self._elimination_plan()[0], n)
+        return sum_out(factors, self._elimination_plan()[0], n, self.class_index, self.n_classes)
 
-    def _sum_out(self, factors, order, n) -> np.ndarray:
-        """Sum the labelled factors over the variables of ``order``: ``log`` of the result,
-        ``(n, n_classes)``. Each new factor is rescaled per row (its maximum kept in
-        log space) so that long products cannot underflow."""
-        log_scale = np.zeros(n)
-        for v in order:
-            involved = [fac for fac in factors if v in fac[1]]
-            factors = [fac for fac in factors if v not in fac[1]]
-            kept = _union_labels(involved, drop=v)
-            product = _contract(involved, kept)
-            peak = product.reshape(n, -1).max(axis=1)
-            peak = np.where(peak > 0, peak, 1.0)
-            product = product / peak.reshape((n,) + (1,) * (product.ndim - 1))
-            log_scale += np.log(peak)
-            factors.append((product, kept))
-        total = _contract(factors, ("n", self.class_index)) if factors else np.ones((n, 1))
-        total = np.broadcast_to(total.reshape(n, -1), (n, self.n_classes))
-        with np.errstate(divide="ignore"):
-            return np.log(total) + log_scale[:, None]
+
+class ComponentSums:
+    """Sums rows' unknown features out component by component, by enumeration.
+
+    Parameters
+    ----------
+    kernel : NetworkKernel
+        The network: its families, log-CPTs, class, cardinalities and gather are read.
+
+    Notes
+    -----
+    The plan of each set of enumerated features and kept families (a gather of those
+    families and the table shift of every joint value) is built on first use and kept.
+    """
+
+    def __init__(self, kernel: NetworkKernel) -> None:
+        self.families, self.log_cpts = kernel.families, kernel.log_cpts
+        self.class_index, self.n_classes = kernel.class_index, kernel.n_classes
+        self.cardinalities, self.gather = kernel.cardinalities, kernel.gather
+        self.plans = {}
+
+    def __call__(self, codes, unknown, barren, skipped, rows, out) -> np.ndarray:
+        """Write ``log P(c, x_observed)`` of the rows at positions ``rows`` of ``codes`` into
+        ``out`` (``(n, n_classes)``), summing their unknown features that are not barren out
+        component by component; return the positions of the rows left for variable
+        elimination.
+
+        ``unknown`` and ``barren`` are ``(n, d)`` boolean (a feature's code is unknown; an
+        unknown feature has no observed descendant), ``skipped`` is ``(len(rows),
+        n_families)`` boolean (a family whose child is barren in that row: its CPT sums to
+        one).
+
+        In a row, the non-barren unknown features split into components: two are joined
+        when they share a family. The families that touch a component involve no other
+        unknown, so ``log P(c, x_observed)`` is the sum of the families that touch no
+        unknown (gathered) and, per component, the log of the sum over the joint values
+        of its features of the product of the families that touch it. That sum is done
+        by enumeration: each joint value is a completed row, gathered like a fully
+        observed one. Components with the same features (and kept families) are handled
+        together for all their rows. Rows with a component of more than
+        ``_ENUMERATED_VALUES`` joint values are returned, for variable elimination.
+        """
+        n, d = rows.size, codes.shape[1]
+        live = unknown[rows] & ~barren[rows]
+        members = self._family_members(d)  # (d, n_families): feature v in family f
+        variables, owner = self._split(live)
+        touched = (variables.astype(np.int64) @ members.astype(np.int64)) > 0
+        kept = touched & ~skipped[owner]
+        log_cards = np.log(np.array([self.cardinalities.get(v, 1) for v in range(d)], dtype=float))
+        too_big = (variables @ log_cards > math.log(_ENUMERATED_VALUES) + 1e-9) | (kept.sum(axis=1) > 16)
+        deferred = np.zeros(n, dtype=bool)
+        deferred[owner[too_big]] = True
+        safe = np.where(unknown[rows], 0, codes[rows])
+        untouched = ~skipped & ~((live.astype(np.int64) @ members.astype(np.int64)) > 0)
+        total = self._untouched_sums(safe, untouched)
+        chosen = np.flatnonzero(~deferred[owner])
+        self._add_component_sums(total, safe, variables[chosen], kept[chosen], owner[chosen])
+        out[rows[~deferred]] = total[~deferred]
+        return rows[deferred]
+
+    def _split(self, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(variables, owner)`` of the components of the ``(n, d)`` boolean ``live``
+        unknowns: ``variables[k]``, the features of component ``k`` (``(components, d)``
+        boolean), and ``owner[k]``, its row. Two live features of a row are in one
+        component when they share a family."""
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        n, d = live.shape
+        first, second = self._couplings(d)
+        both = live[:, first] & live[:, second]
+        at, pair = np.nonzero(both)
+        node_rows, node_vars = np.nonzero(live)
+        graph = coo_matrix(
+            (np.ones(at.size, dtype=np.int8), (at * d + first[pair], at * d + second[pair])), shape=(n * d, n * d)
+        )
+        labels = connected_components(graph, directed=False)[1][node_rows * d + node_vars]
+        _, component = np.unique(labels, return_inverse=True)
+        n_components = int(component.max()) + 1
+        variables = np.zeros((n_components, d), dtype=bool)
+        variables[component, node_vars] = True
+        owner = np.zeros(n_components, dtype=np.int64)
+        owner[component] = node_rows
+        return variables, owner
+
+    def _untouched_sums(self, safe: np.ndarray, untouched: np.ndarray) -> np.ndarray:
+        """``(n, n_classes)``: each row's sum of the families marked in ``untouched``
+        (``(n, n_families)``: the families that touch no unknown), gathered from the codes
+        ``safe`` (0 at the unknowns) in batches of rows."""
+        n = safe.shape[0]
+        total = np.zeros((n, self.n_classes))
+        step = max(1, _config.CHUNK_CELLS // max(1, self.gather.n_families * self.n_classes))
+        for start in range(0, n, step):
+            entries = self.gather(safe[start : start + step])
+            total[start : start + step] = np.where(untouched[start : start + step, :, None], entries, 0.0).sum(axis=1)
+        return total
+
+    def _add_component_sums(self, total, safe, variables, kept, owner) -> None:
+        """Add to ``total`` the enumerated sum of each component (its features
+        ``variables[k]``, its families ``kept[k]``, its row ``owner[k]``); components with the
+        same features and families are enumerated together for all their rows."""
+        d = variables.shape[1]
+        bits = np.concatenate([variables, kept], axis=1)
+        packed = np.packbits(bits, axis=1)
+        packed = np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1]))).ravel()
+        _, first, group = np.unique(packed, return_index=True, return_inverse=True)
+        order = np.argsort(group, kind="stable")
+        bounds = np.searchsorted(group[order], np.arange(first.size + 1))
+        for k, at in enumerate(first):
+            where = owner[order[bounds[k] : bounds[k + 1]]]
+            component_vars = np.flatnonzero(bits[at, :d])
+            families = tuple(np.flatnonzero(bits[at, d:]))
+            total[where] += self._enumerate(safe[where], component_vars, families)
+
+    def _enumerate(self, codes, variables, families) -> np.ndarray:
+        """``log sum_values prod_families`` for rows whose ``variables`` are summed out,
+        over the given families: ``(n, n_classes)``. ``codes`` holds 0 at ``variables``.
+
+        The entry of family ``f`` at joint value ``a`` is at row ``base_f(x) + shift_f(a)``
+        of its table: the observed part once per row, the enumerated part once per group.
+        """
+        plans = self.plans
+        key = (tuple(variables), families)
+        plan = plans.get(key)
+        if plan is None:
+            gather = FamilyGather(
+                [self.families[f] for f in families],
+                [self.log_cpts[f] for f in families],
+                self.class_index,
+                self.n_classes,
+            )
+            cards = [self.cardinalities[v] for v in variables]
+            grid = np.indices(cards).reshape(len(cards), -1)  # (len(variables), joint values)
+            strides = np.zeros((gather.n_families, codes.shape[1]), dtype=np.int64)
+            for slot in range(gather._vars.shape[1]):
+                np.add.at(strides, (np.arange(gather.n_families), gather._vars[:, slot]), gather._strides[:, slot])
+            plan = plans[key] = (gather, strides[:, variables] @ grid, np.exp(gather._rows))
+        gather, shifts, probabilities = plan
+        values, n = shifts.shape[1], codes.shape[0]
+        out = np.empty((n, self.n_classes))
+        step = max(1, _config.CHUNK_CELLS // max(1, values * self.n_classes))
+        for start in range(0, n, step):
+            base = gather._family_rows(codes[start : start + step])  # (n_families, rows)
+            # a product of at most 16 CPT entries: no underflow for any table bnclf fits
+            product = probabilities.take(base[0][:, None] + shifts[0], axis=0)
+            for f in range(1, gather.n_families):
+                product *= probabilities.take(base[f][:, None] + shifts[f], axis=0)
+            with np.errstate(divide="ignore"):
+                out[start : start + step] = np.log(product.sum(axis=1))
+        return out
+
+    def _family_members(self, d) -> np.ndarray:
+        """``(d, n_families)`` boolean: feature ``v`` is a variable of family ``f``."""
+        members = np.zeros((d, len(self.families)), dtype=bool)
+        for f, family in enumerate(self.families):
+            for v in family:
+                if v != self.class_index and v < d:
+                    members[v, f] = True
+        return members
+
+    def _couplings(self, d) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs of features that share a family (each pair once)."""
+        pairs = sorted(
+            {
+                (min(a, b), max(a, b))
+                for family in self.families
+                for a in family
+                for b in family
+                if a != b and self.class_index not in (a, b) and max(a, b) < d
+            }
+        )
+        array = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+        return array[:, 0], array[:, 1]
 
 
 class StackedKernel:

@@ -263,19 +263,6 @@ def clique_tree_marginals(
     return out
 
 
-def check_width(widest: int, cardinalities: int | None, what: str) -> int:
-    """Cells per row of the widest clique (binary classes: 2**widest); raise if one row exceeds the budget."""
-    cells = 2**widest if cardinalities is None else int(cardinalities) ** widest
-    need = 8.0 * cells
-    if need > memory_budget():
-        raise TableTooLargeError(
-            f"{what} needs a factor over {widest} classes ({cells:,} cells, {readable_size(need)} per row), "
-            f"over the memory budget of {readable_size(memory_budget())}. Lower max_parents, select fewer "
-            "features, query fewer labels, or raise the budget (bnclf.set_config(memory_budget=...))."
-        )
-    return cells
-
-
 class LabelKernel:
     """Exact batched queries over the classes of a multilabel network.
 
