@@ -9,7 +9,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # the commands import what they use when they run (the start-up stays short)
     import pandas as pd
@@ -341,6 +341,13 @@ class HelpFormatter(argparse.HelpFormatter):
 
 class RawDescriptionHelpFormatter(HelpFormatter, argparse.RawDescriptionHelpFormatter):
     """:class:`HelpFormatter` that keeps the line breaks of descriptions and epilogs."""
+
+
+class Subparsers(Protocol):
+    """What ``parser.add_subparsers()`` returns, as the commands use it: ``add_parser``
+    makes the subparser of one command."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
 
 
 def _add_model_options(p):
