@@ -153,13 +153,13 @@ def _embedded_multilabel(name: str) -> bool:
 
 def _labels_declared(path) -> bool:
     """Whether an ARFF file names its labels: a MULAN label file beside it or a MEKA ``-C`` tag."""
-    from bnclf.io._arff import _meka_label_count, _sibling_label_file
+    from bnclf.io._arff import meka_label_count, sibling_label_file
 
     path = Path(path)
     name = path.name.lower()
     if not path.is_file() or not name.endswith((".arff", ".arff.gz")):
         return False
-    if _sibling_label_file(path) is not None:
+    if sibling_label_file(path) is not None:
         return True
     import gzip
 
@@ -170,7 +170,7 @@ def _labels_declared(path) -> bool:
             if text.lower().startswith("@relation"):
                 relation = text[len("@relation") :].strip().strip("'\"")
                 try:
-                    return _meka_label_count(relation) is not None
+                    return meka_label_count(relation) is not None
                 except ValueError:
                     return True  # a malformed tag: load_mulan names the problem
     return False
