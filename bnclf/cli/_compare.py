@@ -409,7 +409,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
             discretizer = QuantileDiscretizer(n_bins=args.bins)
         if args.target is not None:  # the files' class column: read them here, by name
-            from bnclf.evaluation._compare import is_file_spec, load_dataset_spec
+            from bnclf.evaluation._dataset_specs import is_file_spec, load_dataset_spec
 
             datasets = [load_dataset_spec(d, target=args.target) if is_file_spec(d) else d for d in datasets]
         results, predictions = compare(
