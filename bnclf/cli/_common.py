@@ -310,22 +310,18 @@ def stdout_name() -> str:
 
 
 # -- parser -----------------------------------------------------------------------------
-#: placeholders of help texts -> the function of the registry that lists the names; they are
-#: filled in only when a help text is printed, so building the parser imports no estimator
-_NAME_LISTS = {
-    "{classifiers}": "classifier_names_help",
-    "{multilabel_classifiers}": "multilabel_names_help",
-}
-
-
 def with_names(text: str) -> str:
     """``text`` with the registered classifier names in place of ``{classifiers}`` and
-    ``{multilabel_classifiers}`` (the registry is imported only when one is there)."""
-    for placeholder, function in _NAME_LISTS.items():
-        if placeholder in text:
-            from bnclf.models import _registry
+    ``{multilabel_classifiers}``; they are filled in only when a help text is printed, so
+    building the parser imports no estimator (nor the registry, unless a placeholder is there)."""
+    if "{classifiers}" in text:
+        from bnclf.models._registry import classifier_names_help
 
-            text = text.replace(placeholder, getattr(_registry, function)())
+        text = text.replace("{classifiers}", classifier_names_help())
+    if "{multilabel_classifiers}" in text:
+        from bnclf.models._registry import multilabel_names_help
+
+        text = text.replace("{multilabel_classifiers}", multilabel_names_help())
     return text
 
 
