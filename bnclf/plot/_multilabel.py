@@ -682,17 +682,22 @@ def draw_multilabel(
     picked = members[:4]
     if len(members) > len(picked):
         notes = notes + [f"First {len(picked)} of {len(members)} members shown."]
+    geoms = _panel_geometries(layout, picked, label_only=label_only, moral=moral, notes=notes)
+    if ax is not None:
+        _draw_multilabel_panel(ax, layout, geoms[0], members[0][1], title=title)
+        return ax.figure
+    return _panels_figure(layout, picked, geoms, title, figsize=figsize, max_width=max_width)
+
+
+def _panel_geometries(layout, picked: list, *, label_only: bool, moral: dict, notes: list) -> list[dict]:
+    """The geometry of each member's panel; the last panel has the legend and the notes."""
     last = len(picked) - 1
-    geoms = [
+    return [
         _panel_geometry(
             layout, edges, label_only=label_only, moral=moral, notes=notes if i == last else [], legend=i == last
         )
         for i, (_, _, edges) in enumerate(picked)
     ]
-    if ax is not None:
-        _draw_multilabel_panel(ax, layout, geoms[0], members[0][1], title=title)
-        return ax.figure
-    return _panels_figure(layout, picked, geoms, title, figsize=figsize, max_width=max_width)
 
 
 def _multilabel_layout(parts: dict, feats: list, label_only: bool, max_width) -> tuple:

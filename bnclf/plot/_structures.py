@@ -183,15 +183,7 @@ def _structure_spec(
     kinds = _arc_kinds(graph, class_node, {tuple(e) for e in highlight})
     x_lo, x_hi, y_lo, y_hi = layout.extent()
     x_lo, x_hi, y_hi = x_lo - 0.15, x_hi + 0.15, y_hi + 0.1
-    entries = []  # (kind, label): arcs, then nodes
-    if legend:
-        present = set(kinds.values())
-        entries = [(k, _ARC_LEGEND[k]) for k in _ARC_STYLE if k in present]
-        if class_node is not None:
-            entries.append(("node:class", "class"))
-        entries.append(("node:feature", "feature"))
-        if outside:
-            entries.append(("node:outside", "feature outside the Markov blanket"))
+    entries = _legend_entries(kinds, class_node, outside) if legend else []
     legend_font = 8.0
     widths = [0.5 + 0.08 + _text_inches(label, legend_font) + 0.3 for _, label in entries]
     if widths:  # the legend is centred under the drawing
@@ -230,6 +222,18 @@ def _structure_spec(
         "height": y_hi - y_lo,
         "legend_top": y_lo + band,
     }
+
+
+def _legend_entries(kinds: dict, class_node, outside) -> list[tuple[str, str]]:
+    """``(kind, label)`` of each legend entry: the kinds of arcs drawn, then the kinds of nodes."""
+    present = set(kinds.values())
+    entries = [(k, _ARC_LEGEND[k]) for k in _ARC_STYLE if k in present]
+    if class_node is not None:
+        entries.append(("node:class", "class"))
+    entries.append(("node:feature", "feature"))
+    if outside:
+        entries.append(("node:outside", "feature outside the Markov blanket"))
+    return entries
 
 
 def _render_structure(ax, spec, *, title_size=12.0, frame=None):
