@@ -14,7 +14,7 @@ import pytest
 
 from bnclf.cli._main import build_parser, main
 from bnclf.datasets import list_datasets, list_multilabel_datasets
-from bnclf.evaluation._compare import KeelNotInstalledError, load_dataset_spec
+from bnclf.evaluation._dataset_specs import KeelNotInstalledError, load_dataset_spec
 
 KEEL = Path(__file__).parent / "data" / "keel"
 

@@ -9,7 +9,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # the commands import what they use when they run (the start-up stays short)
     import pandas as pd
@@ -153,13 +153,13 @@ def _embedded_multilabel(name: str) -> bool:
 
 def _labels_declared(path) -> bool:
     """Whether an ARFF file names its labels: a MULAN label file beside it or a MEKA ``-C`` tag."""
-    from bnclf.io._arff import _meka_label_count, _sibling_label_file
+    from bnclf.io._arff import meka_label_count, sibling_label_file
 
     path = Path(path)
     name = path.name.lower()
     if not path.is_file() or not name.endswith((".arff", ".arff.gz")):
         return False
-    if _sibling_label_file(path) is not None:
+    if sibling_label_file(path) is not None:
         return True
     import gzip
 
@@ -170,7 +170,7 @@ def _labels_declared(path) -> bool:
             if text.lower().startswith("@relation"):
                 relation = text[len("@relation") :].strip().strip("'\"")
                 try:
-                    return _meka_label_count(relation) is not None
+                    return meka_label_count(relation) is not None
                 except ValueError:
                     return True  # a malformed tag: load_mulan names the problem
     return False
@@ -310,22 +310,18 @@ def stdout_name() -> str:
 
 
 # -- parser -----------------------------------------------------------------------------
-#: placeholders of help texts -> the function of the registry that lists the names; they are
-#: filled in only when a help text is printed, so building the parser imports no estimator
-_NAME_LISTS = {
-    "{classifiers}": "classifier_names_help",
-    "{multilabel_classifiers}": "multilabel_names_help",
-}
-
-
 def with_names(text: str) -> str:
     """``text`` with the registered classifier names in place of ``{classifiers}`` and
-    ``{multilabel_classifiers}`` (the registry is imported only when one is there)."""
-    for placeholder, function in _NAME_LISTS.items():
-        if placeholder in text:
-            from bnclf.models import _registry
+    ``{multilabel_classifiers}``; they are filled in only when a help text is printed, so
+    building the parser imports no estimator (nor the registry, unless a placeholder is there)."""
+    if "{classifiers}" in text:
+        from bnclf.models._registry import classifier_names_help
 
-            text = text.replace(placeholder, getattr(_registry, function)())
+        text = text.replace("{classifiers}", classifier_names_help())
+    if "{multilabel_classifiers}" in text:
+        from bnclf.models._registry import multilabel_names_help
+
+        text = text.replace("{multilabel_classifiers}", multilabel_names_help())
     return text
 
 
@@ -341,6 +337,13 @@ class HelpFormatter(argparse.HelpFormatter):
 
 class RawDescriptionHelpFormatter(HelpFormatter, argparse.RawDescriptionHelpFormatter):
     """:class:`HelpFormatter` that keeps the line breaks of descriptions and epilogs."""
+
+
+class Subparsers(Protocol):
+    """What ``parser.add_subparsers()`` returns, as the commands use it: ``add_parser``
+    makes the subparser of one command."""
+
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
 
 
 def _add_model_options(p):

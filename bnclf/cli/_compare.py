@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bnclf.cli._common import RawDescriptionHelpFormatter
+from bnclf.cli._common import RawDescriptionHelpFormatter, Subparsers
 
 __all__ = ["add_compare_subparser", "run_compare", "main"]
 
@@ -86,6 +86,17 @@ def _split_top_level(values):
 
 
 def _configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add the options of ``compare`` to ``p`` (in the order ``--help`` lists them) and
+    set ``func=run_compare``; returns ``p``."""
+    _add_protocol_options(p)
+    _add_report_options(p)
+    p.set_defaults(func=run_compare)
+    return p
+
+
+def _add_protocol_options(p: argparse.ArgumentParser) -> None:
+    """What is compared and how: data sets, classifiers, folds, repeats, discretizer,
+    class column, seed and parallel jobs."""
     p.add_argument(
         "--datasets",
         nargs="+",
@@ -142,6 +153,11 @@ def _configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         metavar="N",
         help="parallel jobs over folds, classifiers and datasets; -1 = all cores (default: 1)",
     )
+
+
+def _add_report_options(p: argparse.ArgumentParser) -> None:
+    """Where the results go and how they are read: output folder, HTML page, metric,
+    multilabel label columns, significance level, progress and failures."""
     p.add_argument(
         "-o",
         "--out",
@@ -186,8 +202,6 @@ def _configure(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         help="record a dataset that fails to load or a classifier that fails on "
         "a dataset in the report, leave that dataset out, and go on",
     )
-    p.set_defaults(func=run_compare)
-    return p
 
 
 def add_verbose_option(p: argparse.ArgumentParser) -> None:
@@ -203,12 +217,12 @@ def add_verbose_option(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_compare_subparser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+def add_compare_subparser(subparsers: Subparsers) -> argparse.ArgumentParser:
     """Add the ``compare`` subcommand to an argparse subparsers object.
 
     Parameters
     ----------
-    subparsers : argparse._SubParsersAction
+    subparsers : Subparsers
         The object returned by ``parser.add_subparsers()``.
 
     Returns
@@ -395,7 +409,7 @@ def run_compare(args: argparse.Namespace) -> int:
 
             discretizer = QuantileDiscretizer(n_bins=args.bins)
         if args.target is not None:  # the files' class column: read them here, by name
-            from bnclf.evaluation._compare import is_file_spec, load_dataset_spec
+            from bnclf.evaluation._dataset_specs import is_file_spec, load_dataset_spec
 
             datasets = [load_dataset_spec(d, target=args.target) if is_file_spec(d) else d for d in datasets]
         results, predictions = compare(

@@ -16,6 +16,7 @@ from bnclf._config import TableTooLargeError
 from bnclf._version import __version__
 from bnclf.cli._common import (
     HelpFormatter,
+    Subparsers,
     _add_csv_options,
     _add_discretize_options,
     _add_label_options,
@@ -23,6 +24,7 @@ from bnclf.cli._common import (
     check_command_files,
     stdout_name,
 )
+from bnclf.cli._compare import add_compare_subparser, add_verbose_option
 from bnclf.cli._imports import defer_unused
 
 
@@ -49,6 +51,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``bnclf`` parser: ``--version`` and one subparser per command, in the order
+    ``--help`` lists them; each parsed namespace carries ``func``, the command to run."""
+    from bnclf.datasets import list_multilabel_datasets
+
     parser = _Parser(
         prog="bnclf",
         description="Bayesian network classifiers on pgmpy: single-label (NB, TAN, KDB, AODE, ..., RMCV) "
@@ -56,11 +62,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"bnclf {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    from bnclf.cli._compare import add_verbose_option
-    from bnclf.datasets import list_multilabel_datasets
-
     embedded_multilabel = ", ".join(list_multilabel_datasets())
+    _add_fit(sub, embedded_multilabel)
+    _add_predict(sub)
+    _add_query(sub)
+    _add_evaluate(sub, embedded_multilabel)
+    _add_export(sub)
+    _add_plot(sub)
+    _add_show(sub)
+    _add_explain(sub)
+    _add_demo(sub)
+    add_compare_subparser(sub)
+    return parser
 
+
+def _add_fit(sub: Subparsers, embedded_multilabel: str) -> None:
+    """``bnclf fit DATA``: fit one classifier and save it as a model file."""
     p = sub.add_parser("fit", help="fit a classifier on a CSV/ARFF file and save it")
     p.add_argument(
         "data", help=f"training data (.csv or .arff[.gz]), or an embedded multilabel data set ({embedded_multilabel})"
@@ -81,6 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_csv_options(p)
     p.set_defaults(func=_command("_fit", "cmd_fit"))
 
+
+def _add_predict(sub: Subparsers) -> None:
+    """``bnclf predict MODEL DATA``: a saved model's predictions (and accuracy) on rows."""
     p = sub.add_parser(
         "predict",
         help="predict with a saved model (and its accuracy when the rows have the class column)",
@@ -108,6 +128,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_csv_options(p)
     p.set_defaults(func=_command("_predict", "cmd_predict"))
 
+
+def _add_query(sub: Subparsers) -> None:
+    """``bnclf query MODEL DATA``: MAP or marginal queries over a multilabel network's labels."""
     p = sub.add_parser(
         "query",
         help="MAP or marginal queries over the labels of a multilabel "
@@ -136,6 +159,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_csv_options(p)
     p.set_defaults(func=_command("_predict", "cmd_query"))
 
+
+def _add_evaluate(sub: Subparsers, embedded_multilabel: str) -> None:
+    """``bnclf evaluate DATA``: cross-validation, or a test file, of one or more classifiers."""
     p = sub.add_parser(
         "evaluate",
         help="k-fold stratified cross-validation, or a test file (--test): accuracy, log loss, AUC, kappa, "
@@ -188,6 +214,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_csv_options(p)
     p.set_defaults(func=_command("_evaluate", "cmd_evaluate"))
 
+
+def _add_export(sub: Subparsers) -> None:
+    """``bnclf export MODEL``: a saved model as BIF, XMLBIF or UAI."""
     p = sub.add_parser("export", help="write a saved model as BIF, XMLBIF or UAI")
     p.add_argument("model_file", help="model written by 'bnclf fit'")
     p.add_argument(
@@ -196,6 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=["bif", "xmlbif", "uai"], help="format (default: from the suffix)")
     p.set_defaults(func=_command("_export", "cmd_export"))
 
+
+def _add_plot(sub: Subparsers) -> None:
+    """``bnclf plot MODEL``: a saved model's structure (or search trace) as PNG."""
     p = sub.add_parser("plot", help="draw a saved model's structure as PNG")
     p.add_argument("model_file", help="model written by 'bnclf fit'")
     p.add_argument("-o", "--output", default="structure.png", help="PNG file (default: %(default)s)")
@@ -217,6 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_command("_plot", "cmd_plot"))
 
+
+def _add_show(sub: Subparsers) -> None:
+    """``bnclf show MODEL``: a saved model printed as text."""
     p = sub.add_parser(
         "show",
         help="print a saved model: structure, Markov blanket, cut points, seed, CPTs (--cpt), Graphviz (--dot); "
@@ -230,6 +265,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--member", help="only this member of an ensemble or multinet (its position, or its class label)")
     p.set_defaults(func=_command("_show", "cmd_show"))
 
+
+def _add_explain(sub: Subparsers) -> None:
+    """``bnclf explain MODEL DATA``: one row's feature contributions, or its instance-specific networks."""
     p = sub.add_parser(
         "explain",
         help="explain one row: each feature's exact contribution to the log-odds (--contributions), or the "
@@ -249,6 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_csv_options(p)
     p.set_defaults(func=_command("_explain", "cmd_explain"))
 
+
+def _add_demo(sub: Subparsers) -> None:
+    """``bnclf demo``: cross-validation of NB, TAN and KDB on an embedded data set."""
     from bnclf.datasets import DEFAULT_DATASET, list_datasets
 
     p = sub.add_parser(
@@ -263,11 +304,6 @@ def build_parser() -> argparse.ArgumentParser:
         "-o", "--output", default="bnclf-demo", help="folder for the PNG, XMLBIF and results (default: %(default)s)"
     )
     p.set_defaults(func=_command("_demo", "cmd_demo"))
-
-    from bnclf.cli._compare import add_compare_subparser
-
-    add_compare_subparser(sub)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int | None:

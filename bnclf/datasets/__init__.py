@@ -184,8 +184,6 @@ def read_csv_table(
         ``header=False`` they name the columns (default: ``x1 .. x{n-1}`` and
         ``class`` last).
     """
-    import pandas as pd
-
     from bnclf.io._files import check_readable_file
 
     if header not in (True, False, "always"):
@@ -194,8 +192,33 @@ def read_csv_table(
     if sep is None:
         sep = _sniff_separator(path)
     sep = {"\\t": "\t", "tab": "\t"}.get(sep, sep)  # '\t' as typed in a shell
+    frame = _read_delimited(path, sep, header)
+    if header and names is None:
+        _refuse_repeated_names(path, sep)
+    if header is True and frame.shape[0] and _header_looks_like_data(frame):
+        raise ValueError(
+            f"the first line of {path} looks like data, not column names "
+            f"({', '.join(map(str, list(frame.columns)[:4]))}, ...). If the file has no "
+            "header line, pass --no-header (header=False), and --names to name the columns; "
+            "if that line does name the columns (names that are numbers, such as years), "
+            "pass --header (header='always')."
+        )
+    _refuse_short_lines(frame, path, sep, header=bool(header))
+    _name_columns(frame, names, header, path)
+    read_missing = _clean_text_columns(frame, sep)
+    if read_missing:
+        _text_missing(frame, read_missing, path)
+    return frame
+
+
+def _read_delimited(path, sep: str, header: bool | str) -> pd.DataFrame:
+    """``pandas.read_csv`` of the file as :func:`read_csv_table` reads it (gzip by content,
+    ``?`` and empty cells missing, no other missing-value token yet); a file that is not
+    UTF-8, empty or ragged is a ValueError that says what to do."""
+    import pandas as pd
+
     try:
-        frame = pd.read_csv(
+        return pd.read_csv(
             path,
             compression="gzip" if _is_gzip(path) else None,  # by content, whatever the name
             sep=sep,
@@ -217,17 +240,12 @@ def read_csv_table(
             f"cannot read {path} as a table: {detail}. Check that every line has the same number "
             f"of cells and the separator (read as {sep!r}; set it with --sep, sep=)."
         ) from None
-    if header and names is None:
-        _refuse_repeated_names(path, sep)
-    if header is True and frame.shape[0] and _header_looks_like_data(frame):
-        raise ValueError(
-            f"the first line of {path} looks like data, not column names "
-            f"({', '.join(map(str, list(frame.columns)[:4]))}, ...). If the file has no "
-            "header line, pass --no-header (header=False), and --names to name the columns; "
-            "if that line does name the columns (names that are numbers, such as years), "
-            "pass --header (header='always')."
-        )
-    _refuse_short_lines(frame, path, sep, header=bool(header))
+
+
+def _name_columns(frame: pd.DataFrame, names, header: bool | str, path) -> None:
+    """Name ``frame``'s columns in place: ``names`` (one per column, each once; else a
+    ValueError), or without a header line ``x1 .. x{n-1}`` and ``class``. Without a header
+    line, a first row that looks like names gets a warning."""
     if names is not None:
         names = list(names)
         if len(names) != frame.shape[1]:
@@ -247,10 +265,19 @@ def read_csv_table(
             "or above a column's repeated values. If it names the columns, leave out --no-header (or "
             "pass --header when the names are numbers, such as years); it is read as a data row.",
             UserWarning,
-            stacklevel=2,
+            stacklevel=3,
         )
+
+
+def _clean_text_columns(frame: pd.DataFrame, sep: str) -> dict:
+    """In place: text cells lose surrounding spaces (``"a "`` and ``"a"`` are one state); a
+    text column that holds numbers and missing-value tokens becomes numbers; with a separator
+    other than ``,``, decimal commas become numbers. Returns ``column -> tokens`` read as
+    missing."""
+    import pandas as pd
+
     read_missing = {}
-    for column in frame.columns:  # "a " and "a" are one state: text cells lose surrounding spaces
+    for column in frame.columns:
         values = frame[column]
         # pandas 3's str columns, and pandas 2's object columns of text (with NaN for missing)
         if pd.api.types.is_string_dtype(values) or pd.api.types.infer_dtype(values, skipna=True) == "string":
@@ -264,9 +291,7 @@ def read_csv_table(
                 frame[column] = stripped if _decimal_commas(stripped) else pd.to_numeric(stripped).astype(float)
             if sep != "," and _decimal_commas(stripped):  # 1,5 in a ;-separated file is 1.5
                 frame[column] = stripped.str.replace(",", ".", regex=False).astype(float)
-    if read_missing:
-        _text_missing(frame, read_missing, path)
-    return frame
+    return read_missing
 
 
 def _text_missing(frame: pd.DataFrame, read_missing: dict, path) -> None:

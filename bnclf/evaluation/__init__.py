@@ -21,11 +21,11 @@ if TYPE_CHECKING:  # what type checkers and IDEs see; at run time __getattr__ im
     from bnclf.evaluation._compare import (
         ComparisonSummary,
         compare,
-        load_dataset_spec,
         render_report,
         summarize,
         write_report,
     )
+    from bnclf.evaluation._dataset_specs import load_dataset_spec
     from bnclf.evaluation._metrics import (
         KohaviWolpertResult,
         accuracy,
@@ -155,9 +155,10 @@ __all__ = [
 #: each public name -> the module that defines it, imported when the name is first read
 _LAZY = {
     **dict.fromkeys(
-        ["ComparisonSummary", "compare", "load_dataset_spec", "render_report", "summarize", "write_report"],
+        ["ComparisonSummary", "compare", "render_report", "summarize", "write_report"],
         "bnclf.evaluation._compare",
     ),
+    "load_dataset_spec": "bnclf.evaluation._dataset_specs",
     **dict.fromkeys(
         [
             "KohaviWolpertResult",

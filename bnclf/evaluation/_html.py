@@ -327,62 +327,111 @@ def compare_html(
 
     ``extra`` adds sections (heading, text, table); ``notes`` are shown under the structures.
     """
-    from bnclf.evaluation._compare import _METRIC_LABEL
-    from bnclf.evaluation._plots import plot_critical_difference, plot_dataset_bars
-    from bnclf.evaluation._protocols import FOLD_METRICS
+    page = _ComparisonPage(results, summary)
+    body = page.result_sections()
+    for heading, text, table in extra:
+        body += [page.h2(heading), f"<p>{_esc(text)}</p>" if text else "", html_table(table, index_name="dataset")]
+    if predictions or models:
+        body += page.per_dataset(predictions, models)
+    body += [f'<p class="note">{_esc(n)}</p>' for n in notes]
+    body += page.closing_sections()
+    return _page("Classifier comparison", body, page.h2.items)
 
-    new_id, h2, body = _Ids(), _Sections(), []
-    label = _METRIC_LABEL.get(summary.metric, summary.metric)
-    direction = "lower is better" if summary.lower_is_better else "higher is better"
-    proto = results.attrs.get("protocol", {})
-    if proto:
+
+class _ComparisonPage:
+    """The sections of :func:`compare_html`'s page, each a list of HTML fragments; the
+    sections share the page's figure ids and ``<h2>`` anchors, so they are made in page
+    order."""
+
+    def __init__(self, results: pd.DataFrame, summary: ComparisonSummary) -> None:
+        from bnclf.evaluation._compare import _METRIC_LABEL
+
+        self.results, self.summary = results, summary
+        self.new_id, self.h2 = _Ids(), _Sections()
+        self.label = _METRIC_LABEL.get(summary.metric, summary.metric)
+        self.proto = results.attrs.get("protocol", {})
+
+    def result_sections(self) -> list[str]:
+        """Protocol, datasets, means (with the bars), ranks, Friedman and post-hoc tests,
+        W/D/L, Wilcoxon, corrected t-test, bias and variance, and the other metrics."""
+        return [
+            *self.protocol(),
+            *self.datasets(),
+            *self.means(),
+            *self.ranks(),
+            *self.friedman(),
+            *self.win_draw_loss(),
+            *self.wilcoxon(),
+            *self.ttest(),
+            *self.bias_variance(),
+            *self.other_metrics(),
+        ]
+
+    def protocol(self) -> list[str]:
+        proto = self.proto
+        if not proto:
+            return []
         reps = proto.get("n_repeats", 1)
         cv = f"{proto.get('n_splits')}-fold stratified CV"
         if reps != 1:
             cv = f"{reps}×{cv}"
-        body.append(
+        return [
             f"<p>Protocol: {_esc(cv)}, fold seed {_esc(proto.get('random_state'))}, discretizer "
             f"<code>{_esc(proto.get('discretizer'))}</code> (fitted inside each training fold). "
             "Same folds for every classifier on a dataset.</p>"
-        )
-    info = results.attrs.get("datasets")
-    if info:
-        body += [
-            h2("Datasets"),
-            html_table(pd.DataFrame(info).T[["instances", "features", "classes"]], index_name="dataset"),
         ]
-    mean = summary.mean
-    best = mean.eq(mean.min(axis=1) if summary.lower_is_better else mean.max(axis=1), axis=0)
-    body += [
-        h2(f"Mean {label} per dataset ({direction})"),
-        f"<p>Mean over folds{' and repeats' if proto.get('n_repeats', 1) > 1 else ''}; the best value on "
-        "each dataset in bold.</p>",
-        html_table(
-            pd.concat([mean, mean.mean().to_frame("mean").T]),
-            index_name="dataset",
-            bold=best,
-            bold_rows=["mean"],
-        ),
-    ]
-    bars = plot_dataset_bars(summary.mean, summary.std, metric=f"mean {label}")
-    body.append(
-        _figure(
-            figure_svg(bars, new_id(), f"mean {label} per dataset"),
-            f"Mean {label} per dataset and classifier; the error bars are the standard deviations over folds.",
+
+    def datasets(self) -> list[str]:
+        info = self.results.attrs.get("datasets")
+        if not info:
+            return []
+        table = pd.DataFrame(info).T[["instances", "features", "classes"]]
+        return [self.h2("Datasets"), html_table(table, index_name="dataset")]
+
+    def means(self) -> list[str]:
+        from bnclf.evaluation._plots import plot_dataset_bars
+
+        summary, label = self.summary, self.label
+        direction = "lower is better" if summary.lower_is_better else "higher is better"
+        mean = summary.mean
+        best = mean.eq(mean.min(axis=1) if summary.lower_is_better else mean.max(axis=1), axis=0)
+        out = [
+            self.h2(f"Mean {label} per dataset ({direction})"),
+            f"<p>Mean over folds{' and repeats' if self.proto.get('n_repeats', 1) > 1 else ''}; the best value on "
+            "each dataset in bold.</p>",
+            html_table(
+                pd.concat([mean, mean.mean().to_frame("mean").T]),
+                index_name="dataset",
+                bold=best,
+                bold_rows=["mean"],
+            ),
+        ]
+        bars = plot_dataset_bars(summary.mean, summary.std, metric=f"mean {label}")
+        out.append(
+            _figure(
+                figure_svg(bars, self.new_id(), f"mean {label} per dataset"),
+                f"Mean {label} per dataset and classifier; the error bars are the standard deviations over folds.",
+            )
         )
-    )
-    if summary.average_ranks is not None:
-        ranks = summary.average_ranks.sort_values()
-        body += [
-            h2("Average ranks"),
+        return out
+
+    def ranks(self) -> list[str]:
+        if self.summary.average_ranks is None:
+            return []
+        ranks = self.summary.average_ranks.sort_values()
+        return [
+            self.h2("Average ranks"),
             "<p>Rank 1 is best; ties share the average rank.</p>",
             html_table(ranks.to_frame("average rank"), index_name="classifier", digits=3),
         ]
-    if summary.friedman is not None:
-        f = summary.friedman
+
+    def friedman(self) -> list[str]:
+        summary, f = self.summary, self.summary.friedman
+        if f is None:
+            return []
         k, n = f.n_classifiers, f.n_datasets
-        body += [
-            h2("Friedman test and post-hoc tests"),
+        out = [
+            self.h2("Friedman test and post-hoc tests"),
             "<ul>",
             f"<li>Friedman χ²<sub>F</sub> = {f.statistic:.3f} (df = {f.df}, N = {n} datasets, k = {k} "
             f"classifiers), p = {_esc(_fmt(f.pvalue))}</li>",
@@ -395,119 +444,154 @@ def compare_html(
             from bnclf.evaluation._compare import _rank_gaps_beyond_cd
 
             pairs = [f"{_esc(a)} vs {_esc(b)} (|ΔR| = {gap:.3f})" for a, b, gap in _rank_gaps_beyond_cd(summary)]
-            body.append(
+            out.append(
                 "<p>Pairs whose average ranks differ by at least the CD: "
                 + ("; ".join(pairs) if pairs else "none")
                 + ".</p>"
             )
-        if summary.average_ranks is not None and summary.nemenyi_cd is not None:
-            cd = plot_critical_difference(
-                summary.average_ranks, summary.nemenyi_cd, title=f"Nemenyi test on {label} (α = {summary.alpha})"
-            )
-            body.append(
-                _figure(
-                    figure_svg(cd, new_id(), "critical-difference diagram"),
-                    "Critical-difference diagram: average ranks (best on the right); a thick bar joins "
-                    "classifiers whose ranks differ by less than the CD.",
-                )
-            )
+        out += self.cd_diagram()
         if summary.bonferroni_dunn is not None:
             bd = summary.bonferroni_dunn
             control = summary.average_ranks.idxmin()
-            body += [
+            out += [
                 f"<p>Bonferroni–Dunn test against the best-ranked classifier, <strong>{_esc(control)}</strong>:</p>",
                 html_table(
                     bd[["average_rank", "rank_difference", "pvalue_adjusted", "significant"]], index_name="classifier"
                 ),
             ]
         if f.pvalue >= summary.alpha:
-            body.append(
+            out.append(
                 f"<p>The Friedman test does not reject equal ranks at α = {summary.alpha}; the post-hoc "
                 "results are shown for information only.</p>"
             )
-    if summary.wdl is not None:
+        return out
+
+    def cd_diagram(self) -> list[str]:
+        from bnclf.evaluation._plots import plot_critical_difference
+
+        summary = self.summary
+        if summary.average_ranks is None or summary.nemenyi_cd is None:
+            return []
+        cd = plot_critical_difference(
+            summary.average_ranks, summary.nemenyi_cd, title=f"Nemenyi test on {self.label} (α = {summary.alpha})"
+        )
+        return [
+            _figure(
+                figure_svg(cd, self.new_id(), "critical-difference diagram"),
+                "Critical-difference diagram: average ranks (best on the right); a thick bar joins "
+                "classifiers whose ranks differ by less than the CD.",
+            )
+        ]
+
+    def win_draw_loss(self) -> list[str]:
+        summary = self.summary
+        if summary.wdl is None:
+            return []
         sig = summary.wdl_pvalues < summary.alpha
-        body += [
-            h2("Win/draw/loss"),
-            f"<p>Row classifier against column classifier over datasets. A win: the row classifier's {label} "
+        return [
+            self.h2("Win/draw/loss"),
+            f"<p>Row classifier against column classifier over datasets. A win: the row classifier's {self.label} "
             "improves on the column classifier's by at least 5 % (relative); a loss: the reverse; otherwise a "
             f"draw. Bold: one-tailed binomial sign test of wins against losses, p &lt; {summary.alpha}.</p>",
             html_table(summary.wdl, index_name="W/D/L", bold=sig),
         ]
-    if summary.wilcoxon_pvalues is not None:
-        body += [
-            h2("Wilcoxon signed-rank test"),
-            f"<p>Two-sided p-values over datasets of the mean {label} per dataset.</p>",
-            html_table(summary.wilcoxon_pvalues, index_name=""),
+
+    def wilcoxon(self) -> list[str]:
+        if self.summary.wilcoxon_pvalues is None:
+            return []
+        return [
+            self.h2("Wilcoxon signed-rank test"),
+            f"<p>Two-sided p-values over datasets of the mean {self.label} per dataset.</p>",
+            html_table(self.summary.wilcoxon_pvalues, index_name=""),
         ]
-    if summary.corrected_ttest is not None and not summary.corrected_ttest.empty:
-        control = summary.corrected_ttest.attrs.get("control")
-        tt = summary.corrected_ttest
+
+    def ttest(self) -> list[str]:
+        tt = self.summary.corrected_ttest
+        if tt is None or tt.empty:
+            return []
+        control = tt.attrs.get("control")
         cells = tt.map(lambda v: "–" if pd.isna(v) else ("(-) " if v < 0 else "") + _fmt(abs(v)))
-        body += [
-            h2("Corrected repeated CV t-test"),
+        return [
+            self.h2("Corrected repeated CV t-test"),
             "<p>Two-sided p-values of the corrected repeated k-fold CV t-test (Nadeau–Bengio) on the per-fold "
-            f"{label}, <strong>{_esc(control)}</strong> (best average rank) against each other classifier, per "
-            f"dataset. (-): {_esc(control)} is not favoured on that dataset; bold: p &lt; {summary.alpha}.</p>",
-            html_table(cells, index_name="dataset", bold=tt.abs() < summary.alpha),
+            f"{self.label}, <strong>{_esc(control)}</strong> (best average rank) against each other classifier, per "
+            f"dataset. (-): {_esc(control)} is not favoured on that dataset; bold: p &lt; {self.summary.alpha}.</p>",
+            html_table(cells, index_name="dataset", bold=tt.abs() < self.summary.alpha),
         ]
-    if summary.bias_variance is not None:
-        bv = summary.bias_variance
-        body += [
-            h2("Kohavi–Wolpert bias and variance"),
+
+    def bias_variance(self) -> list[str]:
+        summary, bv = self.summary, self.summary.bias_variance
+        if bv is None:
+            return []
+        out = [
+            self.h2("Kohavi–Wolpert bias and variance"),
             "<p>Estimated from the repeats: each instance is predicted once per repeat by a model trained "
             "without it. loss = bias + variance (noise folded into bias).</p>",
         ]
         for part in ("bias", "variance"):
             tab = bv.pivot(index="dataset", columns="classifier", values=part)
             tab = tab.reindex(index=summary.mean.index, columns=summary.mean.columns)
-            body += [f"<h3>{part}</h3>", html_table(tab, index_name="dataset")]
-    others = [
-        m
-        for m in FOLD_METRICS
-        if m != summary.metric and m != "accuracy" and m in results.columns and results[m].notna().any()
-    ]
-    for m in others:
-        tab = results.groupby(["dataset", "classifier"])[m].mean().unstack("classifier")
-        tab = tab.reindex(index=summary.mean.index, columns=summary.mean.columns)
-        body += [h2(f"Mean {_METRIC_LABEL.get(m, m)} per dataset"), html_table(tab, index_name="dataset")]
-    for heading, text, table in extra:
-        body += [h2(heading), f"<p>{_esc(text)}</p>" if text else "", html_table(table, index_name="dataset")]
-    if predictions or models:
-        body.append(h2("Per dataset: confusion matrices and structures"))
-        reps = proto.get("n_repeats", 1)
+            out += [f"<h3>{part}</h3>", html_table(tab, index_name="dataset")]
+        return out
+
+    def other_metrics(self) -> list[str]:
+        from bnclf.evaluation._compare import _METRIC_LABEL
+        from bnclf.evaluation._protocols import FOLD_METRICS
+
+        results, summary = self.results, self.summary
+        others = [
+            m
+            for m in FOLD_METRICS
+            if m != summary.metric and m != "accuracy" and m in results.columns and results[m].notna().any()
+        ]
+        out = []
+        for m in others:
+            tab = results.groupby(["dataset", "classifier"])[m].mean().unstack("classifier")
+            tab = tab.reindex(index=summary.mean.index, columns=summary.mean.columns)
+            out += [self.h2(f"Mean {_METRIC_LABEL.get(m, m)} per dataset"), html_table(tab, index_name="dataset")]
+        return out
+
+    def per_dataset(self, predictions: Mapping | None, models: Mapping | None) -> list[str]:
+        """Per dataset, each classifier's pooled confusion matrix and structure drawing."""
+        reps = self.proto.get("n_repeats", 1)
         pooled = "out-of-fold predictions" + (f", pooled over the {reps} repeats" if reps > 1 else "")
-        body.append(
+        out = [
+            self.h2("Per dataset: confusion matrices and structures"),
             f"<p>Confusion matrices of the {pooled} (rows: true class; shading: the share of the row). "
             "Structures: each classifier fitted on all rows of the dataset, as <code>bnclf fit</code> "
             f"fits it (at most {MAX_FEATURES} features of a network, the most connected; at most "
-            f"{MAX_MEMBERS} members of an ensemble).</p>"
-        )
-        for dname in summary.mean.index:
-            body.append(f"<h3>{_esc(dname)}</h3>")
+            f"{MAX_MEMBERS} members of an ensemble).</p>",
+        ]
+        classifiers = self.summary.mean.columns
+        for dname in self.summary.mean.index:
+            out.append(f"<h3>{_esc(dname)}</h3>")
             tables = [
                 confusion_table(_confusion(predictions[(dname, c)]), str(c))
-                for c in summary.mean.columns
+                for c in classifiers
                 if predictions and (dname, c) in predictions
             ]
             if tables:
-                body.append(f'<div class="row">{"".join(tables)}</div>')
-            figures = []
-            for c in summary.mean.columns:
-                if not models or (dname, c) not in models:
-                    continue
-                figures.append(_structure_block(models[(dname, c)], new_id(), f"{c} on {dname}"))
+                out.append(f'<div class="row">{"".join(tables)}</div>')
+            figures = [
+                _structure_block(models[(dname, c)], self.new_id(), f"{c} on {dname}")
+                for c in classifiers
+                if models and (dname, c) in models
+            ]
             if figures:
-                body.append(f'<div class="row">{"".join(figures)}</div>')
-    body += [f'<p class="note">{_esc(n)}</p>' for n in notes]
-    if summary.notes:
-        body += [h2("Notes"), "<ul>", *(f"<li>{_esc(n)}</li>" for n in summary.notes), "</ul>"]
-    failures = results.attrs.get("failures") or []
-    if failures:
-        frame = pd.DataFrame(failures).set_index("dataset")[["classifier", "stage", "error"]]
-        frame["error"] = frame["error"].astype(str).str[:300]
-        body += [h2("Failures (left out of the comparison)"), html_table(frame, index_name="dataset")]
-    return _page("Classifier comparison", body, h2.items)
+                out.append(f'<div class="row">{"".join(figures)}</div>')
+        return out
+
+    def closing_sections(self) -> list[str]:
+        """The summary's notes and ``keep_going``'s failures."""
+        out = []
+        if self.summary.notes:
+            out += [self.h2("Notes"), "<ul>", *(f"<li>{_esc(n)}</li>" for n in self.summary.notes), "</ul>"]
+        failures = self.results.attrs.get("failures") or []
+        if failures:
+            frame = pd.DataFrame(failures).set_index("dataset")[["classifier", "stage", "error"]]
+            frame["error"] = frame["error"].astype(str).str[:300]
+            out += [self.h2("Failures (left out of the comparison)"), html_table(frame, index_name="dataset")]
+        return out
 
 
 def _confusion(cv: CVPredictions) -> pd.DataFrame:
@@ -540,11 +624,12 @@ def fit_compare_models(
 
     Stops after ``limit`` models; returns ``{(dataset, classifier): model or why not}`` and notes.
     """
-    from bnclf.evaluation._compare import _classifier_items, _dataset_items
+    from bnclf.evaluation._compare import _classifier_items
+    from bnclf.evaluation._dataset_specs import dataset_items
     from bnclf.evaluation._protocols import build_pipeline
 
     wanted = list(keep)
-    items = [item for item in _dataset_items(list(datasets), []) if item[0] in wanted]  # [] skips a failed load
+    items = [item for item in dataset_items(list(datasets), []) if item[0] in wanted]  # [] skips a failed load
     clf_items = _classifier_items(classifiers, random_state)
     models: dict[tuple[str, str], Any] = {}
     notes = []

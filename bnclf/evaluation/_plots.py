@@ -117,92 +117,101 @@ def plot_critical_difference(
     """
     ranks = pd.Series(avg_ranks, dtype=float).sort_values()
     k = len(ranks)
-    lo, hi = 1, max(k, int(np.ceil(ranks.max())))
+    axis = _RankAxis(1, max(k, int(np.ceil(ranks.max()))), reverse)
     n_left = (k + 1) // 2
-    n_right = k - n_left
     cliques = nemenyi_cliques(ranks, cd) if (cd is not None and control is None) else []
-    height = 0.9 + 0.32 * max(n_left, n_right) + 0.18 * len(cliques) + (0.3 if title else 0)
+    height = 0.9 + 0.32 * max(n_left, k - n_left) + 0.18 * len(cliques) + (0.3 if title else 0)
     if ax is None:
         fig = _new_figure((width, max(2.2, height)))
         ax = fig.add_axes([0.0, 0.0, 1.0, 1.0])
     else:
         fig = ax.figure
     ax.set_axis_off()
-
-    def x_of(r):
-        # data x in [0, 1]: the rank axis spans [0.2, 0.8] of the width
-        t = (r - lo) / (hi - lo) if hi > lo else 0.5
-        if reverse:
-            t = 1.0 - t
-        return 0.2 + 0.6 * t
-
-    axis_y = 0.0
     ax.set_xlim(0, 1)
-    line_kw = dict(color="black", lw=1.0)
-    # rank axis with ticks
-    ax.plot([x_of(lo), x_of(hi)], [axis_y, axis_y], **line_kw)
-    for r in range(lo, hi + 1):
-        ax.plot([x_of(r), x_of(r)], [axis_y, axis_y + 0.08], **line_kw)
-        ax.text(x_of(r), axis_y + 0.12, str(r), ha="center", va="bottom", fontsize=9)
-    for r in np.arange(lo + 0.5, hi, 1.0):
-        ax.plot([x_of(r), x_of(r)], [axis_y, axis_y + 0.04], **line_kw)
-
-    # CD scale bar above the axis
-    top = axis_y + 0.45
+    axis.draw(ax)
+    top = 0.45  # above the axis: the CD scale bar, then the title
     if cd is not None:
-        x0 = x_of(lo)
-        x1 = x0 + (x_of(lo + cd) - x_of(lo))
-        xs = sorted([x0, x1])
-        ax.plot(xs, [top, top], color="black", lw=1.2)
-        for x in xs:
-            ax.plot([x, x], [top - 0.04, top + 0.04], color="black", lw=1.2)
-        ax.text(sum(xs) / 2, top + 0.06, f"CD = {cd:.4f}", ha="center", va="bottom", fontsize=9)
+        axis.draw_cd_bar(ax, cd, top)
         top += 0.35
     if title:
         ax.text(0.5, top, title, ha="center", va="bottom", fontsize=10, fontweight="bold")
         top += 0.3
-
-    # clique bars just below the axis
-    clique_y0 = axis_y - 0.15
+    clique_y0 = -0.15  # below the axis: the clique bars, then the labels
     for gi, group in enumerate(cliques):
-        y = clique_y0 - 0.16 * gi
-        xa, xb = x_of(ranks[group[0]]), x_of(ranks[group[-1]])
-        ax.plot([min(xa, xb) - 0.006, max(xa, xb) + 0.006], [y, y], color="black", lw=3.5, solid_capstyle="butt")
-    label_y0 = clique_y0 - 0.16 * len(cliques) - 0.12
-
-    # control interval (Bonferroni–Dunn)
-    if control is not None and cd is not None:
+        axis.draw_bar(ax, ranks[group[0]], ranks[group[-1]], clique_y0 - 0.16 * gi, pad=0.006)
+    if control is not None and cd is not None:  # the control's interval (Bonferroni–Dunn)
         rc = ranks[control]
-        xa, xb = x_of(max(lo, rc - cd)), x_of(min(hi, rc + cd))
-        ax.plot(
-            [min(xa, xb), max(xa, xb)], [axis_y - 0.1, axis_y - 0.1], color="tab:red", lw=3.5, solid_capstyle="butt"
-        )
-
-    # classifier labels: best half on the best side
-    best = list(ranks.index[:n_left])
-    worst = list(ranks.index[n_left:])[::-1]
-    side_best = 0.95 if reverse else 0.05
-    side_worst = 0.05 if reverse else 0.95
-    for side, members in ((side_best, best), (side_worst, worst)):
-        for i, name in enumerate(members):
-            y = label_y0 - 0.3 * i
-            x = x_of(ranks[name])
-            ax.plot([x, x, side], [axis_y, y, y], color="black", lw=0.8)
-            ha = "left" if side > 0.5 else "right"
-            tx = side + (0.008 if ha == "left" else -0.008)
-            weight = "bold" if name == control else "normal"
-            ax.text(
-                tx,
-                y,
-                f"{name} ({ranks[name]:.2f})" if ha == "left" else f"({ranks[name]:.2f}) {name}",
-                ha=ha,
-                va="center",
-                fontsize=9,
-                fontweight=weight,
-            )
-    bottom = label_y0 - 0.3 * (max(len(best), len(worst)) - 1) - 0.2
+        axis.draw_bar(ax, max(axis.lo, rc - cd), min(axis.hi, rc + cd), -0.1, color="tab:red")
+    bottom = axis.draw_labels(ax, ranks, n_left, clique_y0 - 0.16 * len(cliques) - 0.12, control)
     ax.set_ylim(bottom, top + 0.05)
     return _finish(fig, path)
+
+
+class _RankAxis:
+    """The rank axis of a critical-difference diagram at y = 0: ranks ``lo`` to ``hi``
+    span x in [0.2, 0.8] of the width, the best (lowest) on the right when ``reverse``."""
+
+    def __init__(self, lo: int, hi: int, reverse: bool) -> None:
+        self.lo, self.hi, self.reverse = lo, hi, reverse
+
+    def x_of(self, r: float) -> float:
+        t = (r - self.lo) / (self.hi - self.lo) if self.hi > self.lo else 0.5
+        if self.reverse:
+            t = 1.0 - t
+        return 0.2 + 0.6 * t
+
+    def draw(self, ax: Axes) -> None:
+        """The axis line, a labelled tick at each whole rank and a short tick at each half."""
+        x_of, lo, hi = self.x_of, self.lo, self.hi
+        line_kw = dict(color="black", lw=1.0)
+        ax.plot([x_of(lo), x_of(hi)], [0.0, 0.0], **line_kw)
+        for r in range(lo, hi + 1):
+            ax.plot([x_of(r), x_of(r)], [0.0, 0.08], **line_kw)
+            ax.text(x_of(r), 0.12, str(r), ha="center", va="bottom", fontsize=9)
+        for r in np.arange(lo + 0.5, hi, 1.0):
+            ax.plot([x_of(r), x_of(r)], [0.0, 0.04], **line_kw)
+
+    def draw_cd_bar(self, ax: Axes, cd: float, y: float) -> None:
+        """A scale bar ``cd`` ranks long at height ``y``, from the left end of the axis."""
+        x0 = self.x_of(self.lo)
+        x1 = x0 + (self.x_of(self.lo + cd) - x0)
+        xs = sorted([x0, x1])
+        ax.plot(xs, [y, y], color="black", lw=1.2)
+        for x in xs:
+            ax.plot([x, x], [y - 0.04, y + 0.04], color="black", lw=1.2)
+        ax.text(sum(xs) / 2, y + 0.06, f"CD = {cd:.4f}", ha="center", va="bottom", fontsize=9)
+
+    def draw_bar(self, ax: Axes, r0: float, r1: float, y: float, *, pad: float = 0.0, color: str = "black") -> None:
+        """A thick bar from rank ``r0`` to rank ``r1`` at height ``y``, ``pad`` longer at each end."""
+        xa, xb = self.x_of(r0), self.x_of(r1)
+        ax.plot([min(xa, xb) - pad, max(xa, xb) + pad], [y, y], color=color, lw=3.5, solid_capstyle="butt")
+
+    def draw_labels(self, ax: Axes, ranks: pd.Series, n_left: int, y0: float, control) -> float:
+        """Each classifier's name and rank, joined to its rank by an elbow line from height
+        ``y0`` down: the best ``n_left`` on the best side, the others on the other (the
+        control in bold). Returns the y under the lowest label."""
+        best = list(ranks.index[:n_left])
+        worst = list(ranks.index[n_left:])[::-1]
+        side_best = 0.95 if self.reverse else 0.05
+        side_worst = 0.05 if self.reverse else 0.95
+        for side, members in ((side_best, best), (side_worst, worst)):
+            for i, name in enumerate(members):
+                y = y0 - 0.3 * i
+                x = self.x_of(ranks[name])
+                ax.plot([x, x, side], [0.0, y, y], color="black", lw=0.8)
+                ha = "left" if side > 0.5 else "right"
+                tx = side + (0.008 if ha == "left" else -0.008)
+                weight = "bold" if name == control else "normal"
+                ax.text(
+                    tx,
+                    y,
+                    f"{name} ({ranks[name]:.2f})" if ha == "left" else f"({ranks[name]:.2f}) {name}",
+                    ha=ha,
+                    va="center",
+                    fontsize=9,
+                    fontweight=weight,
+                )
+        return y0 - 0.3 * (max(len(best), len(worst)) - 1) - 0.2
 
 
 def plot_paper_vs_ours(

@@ -257,9 +257,14 @@ def _source_name(path_or_file) -> str:
     return str(os.fspath(path_or_file))
 
 
-def _sibling_label_file(path_or_file) -> Path | None:
-    """``<stem>.xml`` next to an ARFF path (stem without ``.arff``/``.arff.gz``), else the same
-    without a ``-train``/``-test`` suffix; None for a file object without a path or no such file."""
+def sibling_label_file(path_or_file: str | os.PathLike | IO[Any]) -> Path | None:
+    """The MULAN label file of an ARFF file, found by its name.
+
+    Returns ``<stem>.xml`` in the ARFF file's folder (the stem is the file name without
+    ``.arff``/``.arff.gz``) if it is a file, else the same without a ``-train``/``-test``
+    suffix of the stem; None when neither exists or a file object has no path
+    (``name``). The XML file is not read.
+    """
     name = getattr(path_or_file, "name", None) if hasattr(path_or_file, "read") else path_or_file
     if not isinstance(name, (str, os.PathLike)):
         return None
@@ -308,8 +313,14 @@ def _read_label_xml(xml) -> list[str]:
     return names
 
 
-def _meka_label_count(relation: str) -> int | None:
-    """The count of MEKA's ``-C`` (or ``-c``) option in a relation name ``'name: options'``."""
+def meka_label_count(relation: str) -> int | None:
+    """The count of MEKA's ``-C`` (or ``-c``) option in a relation name ``'name: options'``.
+
+    Returns the whole number after the option (positive: the first ``k`` attributes
+    are the labels; negative: the last ``k``), or None when the name has no ``:`` or
+    its options no ``-C``/``-c``. Raises ValueError when the option is not followed by a
+    whole number.
+    """
     if ":" not in relation:
         return None
     options = relation.split(":", 1)[1].split()
@@ -400,9 +411,9 @@ def _label_codes(column: pd.Series, name) -> np.ndarray:
 
 def _default_label_positions(path_or_file, relation: str, columns: list, source: str) -> list[int]:
     """Labels from a sibling MULAN label file, else from the MEKA ``-C`` tag of the relation."""
-    sibling = _sibling_label_file(path_or_file)
+    sibling = sibling_label_file(path_or_file)
     if sibling is None:
-        tag = _meka_label_count(relation)
+        tag = meka_label_count(relation)
         if tag is None:
             raise ValueError(
                 f"Cannot tell which attributes of {source} are the labels: pass labels=[...] (their "
@@ -413,7 +424,7 @@ def _default_label_positions(path_or_file, relation: str, columns: list, source:
         return _positions_from_count(-tag, len(columns), f"the MEKA tag '-C {tag}' of the relation {relation!r}")
     positions = _positions_from_names(_read_label_xml(sibling), columns, f"the label file {sibling}", source)
     try:
-        tag = _meka_label_count(relation)
+        tag = meka_label_count(relation)
         tagged = None if tag is None else _positions_from_count(-tag, len(columns), "")
     except (TypeError, ValueError):
         tag, tagged = None, None
@@ -526,24 +537,40 @@ def load_mulan(
     >>> list(X.columns), Y["jazz"].tolist()
     (['rock', 'tempo'], [0, 1, 0])
     """
-    given = [name for name, value in (("labels", labels), ("n_labels", n_labels), ("xml", xml)) if value is not None]
+    _check_one_label_source(labels=labels, n_labels=n_labels, xml=xml)
+    df = read_arff(path_or_file)
+    positions = _label_positions(path_or_file, df, labels, n_labels, xml)
+    return _split_labels(df, positions)
+
+
+def _check_one_label_source(**sources: Any) -> None:
+    """Raise ValueError when more than one of ``load_mulan``'s ways to choose labels is given."""
+    given = [name for name, value in sources.items() if value is not None]
     if len(given) > 1:
         raise ValueError(
             f"load_mulan chooses the labels one way, but got {' and '.join(given)}; pass only one of "
             "labels= (names), n_labels= (a count) and xml= (a MULAN label file)."
         )
-    df = read_arff(path_or_file)
+
+
+def _label_positions(path_or_file, df: pd.DataFrame, labels, n_labels, xml) -> list[int]:
+    """Positions (file order) of the label attributes of ``df``, read from ``path_or_file``,
+    chosen as :func:`load_mulan` documents."""
     source = _source_name(path_or_file)
     columns = list(df.columns)
-    relation = df.attrs.get("relation", "")
     if labels is not None:
-        positions = _positions_from_names(labels, columns, "labels", source)
-    elif n_labels is not None:
-        positions = _positions_from_count(n_labels, len(columns), f"n_labels={n_labels!r}")
-    elif xml is not None:
-        positions = _positions_from_names(_read_label_xml(xml), columns, f"the label file {_source_name(xml)}", source)
-    else:
-        positions = _default_label_positions(path_or_file, relation, columns, source)
+        return _positions_from_names(labels, columns, "labels", source)
+    if n_labels is not None:
+        return _positions_from_count(n_labels, len(columns), f"n_labels={n_labels!r}")
+    if xml is not None:
+        return _positions_from_names(_read_label_xml(xml), columns, f"the label file {_source_name(xml)}", source)
+    return _default_label_positions(path_or_file, df.attrs.get("relation", ""), columns, source)
+
+
+def _split_labels(df: pd.DataFrame, positions: list[int]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``(X, Y)``: the other columns of ``df``, and its label columns at ``positions`` as 0/1
+    ``int8``; both keep ``df``'s index and ``attrs``."""
+    columns = list(df.columns)
     label_names = [columns[i] for i in positions]
     Y = pd.DataFrame(
         {name: _label_codes(df.iloc[:, i], name) for i, name in zip(positions, label_names)},

@@ -45,6 +45,7 @@ import re
 import unicodedata
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import NoReturn
 from xml.sax.saxutils import escape
 
 import numpy as np
@@ -353,93 +354,122 @@ def read_bif(path: str | Path) -> tuple[list[str], dict, dict, dict]:
         table missing, given twice or of the wrong size, or a distribution that is not
         probabilities summing to one within 0.01 (pgmpy's check).
     """
-    path = Path(path)
-    lines = path.read_text(encoding="utf-8").split("\n")
-    number = 0
+    cursor = _BifCursor(Path(path))
+    cursor.line("network")
+    cursor.line("}")
+    nodes, states = _read_bif_variables(cursor)
+    families, tables = {}, {}
+    while len(tables) < len(nodes):
+        child, parents, table = _read_bif_probability(cursor, states, tables)
+        families[child], tables[child] = tuple(parents), table
+    cursor.check_end()
+    return nodes, families, tables, states
 
-    def fail(what: str):
-        raise ValueError(f"{path} is not a BIF network as bnclf writes it: line {number}: {what}")
 
-    def line(kind: str) -> re.Match | None:
-        nonlocal number
-        text = lines[number] if number < len(lines) else ""
-        number += 1
+class _BifCursor:
+    """The lines of a BIF file read one at a time, each checked against its pattern in
+    :data:`_BIF_LINES`; every failure is a ValueError naming the file and the line."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.lines = path.read_text(encoding="utf-8").split("\n")
+        self.number = 0  # lines read so far: the 1-based number of the last one
+
+    def fail(self, what: str) -> NoReturn:
+        raise ValueError(f"{self.path} is not a BIF network as bnclf writes it: line {self.number}: {what}")
+
+    def next_starts_with(self, prefix: str) -> bool:
+        return self.number < len(self.lines) and self.lines[self.number].startswith(prefix)
+
+    def line(self, kind: str) -> re.Match | None:
+        """The next line matched as a ``kind`` line (``"}"``: a closing brace, None)."""
+        text = self.lines[self.number] if self.number < len(self.lines) else ""
+        self.number += 1
         if kind == "}":
             if text != "}":
-                fail(f"expected '}}', found {text[:40]!r}")
+                self.fail(f"expected '}}', found {text[:40]!r}")
             return None
         match = _BIF_LINES[kind].fullmatch(text)
         if match is None:
-            fail(f"expected a {kind} line, found {text[:40]!r}")
+            self.fail(f"expected a {kind} line, found {text[:40]!r}")
         return match
 
-    def distributions(rows: list[str], size: int, child: str, first: int) -> np.ndarray:
+    def distributions(self, rows: list[str], size: int, child: str, first: int) -> np.ndarray:
         """The rows of numbers (the first at line ``first``) as an array, one row a distribution."""
-        nonlocal number
         split = [text.split(", ") for text in rows]
         values = _floats([x for row in split for x in row]) if all(len(row) == size for row in split) else None
         if values is None:
-            number = first + next(k for k, row in enumerate(split) if len(row) != size or _floats(row) is None)
-            fail(f"expected {size} probabilities of {child}, found {rows[number - first][:40]!r}")
+            self.number = first + next(k for k, row in enumerate(split) if len(row) != size or _floats(row) is None)
+            self.fail(f"expected {size} probabilities of {child}, found {rows[self.number - first][:40]!r}")
         values = values.reshape(len(rows), size)
         good = np.isfinite(values).all(axis=1) & (values >= 0).all(axis=1) & (abs(values.sum(axis=1) - 1) <= 0.01)
         if not good.all():
-            number = first + int(np.argmin(good))
-            fail(f"the probabilities of {child} do not sum to one")
+            self.number = first + int(np.argmin(good))
+            self.fail(f"the probabilities of {child} do not sum to one")
         return values
 
-    line("network")
-    line("}")
+    def check_end(self) -> None:
+        """Fail unless what is left is the final line break."""
+        rest = self.lines[self.number :]
+        if not rest:
+            self.fail("no line break at the end")
+        if rest != [""]:
+            self.number += 1
+            self.fail(f"text after the last table ({self.lines[self.number - 1][:40]!r})")
+
+
+def _read_bif_variables(cursor: _BifCursor) -> tuple[list[str], dict[str, list[str]]]:
+    """The ``variable`` blocks: the names in file order and each one's states."""
     nodes, states, folded = [], {}, set()
-    while number < len(lines) and lines[number].startswith("variable "):
-        name = line("variable").group(1)
+    while cursor.next_starts_with("variable "):
+        name = cursor.line("variable").group(1)
         if name.lower() in folded:
-            fail(f"variable {name} is declared twice (names are compared ignoring letter case)")
-        declared, listed = line("type").groups()
+            cursor.fail(f"variable {name} is declared twice (names are compared ignoring letter case)")
+        declared, listed = cursor.line("type").groups()
         if int(declared) != len(listed.split(", ")) or len(set(listed.split(", "))) != int(declared):
-            fail(f"variable {name} declares {declared} states but lists {len(set(listed.split(', ')))} distinct ones")
-        line("}")
+            cursor.fail(
+                f"variable {name} declares {declared} states but lists {len(set(listed.split(', ')))} distinct ones"
+            )
+        cursor.line("}")
         folded.add(name.lower())
         nodes.append(name)
         states[name] = listed.split(", ")
     if not nodes:
-        fail("no variable")
-    families, tables = {}, {}
-    while len(tables) < len(nodes):
-        child, given = line("probability").groups()
-        parents = given.split(", ") if given else []
-        known = child in states and set(parents) <= set(states) and len({child, *parents}) == 1 + len(parents)
-        if not known or child in tables:
-            fail(f"the table of {child} given {parents} is not one of a declared variable, given others")
-        shape = [len(states[child]), *(len(states[p]) for p in parents)]
-        rows, at, seen, first = [], [], set(), number + 1
-        if not parents:
-            rows.append(line("table").group(1))
-        else:
-            index = [{s: i for i, s in enumerate(states[p])} for p in parents]
-            for _ in range(int(np.prod(shape[1:]))):
-                given_states, text = line("row").groups()
-                listed = given_states.split(", ")
-                config = tuple(i.get(s, -1) for i, s in zip(index, listed))
-                if len(listed) != len(parents) or min(config) < 0 or config in seen:
-                    fail(f"the row ( {given_states} ) of {child} is not a new combination of its parents' states")
-                rows.append(text)
-                at.append(config)
-                seen.add(config)
-        values = distributions(rows, shape[0], child, first)
-        if parents:
-            table = np.empty(shape)
-            table[(slice(None), *np.array(at).T)] = values.T  # row k: the column of its parent states
-        else:
-            table = values[0]
-        line("}")
-        families[child], tables[child] = tuple(parents), table
-    if not lines[number:]:
-        fail("no line break at the end")
-    if lines[number:] != [""]:
-        number += 1
-        fail(f"text after the last table ({lines[number - 1][:40]!r})")
-    return nodes, families, tables, states
+        cursor.fail("no variable")
+    return nodes, states
+
+
+def _read_bif_probability(cursor: _BifCursor, states: dict, tables: dict) -> tuple[str, list[str], np.ndarray]:
+    """One ``probability`` block: its child, parents and table (axes ``(child, *parents)``),
+    for a declared child not in ``tables`` yet."""
+    child, given = cursor.line("probability").groups()
+    parents = given.split(", ") if given else []
+    known = child in states and set(parents) <= set(states) and len({child, *parents}) == 1 + len(parents)
+    if not known or child in tables:
+        cursor.fail(f"the table of {child} given {parents} is not one of a declared variable, given others")
+    shape = [len(states[child]), *(len(states[p]) for p in parents)]
+    rows, at, seen, first = [], [], set(), cursor.number + 1
+    if not parents:
+        rows.append(cursor.line("table").group(1))
+    else:
+        index = [{s: i for i, s in enumerate(states[p])} for p in parents]
+        for _ in range(int(np.prod(shape[1:]))):
+            given_states, text = cursor.line("row").groups()
+            listed = given_states.split(", ")
+            config = tuple(i.get(s, -1) for i, s in zip(index, listed))
+            if len(listed) != len(parents) or min(config) < 0 or config in seen:
+                cursor.fail(f"the row ( {given_states} ) of {child} is not a new combination of its parents' states")
+            rows.append(text)
+            at.append(config)
+            seen.add(config)
+    values = cursor.distributions(rows, shape[0], child, first)
+    if parents:
+        table = np.empty(shape)
+        table[(slice(None), *np.array(at).T)] = values.T  # row k: the column of its parent states
+    else:
+        table = values[0]
+    cursor.line("}")
+    return child, parents, table
 
 
 def _line_of(text: str, position: int) -> int:

@@ -146,6 +146,41 @@ def _order_rows(rows, up, down, sweeps: int = 12) -> list:
     return best
 
 
+def _straighten(rows, row_gaps, runs, x, passes=3):
+    """Line up the lanes of each long arc where the slots beside them leave room, longest arcs first.
+
+    ``rows`` are the slots of each row in order, ``row_gaps`` the least distances between
+    neighbours, ``runs`` the lane slots of each long arc; ``x`` (slot -> x) is updated in place.
+    """
+    where = {}
+    for r, row in enumerate(rows):
+        for i, s in enumerate(row):
+            where[s] = (r, i)
+
+    def room(s):
+        r, i = where[s]
+        row, g = rows[r], row_gaps[r]
+        lo = x[row[i - 1]] + g[i - 1] if i > 0 else -np.inf
+        hi = x[row[i + 1]] - g[i] if i + 1 < len(row) else np.inf
+        return lo, max(lo, hi)
+
+    for _ in range(passes):
+        for run in sorted(runs, key=len, reverse=True):
+            start, lo, hi = 0, -np.inf, np.inf
+            for i in range(len(run) + 1):
+                if i < len(run):
+                    a, b = room(run[i])
+                    if max(lo, a) <= min(hi, b) + 1e-9:
+                        lo, hi = max(lo, a), max(max(lo, a), min(hi, b))
+                        continue
+                part = run[start:i]
+                value = min(max(float(np.median([x[s] for s in part])), lo), hi)
+                for s in part:
+                    x[s] = value
+                if i < len(run):
+                    start, (lo, hi) = i, room(run[i])
+
+
 class _StructureLayout:
     """Boxes (in inches) and routed arcs of one network's drawing.
 
@@ -296,40 +331,9 @@ class _StructureLayout:
                     sum(w * x[t] for t, w in near[s]) / total if near[s] else x[s] for s, total in zip(row, weight)
                 ]
                 x.update(zip(row, _pack(desired, weight, row_gaps[r])))
-        self._straighten(rows, row_gaps, runs, x, passes=6)
+        _straighten(rows, row_gaps, runs, x, passes=6)
         mid = (min(x.values()) + max(x.values())) / 2
         return {s: v - mid for s, v in x.items()}
-
-    @staticmethod
-    def _straighten(rows, row_gaps, runs, x, passes=3):
-        """Line up the lanes of each long arc where the slots beside them leave room, longest arcs first."""
-        where = {}
-        for r, row in enumerate(rows):
-            for i, s in enumerate(row):
-                where[s] = (r, i)
-
-        def room(s):
-            r, i = where[s]
-            row, g = rows[r], row_gaps[r]
-            lo = x[row[i - 1]] + g[i - 1] if i > 0 else -np.inf
-            hi = x[row[i + 1]] - g[i] if i + 1 < len(row) else np.inf
-            return lo, max(lo, hi)
-
-        for _ in range(passes):
-            for run in sorted(runs, key=len, reverse=True):
-                start, lo, hi = 0, -np.inf, np.inf
-                for i in range(len(run) + 1):
-                    if i < len(run):
-                        a, b = room(run[i])
-                        if max(lo, a) <= min(hi, b) + 1e-9:
-                            lo, hi = max(lo, a), max(max(lo, a), min(hi, b))
-                            continue
-                    part = run[start:i]
-                    value = min(max(float(np.median([x[s] for s in part])), lo), hi)
-                    for s in part:
-                        x[s] = value
-                    if i < len(run):
-                        start, (lo, hi) = i, room(run[i])
 
     def _given(self, pos):
         graph = self.graph

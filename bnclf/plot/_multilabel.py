@@ -417,11 +417,8 @@ def _panel_geometry(layout, class_edges, *, label_only, moral, notes, legend=Tru
 
 
 def _draw_multilabel_panel(ax, layout, geom, root, *, title):
-    """Draw one panel on ``ax`` with equal aspect; fonts and lines scaled to inches per data unit."""
-    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
-    from matplotlib.path import Path
-
-    labels, feats = layout.labels, geom["feats"]
+    """Draw one panel on ``ax`` with equal aspect; fonts and lines scaled to inches per data
+    unit. Returns ``ax``."""
     ax.set_xlim(geom["x_lo"], geom["x_hi"])
     ax.set_ylim(geom["y_lo"], geom["y_hi"])
     ax.set_aspect("equal", adjustable="box")
@@ -429,7 +426,38 @@ def _draw_multilabel_panel(ax, layout, geom, root, *, title):
     fig = ax.figure
     box = ax.get_position()
     s = min(box.width * fig.get_figwidth() / geom["width"], box.height * fig.get_figheight() / geom["height"])
-    patches = {}
+    _draw_multilabel_nodes(ax, layout, geom["feats"], root, s)
+    _draw_bridge_arcs(ax, layout, geom["feats"], s)
+    _draw_moral_edges(ax, geom, s)
+    _draw_class_arcs(ax, geom, len(layout.labels), s)
+    _draw_multilabel_legend(ax, geom, s)
+    if title:
+        ax.set_title(title, fontsize=12 * s)
+    return ax
+
+
+def _arc(p0, p1, rad: float, **style):
+    """An arc from ``p0`` to ``p1`` bowed by ``rad`` (``arc3``), drawn to the points themselves."""
+    from matplotlib.patches import FancyArrowPatch
+
+    return FancyArrowPatch(p0, p1, connectionstyle=f"arc3,rad={rad:.4f}", shrinkA=0, shrinkB=0, **style)
+
+
+def _draw_class_arcs(ax, geom, n_labels: int, s: float) -> None:
+    """The arcs of the class subgraph, thick and blue, at scale ``s``."""
+    head = (14 if n_labels <= 8 else 11) * s
+    for _, _, p0, p1, rad in geom["arcs"]:
+        ax.add_patch(
+            _arc(p0, p1, rad, arrowstyle="-|>", mutation_scale=head, lw=2.6 * s, color=CLASS_ARC_COLOR, zorder=2)
+        )
+
+
+def _draw_multilabel_nodes(ax, layout, feats, root, s) -> None:
+    """A labelled box per class (the root filled red) and per feature (pale without a class
+    parent), at scale ``s``."""
+    from matplotlib.patches import FancyBboxPatch
+
+    labels = layout.labels
     for v in (*labels, *feats):
         x0, x1, y0, y1 = layout.boxes[v]
         is_class = v in labels
@@ -450,7 +478,6 @@ def _draw_multilabel_panel(ax, layout, geom, root, *, title):
             zorder=3,
         )
         ax.add_patch(patch)
-        patches[v] = patch
         pale = not is_class and not layout.bridge[v]
         ax.text(
             *layout.pos[v],
@@ -462,6 +489,13 @@ def _draw_multilabel_panel(ax, layout, geom, root, *, title):
             fontweight="bold" if is_class else "normal",
             color="white" if v == root else "#999999" if pale else "black",
         )
+
+
+def _draw_bridge_arcs(ax, layout, feats, s) -> None:
+    """The routed bridge arcs from each feature's class parents, at scale ``s``."""
+    from matplotlib.patches import FancyArrowPatch
+    from matplotlib.path import Path
+
     for f in feats:
         for c in layout.bridge[f]:
             verts, codes = layout.bridge_paths[(c, f)]
@@ -476,22 +510,15 @@ def _draw_multilabel_panel(ax, layout, geom, root, *, title):
                     zorder=1,
                 )
             )
+
+
+def _draw_moral_edges(ax, geom, s) -> None:
+    """The dashed edges between classes that share features, wider and labelled with the
+    count when they share more than one."""
     for a, b, p0, p1, rad in geom["dashed"]:
         k = geom["moral"][(a, b)]
-        ax.add_patch(
-            FancyArrowPatch(
-                p0,
-                p1,
-                connectionstyle=f"arc3,rad={rad:.4f}",
-                arrowstyle="-",
-                lw=(1.0 + 0.35 * math.log2(k)) * s,
-                linestyle="--",
-                color=MORAL_COLOR,
-                shrinkA=0,
-                shrinkB=0,
-                zorder=1,
-            )
-        )
+        lw = (1.0 + 0.35 * math.log2(k)) * s
+        ax.add_patch(_arc(p0, p1, rad, arrowstyle="-", lw=lw, linestyle="--", color=MORAL_COLOR, zorder=1))
         if k == 1:
             continue
         mid = _bezier_points(np.array(p0), np.array(p1), np.array([rad]), np.array([0.5]))[0, 0]
@@ -505,21 +532,10 @@ def _draw_multilabel_panel(ax, layout, geom, root, *, title):
             zorder=4,
             bbox={"boxstyle": "round,pad=0.12", "facecolor": "white", "edgecolor": "none"},
         )
-    for _, _, p0, p1, rad in geom["arcs"]:
-        ax.add_patch(
-            FancyArrowPatch(
-                p0,
-                p1,
-                connectionstyle=f"arc3,rad={rad:.4f}",
-                arrowstyle="-|>",
-                mutation_scale=(14 if len(labels) <= 8 else 11) * s,
-                lw=2.6 * s,
-                color=CLASS_ARC_COLOR,
-                shrinkA=0,
-                shrinkB=0,
-                zorder=2,
-            )
-        )
+
+
+def _draw_multilabel_legend(ax, geom, s) -> None:
+    """The legend (when the panel has one) above the note lines, at the bottom of the panel."""
     notes = geom["notes"]
     y_notes = geom["y_lo"] + 0.05
     legend_top = y_notes + 0.17 * len(notes) + 0.25 * geom["legend_rows"] + 0.05
@@ -547,9 +563,6 @@ def _draw_multilabel_panel(ax, layout, geom, root, *, title):
             fontsize=7.5 * s,
             color="#333333",
         )
-    if title:
-        ax.set_title(title, fontsize=12 * s)
-    return ax
 
 
 @overload
@@ -656,16 +669,42 @@ def draw_multilabel(
     note under the legend says what the ellipsis stands for); then the middle
     of a name still too long is cut, and the note gives its full name.
     """
-    import matplotlib.pyplot as plt
-
     parts = _multilabel_parts(model)
     feats, note = _pick_multilabel_features(parts, features, max_features)
-    labels, bridge, members = parts["labels"], parts["bridge"], parts["members"]
+    members = parts["members"]
     if len(members) > 1 and ax is not None:
         raise ValueError(
             "A MultilabelBNEnsemble is drawn one panel per member in a figure of its own; "
             "omit ax= (or draw one member's network with draw_structure)."
         )
+    layout, notes, moral = _multilabel_layout(parts, feats, label_only, max_width)
+    title = _short(_default_title(parts, label_only, note) if title is None else title, 300)
+    picked = members[:4]
+    if len(members) > len(picked):
+        notes = notes + [f"First {len(picked)} of {len(members)} members shown."]
+    geoms = _panel_geometries(layout, picked, label_only=label_only, moral=moral, notes=notes)
+    if ax is not None:
+        _draw_multilabel_panel(ax, layout, geoms[0], members[0][1], title=title)
+        return ax.figure
+    return _panels_figure(layout, picked, geoms, title, figsize=figsize, max_width=max_width)
+
+
+def _panel_geometries(layout, picked: list, *, label_only: bool, moral: dict, notes: list) -> list[dict]:
+    """The geometry of each member's panel; the last panel has the legend and the notes."""
+    last = len(picked) - 1
+    return [
+        _panel_geometry(
+            layout, edges, label_only=label_only, moral=moral, notes=notes if i == last else [], legend=i == last
+        )
+        for i, (_, _, edges) in enumerate(picked)
+    ]
+
+
+def _multilabel_layout(parts: dict, feats: list, label_only: bool, max_width) -> tuple:
+    """``(layout, notes, moral)``: the :class:`_MultilabelLayout` of the drawn classes and
+    features (the margins taken off ``max_width``), the notes on shortened names, and the
+    moral pairs of classes. ValueError for a ``max_width`` that is not a positive width."""
+    labels, bridge, members = parts["labels"], parts["bridge"], parts["members"]
     class_text, class_notes = _abbreviate(labels)
     feature_text, feature_notes = _abbreviate(feats)
     notes = [n.replace("feature names", "class names") for n in class_notes]
@@ -686,41 +725,36 @@ def draw_multilabel(
         label_only=label_only,
         max_width=None if max_width is None else max_width - 0.7,  # the figure's margins and the panel's
     )
+    return layout, notes, moral
+
+
+def _default_title(parts: dict, label_only: bool, note: str | None) -> str:
+    """The title of a drawing: the kind of model, its root (one network), the number of
+    selected features and the treewidth, and ``note`` (how many features are shown)."""
+    members = parts["members"]
     kind, tw, n_sel = parts["kind"], parts["treewidth"], len(parts["features"])
     single = len(members) == 1
     if label_only:
-        default = (
+        return (
             f"{kind} class subgraph"
             + (f" (root: {members[0][1]})" if single else "")
             + f", treewidth {tw}\ndashed: pairs of classes that are parents of a common feature"
             + (f" (among the {note})" if note else "")
         )
-    elif single:
+    if single:
         default = f"{kind}, root: {members[0][1]}, {n_sel} selected features, treewidth {tw}"
-        default += f"\n({note})" if note else ""
-    else:
-        default = f"{kind}: {len(members)} members (logarithmic pooling), {n_sel} selected features, treewidth {tw}" + (
-            f"\n({note})" if note else ""
-        )
-    title = _short(default if title is None else title, 300)
-    picked = members[:4]
-    if len(members) > len(picked):
-        notes = notes + [f"First {len(picked)} of {len(members)} members shown."]
-    geoms = [
-        _panel_geometry(
-            layout,
-            edges,
-            label_only=label_only,
-            moral=moral,
-            notes=notes if i == len(picked) - 1 else [],
-            legend=i == len(picked) - 1,
-        )
-        for i, (_, _, edges) in enumerate(picked)
-    ]
-    if ax is not None:
-        _draw_multilabel_panel(ax, layout, geoms[0], members[0][1], title=title)
-        return ax.figure
-    # one inch per layout unit; panels stacked, each with its own title (one network: the title)
+        return default + (f"\n({note})" if note else "")
+    return f"{kind}: {len(members)} members (logarithmic pooling), {n_sel} selected features, treewidth {tw}" + (
+        f"\n({note})" if note else ""
+    )
+
+
+def _panels_figure(layout, picked: list, geoms: list, title: str, *, figsize, max_width):
+    """A figure of the panels stacked, at one inch per layout unit (``figsize`` scales it all
+    alike), each with its own title (one network: ``title``, wrapped to the figure's width)."""
+    import matplotlib.pyplot as plt
+
+    single = len(picked) == 1
     side, bottom = 0.2, 0.1
     width = max(g["width"] for g in geoms) + 2 * side
     if title:  # the figure widened for the title's lines (up to max_width), which are wrapped to it

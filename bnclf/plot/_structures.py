@@ -183,15 +183,7 @@ def _structure_spec(
     kinds = _arc_kinds(graph, class_node, {tuple(e) for e in highlight})
     x_lo, x_hi, y_lo, y_hi = layout.extent()
     x_lo, x_hi, y_hi = x_lo - 0.15, x_hi + 0.15, y_hi + 0.1
-    entries = []  # (kind, label): arcs, then nodes
-    if legend:
-        present = set(kinds.values())
-        entries = [(k, _ARC_LEGEND[k]) for k in _ARC_STYLE if k in present]
-        if class_node is not None:
-            entries.append(("node:class", "class"))
-        entries.append(("node:feature", "feature"))
-        if outside:
-            entries.append(("node:outside", "feature outside the Markov blanket"))
+    entries = _legend_entries(kinds, class_node, outside) if legend else []
     legend_font = 8.0
     widths = [0.5 + 0.08 + _text_inches(label, legend_font) + 0.3 for _, label in entries]
     if widths:  # the legend is centred under the drawing
@@ -232,16 +224,25 @@ def _structure_spec(
     }
 
 
+def _legend_entries(kinds: dict, class_node, outside) -> list[tuple[str, str]]:
+    """``(kind, label)`` of each legend entry: the kinds of arcs drawn, then the kinds of nodes."""
+    present = set(kinds.values())
+    entries = [(k, _ARC_LEGEND[k]) for k in _ARC_STYLE if k in present]
+    if class_node is not None:
+        entries.append(("node:class", "class"))
+    entries.append(("node:feature", "feature"))
+    if outside:
+        entries.append(("node:outside", "feature outside the Markov blanket"))
+    return entries
+
+
 def _render_structure(ax, spec, *, title_size=12.0, frame=None):
     """Draw a prepared network on ``ax`` (equal aspect; sizes follow the Axes' scale).
 
     ``frame``, (width, height) in layout units, widens the limits around the
     drawing (centred, top-aligned), so that the panels of one figure share a scale.
+    Returns ``ax``.
     """
-    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
-    from matplotlib.path import Path
-
-    layout, kinds, outside = spec["layout"], spec["kinds"], spec["outside"]
     extra_w, extra_h = (
         (0.0, 0.0) if frame is None else (max(0.0, frame[0] - spec["width"]), max(0.0, frame[1] - spec["height"]))
     )
@@ -251,6 +252,27 @@ def _render_structure(ax, spec, *, title_size=12.0, frame=None):
     ax.set_axis_off()
     scaler = _ScaleWithAxes()
     ax.add_artist(scaler)
+    _draw_arcs(ax, spec["layout"], spec["kinds"], scaler)
+    _draw_nodes(ax, spec["layout"], spec["outside"], scaler)
+    _draw_legend(ax, spec, scaler)
+    _draw_notes(ax, spec, scaler)
+    box = ax.get_position()
+    fig = ax.figure
+    s = min(
+        box.width * fig.get_figwidth() / (spec["width"] + extra_w),
+        box.height * fig.get_figheight() / (spec["height"] + extra_h),
+    )
+    scaler.apply(s)
+    if spec["title"]:  # a fixed size, so that a layout engine (tight_layout, constrained) makes room for it
+        ax.set_title(spec["title"].replace("$", r"\$"), fontsize=title_size * min(1.0, s))
+    return ax
+
+
+def _draw_arcs(ax, layout: _StructureLayout, kinds: dict, scaler: _ScaleWithAxes) -> None:
+    """The routed arcs of ``layout``, each in the style of its kind (gid ``arc:<kind>``)."""
+    from matplotlib.patches import FancyArrowPatch
+    from matplotlib.path import Path
+
     for arc, (verts, codes) in layout.paths.items():
         color, lw, head, style, z = _ARC_STYLE[kinds[arc]]
         patch = FancyArrowPatch(
@@ -268,6 +290,13 @@ def _render_structure(ax, spec, *, title_size=12.0, frame=None):
         ax.add_patch(patch)
         scaler.add(patch, "set_linewidth", lw)
         scaler.add(patch, "set_mutation_scale", head)
+
+
+def _draw_nodes(ax, layout: _StructureLayout, outside: set, scaler: _ScaleWithAxes) -> None:
+    """A labelled box per node (gid ``node``): the class red, features outside the Markov
+    blanket (``outside``) pale, the other features blue."""
+    from matplotlib.patches import FancyBboxPatch
+
     for v in layout.graph:
         x0, x1, y0, y1 = layout.boxes[v]
         is_class = v == layout.class_node
@@ -303,49 +332,64 @@ def _render_structure(ax, spec, *, title_size=12.0, frame=None):
         )
         label.set_gid("node")
         scaler.add(label, "set_fontsize", size)
+
+
+def _draw_legend(ax, spec: dict, scaler: _ScaleWithAxes) -> None:
+    """The legend rows of ``spec`` under the drawing, centred: a sample arc or box and its label."""
     y = spec["legend_top"] - 0.22
     for row in spec["legend_rows"]:
         x = (spec["x_lo"] + spec["x_hi"]) / 2 - sum(w for _, w in row) / 2 + 0.15
         for (kind, text), w in row:
-            if kind.startswith("node:"):
-                face, edge = {
-                    "node:class": (CLASS_COLOR, "black"),
-                    "node:feature": (FEATURE_COLOR, "#1f77b4"),
-                    "node:outside": (PALE_FILL, "#bbbbbb"),
-                }[kind]
-                sample = FancyBboxPatch(
-                    (x + 0.1, y - 0.07),
-                    0.3,
-                    0.14,
-                    boxstyle="round,pad=0,rounding_size=0.04",
-                    facecolor=face,
-                    edgecolor=edge,
-                    linewidth=0.9,
-                    zorder=3,
-                )
-                scaler.add(sample, "set_linewidth", 0.9)
-            else:
-                color, lw, head, style, _ = _ARC_STYLE[kind]
-                sample = FancyArrowPatch(
-                    (x, y),
-                    (x + 0.5, y),
-                    arrowstyle="-|>",
-                    mutation_scale=head,
-                    lw=lw,
-                    color=color,
-                    linestyle=style,
-                    shrinkA=0,
-                    shrinkB=0,
-                    zorder=3,
-                )
-                scaler.add(sample, "set_linewidth", lw)
-                scaler.add(sample, "set_mutation_scale", head)
-            ax.add_patch(sample)
+            ax.add_patch(_legend_sample(kind, x, y, scaler))
             scaler.add(
                 ax.text(x + 0.58, y, text, ha="left", va="center", fontsize=8.0, color="#333333"), "set_fontsize", 8.0
             )
             x += w
         y -= 0.24
+
+
+def _legend_sample(kind: str, x: float, y: float, scaler: _ScaleWithAxes):
+    """The sample of a legend entry at (x, y): a box for ``node:*`` kinds, else an arc."""
+    from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
+
+    if kind.startswith("node:"):
+        face, edge = {
+            "node:class": (CLASS_COLOR, "black"),
+            "node:feature": (FEATURE_COLOR, "#1f77b4"),
+            "node:outside": (PALE_FILL, "#bbbbbb"),
+        }[kind]
+        sample = FancyBboxPatch(
+            (x + 0.1, y - 0.07),
+            0.3,
+            0.14,
+            boxstyle="round,pad=0,rounding_size=0.04",
+            facecolor=face,
+            edgecolor=edge,
+            linewidth=0.9,
+            zorder=3,
+        )
+        scaler.add(sample, "set_linewidth", 0.9)
+        return sample
+    color, lw, head, style, _ = _ARC_STYLE[kind]
+    sample = FancyArrowPatch(
+        (x, y),
+        (x + 0.5, y),
+        arrowstyle="-|>",
+        mutation_scale=head,
+        lw=lw,
+        color=color,
+        linestyle=style,
+        shrinkA=0,
+        shrinkB=0,
+        zorder=3,
+    )
+    scaler.add(sample, "set_linewidth", lw)
+    scaler.add(sample, "set_mutation_scale", head)
+    return sample
+
+
+def _draw_notes(ax, spec: dict, scaler: _ScaleWithAxes) -> None:
+    """The wrapped note lines of ``spec`` at the bottom left, last line lowest."""
     for i, line in enumerate(spec["notes"]):
         y_note = spec["y_lo"] + 0.05 + 0.17 * (len(spec["notes"]) - 1 - i)
         scaler.add(
@@ -361,16 +405,6 @@ def _render_structure(ax, spec, *, title_size=12.0, frame=None):
             "set_fontsize",
             7.5,
         )
-    box = ax.get_position()
-    fig = ax.figure
-    s = min(
-        box.width * fig.get_figwidth() / (spec["width"] + extra_w),
-        box.height * fig.get_figheight() / (spec["height"] + extra_h),
-    )
-    scaler.apply(s)
-    if spec["title"]:  # a fixed size, so that a layout engine (tight_layout, constrained) makes room for it
-        ax.set_title(spec["title"].replace("$", r"\$"), fontsize=title_size * min(1.0, s))
-    return ax
 
 
 def draw_structure(
@@ -457,33 +491,24 @@ def draw_structure(
     middle tokens first, as in :func:`draw_multilabel`), and a note under the
     drawing gives them in full.
     """
-
     obj = obj[-1] if hasattr(obj, "steps") else obj
     if hasattr(obj, "network_members") and len(obj.network_members()) > 1:
-        if features is not None or markov_blanket_only or max_features is not None:
-            raise ValueError(
-                "features=, markov_blanket_only= and max_features= select nodes of "
-                "one network; draw a member (obj.networks_[i]) to use them."
-            )
+        _refuse_node_selection(features, markov_blanket_only, max_features)
         return draw_members(obj, title=title, font_size=font_size)
-    spec = _structure_spec(
-        obj,
-        class_node=class_node,
-        title=title,
-        font_size=font_size,
-        pos=pos,
-        highlight=highlight,
-        features=features,
-        markov_blanket_only=markov_blanket_only,
-        max_features=max_features,
-        rank=rank,
-        legend=legend,
-    )
-    if ax is None:
-        axes, _ = _panel_figure([spec], ncols=1)
-        ax = axes[0, 0]
-    _render_structure(ax, spec)
-    return ax
+    look = {"title": title, "font_size": font_size, "pos": pos, "highlight": highlight, "legend": legend}
+    nodes = {"features": features, "markov_blanket_only": markov_blanket_only, "max_features": max_features}
+    spec = _structure_spec(obj, class_node=class_node, rank=rank, **nodes, **look)
+    ax = _panel_figure([spec], ncols=1)[0][0, 0] if ax is None else ax
+    return _render_structure(ax, spec)
+
+
+def _refuse_node_selection(features, markov_blanket_only, max_features) -> None:
+    """ValueError when nodes are selected for an estimator with several networks."""
+    if features is not None or markov_blanket_only or max_features is not None:
+        raise ValueError(
+            "features=, markov_blanket_only= and max_features= select nodes of "
+            "one network; draw a member (obj.networks_[i]) to use them."
+        )
 
 
 _MAX_FIGURE = (60.0, 80.0)  # inches; a larger drawing is scaled down, text with it
