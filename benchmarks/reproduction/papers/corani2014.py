@@ -15,7 +15,7 @@ import pandas as pd
 from bnclf.evaluation import multilabel_cv_splits
 
 from .._folds import paper_frame
-from .._multilabel import load_set, multilabel_fold, summarize
+from .._multilabel import ORDER, load_set, multilabel_fold, summarize
 from .._paper import Dataset, Paper
 
 DATASETS = {  # name: ARFF path under the data folder (labels from the XML beside it)
@@ -77,8 +77,6 @@ PAPER = {
         "empty": ((0.69, 0.64), (0.65, 0.60)),
     },
 }
-
-ORDER = ("ensemble", "mNB", "mFAN", "ECC", "BR")
 
 
 def _multilabel_ours(ds: Dataset, folds: list) -> pd.DataFrame:
