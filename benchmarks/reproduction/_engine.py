@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from ._paper import Dataset, Paper
@@ -198,89 +199,19 @@ def run_paper(
     if not datasets:
         raise RuntimeError(f"{paper.key}: no data set could be loaded ({'; '.join(skipped)})")
     code = code_version()
-    units = []  # (dataset index, split, cache path, key)
-    for i, ds in enumerate(datasets):
-        fingerprint = data_fingerprint(ds.X, ds.y)
-        for split in paper.splits(ds):
-            key = {
-                "paper": paper.key,
-                "version": paper.version,
-                "protocol": paper.protocol,
-                "code": code,
-                "dataset": ds.name,
-                "data": fingerprint,
-                "repeat": int(split.repeat),
-                "fold": int(split.fold),
-                "train": _indices_digest(split.train),
-                "test": _indices_digest(split.test),
-            }
-            name = f"r{split.repeat:02d}-f{split.fold:02d}-{_digest(key)[:16]}.json"
-            units.append((i, split, cache / _slug(ds.name) / name, key))
-    results: dict[int, dict] = {}
-    seconds_of: dict[int, float] = {}  # the time each fold took to compute (also for cached folds)
-    todo = []
-    for u, (_, _, path, key) in enumerate(units):
-        if use_cache and path.exists():
-            try:
-                stored = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                stored = None
-            if stored is not None and stored.get("key") == key:
-                results[u] = stored["result"]
-                seconds_of[u] = float(stored.get("seconds", 0.0))
-                continue
-        todo.append(u)
+    units = plan_units(paper, datasets, cache, code)
+    results, seconds_of = read_cache(units) if use_cache else ({}, {})
     n_cached = len(results)
-    bar = tqdm(total=len(units), desc=paper.key, unit="fold", disable=not progress, file=sys.stderr)
-    bar.update(n_cached)
-    computed = 0
-
-    def store(u, result, seconds):
-        nonlocal computed
-        i, split, path, key = units[u]
-        _write_json(path, {"key": key, "result": result, "seconds": seconds})
-        results[u] = result
-        seconds_of[u] = seconds
-        computed += 1
-        bar.set_postfix_str(f"{datasets[i].name} r{split.repeat} f{split.fold}")
-        bar.update(1)
-
+    todo = [u for u in range(len(units)) if u not in results]
     try:
-        if jobs == 1 or len(todo) <= 1:
-            for u in todo:
-                i, split, _, _ = units[u]
-                ds = datasets[i]
-                bar.set_postfix_str(f"{ds.name} r{split.repeat} f{split.fold}")
-                store(*_call(u, paper.task, ds.name, ds.X, ds.y, split, paper.task_kwargs))
-        else:
-            from joblib import Parallel, delayed
-
-            parallel = Parallel(n_jobs=jobs, return_as="generator_unordered")
-            calls = []
-            for u in todo:
-                i, split, _, _ = units[u]
-                ds = datasets[i]
-                calls.append(delayed(_call)(u, paper.task, ds.name, ds.X, ds.y, split, paper.task_kwargs))
-            for u, result, seconds in parallel(calls):
-                store(u, result, seconds)
+        computed = compute_units(paper, datasets, units, todo, results, seconds_of, jobs=jobs, progress=progress)
     except KeyboardInterrupt:
-        bar.close()
-        log(f"{paper.key}: interrupted; {n_cached + computed} of {len(units)} folds are in {cache}, rerun to resume")
+        done = len(results)
+        log(f"{paper.key}: interrupted; {done} of {len(units)} folds are in {cache}, rerun to resume")
         raise
-    bar.close()
-
-    rows = []
-    for i, ds in enumerate(datasets):
-        folds = [(units[u][1], results[u]) for u in range(len(units)) if units[u][0] == i]
-        agg = paper.aggregate(ds, folds)
-        agg.insert(0, "run", ds.name)
-        agg["N"] = len(ds.y)
-        rows.append(agg)
-    ours = pd.concat(rows, ignore_index=True)
+    ours = aggregate(paper, datasets, units, results)
     table = build_table(paper, ours, [ds.name for ds in datasets])
     seconds = time.perf_counter() - t0
-    folder.mkdir(parents=True, exist_ok=True)
-    table.to_csv(folder / "table.csv", index=False)
     info = {
         "paper": paper.key,
         "seed": paper.seed,
@@ -298,11 +229,124 @@ def run_paper(
         "fold_seconds": round(sum(seconds_of.values()), 1),
         "jobs": jobs,
     }
-    (folder / "table.md").write_text(render_markdown(paper, table, info), encoding="utf-8")
-    draw_scatter(paper, table, folder / "scatter.png")
-    (folder / "run.json").write_text(json.dumps(info, indent=1, default=_json_default), encoding="utf-8")
+    write_outputs(paper, folder, table, info)
     log(
         f"{paper.key}: {len(units)} folds, {computed} computed, {n_cached} from the cache, "
         f"{seconds:.1f} s; outputs in {folder}"
     )
     return RunResult(table, computed, n_cached, seconds, folder)
+
+
+def plan_units(paper: Paper, datasets: list[Dataset], cache: Path, code: str) -> list[tuple]:
+    """The (data set, fold) units of a run, each with its cache file and key.
+
+    Returns
+    -------
+    list of (int, Split, pathlib.Path, dict)
+        The index of the data set, the fold, the cache file and the key stored in it.
+    """
+    units = []
+    for i, ds in enumerate(datasets):
+        fingerprint = data_fingerprint(ds.X, ds.y)
+        for split in paper.splits(ds):
+            key = {
+                "paper": paper.key,
+                "version": paper.version,
+                "protocol": paper.protocol,
+                "code": code,
+                "dataset": ds.name,
+                "data": fingerprint,
+                "repeat": int(split.repeat),
+                "fold": int(split.fold),
+                "train": _indices_digest(split.train),
+                "test": _indices_digest(split.test),
+            }
+            name = f"r{split.repeat:02d}-f{split.fold:02d}-{_digest(key)[:16]}.json"
+            units.append((i, split, cache / _slug(ds.name) / name, key))
+    return units
+
+
+def read_cache(units: list[tuple]) -> tuple[dict[int, dict], dict[int, float]]:
+    """The results and compute times of the units whose cache file holds their key.
+
+    A missing, unreadable or stale file (another key) leaves its unit out.
+    """
+    results: dict[int, dict] = {}
+    seconds_of: dict[int, float] = {}
+    for u, (_, _, path, key) in enumerate(units):
+        if not path.exists():
+            continue
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if stored.get("key") == key:
+            results[u] = stored["result"]
+            seconds_of[u] = float(stored.get("seconds", 0.0))
+    return results, seconds_of
+
+
+def compute_units(paper, datasets, units, todo, results, seconds_of, *, jobs: int, progress: bool) -> int:
+    """Compute the units ``todo`` (in parallel with ``jobs`` > 1), storing each as it finishes.
+
+    ``results`` and ``seconds_of`` are filled in place and every finished unit is written to
+    its cache file at once, so an interruption keeps the units done so far.
+
+    Returns
+    -------
+    int
+        The number of units computed.
+    """
+    bar = tqdm(total=len(units), desc=paper.key, unit="fold", disable=not progress, file=sys.stderr)
+    bar.update(len(units) - len(todo))
+    computed = 0
+
+    def store(u, result, seconds):
+        nonlocal computed
+        i, split, path, key = units[u]
+        _write_json(path, {"key": key, "result": result, "seconds": seconds})
+        results[u] = result
+        seconds_of[u] = seconds
+        computed += 1
+        bar.set_postfix_str(f"{datasets[i].name} r{split.repeat} f{split.fold}")
+        bar.update(1)
+
+    def call(u):
+        i, split, _, _ = units[u]
+        ds = datasets[i]
+        return delayed(_call)(u, paper.task, ds.name, ds.X, ds.y, split, paper.task_kwargs)
+
+    try:
+        if jobs == 1 or len(todo) <= 1:
+            for u in todo:
+                i, split, _, _ = units[u]
+                ds = datasets[i]
+                bar.set_postfix_str(f"{ds.name} r{split.repeat} f{split.fold}")
+                store(*_call(u, paper.task, ds.name, ds.X, ds.y, split, paper.task_kwargs))
+        else:
+            for u, result, seconds in Parallel(n_jobs=jobs, return_as="generator_unordered")(call(u) for u in todo):
+                store(u, result, seconds)
+    finally:
+        bar.close()
+    return computed
+
+
+def aggregate(paper: Paper, datasets: list[Dataset], units: list[tuple], results: dict[int, dict]) -> pd.DataFrame:
+    """Our values: ``paper.aggregate`` over each data set's folds, with ``run`` and ``N``."""
+    rows = []
+    for i, ds in enumerate(datasets):
+        folds = [(units[u][1], results[u]) for u in range(len(units)) if units[u][0] == i]
+        agg = paper.aggregate(ds, folds)
+        agg.insert(0, "run", ds.name)
+        agg["N"] = len(ds.y)
+        rows.append(agg)
+    return pd.concat(rows, ignore_index=True)
+
+
+def write_outputs(paper: Paper, folder: Path, table: pd.DataFrame, info: dict) -> None:
+    """``table.csv``, ``table.md``, ``scatter.png`` and ``run.json`` in ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    table.to_csv(folder / "table.csv", index=False)
+    (folder / "table.md").write_text(render_markdown(paper, table, info), encoding="utf-8")
+    draw_scatter(paper, table, folder / "scatter.png")
+    (folder / "run.json").write_text(json.dumps(info, indent=1, default=_json_default), encoding="utf-8")
