@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from .._data import DEFAULT_MULTILABEL, DEFAULT_UCI
 from ..papers.corani2014 import DATASETS as MULTILABEL_DATASETS
-from . import ensembles, ensembles_checks, instance, multilabel, nb_tan_kdb, rmcv
+from . import ensembles, ensembles_checks, instance, multilabel, nb_tan_kdb, rmcv, targetkdb
 
 
 def uci_folder(opts: Namespace):
@@ -119,11 +119,11 @@ ANALYSES: dict[str, dict[str, tuple[str, Callable[[Namespace], None]]]] = {
     "duan2019": {
         "targetkdb": (
             "KDB^e in three readings against KDB(k=2): losses, W/D/L, ranks",
-            lambda o: instance.part004(uci_folder(o), o.out, o.seed, o.resume, _only(o), set(o.skip)),
+            lambda o: targetkdb.part004(uci_folder(o), o.out, o.seed, o.resume, _only(o), set(o.skip)),
         ),
         "ablation": (
             "which of the paper's two changes moves the loss (run targetkdb first)",
-            lambda o: instance.part004_ablation(uci_folder(o), o.out, o.seed, o.resume, _only(o), set(o.skip)),
+            lambda o: targetkdb.part004_ablation(uci_folder(o), o.out, o.seed, o.resume, _only(o), set(o.skip)),
         ),
     },
 }

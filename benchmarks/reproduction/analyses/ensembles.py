@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-import bnclf.evaluation as st  # noqa: E402
+import bnclf.evaluation as st
 
 from .._data import ImputeThenMDL
 from .._shared import fmt_wdl, load_items, md_table, outcome, run_part

@@ -36,8 +36,8 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from tqdm.auto import tqdm
 
-import bnclf.evaluation as st  # noqa: E402
-from bnclf.evaluation import compare  # noqa: E402
+import bnclf.evaluation as st
+from bnclf.evaluation import compare
 
 from .._data import DEFAULT_UCI, SEEDS, ImputeThenMDL, ModeMeanImputer, load_poker, uci_arff
 from .._shared import md_table

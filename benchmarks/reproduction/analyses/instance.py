@@ -1,12 +1,10 @@
-"""Reproduce the LTAN and AKDB columns of seed 000 (Tables 4-6, Fig. 5, Sec. 4.3) and compare
-discriminatory target learning with KDB (seed 004).
+"""Reproduce the LTAN and AKDB columns of seed 000 (Tables 4-6, Fig. 5, Sec. 4.3).
 
 Usage::
 
     python benchmarks/reproduce.py sun2017 --analysis instance instance-checks [--data DIR] [--seed 0]
                                    [--fold-seeds 5] [--datasets NAME ...] [--skip NAME ...]
                                    [--resume] [--out DIR]
-    python benchmarks/reproduce.py duan2019 --analysis targetkdb ablation [...]
 
 The dataset mapping (``papers/sun2017.py``), the loaders, the folds and the per-data-set
 runner and cache (``_shared.py``) are those of the NB/TAN/KDB and AODE/WATAN analyses, so
@@ -14,8 +12,8 @@ the sources, folds and protocol are the same.
 
 Parts:
 
-* ``000`` (``sun2017 instance``) -- Sun, Wang & Sun (2017): 10-fold stratified CV (fold seed ``--seed``), MDL
-  fitted inside each training fold, m-estimate m = 1, missing values a state of their own.
+* ``000`` (``sun2017 instance``) -- Sun, Wang & Sun (2017): 10-fold stratified CV (fold seed
+  ``--seed``), MDL fitted inside each training fold, m-estimate m = 1, missing values a state of their own.
   NB, TAN, KDB(k=1), AODE, WATAN, AKDB(k=1) and LTAN(delta=0.1) on the same folds.
   Outputs: (a) Table 4, ours vs paper, for LTAN and AKDB with the five others alongside;
   (b) Table 5's W/D/L (5 % rule, one-tailed sign test) of LTAN and AKDB against the others;
@@ -26,18 +24,6 @@ Parts:
   on each test fold); its TAN and LTAN error counts are checked against the CV run.
   With ``--fold-seeds N`` (default 5) TAN, LTAN and AKDB are rerun under fold seeds
   seed+1 .. seed+N on the data sets with N <= 1000.
-* ``004`` (``duan2019 targetkdb``) -- discriminatory target learning (Duan et al. 2019): KDB^e = TargetKDB(k=2) in
-  the paper's reading (the default), in the paper's reading with Eq. 9 as printed, and in
-  bnclf 0.2.0's reading (pointwise measures, posterior average, m-estimates), against
-  KDB(k=2), under the paper's protocol: 10-fold stratified CV (fold seed ``--seed``),
-  missing values replaced by the training fold's modes and means, then MDL fitted on the
-  training fold (``ImputeThenMDL``), m = 1; the seed-000 data sets. Outputs: zero-one
-  loss per data set, W/D/L (any difference at four decimals, and the 5 % rule; one-tailed
-  sign tests) and average ranks, next to the paper's 26/13/3 (KDB^e vs KDB) and ranks.
-* ``004a`` (``duan2019 ablation``) -- which of the paper's two changes moves the loss: the
-  weighted measures with the posterior average, the pointwise measures with the own-label
-  combination, and both undone (Eq. 9 estimates throughout), on part 004's folds (it
-  reads part 004's results for KDB(k=2) and KDB^e, so run 004 first).
 * ``checks`` (``sun2017 instance-checks``) -- the checks behind the explanations in
   docs/reproduction.md: a learning curve of TAN, LTAN and AKDB on Poker-hand subsamples,
   and TAN and LTAN on Promoters under other m-estimates (needs the UCI folder).
@@ -55,13 +41,13 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-import bnclf.evaluation as st  # noqa: E402
-from bnclf.evaluation import build_pipeline, compare, make_cv_splits  # noqa: E402
-from bnclf.evaluation._plots import plot_critical_difference  # noqa: E402
-from bnclf.models import LTANClassifier  # noqa: E402
-from bnclf.models._instance_specific import cohen_kappa  # noqa: E402
+import bnclf.evaluation as st
+from bnclf.evaluation import build_pipeline, compare, make_cv_splits
+from bnclf.evaluation._plots import plot_critical_difference
+from bnclf.models import LTANClassifier
+from bnclf.models._instance_specific import cohen_kappa
 
-from .._data import DEFAULT_UCI, ImputeThenMDL, load_poker
+from .._data import DEFAULT_UCI, load_poker
 from .._shared import (
     fmt_record,
     fmt_result,
@@ -74,7 +60,6 @@ from .._shared import (
     slug,
     wdl_record,
 )
-from ..papers.duan2019 import SEED004_ABLATION, SEED004_CLASSIFIERS, SEED004_PAPER
 from ..papers.sun2017 import (
     DELTA,
     FOLD_SEED_CLASSIFIERS,
@@ -669,173 +654,6 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
     (out / "instance_seed000_paper_vs_ours.md").write_text("\n".join(lines), encoding="utf-8")
     log(f"seed 000 done in {elapsed:.0f} s (+ {t_fs:.0f} s of fold seeds)")
     return pv, summary, wdl_tab, fr_tab, dg, dsum
-
-
-# --------------------------------------------------------------------------- seed 004
-def part004(uci_dir, out, seed, resume, only, skip, log=print):
-    rows = [{"name": s[1], "n": s[2], "loader": s[5], "version": s[7]} for s in SEED000 if s[1] not in skip]
-    items, meta = load_items(rows, uci_dir, only, log)
-    names = [it[0] for it in items]
-    results, _, elapsed = run_part(
-        items,
-        SEED004_CLASSIFIERS,
-        label="seed004 10-fold",
-        n_splits=10,
-        n_repeats=1,
-        discretizer=ImputeThenMDL(),
-        seed=seed,
-        cache=out / "instance" / "seed004_dtl_cv10",
-        resume=resume,
-    )
-    results.to_csv(out / "instance_seed004_folds.csv", index=False)
-    clfs = list(SEED004_CLASSIFIERS)
-    kdb, paper, printed, old = clfs
-    mean = (
-        results.groupby(["dataset", "classifier"])["zero_one_loss"]
-        .mean()
-        .unstack()
-        .reindex(index=names, columns=clfs)
-        .round(4)
-    )  # four decimals, as the paper's tables
-    version = pd.Series([m["version"] for m in meta], index=names)
-    tab = mean.copy()
-    tab.index.name = "dataset"
-    tab.insert(0, "N", [len(it[2]) for it in items])
-    for c in clfs[1:]:
-        tab[f"{c} vs KDB"] = [
-            "W" if a < b else ("L" if a > b else "D") for a, b in zip(mean[c], mean[kdb])
-        ]  # any difference at four decimals
-    tab.to_csv(out / "instance_seed004_kdb.csv")
-    same = [d for d in names if version[d] == "same"]
-    subsets = {f"{len(names)} mapped": names, f"{len(same)} same version": same}
-    pairs = [(c, kdb) for c in clfs[1:]] + [(paper, old), (paper, printed)]
-    srows = {}
-    for label, idx in subsets.items():
-        s = {f"mean loss {c}": mean.loc[idx, c].mean() for c in clfs}
-        for a, b in pairs:
-            x, z = mean.loc[idx, a].to_numpy(float), mean.loc[idx, b].to_numpy(float)
-            s[f"W/D/L {a} vs {b}, any difference"] = fmt_result(st.win_draw_loss(x, z, threshold=0.0))
-            s[f"W/D/L {a} vs {b}, 5 % rule"] = fmt_result(wdl_record(x, z))
-        ranks = st.average_ranks(mean.loc[idx, [kdb, paper, old]])
-        for c in (kdb, paper, old):
-            s[f"average rank (of 3: KDB, KDB^e, 0.2.0) {c}"] = round(float(ranks[c]), 4)
-        srows[label] = s
-    summary = pd.DataFrame(srows)
-    summary["paper (42 sets)"] = ""
-    summary.loc[f"W/D/L {paper} vs {kdb}, any difference", "paper (42 sets)"] = SEED004_PAPER[
-        "W/D/L KDB^e vs KDB(k=2), zero-one loss"
-    ]
-    summary.index.name = "statistic"
-    summary.to_csv(out / "instance_seed004_summary.csv")
-    show = tab.copy()
-    show.index = [f"{d} †" if version[d] != "same" else d for d in show.index]
-    show = pd.concat(
-        [
-            show,
-            mean.mean().round(4).to_frame(f"**mean ({len(names)})**").T,
-            mean.loc[same].mean().round(4).to_frame(f"**mean ({len(same)} same version)**").T,
-        ]
-    )
-    show["N"] = show["N"].map(lambda v: "" if pd.isna(v) else str(int(v)))
-    show = show.fillna("")
-    fit = results.groupby("classifier")[["fit_time", "predict_time"]].sum().sum(axis=1)
-    lines = [
-        "# Seed 004 (discriminatory target learning, Duan et al. 2019): KDB^e vs KDB(k=2)",
-        "",
-        "The paper's protocol: 10-fold stratified CV "
-        f"(fold seed {seed}), missing values replaced by the training fold's modes (nominal) "
-        "and means (numeric), MDL fitted on the training fold, m-estimate m = 1 for the CPTs; "
-        "the seed-000 data sets. `KDB^e` is `targetkdb(k=2)`, the paper's reading (weighted "
-        "measures, Eq. 9 estimates, own-label combination); `Eq. 9 as printed` adds 1/l "
-        "instead of 1 to N(x_i); `0.2.0 reading` is bnclf 0.2.0's default (pointwise "
-        "measures, m-estimates, posterior average). W/D/L per data set: any difference "
-        "of the mean loss at four decimals. † = different data version.",
-        "",
-        md_table(show),
-        "",
-        "## Summary (one-tailed sign-test p)",
-        "",
-        md_table(summary.map(lambda v: round(v, 4) if isinstance(v, float) else v)),
-        "",
-        "Paper (Sec. 4, 42 data sets, ranks among 7 learners): "
-        + ", ".join(f"{k} {v}" for k, v in SEED004_PAPER.items())
-        + ".",
-        "",
-        "CPU time (fit + predict): " + ", ".join(f"{c} {fit[c]:.0f} s" for c in clfs) + ".",
-        f"Code: {git_version()}.",
-        f"Wall time of the part: {elapsed:.0f} s.",
-        "",
-    ]
-    (out / "instance_seed004_kdb.md").write_text("\n".join(lines), encoding="utf-8")
-    log(f"seed 004 done in {elapsed:.0f} s")
-    return tab, summary
-
-
-def part004_ablation(uci_dir, out, seed, resume, only, skip, log=print):
-    """Which of the paper's two changes (weighted measures, own-label combination) moves
-    the loss: the three other combinations (Eq. 9 pseudo-instance estimates throughout)
-    on part 004's data sets and folds, beside part 004's KDB(k=2) and KDB^e."""
-    rows = [{"name": s[1], "n": s[2], "loader": s[5], "version": s[7]} for s in SEED000 if s[1] not in skip]
-    items, meta = load_items(rows, uci_dir, only, log)
-    names = [it[0] for it in items]
-    results, _, elapsed = run_part(
-        items,
-        SEED004_ABLATION,
-        label="seed004 ablation",
-        n_splits=10,
-        n_repeats=1,
-        discretizer=ImputeThenMDL(),
-        seed=seed,
-        cache=out / "instance" / "seed004_dtl_ablation_cv10",
-        resume=resume,
-    )
-    results.to_csv(out / "instance_seed004_ablation_folds.csv", index=False)
-    main = pd.read_csv(out / "instance_seed004_folds.csv")  # part 004: the same folds
-    main = main[main["classifier"].isin(["KDB(k=2)", "KDB^e"])]
-    both = pd.concat([main, results], ignore_index=True)
-    clfs = ["KDB(k=2)", "KDB^e", *SEED004_ABLATION]
-    mean = (
-        both.groupby(["dataset", "classifier"])["zero_one_loss"]
-        .mean()
-        .unstack()
-        .reindex(index=names, columns=clfs)
-        .round(4)
-    )
-    tab = mean.copy()
-    tab.index.name = "dataset"
-    tab.to_csv(out / "instance_seed004_ablation.csv")
-    srows = {}
-    for c in clfs[1:]:
-        x, z = mean[c].to_numpy(float), mean["KDB(k=2)"].to_numpy(float)
-        srows[c] = {
-            "mean loss": round(float(mean[c].mean()), 4),
-            "W/D/L vs KDB(k=2), any difference": fmt_result(st.win_draw_loss(x, z, threshold=0.0)),
-            "W/D/L vs KDB^e, any difference": fmt_result(
-                st.win_draw_loss(x, mean["KDB^e"].to_numpy(float), threshold=0.0)
-            )
-            if c != "KDB^e"
-            else "",
-        }
-    summary = pd.DataFrame(srows).T
-    summary.index.name = "reading (Eq. 9 estimates)"
-    lines = [
-        "# Seed 004, ablation: the paper's two changes one at a time",
-        "",
-        "Part 004's protocol and folds. `KDB^e` (weighted measures, own-label combination) "
-        "and `KDB(k=2)` come from part 004; the other three columns change the measures, "
-        "the combination or both. All use the Eq. 9 pseudo-instance estimates.",
-        "",
-        md_table(pd.concat([tab, mean.mean().round(4).to_frame(f"**mean ({len(names)})**").T])),
-        "",
-        md_table(summary),
-        "",
-        f"Code: {git_version()}.",
-        f"Wall time of the part: {elapsed:.0f} s.",
-        "",
-    ]
-    (out / "instance_seed004_ablation.md").write_text("\n".join(lines), encoding="utf-8")
-    log(f"seed 004 ablation done in {elapsed:.0f} s")
-    return tab, summary
 
 
 # --------------------------------------------------------------------------- checks

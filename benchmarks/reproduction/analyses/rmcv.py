@@ -34,15 +34,15 @@ import time
 import numpy as np
 import pandas as pd
 
-import bnclf.evaluation as st  # noqa: E402
-from bnclf import MDLDiscretizer  # noqa: E402
-from bnclf.datasets import load_dataset  # noqa: E402
-from bnclf.encoding._encoder import FeatureEncoder  # noqa: E402
-from bnclf.encoding._frames import DiscreteData, encode_target  # noqa: E402
-from bnclf.evaluation._compare import compare  # noqa: E402
+import bnclf.evaluation as st
+from bnclf import MDLDiscretizer
+from bnclf.datasets import load_dataset
+from bnclf.encoding._encoder import FeatureEncoder
+from bnclf.encoding._frames import DiscreteData, encode_target
+from bnclf.evaluation._compare import compare
 from bnclf.learn._class_score import ClassScore, FamilyContributions, dag_score_from_scratch
 from bnclf.learn._search import DagState, enumerate_dags, hill_climb
-from bnclf.models._search_based import _holdout_folds  # noqa: E402
+from bnclf.models._search_based import _holdout_folds
 
 from .._data import Missing
 from .._shared import md_table, slug
