@@ -33,6 +33,7 @@ def make_lr(C=1.0):
 
 
 def seed003_classifiers():
+    """Seed 003's classifiers: our label -> spec or estimator (two logistic regressions)."""
     return {
         "NB": "nb",
         "TAN": "tan",
