@@ -1,4 +1,5 @@
-"""``benchmarks/reproduce.py``: one command per paper, its tables, scatter and fold cache.
+"""``benchmarks/reproduce.py`` (the package ``benchmarks/reproduction``): one command per paper,
+its tables, scatter and fold cache.
 
 * The fast tests run the engine on a made-up protocol (two tiny data sets, a task that
   counts its calls): the table holds the published value, ours, the difference and the
@@ -26,7 +27,8 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
-import reproduce  # noqa: E402
+import reproduction  # noqa: E402
+from reproduction import papers as rp  # noqa: E402
 
 from bnclf.evaluation import make_cv_splits  # noqa: E402
 
@@ -56,7 +58,7 @@ def fake_load(data_dir, n=(40, 60)):
     for name, rows in zip(("one", "two"), n):
         X = pd.DataFrame({"x": rng.randint(0, 3, rows)})
         y = pd.Series(np.arange(rows) % 2).astype(str)
-        datasets.append(reproduce.Dataset(name, X, y, "made up"))
+        datasets.append(reproduction.Dataset(name, X, y, "made up"))
     return datasets, ["three (no copy)"]
 
 
@@ -70,7 +72,7 @@ def fake_paper(version="v1", **task_kwargs):
         ],
         columns=["dataset", "run", "classifier", "measure", "paper"],
     )
-    return reproduce.Paper(
+    return reproduction.Paper(
         key="fake",
         seed="999",
         title="A made-up paper",
@@ -90,7 +92,7 @@ def fake_paper(version="v1", **task_kwargs):
 
 def run(paper, out, **kw):
     CALLS.clear()
-    return reproduce.run_paper(paper, out, progress=False, log=lambda msg: None, **kw)
+    return reproduction.run_paper(paper, out, progress=False, log=lambda msg: None, **kw)
 
 
 def test_table_scatter_and_run_record(tmp_path):
@@ -161,17 +163,15 @@ def test_an_interrupted_run_resumes(tmp_path):
 
 def test_keys_of_estimators_are_stable():
     sys.path.insert(0, str(BENCHMARKS))
-    from reproduce_ensembles import make_lr
+    from reproduction.papers.long2019 import make_lr
 
-    key = json.dumps(reproduce.spec_key(make_lr(1.0)), sort_keys=True)
-    assert "0x" not in key and key == json.dumps(reproduce.spec_key(make_lr(1.0)), sort_keys=True)
-    assert "reproduce_ensembles._as_str" in key
-    assert reproduce.spec_key("kdb(k=2)") == "kdb(k=2)"
+    key = json.dumps(reproduction.spec_key(make_lr(1.0)), sort_keys=True)
+    assert "0x" not in key and key == json.dumps(reproduction.spec_key(make_lr(1.0)), sort_keys=True)
+    assert "reproduction.papers.long2019._as_str" in key
+    assert reproduction.spec_key("kdb(k=2)") == "kdb(k=2)"
 
 
 def test_aliases():
-    import reproduce_papers as rp
-
     assert rp.resolve(["000", "target", "ETAN", "kelner2012"]) == ["sun2017", "duan2019", "long2019", "kelner2012"]
     assert rp.resolve(["all"]) == list(rp.CATALOGUE)
     with pytest.raises(KeyError):
@@ -229,12 +229,10 @@ PUBLISHED = {
 @pytest.mark.slow
 @pytest.mark.parametrize("key", list(PUBLISHED))
 def test_quick_mode(key, tmp_path):
-    import reproduce_papers as rp
-
     from bnclf.datasets import load_dataset
 
     paper = rp.make_paper(key, quick=True)
-    first = reproduce.run_paper(paper, tmp_path, progress=False)
+    first = reproduction.run_paper(paper, tmp_path, progress=False)
     folder = tmp_path / key
     for name in ("table.csv", "table.md", "scatter.png", "run.json"):
         assert (folder / name).stat().st_size > 0, name
@@ -252,7 +250,7 @@ def test_quick_mode(key, tmp_path):
         expected = _nb_by_hand(X, y, n_splits=5, n_repeats=2, metric="accuracy")
         assert table.loc[("Iris", "NBC", "accuracy (%)"), "ours"] == pytest.approx(expected, abs=1e-6)
     assert first.computed > 0 and first.cached == 0
-    second = reproduce.run_paper(rp.make_paper(key, quick=True), tmp_path, progress=False)
+    second = reproduction.run_paper(rp.make_paper(key, quick=True), tmp_path, progress=False)
     assert second.computed == 0 and second.cached == first.computed
     pd.testing.assert_frame_equal(first.table, second.table)
     assert json.loads((folder / "run.json").read_text())["computed"] == 0

@@ -3,20 +3,20 @@ and its comparators.
 
 Usage::
 
-    python benchmarks/reproduce_rmcv.py [UCI_DIR] [--parts accuracy iris] [--seed 0]
-                                        [--datasets NAME ...] [--resume] [--out DIR]
+    python benchmarks/reproduce.py kelner2012 --analysis rmcv rmcv-iris [--data DIR] [--seed 0]
+                                   [--datasets NAME ...] [--resume] [--out DIR]
 
 Parts:
 
-* ``accuracy`` -- Tables 2, 6 and 8(a): RMCV (NBC / empty start), RMHO, RMHO-f, RMHO-ar
+* ``rmcv`` (:func:`part_accuracy`) -- Tables 2, 6 and 8(a): RMCV (NBC / empty start), RMHO, RMHO-f, RMHO-ar
   (NBC start), MDL and K2 (NBC / empty), BNC-MDL, BNC-2P, NBC and TAN, 10 x CV5 (the
-  folds of ``reproduce_seed000.py``'s seed-001 part: five stratified folds, ten
+  folds of the ``kelner2012 nb-tan`` analysis: five stratified folds, ten
   permutations from ``--seed``), MDL discretization inside each training fold,
   instances with missing values removed, maximum likelihood for the searched networks
   (m = 0, the paper's choice) and m = 1 for NBC and TAN (as in the existing seed-001
   NBC/TAN table). Letter (20,000 rows) runs 1 x CV5. Friedman + Bonferroni-Dunn with
   RMCV (NBC) as control, and Wilcoxon signed-rank tests, over the datasets.
-* ``iris`` -- Table 5: every one of the 29,281 DAGs over iris' four attributes and the
+* ``rmcv-iris`` (:func:`part_iris`) -- Table 5: every one of the 29,281 DAGs over iris' four attributes and the
   class, in a 5-fold CV: on each training part its RMCV score (K = 4), RMHO score (a
   random holdout of 1/4 per DAG), RMHO-f score (one fixed holdout) and training
   accuracy; on the test part its accuracy. Reports the mean squared error of each
@@ -29,338 +29,44 @@ Tables go to ``OUT/rmcv_*.{csv,md}``.
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-import reproduce_seed000 as r0  # noqa: E402
-
-import bnclf.evaluation as st  # noqa: E402
-from bnclf import MDLDiscretizer  # noqa: E402
-from bnclf.datasets import load_dataset  # noqa: E402
-from bnclf.encoding._encoder import FeatureEncoder  # noqa: E402
-from bnclf.encoding._frames import DiscreteData, encode_target  # noqa: E402
-from bnclf.evaluation._compare import compare  # noqa: E402
+import bnclf.evaluation as st
+from bnclf import MDLDiscretizer
+from bnclf.datasets import load_dataset
+from bnclf.encoding._encoder import FeatureEncoder
+from bnclf.encoding._frames import DiscreteData, encode_target
+from bnclf.evaluation._compare import compare
 from bnclf.learn._class_score import ClassScore, FamilyContributions, dag_score_from_scratch
 from bnclf.learn._search import DagState, enumerate_dags, hill_climb
-from bnclf.models._search_based import _holdout_folds  # noqa: E402
+from bnclf.models._search_based import _holdout_folds
 
-CLASSIFIERS = {
-    "RMCV (NBC)": "rmcv",
-    "RMCV (empty)": "rmcv(start=empty)",
-    "RMHO (NBC)": "rmho",
-    "RMHO-f (NBC)": "rmho-f",
-    "RMHO-ar (NBC)": "rmho-ar",
-    "MDL (NBC)": "hc(criterion=mdl)",
-    "MDL (empty)": "hc(criterion=mdl, start=empty)",
-    "K2 (NBC)": "hc(criterion=k2)",
-    "K2 (empty)": "hc(criterion=k2, start=empty)",
-    "BNC-MDL": "bnc-mdl",
-    "BNC-2P": "bnc-2p",
-    "NBC": "nb",
-    "TAN": "tan",
-}
-# seed 001, Table 2 (RMCV and RMHO variants) and Table 6 (comparators), mean accuracy %
-PAPER = {
-    "RMCV (NBC)": [
-        86.14,
-        96.91,
-        97.43,
-        81.53,
-        85.71,
-        74.03,
-        57.39,
-        84.75,
-        81.52,
-        81.75,
-        93.73,
-        83.40,
-        79.06,
-        74.71,
-        89.98,
-        69.51,
-        94.71,
-    ],
-    "RMCV (empty)": [
-        85.10,
-        96.56,
-        94.25,
-        76.73,
-        85.71,
-        74.50,
-        56.87,
-        84.38,
-        74.59,
-        77.00,
-        94.60,
-        83.24,
-        76.13,
-        73.96,
-        79.13,
-        69.51,
-        96.88,
-    ],
-    "RMHO (NBC)": [
-        86.01,
-        96.85,
-        92.78,
-        82.53,
-        85.67,
-        73.73,
-        57.13,
-        82.31,
-        82.41,
-        82.25,
-        93.33,
-        99.41,
-        77.81,
-        74.44,
-        73.31,
-        66.52,
-        93.83,
-    ],
-    "RMHO-f (NBC)": [
-        85.65,
-        96.79,
-        94.93,
-        81.87,
-        85.31,
-        73.73,
-        57.43,
-        82.19,
-        81.70,
-        81.75,
-        93.67,
-        82.93,
-        76.94,
-        74.31,
-        80.75,
-        68.39,
-        93.75,
-    ],
-    "RMHO-ar (NBC)": [
-        85.65,
-        96.79,
-        94.93,
-        81.87,
-        85.31,
-        73.73,
-        57.43,
-        82.19,
-        81.70,
-        81.75,
-        93.67,
-        82.93,
-        76.94,
-        74.31,
-        80.52,
-        68.39,
-        93.75,
-    ],
-    "MDL (NBC)": [
-        86.26,
-        97.08,
-        95.64,
-        80.27,
-        86.21,
-        73.41,
-        50.30,
-        85.69,
-        81.96,
-        70.88,
-        93.20,
-        74.91,
-        76.00,
-        72.08,
-        68.21,
-        62.88,
-        92.83,
-    ],
-    "MDL (empty)": [
-        85.72,
-        96.29,
-        94.66,
-        81.20,
-        86.17,
-        73.94,
-        47.48,
-        85.69,
-        81.07,
-        71.13,
-        93.73,
-        74.56,
-        69.94,
-        72.08,
-        68.59,
-        60.25,
-        94.67,
-    ],
-    "K2 (NBC)": [
-        84.33,
-        96.71,
-        94.89,
-        79.93,
-        84.21,
-        73.54,
-        51.22,
-        85.69,
-        81.44,
-        57.00,
-        93.27,
-        78.48,
-        72.75,
-        73.18,
-        68.64,
-        67.31,
-        90.04,
-    ],
-    "K2 (empty)": [
-        83.96,
-        95.40,
-        95.40,
-        80.47,
-        84.26,
-        73.95,
-        50.13,
-        81.56,
-        81.26,
-        58.75,
-        93.33,
-        78.39,
-        71.06,
-        73.18,
-        68.34,
-        64.92,
-        91.00,
-    ],
-    "BNC-MDL": [
-        84.77,
-        91.83,
-        95.41,
-        80.70,
-        85.62,
-        75.60,
-        46.52,
-        85.69,
-        80.52,
-        74.63,
-        95.07,
-        74.51,
-        72.94,
-        71.94,
-        72.74,
-        61.92,
-        96.83,
-    ],
-    "BNC-2P": [
-        81.14,
-        77.12,
-        93.16,
-        79.63,
-        81.80,
-        71.09,
-        56.78,
-        66.69,
-        59.56,
-        46.50,
-        94.13,
-        81.32,
-        61.50,
-        53.50,
-        72.45,
-        70.99,
-        96.71,
-    ],
-    "NBC": [
-        85.46,
-        96.71,
-        87.59,
-        82.87,
-        85.61,
-        73.90,
-        57.61,
-        83.50,
-        83.00,
-        82.25,
-        93.20,
-        74.71,
-        78.56,
-        74.35,
-        69.96,
-        63.71,
-        91.92,
-    ],
-    "TAN": [
-        82.86,
-        89.65,
-        92.55,
-        80.73,
-        83.89,
-        72.59,
-        56.65,
-        72.13,
-        77.11,
-        84.25,
-        94.20,
-        87.32,
-        77.19,
-        71.51,
-        76.23,
-        73.85,
-        94.33,
-    ],
-}
-PAPER_DATASETS = [
-    "Australian",
-    "Breast",
-    "Chess",
-    "Cleve",
-    "Crx",
-    "Diabetes",
-    "Glass",
-    "Hayes",
-    "Heart",
-    "Hepatitis",
-    "Iris",
-    "Letter",
-    "Lymphography",
-    "Pima",
-    "Tic-Tac-Toe",
-    "Vehicle",
-    "Voting",
-]
-PAPER_TABLE5 = {"RMCV": 0.15e-2, "RMHO": 0.37e-2, "RMHO-f": 0.52e-2, "Training": 2.46e-2}
-
-
-def _slug(name):
-    return "".join(ch if ch.isalnum() else "_" for ch in name)
+from .._data import Missing
+from .._shared import md_table, slug
+from ..papers.kelner2012 import CLASSIFIERS, PAPER, PAPER_DATASETS, PAPER_TABLE5, SEED001
 
 
 def part_accuracy(uci_dir, out, seed, resume, only, log=print):
     cache = out / "rmcv"
     cache.mkdir(parents=True, exist_ok=True)
     frames, sources = [], {}
-    for name, n, a, c, loader, source, *_ in r0.SEED001:
+    for name, n, a, c, loader, source, *_ in SEED001:
         if only and name not in only:
             continue
         if source in sources:  # Diabetes and Pima are the same data
             continue
         sources[source] = name
-        f = cache / f"{_slug(name)}.csv"
+        f = cache / f"{slug(name)}.csv"
         if resume and f.exists():
             frames.append(pd.read_csv(f))
             log(f"  {name}: cached")
             continue
         try:
             X, y = loader(uci_dir)
-        except r0.Missing as exc:
+        except Missing as exc:
             log(f"  {name}: skipped ({exc} not found)")
             continue
         keep = ~X.isna().any(axis=1)
@@ -435,15 +141,15 @@ def part_accuracy(uci_dir, out, seed, resume, only, log=print):
         "instances with missing values removed; searched networks with maximum "
         "likelihood (m = 0), NBC and TAN with m = 1. Same folds for all classifiers.",
         "",
-        r0.md_table(table, digits=2),
+        md_table(table, digits=2),
         "",
         "## Mean accuracy over these datasets",
         "",
-        r0.md_table(means, digits=2),
+        md_table(means, digits=2),
         "",
         "## Friedman test, Bonferroni-Dunn (control RMCV (NBC)) and Wilcoxon",
         "",
-        r0.md_table(stats.set_index(["table", "classifier"]), digits=4),
+        md_table(stats.set_index(["table", "classifier"]), digits=4),
         "",
     ]
     (out / "rmcv_seed001_paper_vs_ours.md").write_text("\n".join(lines), encoding="utf-8")
@@ -551,33 +257,13 @@ def part_iris(out, seed, log=print):
         "accuracy) and the test accuracy; each DAG is one dot of Figs. 2-6, its CV5 "
         "means (first row of ours), or every (DAG, fold) pair on its own (second).",
         "",
-        r0.md_table(table.map(lambda v: f"{v:.2e}")),
+        md_table(table.map(lambda v: f"{v:.2e}")),
         "",
         "## RMCV's search (from NBC) against the enumeration",
         "",
-        r0.md_table(checks.set_index("fold"), digits=4),
+        md_table(checks.set_index("fold"), digits=4),
         "",
     ]
     (out / "rmcv_seed001_table5_iris.md").write_text("\n".join(lines), encoding="utf-8")
     log("\n".join(lines))
     return table, checks
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("uci_dir", nargs="?", default=None)
-    parser.add_argument("--parts", nargs="+", default=["iris", "accuracy"])
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--datasets", nargs="*", default=None)
-    parser.add_argument("--resume", action="store_true")
-    parser.add_argument("--out", type=Path, default=r0.DEFAULT_OUT)
-    args = parser.parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    if "iris" in args.parts:
-        part_iris(args.out, args.seed)
-    if "accuracy" in args.parts:
-        part_accuracy(args.uci_dir, args.out, args.seed, args.resume, args.datasets)
-
-
-if __name__ == "__main__":
-    main()

