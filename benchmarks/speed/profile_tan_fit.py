@@ -1,38 +1,31 @@
 """Where the time of ``TANClassifier.fit`` and ``predict`` goes on the letter benchmark data.
 
 Replays the steps of ``BayesNetClassifier.fit`` / ``predict`` one by one on the same
-data as ``bench_tan_letter.py`` (18,000 x 16 training rows, 5 quantile bins, 26
+data as ``tan_letter`` (18,000 x 16 training rows, 5 quantile bins, 26
 classes) and times each step separately (best of repeats, no profiler overhead), then
 prints a cProfile summary of whole fits for cross-checking.
 
-    python benchmarks/profile_tan_fit.py
+    python -m benchmarks.speed profile_tan_fit
 """
 
 from __future__ import annotations
 
 import cProfile
 import pstats
-import sys
-from pathlib import Path
 
 import networkx as nx
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench_tan_letter import prepare, timed  # noqa: E402
-
-from bnclf import TANClassifier  # noqa: E402
-from bnclf.counts._cache import CountCache  # noqa: E402
-from bnclf.counts._measures import conditional_mutual_information, mutual_information  # noqa: E402
-from bnclf.encoding._encoder import FeatureEncoder  # noqa: E402
-from bnclf.encoding._frames import DiscreteData, as_frame, encode_target  # noqa: E402
-from bnclf.inference._kernels import NetworkKernel  # noqa: E402
-from bnclf.learn._parameters import m_estimated_log_cpts  # noqa: E402
-from bnclf.learn._restricted import (
-    graph_families,  # noqa: E402
-    maximum_spanning_arborescence,  # noqa: E402
-)
+from benchmarks.speed.harness import timed
+from benchmarks.speed.tan_letter import prepare
+from bnclf import TANClassifier
+from bnclf.counts._cache import CountCache
+from bnclf.counts._measures import conditional_mutual_information, mutual_information
+from bnclf.encoding._encoder import FeatureEncoder
+from bnclf.encoding._frames import DiscreteData, as_frame, encode_target
+from bnclf.inference._kernels import NetworkKernel
+from bnclf.learn._parameters import m_estimated_log_cpts
+from bnclf.learn._restricted import graph_families, maximum_spanning_arborescence
 
 REPEATS = 15
 
@@ -102,7 +95,7 @@ def show(title, steps, total):
     print(f"  {rest * 1e3:7.2f} ms  {100 * rest / total:5.1f}%  (rest: checks, glue)")
 
 
-def main():
+def main(argv=None):
     d = prepare(None)
     X, y = d["Dtr"], d["ytr"]
     steps, total = fit_steps(X, y)
