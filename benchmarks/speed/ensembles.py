@@ -38,12 +38,11 @@ import numpy as np
 
 from benchmarks.speed.harness import RESULTS, best_of, write_json
 from benchmarks.speed.rmcv import fold_frames, load
+from benchmarks.speed.splits import letter_split, splice_split
 from benchmarks.weka_runner import (
     AODE,
     WAODE,
-    letter_split,
     run_weka,
-    splice_split,
     time_weka,
     weka_available,
     weka_version,

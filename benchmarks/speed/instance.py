@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.speed.harness import REPO, RESULTS, best_of, write_json
-from benchmarks.weka_runner import letter_split, splice_split
+from benchmarks.speed.splits import letter_split, splice_split
 
 sys.path.insert(0, str(REPO / "tests"))
 import instance_reference as ref  # noqa: E402, I001  (tests/ is not a package)

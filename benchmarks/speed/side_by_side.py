@@ -77,7 +77,7 @@ Not in the default run, because performance.md does not report them: ``dask``
 
 Ratios of the page that no benchmark produces (so not in the table): the evaluation
 harness's shared discretizer and fold coding (measured by hand), the step-by-step profile
-of ``profile_tan_fit`` (times, no ratio), and file sizes and memory shares (not
+of "Where the time goes" (times, no ratio), and file sizes and memory shares (not
 timings).
 
 The interpreters must import this checkout's bnclf: the benchmarks run with ``PYTHONPATH``
@@ -908,7 +908,7 @@ NOT_COVERED = (
     "The evaluation harness: `compare` and `evaluate` with the shared discretizer and fold coding "
     "against one pipeline per classifier (1.8×, 2.6×, 0.30 against 0.59 s, 3.18 against 3.31 s) "
     "was measured by hand; no benchmark script produces it.",
-    "Where the time goes: `profile_tan_fit` gives times per step, no ratio.",
+    "Where the time goes: times per step, no ratio.",
     "Model files: file and pickle sizes (they do not depend on pandas' speed); "
     "Predicting many rows and Growth: memory as a share of the coded data (not a timing).",
 )

