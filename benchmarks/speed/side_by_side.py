@@ -146,7 +146,7 @@ JOBS = (
         ),
     ),
     Job("missing_letter", "missing_letter", ("--out", "{dir}"), 0.5, quick=("--pgmpy-rows", "5")),
-    Job(  # 15 repeats in 6 rounds: best-of-5 timings of 20-50 ms varied by 1.5x between runs on the benchmark machine
+    Job(  # 15 repeats in 6 rounds: best-of-5 figures were not stable from one run to the next
         "ensembles",
         "ensembles",
         ("--out", "{dir}/ensembles.json", "--repeats", "15", "--rounds", "6"),
