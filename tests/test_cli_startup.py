@@ -3,7 +3,7 @@
 Structural, not timed: a fresh interpreter imports ``bnclf`` and ``bnclf.cli``, builds the
 parser and runs ``--version`` and ``--help``, and none of pandas, scikit-learn, SciPy,
 networkx, pgmpy or matplotlib is loaded; a ``predict`` with a TAN model loads neither
-networkx, pgmpy nor matplotlib (``benchmarks/bench_startup.py`` times them).
+networkx, pgmpy nor matplotlib (``python -m benchmarks.speed startup`` times them).
 """
 
 from __future__ import annotations

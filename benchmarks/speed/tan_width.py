@@ -1,5 +1,4 @@
-"""TAN fit time against the number of attributes: bnclf now, bnclf before the all-pairs
-counting change, and pyAgrum, in one run.
+"""TAN fit time against the number of attributes: this bnclf, an older one and pyAgrum.
 
 Data: synthetic, N = 10,000 rows, n attributes with ``--values`` values (default 4,
 strings), 3 classes; every
@@ -8,8 +7,8 @@ arbitrary. For n in ``--widths`` (default 50, 100, 300):
 
 * bnclf ``TANClassifier().fit`` (best of ``--repeats``) on the table given as text (strings,
   as generated), as a categorical frame and as an integer array;
-* the same inputs fitted by the bnclf of commit ``--old`` (default ``2249442~1``, the last before
-  all-pairs counting, which counted and measured pair by pair), checked out into a
+* the same inputs fitted by the bnclf of commit ``--old`` (default ``2249442~1``, which
+  counts and measures the attribute pairs one pair at a time), checked out into a
   temporary git worktree and run in a subprocess on the same data (best of 2);
 * pyAgrum ``BNClassifier(learningMethod="TAN")`` with ``setNumberOfThreads(1)``
   (best of ``--repeats``), on the text frame;
@@ -17,49 +16,29 @@ arbitrary. For n in ``--widths`` (default 50, 100, 300):
 plus bnclf's TAN fit on MULAN ``medical`` (978 rows, 1,493 attributes; the last label as
 the class) when ``--medical PATH`` is given. Writes ``benchmarks/results/tan_width.json``
 and prints a Markdown table.
+
+Run: ``python -m benchmarks.speed tan_width [--widths 50,100,300] [--values 4]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
-from old_commit import checkout  # benchmarks/ is on sys.path when run as a script
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-RESULTS = HERE / "results" / "tan_width.json"
+from benchmarks.speed.harness import RESULTS, best_of, checkout, checkout_script, write_json
+from benchmarks.speed.synthetic import make_data
 
-TIMER = """
-import sys, time, pickle
-sys.path.insert(0, sys.argv[1])
+TIMER = checkout_script("""
+import pickle
 from bnclf import TANClassifier
-import bnclf
-assert bnclf.__file__.startswith(sys.argv[1]), bnclf.__file__  # the checkout's code
 X, y = pickle.load(open(sys.argv[2], "rb"))
-best = float("inf")
-for _ in range(int(sys.argv[3])):
-    t = time.perf_counter(); TANClassifier().fit(X, y); best = min(best, time.perf_counter() - t)
-print(best)
-"""
-
-
-def make_data(n, rows=10_000, values=4, seed=0):
-    rng = np.random.default_rng(seed)
-    codes = rng.integers(0, values, size=(rows, n))
-    for j in range(2, n, 3):
-        copy = rng.random(rows) < 0.7
-        codes[copy, j] = codes[copy, j - 1]
-    X = pd.DataFrame(codes.astype(str), columns=[f"f{i}" for i in range(n)])
-    y = pd.Series(rng.integers(0, 3, rows).astype(str), name="class")
-    return X, y
+print(best_of(lambda: TANClassifier().fit(X, y), int(sys.argv[3]))[0])
+""")
 
 
 def inputs(X):
@@ -72,15 +51,6 @@ def inputs(X):
     }
 
 
-def best_of(fn, repeats):
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--widths", default="50,100,300")
@@ -88,7 +58,7 @@ def main(argv=None):
     parser.add_argument("--values", type=int, default=4, help="values per attribute")
     parser.add_argument("--old", default="2249442~1")
     parser.add_argument("--medical", type=Path, default=None)
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--out", type=Path, default=RESULTS / "tan_width.json")
     args = parser.parse_args(argv)
     import pickle
 
@@ -103,7 +73,7 @@ def main(argv=None):
     with checkout(args.old) as (old, scratch):
         for n in map(int, args.widths.split(",")):
             X, y = make_data(n, values=args.values)
-            agrum = best_of(
+            agrum, _ = best_of(
                 lambda: skbn.BNClassifier(
                     type_processor=DiscreteTypeProcessor(),
                     learningMethod="TAN",
@@ -113,7 +83,7 @@ def main(argv=None):
                 args.repeats,
             )
             for kind, data in inputs(X).items():
-                ours = best_of(lambda: TANClassifier().fit(data, y), args.repeats)
+                ours, _ = best_of(lambda: TANClassifier().fit(data, y), args.repeats)
                 pickled = scratch / "data.pkl"
                 pickled.write_bytes(pickle.dumps((data, y)))
                 out = subprocess.run(
@@ -151,11 +121,10 @@ def main(argv=None):
         result["medical"] = {
             "n_rows": len(y),
             "n_attributes": X.shape[1],
-            "bnclf_tan_fit_s": best_of(lambda: TANClassifier().fit(X, y), args.repeats),
+            "bnclf_tan_fit_s": best_of(lambda: TANClassifier().fit(X, y), args.repeats)[0],
         }
         print(result["medical"])
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1))
+    write_json(args.out, result, newline=False)
     print("\n| attributes | input | bnclf | bnclf before | pyAgrum (text) | vs before | vs pyAgrum |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:

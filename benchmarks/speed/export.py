@@ -18,35 +18,38 @@ does, then building the two BIF grammars. The runs of the two checkouts alternat
 times, and the median is kept. Writes ``benchmarks/results/export.json`` and prints a
 Markdown table.
 
-Run: ``python benchmarks/bench_export.py`` (the older commit's AODE BIF takes minutes).
+Run: ``python -m benchmarks.speed export`` (the older commit's AODE BIF takes minutes).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
-from datetime import date
 from pathlib import Path
 
-from old_commit import checkout  # benchmarks/ is on sys.path when run as a script
+from benchmarks.speed.harness import (
+    REPO,
+    RESULTS,
+    checkout,
+    checkout_env,
+    checkout_script,
+    fresh_process,
+    git_commit,
+    platform_name,
+    today,
+    write_json,
+)
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
 MODELS = ("AODE", "TAN")
 FORMATS = ("bif", "xmlbif", "uai")
 
-WORK = r"""
-import hashlib, json, sys, time, warnings
+WORK = checkout_script(r"""
+import hashlib, json, warnings
 from pathlib import Path
-sys.path.insert(0, sys.argv[1])
-import bnclf
-assert bnclf.__file__.startswith(sys.argv[1]), bnclf.__file__  # the checkout's code
 from bnclf import AODEClassifier, TANClassifier
 from bnclf.datasets import load_dataset
 from bnclf.io import write_network
@@ -59,20 +62,19 @@ times = []
 for run in ("first", "second"):
     out = folder / run
     out.mkdir(parents=True)
-    start = time.perf_counter()
-    write_network(est, out / f"{model.lower()}.{fmt}")
-    times.append(time.perf_counter() - start)
+    times.append(best_of(lambda: write_network(est, out / f"{model.lower()}.{fmt}"), 1)[0])
 files = sorted((folder / "first").iterdir())
 digest = hashlib.sha256()
 for path in files:
     digest.update(path.name.encode() + b"\0" + path.read_bytes())
 print(json.dumps({"first_s": times[0], "second_s": times[1], "networks": members, "files": len(files),
                   "sha256": digest.hexdigest()}))
-"""
+""")
 
-FLOOR = r"""
-import sys, time, warnings
-sys.path.insert(0, sys.argv[1])
+# no harness imported: the floor is what the timed calls find imported, nothing more
+FLOOR = checkout_script(
+    r"""
+import time, warnings
 warnings.simplefilter("ignore")
 from bnclf import AODEClassifier, TANClassifier  # what a timed call finds imported already
 from bnclf.datasets import load_dataset
@@ -87,36 +89,24 @@ reader = _bif_reader()
 blank = reader.__new__(reader)
 blank.get_variable_grammar(); blank.get_probability_grammar()
 print(imported - start, time.perf_counter() - imported)
-"""
-
-
-def _env(source: Path) -> dict:
-    env = {"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"}
-    if "HOME" in os.environ:
-        env["HOME"] = os.environ["HOME"]
-    return env
+""",
+    harness=False,
+)
 
 
 def _run(source: Path, model: str, fmt: str, folder: Path) -> dict:
-    result = subprocess.run(
-        [sys.executable, "-c", WORK, str(source), model, fmt, str(folder)],
-        cwd=folder.parent,
-        env=_env(source),
-        capture_output=True,
-        text=True,
-    )
-    if result.returncode != 0:
-        raise RuntimeError(f"{model} {fmt} at {source} failed: {result.stderr[-2000:]}")
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    argv = [sys.executable, "-c", WORK, str(source), model, fmt, str(folder)]
+    try:
+        _, out = fresh_process(argv, cwd=folder.parent, env=checkout_env(source, home=True, mpl=True))
+    except RuntimeError as error:
+        raise RuntimeError(f"{model} {fmt} at {source}: {error}") from None
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def _floor(source: Path, folder: Path) -> tuple[float, float]:
-    result = subprocess.run(
-        [sys.executable, "-c", FLOOR, str(source)], cwd=folder, env=_env(source), capture_output=True, text=True
-    )
-    if result.returncode != 0:
-        raise RuntimeError(f"the floor failed: {result.stderr[-2000:]}")
-    imported, grammars = map(float, result.stdout.split())
+    argv = [sys.executable, "-c", FLOOR, str(source)]
+    _, out = fresh_process(argv, cwd=folder, env=checkout_env(source, home=True, mpl=True))
+    imported, grammars = map(float, out.split())
     return imported, grammars
 
 
@@ -124,7 +114,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", default="a5b7c06", help="the commit to compare with (default: %(default)s)")
     parser.add_argument("--repeats", type=int, default=1, help="subprocesses per cell (default: %(default)s)")
-    parser.add_argument("--out", default=str(HERE / "results" / "export.json"))
+    parser.add_argument("--out", default=str(RESULTS / "export.json"))
     args = parser.parse_args(argv)
     import pandas as pd
 
@@ -141,7 +131,6 @@ def main(argv=None) -> None:
                         result = _run(sources[key], model, fmt, folder)
                         runs[key].setdefault(f"{model} {fmt}", []).append(result)
                         print(f"{key} {model} {fmt}: {json.dumps(result)}", file=sys.stderr)
-    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     medians = {
         key: {
             cell: {t: statistics.median(r[t] for r in results) for t in ("first_s", "second_s")}
@@ -151,11 +140,11 @@ def main(argv=None) -> None:
     }
     same = {cell: {r["sha256"] for r in runs["now"][cell] + runs["before"][cell]} for cell in runs["now"]}
     report = {
-        "machine": platform.platform(),
+        "machine": platform_name(),
         "python": platform.python_version(),
-        "date": date.today().isoformat(),
+        "date": today(),
         "pandas": pd.__version__,
-        "commit": commit.stdout.strip(),
+        "commit": git_commit(),
         "old_commit": args.old,
         "repeats": args.repeats,
         "floor_s": {
@@ -166,9 +155,7 @@ def main(argv=None) -> None:
         "median_s": medians,
         "runs": runs,
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1) + "\n")
+    write_json(args.out, report)
     print(f"| model | format | files | first call now | before ({args.old}) | second call now | before | same files |")
     print("|---|---|---|---|---|---|---|---|")
     for cell, results in runs["now"].items():

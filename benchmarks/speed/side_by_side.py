@@ -24,7 +24,7 @@ Two modes:
 The whole run (both interpreters, every default benchmark: about an hour on the page's
 2-core machine)::
 
-    PYTHONPATH=. python benchmarks/pandas_side_by_side.py run \\
+    python -m benchmarks.speed side_by_side run \\
         --python /work/venv_p2/bin/python /work/venv_p3/bin/python
 
 ``--only NAME ...`` runs some benchmarks; ``--quick`` passes each the smallest settings
@@ -77,7 +77,7 @@ Not in the default run, because performance.md does not report them: ``dask``
 
 Ratios of the page that no benchmark produces (so not in the table): the evaluation
 harness's shared discretizer and fold coding (measured by hand), the step-by-step profile
-of ``profile_tan_fit.py`` (times, no ratio), and file sizes and memory shares (not
+of "Where the time goes" (times, no ratio), and file sizes and memory shares (not
 timings).
 
 The interpreters must import this checkout's bnclf: the benchmarks run with ``PYTHONPATH``
@@ -98,17 +98,19 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-RESULTS = HERE / "results" / "pandas"
+from benchmarks.speed.harness import REPO
+from benchmarks.speed.harness import RESULTS as BENCHMARK_RESULTS
+
+RESULTS = BENCHMARK_RESULTS / "pandas"
 DEFAULT_PYTHONS = ("/work/venv_p2/bin/python", "/work/venv_p3/bin/python")
 
 
 # -- the benchmarks -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class Job:
-    """One benchmark run. ``args`` may hold ``{dir}`` (the interpreter's result folder),
-    ``{python}`` and ``{cache}`` (a folder shared by the interpreters)."""
+    """One benchmark run (``script``: its name for ``python -m benchmarks.speed``). ``args``
+    may hold ``{dir}`` (the interpreter's result folder), ``{python}`` and ``{cache}`` (a
+    folder shared by the interpreters)."""
 
     name: str
     script: str
@@ -125,7 +127,7 @@ class Job:
 JOBS = (
     Job(
         "tan_letter",
-        "bench_tan_letter.py",
+        "tan_letter",
         ("--out", "{dir}"),
         1.5,
         quick=(
@@ -143,17 +145,17 @@ JOBS = (
             "1",
         ),
     ),
-    Job("missing_letter", "bench_missing_letter.py", ("--out", "{dir}"), 0.5, quick=("--pgmpy-rows", "5")),
-    Job(  # 15 repeats in 6 rounds: best-of-5 timings of 20-50 ms varied by 1.5x between runs on the benchmark machine
+    Job("missing_letter", "missing_letter", ("--out", "{dir}"), 0.5, quick=("--pgmpy-rows", "5")),
+    Job(  # 15 repeats in 6 rounds: best-of-5 figures were not stable from one run to the next
         "ensembles",
-        "bench_ensembles.py",
+        "ensembles",
         ("--out", "{dir}/ensembles.json", "--repeats", "15", "--rounds", "6"),
         3,
         quick=("--repeats", "1"),
     ),
     Job(
         "rmcv",
-        "bench_rmcv.py",
+        "rmcv",
         ("--out", "{dir}/rmcv_speed.json", "--work", "{cache}/rmcv_folds5", "--datasets", "vowel", "--repeats", "2"),
         1,
         quick=("--folds", "2", "--work", "{cache}/rmcv_folds2", "--scratch-steps", "1"),
@@ -164,14 +166,14 @@ JOBS = (
     ),
     Job(
         "tan_width",
-        "bench_tan_width.py",
+        "tan_width",
         ("--old", "2249442~1", "--out", "{dir}/tan_width.json"),
         3.5,
         quick=("--widths", "50", "--repeats", "1"),
     ),
     Job(
         "tan_width_values10",
-        "bench_tan_width.py",
+        "tan_width",
         (
             "--old",
             "2249442~1",
@@ -187,34 +189,32 @@ JOBS = (
         2,
         quick=("--widths", "50", "--repeats", "1"),
     ),
-    Job("mdl", "bench_mdl.py", ("--out", "{dir}/mdl.json"), 1, quick=("--datasets", "ring", "--repeats", "1")),
+    Job("mdl", "mdl", ("--out", "{dir}/mdl.json"), 1, quick=("--datasets", "ring", "--repeats", "1")),
     Job(
         "predict",
-        "bench_predict.py",
+        "predict",
         ("--old", "2249442~1", "--out", "{dir}/predict.json"),
         2,
         quick=("--rows", "20000"),
     ),
-    Job(
-        "startup", "bench_startup.py", ("--repeats", "11", "--out", "{dir}/startup.json"), 3.5, quick=("--repeats", "1")
-    ),
+    Job("startup", "startup", ("--repeats", "11", "--out", "{dir}/startup.json"), 3.5, quick=("--repeats", "1")),
     Job(
         "encoding",
-        "bench_encoding.py",
+        "encoding",
         ("--python", "{python}", "--out", "{dir}/encoding.json"),
         2.5,
         quick=("--repeats", "1"),
     ),
     Job(
         "model_file",
-        "bench_model_file.py",
+        "model_file",
         ("--rmcv-rows", "15980", "--out", "{dir}/model_file.json"),
         4,
         quick=("--rmcv-rows", "0"),
     ),
     Job(
         "growth",
-        "bench_growth.py",
+        "growth",
         ("--max-rows", "1000000", "--out", "{dir}/growth.json"),
         3,
         quick=("--max-rows", "10000", "--max-features", "30"),
@@ -222,13 +222,11 @@ JOBS = (
         full_minutes=4.5,
         reduced="rows up to 10^6 (the page's 10^7-row column is not rerun; --full adds it)",
     ),
-    Job("multilabel", "bench_multilabel.py", ("--out", "{dir}/multilabel_speed.json"), 1, quick=("--pgmpy-rows", "2")),
-    Job(
-        "contributions", "bench_contributions.py", ("--out", "{dir}/contributions.json"), 1.5, quick=("--repeats", "1")
-    ),
+    Job("multilabel", "multilabel", ("--out", "{dir}/multilabel_speed.json"), 1, quick=("--pgmpy-rows", "2")),
+    Job("contributions", "contributions", ("--out", "{dir}/contributions.json"), 1.5, quick=("--repeats", "1")),
     Job(
         "dask",
-        "bench_dask.py",
+        "dask",
         ("--rows", "10000000", "--out", "{dir}/dask.json"),
         0.5,
         quick=("--rows", "200000", "--partition-rows", "100000"),
@@ -239,7 +237,7 @@ JOBS = (
     ),
     Job(
         "instance",
-        "bench_instance.py",
+        "instance",
         ("--out", "{dir}/instance.json"),
         2,
         quick=("--ref-rows", "3", "--repeats", "1"),
@@ -322,7 +320,7 @@ def command(job: Job, python: str, folder: Path, cache: Path, mode: str) -> list
         for key, value in fill.items():
             a = a.replace(key, value)
         out.append(a)
-    return [python, str(HERE / job.script), *out]
+    return [python, "-m", "benchmarks.speed", job.script, *out]
 
 
 def last_line(path: Path) -> str:
@@ -910,7 +908,7 @@ NOT_COVERED = (
     "The evaluation harness: `compare` and `evaluate` with the shared discretizer and fold coding "
     "against one pipeline per classifier (1.8×, 2.6×, 0.30 against 0.59 s, 3.18 against 3.31 s) "
     "was measured by hand; no benchmark script produces it.",
-    "Where the time goes: `profile_tan_fit.py` gives times per step, no ratio.",
+    "Where the time goes: times per step, no ratio.",
     "Model files: file and pickle sizes (they do not depend on pandas' speed); "
     "Predicting many rows and Growth: memory as a share of the coded data (not a timing).",
 )
@@ -1057,7 +1055,7 @@ def table(args) -> dict:
 def _shown(path: Path) -> str:
     """A result folder as the report names it: relative to the repository when inside it."""
     try:
-        return str(Path(path).resolve().relative_to(HERE.parent))
+        return str(Path(path).resolve().relative_to(REPO))
     except ValueError:
         return str(path)
 
@@ -1065,7 +1063,7 @@ def _shown(path: Path) -> str:
 def markdown(report: dict, cols: list[dict]) -> str:
     labels = [c["label"] for c in cols]
     intro = (
-        "Written by `python benchmarks/pandas_side_by_side.py table` from the result folders below. "
+        "Written by `python -m benchmarks.speed side_by_side table` from the result folders below. "
         "Each ratio reads as in docs/performance.md, in the direction the row states (mostly peer or "
         "older code / bnclf now: above 1, bnclf is faster). *bnclf* is bnclf's own time in that comparison."
     )
@@ -1126,7 +1124,9 @@ def markdown(report: dict, cols: list[dict]) -> str:
 # -- command line -----------------------------------------------------------------------------
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter, prog="pandas_side_by_side.py"
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="python -m benchmarks.speed side_by_side",
     )
     sub = parser.add_subparsers(dest="mode", required=True)
     p_run = sub.add_parser("run", help="run the benchmarks on each interpreter, then write the table")

@@ -1,11 +1,10 @@
 """Prediction cost: rows in bounded memory, per-call overhead, and input types.
 
 Three measurements, each of this bnclf and of the bnclf of commit ``--old`` (default
-``2249442~1``, the main before the scale-and-speed work; run from a temporary git
-worktree in a subprocess on the same data):
+``2249442~1``; run from a temporary git worktree in a subprocess on the same data):
 
 1. **5M rows.** NB, TAN and KDB(k=2) fitted on 5,000,000 rows x 11 attributes of the
-   synthetic network of ``bench_growth.py``; ``predict_proba`` on all of them: wall time
+   synthetic network of ``benchmarks.speed.synthetic``; ``predict_proba`` on all of them: wall time
    and the peak of traced allocations (``tracemalloc``) beyond the result, as a share of
    the coded data (5M x 11 int64 = 440 MB).
 2. **Per-call overhead** on kr-vs-kp (36 attributes): the median time of ``predict`` on
@@ -14,7 +13,7 @@ worktree in a subprocess on the same data):
    string, integer DataFrames and integer and string ndarrays (median of 41 calls, the
    types taking turns call by call): the ratio of each to the fastest.
 
-Run: ``python benchmarks/bench_predict.py``; the figures go to
+Run: ``python -m benchmarks.speed predict``; the figures go to
 ``benchmarks/results/predict.json`` (``--out`` to write elsewhere).
 """
 
@@ -22,46 +21,41 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
-import subprocess
 import sys
 from pathlib import Path
 
-from old_commit import checkout  # benchmarks/ is on sys.path when run as a script
+from benchmarks.speed.harness import (
+    REPO,
+    RESULTS,
+    checkout,
+    checkout_env,
+    checkout_script,
+    median_of,
+    platform_name,
+    run_json,
+    write_json,
+)
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-
-WORK = r"""
-import json, sys, time, tracemalloc, warnings
+WORK = checkout_script(r"""
+import json, warnings
 import numpy as np, pandas as pd
-sys.path[:0] = [sys.argv[1], sys.argv[2]]  # the checkout's bnclf first, whatever the working folder
-from bench_growth import synthetic
-import bnclf
+from benchmarks.speed.synthetic import synthetic
 from bnclf import KDBClassifier, NaiveBayesClassifier, TANClassifier
-assert bnclf.__file__.startswith(sys.argv[1]), bnclf.__file__
 from bnclf.datasets import load_dataset
 warnings.simplefilter("ignore")
-rows = int(sys.argv[3])
+rows = int(sys.argv[2])
 
 def median_ms(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter(); fn(); times.append(time.perf_counter() - start)
-    return float(np.median(times) * 1e3)
+    return float(median_of(fn, repeats)[0] * 1e3)
 
 out = {"large": {}, "overhead": {}, "types": {}}
 X, y, codes, _ = synthetic(rows, 11, seed=0)
 for name, make in (("NB", NaiveBayesClassifier), ("TAN", TANClassifier), ("KDB2", lambda: KDBClassifier(k=2))):
     model = make().fit(X, y)
-    tracemalloc.start()
-    start = time.perf_counter()
-    proba = model.predict_proba(X)
-    seconds = time.perf_counter() - start
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    out["large"][name] = {"predict_proba_s": seconds, "peak_extra_mib": (peak - proba.nbytes) / 2**20,
-                          "peak_extra_share_of_codes": (peak - proba.nbytes) / codes.nbytes}
+    proba, seconds, peak = traced(lambda: model.predict_proba(X))
+    extra = peak * 2**20 - proba.nbytes
+    out["large"][name] = {"predict_proba_s": seconds, "peak_extra_mib": extra / 2**20,
+                          "peak_extra_share_of_codes": extra / codes.nbytes}
     del model, proba
 del X, y, codes
 
@@ -75,37 +69,26 @@ inputs = {"categorical frame": X, "object frame": X.astype(object), "string fram
           "string ndarray": X.astype(str).to_numpy()}
 fitted = {name: NaiveBayesClassifier().fit(data, y) for name, data in inputs.items()}  # predicted, never refitted
 fitting = {name: NaiveBayesClassifier() for name in inputs}
-times = {name: ([], []) for name in inputs}
-calls = (lambda name, data: fitting[name].fit(data, y), lambda name, data: fitted[name].predict(data))
-for column, call in enumerate(calls):
-    for _ in range(41):  # the types in turn, round after round: drift in the machine's state hits them alike
-        for name, data in inputs.items():
-            start = time.perf_counter(); call(name, data); times[name][column].append(time.perf_counter() - start)
-for name, (fits, predicts) in times.items():
-    out["types"][name] = {"fit_ms": float(np.median(fits) * 1e3), "predict_ms": float(np.median(predicts) * 1e3)}
+fits = interleaved({n: (lambda m=fitting[n], d=d: m.fit(d, y)) for n, d in inputs.items()}, 41)
+predicts = interleaved({n: (lambda m=fitted[n], d=d: m.predict(d)) for n, d in inputs.items()}, 41)
+for name in inputs:
+    out["types"][name] = {"fit_ms": float(np.median(fits[name]) * 1e3),
+                          "predict_ms": float(np.median(predicts[name]) * 1e3)}
 print(json.dumps(out))
-"""
+""")
 
 
 def run(source: Path, rows: int) -> dict:
-    result = subprocess.run(
-        [sys.executable, "-c", WORK, str(source), str(HERE), str(rows)],
-        check=True,
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin"},
-    )
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    """The figures of the checkout at ``source`` (a subprocess)."""
+    return run_json([sys.executable, "-c", WORK, str(source), str(rows)], env=checkout_env(source))
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=5_000_000)
     parser.add_argument("--old", default="2249442~1")
-    parser.add_argument("--out", default=str(HERE / "results" / "predict.json"))
+    parser.add_argument("--out", default=str(RESULTS / "predict.json"))
     args = parser.parse_args(argv)
-    import time
-
     import numpy as np
     from sklearn.naive_bayes import CategoricalNB
 
@@ -116,12 +99,7 @@ def main(argv=None) -> None:
     cnb = CategoricalNB().fit(codes, y)
 
     def median_ms(fn, repeats):
-        times = []
-        for _ in range(repeats):
-            start = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - start)
-        return float(np.median(times) * 1e3)
+        return float(median_of(fn, repeats)[0] * 1e3)
 
     peer = {
         "predict_1_row_ms": median_ms(lambda: cnb.predict(codes[:1]), 300),
@@ -143,7 +121,7 @@ def main(argv=None) -> None:
         name: before["large"][name]["predict_proba_s"] / now["large"][name]["predict_proba_s"] for name in now["large"]
     }
     report = {
-        "machine": platform.platform(),
+        "machine": platform_name(),
         "rows": args.rows,
         "old_commit": args.old,
         "categorical_nb": peer,
@@ -151,9 +129,7 @@ def main(argv=None) -> None:
         "before": before,
         "predict_proba_speedup_5M": speedup,
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1) + "\n")
+    write_json(args.out, report)
     print(json.dumps(report, indent=1))
 
 

@@ -12,42 +12,43 @@ table given as
 * ``string[python]`` (pandas' string dtype held as Python objects).
 
 Tables: kr-vs-kp (3,196 rows x 36 attributes) and a synthetic table of 10,000 rows x 300
-attributes of 4 values (``bench_tan_width.make_data``). Each figure is the median of
+attributes of 4 values (``benchmarks.speed.synthetic.make_data``). Each figure is the median of
 ``--repeats`` calls, the input types taking turns call by call (drift in the machine's
 state hits them alike); predicts are on a model fitted once. Writes
 ``benchmarks/results/encoding.json`` and prints a Markdown table per table, with each
 type's ratio to the categorical frame of the same run.
 
-Run: ``python benchmarks/bench_encoding.py --python /path/to/pandas2/python
+Run: ``python -m benchmarks.speed encoding --python /path/to/pandas2/python
 /path/to/pandas3/python``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import platform
-import subprocess
 import sys
-from datetime import date
 from pathlib import Path
 
-from old_commit import checkout  # benchmarks/ is on sys.path when run as a script
+from benchmarks.speed.harness import (
+    REPO,
+    RESULTS,
+    checkout,
+    checkout_env,
+    checkout_script,
+    git_commit,
+    platform_name,
+    run_json,
+    today,
+    write_json,
+)
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-
-WORK = r"""
-import json, sys, time, warnings
-sys.path[:0] = [sys.argv[1], sys.argv[2]]
+WORK = checkout_script(r"""
+import json, warnings
 import numpy as np, pandas as pd
-import bnclf
 from bnclf import NaiveBayesClassifier
-assert bnclf.__file__.startswith(sys.argv[1]), bnclf.__file__  # the checkout's code
 from bnclf.datasets import load_dataset
-from bench_tan_width import make_data
+from benchmarks.speed.synthetic import make_data
 warnings.simplefilter("ignore")
-repeats = int(sys.argv[3])
+repeats = int(sys.argv[2])
 pandas3 = int(pd.__version__.split(".")[0]) >= 3
 
 def types(X):
@@ -71,35 +72,19 @@ for table, (X, y) in tables.items():
     inputs = types(X)
     fitted = {name: NaiveBayesClassifier().fit(data, y) for name, data in inputs.items()}
     fitting = {name: NaiveBayesClassifier() for name in inputs}
-    times = {name: ([], []) for name in inputs}
-    calls = (lambda name, data: fitting[name].fit(data, y), lambda name, data: fitted[name].predict(data))
-    for column, call in enumerate(calls):
-        for _ in range(repeats):
-            for name, data in inputs.items():
-                start = time.perf_counter(); call(name, data); times[name][column].append(time.perf_counter() - start)
+    fits = interleaved({n: (lambda m=fitting[n], d=d: m.fit(d, y)) for n, d in inputs.items()}, repeats)
+    predicts = interleaved({n: (lambda m=fitted[n], d=d: m.predict(d)) for n, d in inputs.items()}, repeats)
     out["tables"][table] = {
-        name: {"fit_ms": float(np.median(f) * 1e3), "predict_ms": float(np.median(p) * 1e3)}
-        for name, (f, p) in times.items()
+        name: {"fit_ms": float(np.median(fits[name]) * 1e3), "predict_ms": float(np.median(predicts[name]) * 1e3)}
+        for name in inputs
     }
 print(json.dumps(out))
-"""
+""")
 
 
 def run(python: str, source: Path, repeats: int) -> dict:
-    result = subprocess.run(
-        [python, "-c", WORK, str(source), str(HERE), str(repeats)],
-        check=True,
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin"},
-    )
-    return json.loads(result.stdout.strip().splitlines()[-1])
-
-
-def commit_of(path: Path) -> str:
-    return subprocess.run(
-        ["git", "-C", str(path), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
-    ).stdout.strip()
+    """The figures of one interpreter and one checkout (a subprocess)."""
+    return run_json([python, "-c", WORK, str(source), str(repeats)], env=checkout_env(source))
 
 
 def main(argv=None) -> None:
@@ -107,7 +92,7 @@ def main(argv=None) -> None:
     parser.add_argument("--python", nargs="+", default=[sys.executable], help="interpreters (pandas 2 and 3)")
     parser.add_argument("--old", default="fa4d99f", help="the commit to compare with (default: the address encoder)")
     parser.add_argument("--repeats", type=int, default=21)
-    parser.add_argument("--out", default=str(HERE / "results" / "encoding.json"))
+    parser.add_argument("--out", default=str(RESULTS / "encoding.json"))
     args = parser.parse_args(argv)
     runs = []
     with checkout(args.old) as (old, _):
@@ -124,16 +109,14 @@ def main(argv=None) -> None:
                 figures["fit_vs_categorical"] = figures["fit_ms"] / base["fit_ms"]
                 figures["predict_vs_categorical"] = figures["predict_ms"] / base["predict_ms"]
     report = {
-        "machine": platform.platform(),
-        "date": date.today().isoformat(),
-        "commit": commit_of(REPO),
+        "machine": platform_name(),
+        "date": today(),
+        "commit": git_commit(),
         "old_commit": args.old,
         "repeats": args.repeats,
         "runs": runs,
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1) + "\n")
+    write_json(args.out, report)
     for table in runs[0]["tables"]:
         print(f"\n### {table}: NB fit / predict, ms (ratio to the categorical frame)\n")
         heads = [f"{r['version']}, pandas {r['pandas']}" for r in runs]

@@ -13,7 +13,7 @@
    is what grows) on yeast against the number of labels (the first n of 14) and
    of features (the first m of 103), with log-log slopes; and CFS's share.
 
-Run: ``python benchmarks/bench_multilabel.py [--data-dir ../shared/data/multilabel]``.
+Run: ``python -m benchmarks.speed multilabel [--data-dir ../shared/data/multilabel]``.
 Writes ``benchmarks/results/multilabel_speed.json`` (or ``--out``) and prints
 Markdown tables.
 """
@@ -21,19 +21,17 @@ Markdown tables.
 from __future__ import annotations
 
 import argparse
-import json
 import platform
-import time
 import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from benchmarks.speed.harness import REPO, RESULTS, best_of, write_json
 from bnclf.io._arff import read_arff
 from bnclf.models._multilabel import MultilabelBNClassifier
 
-HERE = Path(__file__).resolve().parent
 DATA = {"emotions": ("emotions/emotions.arff", 6), "yeast": ("yeast/yeast.arff.gz", 14)}
 
 
@@ -41,15 +39,6 @@ def load(data_dir: Path, name: str):
     path, n_labels = DATA[name]
     frame = read_arff(data_dir / path)
     return frame.iloc[:, :-n_labels], frame.iloc[:, -n_labels:].astype(int)
-
-
-def best_of(fn, repeats=3):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        times.append(time.perf_counter() - start)
-    return min(times), out
 
 
 def pgmpy_answers(model, rows: pd.DataFrame):
@@ -68,12 +57,10 @@ def pgmpy_answers(model, rows: pd.DataFrame):
             for f in model.selected_features_
             if codes[r, names.index(f)] >= 0
         }
-        start = time.perf_counter()
-        answer = infer.map_query(labels, evidence=evidence, show_progress=False)
-        t_map += time.perf_counter() - start
-        start = time.perf_counter()
-        factors = infer.query(labels, evidence=evidence, joint=False, show_progress=False)
-        t_marg += time.perf_counter() - start
+        seconds, answer = best_of(lambda: infer.map_query(labels, evidence=evidence, show_progress=False), 1)
+        t_map += seconds
+        seconds, factors = best_of(lambda: infer.query(labels, evidence=evidence, joint=False, show_progress=False), 1)
+        t_marg += seconds
         maps.append([int(answer[name]) for name in labels])
         margs.append([factors[name].values[factors[name].state_names[name].index(1)] for name in labels])
     return np.array(maps), np.array(margs), t_map / len(rows), t_marg / len(rows)
@@ -97,11 +84,11 @@ def query_benchmark(data_dir, name, kind, n_pgmpy, log):
     model = MultilabelBNClassifier(class_graph=kind).fit(X.iloc[:cut], Y.iloc[:cut])
     test = X.iloc[cut:]
     n = len(test)
-    t_joint, pred = best_of(lambda: model.predict(test))
+    t_joint, pred = best_of(lambda: model.predict(test), 3)
     model.set_params(allow_empty=True)
-    t_plain, plain = best_of(lambda: model.predict(test))
+    t_plain, plain = best_of(lambda: model.predict(test), 3)
     model.set_params(allow_empty=False)
-    t_marg, marg = best_of(lambda: model.predict_proba(test))
+    t_marg, marg = best_of(lambda: model.predict_proba(test), 3)
     log(
         f"{name} {kind}: ours {1e3 * t_plain / n:.3f} ms/row MAP, {1e3 * t_marg / n:.3f} ms/row marginals; "
         f"pgmpy on {n_pgmpy} rows ..."
@@ -172,9 +159,9 @@ def slope(x, y):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir", type=Path, default=HERE.parent.parent / "shared" / "data" / "multilabel")
+    parser.add_argument("--data-dir", type=Path, default=REPO.parent / "shared" / "data" / "multilabel")
     parser.add_argument("--pgmpy-rows", type=int, default=25)
-    parser.add_argument("--out", type=Path, default=HERE / "results" / "multilabel_speed.json")
+    parser.add_argument("--out", type=Path, default=RESULTS / "multilabel_speed.json")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore", FutureWarning)
 
@@ -197,8 +184,7 @@ def main(argv=None):
         "slope_fit_vs_features": slope([r["features"] for r in by_features], [r["fit_s"] for r in by_features]),
         "yeast_fit_with_cfs_s": t_cfs,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1))
+    write_json(args.out, result, newline=False)
     print(
         "\n| data | model | tw | labels | features | ours MAP ms/row | pgmpy MAP ms/row | MAP x "
         "| ours marginals ms/row | pgmpy marginals ms/row | marginals x | max diff | MAP same value |"

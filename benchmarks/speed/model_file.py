@@ -15,31 +15,33 @@ rows), and 15,980 / 159,800 random rows of 36 three-valued attributes with a bin
 emotions repeated 1 and 10 times for mNB. Writes ``benchmarks/results/model_file.json`` and
 prints a Markdown table.
 
-Run: ``python benchmarks/bench_model_file.py``.
+Run: ``python -m benchmarks.speed model_file``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import platform
-import subprocess
 import sys
-from datetime import date
 from pathlib import Path
 
-from old_commit import checkout  # benchmarks/ is on sys.path when run as a script
+from benchmarks.speed.harness import (
+    REPO,
+    RESULTS,
+    checkout,
+    checkout_env,
+    checkout_script,
+    git_commit,
+    platform_name,
+    run_json,
+    today,
+    write_json,
+)
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-
-WORK = r"""
-import io, json, pickle, sys, tempfile, time, warnings, zipfile
+WORK = checkout_script(r"""
+import io, json, pickle, tempfile, warnings, zipfile
 from pathlib import Path
-sys.path.insert(0, sys.argv[1])
 import numpy as np, pandas as pd
-import bnclf
-assert bnclf.__file__.startswith(sys.argv[1]), bnclf.__file__  # the checkout's code
 from bnclf import make_classifier
 from bnclf.datasets import load_dataset, load_multilabel_dataset
 from bnclf.io import load_model, save_model
@@ -48,10 +50,8 @@ warnings.simplefilter("ignore")
 rmcv_rows = int(sys.argv[2])
 
 def median(fn, repeats=5):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter(); out = fn(); times.append(time.perf_counter() - start)
-    return float(np.median(times)), out
+    seconds, out = median_of(fn, repeats)
+    return float(seconds), out
 
 def read_arrays(path):  # the arrays of the file, read and nothing else
     with zipfile.ZipFile(path) as archive:
@@ -84,16 +84,14 @@ for spec, (data, rows) in jobs:
     if spec == "mnb":
         t = rows // len(em_X)
         X, Y = pd.concat([em_X] * t, ignore_index=True), pd.concat([em_Y] * t, ignore_index=True)
-        start = time.perf_counter()
-        model = make_multilabel_classifier("mnb").fit(X, Y)
-        fit = time.perf_counter() - start
+        fit, model = best_of(lambda: make_multilabel_classifier("mnb").fit(X, Y), 1)
         test = X.iloc[:500]
     else:
         X, y = tables[(data, rows)]
-        start = time.perf_counter(); model = make_classifier(spec).fit(X, y); fit = time.perf_counter() - start
+        fit, model = best_of(lambda: make_classifier(spec).fit(X, y), 1)
         test = X.iloc[:2000]
     path = folder / "model.bnclf"
-    start = time.perf_counter(); save_model(model, path); save = time.perf_counter() - start
+    save, _ = best_of(lambda: save_model(model, path), 1)
     load, back = median(lambda: load_model(path))
     arrays, _ = median(lambda: read_arrays(path))
     same = bool(np.array_equal(np.asarray(back.predict_proba(test)), np.asarray(model.predict_proba(test))))
@@ -102,25 +100,19 @@ for spec, (data, rows) in jobs:
                 "read_arrays_s": arrays, "load_overhead_s": load - arrays, "bit_identical": same})
     print(json.dumps(out[-1]), file=sys.stderr)
 print(json.dumps(out))
-"""
+""")
 
 
 def run(source: Path, rmcv_rows: int) -> list:
-    result = subprocess.run(
-        [sys.executable, "-c", WORK, str(source), str(rmcv_rows)],
-        check=True,
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(source), "PATH": "/usr/bin:/bin"},
-    )
-    return json.loads(result.stdout.strip().splitlines()[-1])
+    """The rows of the checkout at ``source`` (a subprocess)."""
+    return run_json([sys.executable, "-c", WORK, str(source), str(rmcv_rows)], env=checkout_env(source))
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", default="fa4d99f", help="the commit to compare with (default: files of rows)")
     parser.add_argument("--rmcv-rows", type=int, default=159_800)
-    parser.add_argument("--out", default=str(HERE / "results" / "model_file.json"))
+    parser.add_argument("--out", default=str(RESULTS / "model_file.json"))
     parser.add_argument(
         "--reuse-before",
         action="store_true",
@@ -136,19 +128,16 @@ def main(argv=None) -> None:
     else:
         with checkout(args.old) as (old, _):
             before = run(old, args.rmcv_rows)
-    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     report = {
-        "machine": platform.platform(),
-        "date": date.today().isoformat(),
+        "machine": platform_name(),
+        "date": today(),
         "pandas": pd.__version__,
-        "commit": commit.stdout.strip(),
+        "commit": git_commit(),
         "old_commit": args.old,
         "now": now,
         "before": before,
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1) + "\n")
+    write_json(args.out, report)
     old = {(r["model"], r["data"], r["rows"]): r for r in before}
     print(
         "| model | data | rows | file now | file before | pickle now | pickle before "

@@ -12,26 +12,20 @@ Two floors are timed beside them: ``python -c pass`` (the interpreter alone) and
 by pandas and the model is a scikit-learn pipeline). Writes
 ``benchmarks/results/startup.json`` and prints a Markdown table.
 
-Run: ``python benchmarks/bench_startup.py`` (``--repeats 15`` on a busy machine).
+Run: ``python -m benchmarks.speed startup`` (``--repeats 15`` on a busy machine).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from datetime import date
 from pathlib import Path
 
-from old_commit import checkout  # benchmarks/ is on sys.path when run as a script
-
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
+from benchmarks.speed.harness import REPO, RESULTS, checkout, fresh_process, git_commit, today, write_json
 
 COMMANDS = {
     "--version": ["-m", "bnclf", "--version"],
@@ -52,12 +46,7 @@ def _env(source: Path | None) -> dict:
 
 
 def _run(argv: list[str], source: Path | None, cwd: Path) -> float:
-    start = time.perf_counter()
-    result = subprocess.run([sys.executable, *argv], cwd=cwd, env=_env(source), capture_output=True, text=True)
-    elapsed = time.perf_counter() - start
-    if result.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)} failed: {result.stderr[-2000:]}")
-    return elapsed
+    return fresh_process([sys.executable, *argv], cwd=cwd, env=_env(source))[0]
 
 
 def _prepare(source: Path, folder: Path) -> dict[str, str]:
@@ -83,7 +72,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", default="11b49fe", help="the commit to compare with (default: %(default)s)")
     parser.add_argument("--repeats", type=int, default=9, help="runs of each command (default: %(default)s)")
-    parser.add_argument("--out", default=str(HERE / "results" / "startup.json"))
+    parser.add_argument("--out", default=str(RESULTS / "startup.json"))
     args = parser.parse_args(argv)
     import pandas as pd
 
@@ -102,22 +91,19 @@ def main(argv=None) -> None:
                     seconds = _run(_argv(command, paths[key]), sources[key], Path(tmp) / key)
                     times[key].setdefault(name, []).append(seconds)
             print(f"run {repeat + 1}/{args.repeats}", file=sys.stderr)
-    commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     medians = {key: {name: statistics.median(ts) for name, ts in runs.items()} for key, runs in times.items()}
     report = {
         "machine": platform.platform(),
         "python": platform.python_version(),
-        "date": date.today().isoformat(),
+        "date": today(),
         "pandas": pd.__version__,
-        "commit": commit.stdout.strip(),
+        "commit": git_commit(),
         "old_commit": args.old,
         "repeats": args.repeats,
         "median_s": medians,
         "runs_s": times,
     }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=1) + "\n")
+    write_json(args.out, report)
     print(f"| command | now | before ({args.old}) |")
     print("|---|---|---|")
     for name in COMMANDS:

@@ -1,5 +1,4 @@
-"""RMCV speed: against Weka's CV-scored hill climber, against from-scratch scoring, and
-how the cost grows with rows and attributes.
+"""RMCV speed: against Weka's hill climber and from-scratch scoring; growth with N and n.
 
 1. **Weka.** On the same stratified outer folds (``--folds``, MDL discretization fitted
    on each training part, ARFF files written once), RMCV from naive Bayes with arc
@@ -19,7 +18,7 @@ how the cost grows with rows and attributes.
 3. **Growth.** RMCV (K=4) fit time against rows (chess subsamples) and attributes
    (the first n attributes of chess).
 
-Run: ``python benchmarks/bench_rmcv.py [--folds 5] [--skip-weka]``. Writes
+Run: ``python -m benchmarks.speed rmcv [--folds 5] [--skip-weka]``. Writes
 ``benchmarks/results/rmcv_speed.json`` (and ``--out`` elsewhere) and prints Markdown
 tables. Weka runs are cached per fold in ``--work`` so an interrupted run resumes.
 """
@@ -30,25 +29,21 @@ import argparse
 import json
 import platform
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from weka_runner import time_weka, weka_available, weka_version, write_split_arff  # noqa: E402
-
-from bnclf import MDLDiscretizer, RMCVClassifier  # noqa: E402
-from bnclf.datasets import load_dataset  # noqa: E402
-from bnclf.evaluation._compare import _load_keel  # noqa: E402
+from benchmarks.speed.harness import RESULTS, best_of, write_json
+from benchmarks.weka_runner import time_weka, weka_available, weka_version, write_split_arff
+from bnclf import MDLDiscretizer, RMCVClassifier
+from bnclf.datasets import load_dataset
+from bnclf.evaluation._compare import _load_keel
 from bnclf.learn._class_score import ClassScore, FamilyContributions
 from bnclf.learn._search import DagState, hill_climb
-from bnclf.models._search_based import _holdout_folds  # noqa: E402
+from bnclf.models._search_based import _holdout_folds
 
-RESULTS = HERE / "results" / "rmcv_speed.json"
+OUT = RESULTS / "rmcv_speed.json"
 WEKA_CLASS = "weka.classifiers.bayes.BayesNet"
 WEKA_OPTIONS = [
     "-Q",
@@ -117,13 +112,10 @@ def weka_vs_rmcv(names, n_folds, work, log, repeats=1):
             if not warmed:  # Python's first imports and calls, as the JVM's start-up is not timed
                 RMCVClassifier(n_splits=10, random_state=k).fit(Dtr.drop(columns="class"), Dtr["class"])
                 warmed = True
-            times = []
-            for _ in range(repeats):
-                model = RMCVClassifier(n_splits=10, random_state=k)
-                t = time.perf_counter()
-                model.fit(Dtr.drop(columns="class"), Dtr["class"])
-                times.append(time.perf_counter() - t)
-            fit_s = min(times)
+            fit_s, model = best_of(
+                lambda: RMCVClassifier(n_splits=10, random_state=k).fit(Dtr.drop(columns="class"), Dtr["class"]),
+                repeats,
+            )
             acc = float(
                 np.mean(model.predict(Dte.drop(columns="class")).astype(str) == Dte["class"].astype(str).to_numpy())
             )
@@ -184,10 +176,11 @@ def incremental_vs_scratch(n_steps, log):
         ("incremental", ClassScore(FamilyContributions(codes, cards, folds))),
         ("from_scratch", FromScratchScore(codes, cards, folds)),
     ):
-        t = time.perf_counter()
-        result = hill_climb(score, DagState(d + 1, start), max_iter=n_steps, random_state=0)
+        seconds, result = best_of(
+            lambda: hill_climb(score, DagState(d + 1, start), max_iter=n_steps, random_state=0), 1
+        )
         out[label] = {
-            "seconds": time.perf_counter() - t,
+            "seconds": seconds,
             "moves": result.n_moves,
             "trace": [r["score"] for r in result.trace],
         }
@@ -201,37 +194,23 @@ def growth(log):
     X, y = load("chess")
     rows = []
     rng = np.random.default_rng(0)
-    for n in (400, 800, 1600, 3196):
-        idx = rng.permutation(len(y))[:n]
-        model = RMCVClassifier(random_state=0)
-        t = time.perf_counter()
-        model.fit(X.iloc[idx], y.iloc[idx])
+    subsets = [("rows", rng.permutation(len(y))[:n], slice(None)) for n in (400, 800, 1600, 3196)]
+    subsets += [("features", slice(None), slice(0, f)) for f in (9, 18, 27, 36)]
+    for axis, keep_rows, keep_columns in subsets:
+        Xs, ys = X.iloc[keep_rows, keep_columns], y.iloc[keep_rows]
+        seconds, model = best_of(lambda: RMCVClassifier(random_state=0).fit(Xs, ys), 1)
         rows.append(
             dict(
-                axis="rows",
-                n_rows=n,
-                n_features=X.shape[1],
-                seconds=time.perf_counter() - t,
+                axis=axis,
+                n_rows=len(ys),
+                n_features=Xs.shape[1],
+                seconds=seconds,
                 moves=model.n_moves_,
-                per_step_s=(time.perf_counter() - t) / model.n_iter_,
+                per_step_s=seconds / model.n_iter_,
             )
         )
-        log(f"  rows={n}: {rows[-1]['seconds']:.2f}s, {model.n_moves_} moves")
-    for f in (9, 18, 27, 36):
-        model = RMCVClassifier(random_state=0)
-        t = time.perf_counter()
-        model.fit(X.iloc[:, :f], y)
-        rows.append(
-            dict(
-                axis="features",
-                n_rows=len(y),
-                n_features=f,
-                seconds=time.perf_counter() - t,
-                moves=model.n_moves_,
-                per_step_s=(time.perf_counter() - t) / model.n_iter_,
-            )
-        )
-        log(f"  features={f}: {rows[-1]['seconds']:.2f}s, {model.n_moves_} moves")
+        size = f"rows={len(ys)}" if axis == "rows" else f"features={Xs.shape[1]}"
+        log(f"  {size}: {seconds:.2f}s, {model.n_moves_} moves")
     return rows
 
 
@@ -245,7 +224,7 @@ def main(argv=None):
         "--repeats", type=int, default=1, help="builds per fold on each side, the best kept (Weka: in one JVM)"
     )
     parser.add_argument("--work", type=Path, default=Path("/tmp/bnclf-rmcv-weka"))
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument(
         "--parts",
         nargs="+",
@@ -277,8 +256,7 @@ def main(argv=None):
     if "growth" in args.parts:
         log("Growth (chess, K=4):")
         result["growth"] = growth(log)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1))
+    write_json(args.out, result, newline=False)
     report(result, log)
 
 

@@ -8,37 +8,22 @@ network, a sampling-free but exponential computation, run on a few rows) when py
 installed, in the same process. Writes ``benchmarks/results/contributions.json`` and prints a
 Markdown table.
 
-Run: ``python benchmarks/bench_contributions.py [--repeats 5] [--out PATH]``.
+Run: ``python -m benchmarks.speed contributions [--repeats 5] [--out PATH]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import platform
-import statistics
-import sys
-import time
 import warnings
 from datetime import date
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-
-from bnclf import ChowLiuMultinetClassifier, KDBClassifier, NaiveBayesClassifier, TANClassifier  # noqa: E402
-from bnclf.datasets import load_dataset  # noqa: E402
-
-
-def median_time(function, repeats=5):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+from benchmarks.speed.harness import RESULTS, best_of, median_of, write_json
+from bnclf import ChowLiuMultinetClassifier, KDBClassifier, NaiveBayesClassifier, TANClassifier
+from bnclf.datasets import load_dataset
 
 
 def pyagrum_shap(model, X, rows):
@@ -59,19 +44,17 @@ def pyagrum_shap(model, X, rows):
     frame = X.iloc[:rows].astype(str)
     frame = frame[[c for c in frame.columns if c in names]]
     target = model.class_name_ if isinstance(model.class_name_, str) else str(model.class_name_)
-    start = time.perf_counter()
     try:
-        explainer = explain.ShapValues(bn, target)
-        explainer.conditional(frame, plot=False)
+        seconds, _ = best_of(lambda: explain.ShapValues(bn, target).conditional(frame, plot=False), 1)
     except Exception as error:  # an API that differs between pyAgrum versions: report it
         return f"failed: {type(error).__name__}: {error}"[:200]
-    return (time.perf_counter() - start) / rows
+    return seconds / rows
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5, help="runs of each timing; the median is kept")
-    parser.add_argument("--out", type=Path, default=HERE / "results" / "contributions.json")
+    parser.add_argument("--out", type=Path, default=RESULTS / "contributions.json")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
     X, y = load_dataset("kr-vs-kp")
@@ -81,8 +64,8 @@ def main(argv=None):
         model.fit(X, y)
         entry = {"model": repr(model), "rows": len(X)}
         for name, data in [("complete", X), ("20% summed out", blanked)]:
-            predict = median_time(lambda: model.predict_proba(data), args.repeats)
-            explain = median_time(lambda: model.contributions(data), args.repeats)
+            predict, _ = median_of(lambda: model.predict_proba(data), args.repeats)
+            explain, _ = median_of(lambda: model.contributions(data), args.repeats)
             entry[name] = {"predict_proba_s": predict, "contributions_s": explain, "ratio": explain / predict}
         if isinstance(model, TANClassifier):
             entry["pyagrum_shap_s_per_row"] = pyagrum_shap(model, X, rows=3)
@@ -94,8 +77,7 @@ def main(argv=None):
         "python": platform.python_version(),
         "results": results,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(out, indent=2) + "\n")
+    write_json(args.out, out, indent=2)
     print("| model | predict_proba (s) | contributions (s) | x | with 20 % summed out: predict | contributions | x |")
     print("|---|---|---|---|---|---|---|")
     for e in results:

