@@ -266,8 +266,6 @@ class FeatureEncoder:
                     ) from exc
             raise
 
-    _codes = codes  # the name models called before codes was public; removed once they call codes
-
     def _state_coder(self) -> StateCoder:
         """The lookup structures of the fitted states (built on first use; never pickled)."""
         coder = self.__dict__.get("_coder")

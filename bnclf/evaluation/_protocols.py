@@ -33,8 +33,7 @@ from sklearn.utils import check_random_state
 import bnclf.evaluation._metrics as _m
 from bnclf._folds import fold_of_each_row
 from bnclf._params import verbose_from
-from bnclf.encoding._frames import MAX_INTEGER_CATEGORIES
-from bnclf.encoding._frames import sorted_labels as _sorted_labels
+from bnclf.encoding._frames import MAX_INTEGER_CATEGORIES, sorted_labels
 from bnclf.inference._kernels import log_posterior
 from bnclf.models._base import BayesNetClassifier
 
@@ -294,9 +293,9 @@ def shared_categories(
             or (pd.api.types.is_integer_dtype(dtype) and column.nunique() > MAX_INTEGER_CATEGORIES)
         ):
             continue  # left to the encoder (its checks and warnings included)
-        labels = _sorted_labels(np.asarray(column.dropna().unique(), dtype=object))
+        labels = sorted_labels(np.asarray(column.dropna().unique(), dtype=object))
         extra = [
-            v for v in _sorted_labels(np.asarray(X_test[name].dropna().unique(), dtype=object)) if v not in set(labels)
+            v for v in sorted_labels(np.asarray(X_test[name].dropna().unique(), dtype=object)) if v not in set(labels)
         ]
         train[name] = pd.Categorical(column, categories=pd.Index(labels, dtype=object))
         test[name] = pd.Categorical(X_test[name], categories=pd.Index(labels + extra, dtype=object))

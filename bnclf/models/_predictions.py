@@ -97,11 +97,11 @@ class Predictions:
             rows = self._check_predict_frame(X)
         n = rows.shape[0]
         if n <= PREDICT_ROWS:
-            return finish(self._joint_log_likelihood(self._encoder._codes(rows)))
+            return finish(self._joint_log_likelihood(self._encoder.codes(rows)))
         out = None
         for start in range(0, n, PREDICT_ROWS):
             chunk = slice(start, start + PREDICT_ROWS)
-            codes = self._encoder._codes(rows[chunk] if isinstance(rows, np.ndarray) else rows.iloc[chunk])
+            codes = self._encoder.codes(rows[chunk] if isinstance(rows, np.ndarray) else rows.iloc[chunk])
             part = finish(self._joint_log_likelihood(codes))
             if out is None:
                 out = np.empty((n,) + part.shape[1:], dtype=part.dtype)
@@ -112,7 +112,7 @@ class Predictions:
         """The codes of the rows of ``X`` after :meth:`_check_predict_frame`."""
         check_is_fitted(self, "classes_")
         frame = self._check_predict_frame(X)
-        return self._encoder._codes(frame)
+        return self._encoder.codes(frame)
 
     def _check_predict_frame(self, X: Any) -> pd.DataFrame:
         """``X`` as a DataFrame with the fitted columns (see :func:`check_predict_frame`)."""
