@@ -5,7 +5,12 @@
   subpackages, and the subpackages depend on each other only downstream in the flow
   ``encoding -> counts -> learn -> network/inference -> models -> io -> plot ->
   evaluation -> cli``.
-* Internal modules start with an underscore; no module is much over 800 lines.
+* Imports inside functions do not reach downstream in the flow either, except
+  ``Network``'s notebook conveniences (``to_pgmpy``, ``_repr_svg_``).
+* Internal modules start with an underscore; no module is much over 800 lines, no class
+  over 300 and no function over 100.
+* No module reads another module's private attributes (``obj._x`` where no class of the
+  reading module defines ``_x``), nor imports a private name from another subpackage.
 * The compiled kernels (Cython, built at install) sit in the subpackage whose code calls
   them: ``counts``, ``learn`` or ``inference``; nothing imports numba.
 * Every module name of bnclf 0.1 still imports, and reading one of its names warns
@@ -122,6 +127,125 @@ def test_internal_modules_are_private_and_short():
     assert not long, f"modules over 850 lines: {long}"
 
 
+#: functions that may import downstream in the flow when called: conveniences a notebook
+#: looks for on the class (``Network.to_pgmpy`` writes through io; ``_repr_svg_`` draws)
+DEFERRED_ALLOWED = {("bnclf.network", "to_pgmpy"), ("bnclf.network", "_repr_svg_")}
+
+
+def _deferred_imports(tree: ast.Module):
+    """``(function, imported module)`` for every import inside a function body."""
+    for function in ast.walk(tree):
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(function):
+                if isinstance(node, ast.Import):
+                    yield from ((function.name, alias.name) for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    yield function.name, node.module
+                    yield from ((function.name, f"{node.module}.{a.name}") for a in node.names)
+
+
+def test_imports_inside_functions_do_not_reach_downstream():
+    order = {name: k for k, name in enumerate(FLOW)}
+    found = {
+        (name, function, target)
+        for name, path in MODULES.items()
+        for function, target in _deferred_imports(ast.parse(path.read_text(encoding="utf-8")))
+        if target in MODULES
+    }
+    assert ("bnclf.network", "to_pgmpy", "bnclf.io._pgmpy") in found  # the parser sees them
+    wrong = sorted(
+        (source, function, target)
+        for source, function, target in found
+        if _package(source) in order
+        and _package(target) in order
+        and order[_package(target)] > order[_package(source)]
+        and (source, function) not in DEFERRED_ALLOWED
+    )
+    assert not wrong, f"imports inside functions against the flow: {wrong}"
+
+
+def _sizes(kind):
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, kind):
+                yield f"{name}.{node.name}", node.end_lineno - node.lineno + 1
+
+
+def test_classes_and_functions_are_short():
+    classes = {name: n for name, n in _sizes(ast.ClassDef) if n > 300}
+    assert not classes, f"classes over 300 lines: {classes}"
+    functions = {name: n for name, n in _sizes((ast.FunctionDef, ast.AsyncFunctionDef)) if n > 100}
+    assert not functions, f"functions over 100 lines: {functions}"
+
+
+#: private attributes of other libraries read on purpose, each with its fallback in place
+FOREIGN_PRIVATE = {
+    ("bnclf.encoding._columns", "_mgr"),  # pandas' block storage: a frame's columns without a Series each
+    ("bnclf.cli._compare", "_SubParsersAction"),  # argparse's subcommand table, to list subcommands
+}
+
+
+def _defined_by_classes(tree: ast.Module) -> set[str]:
+    names = set()
+    for cls in (node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)):
+        for node in ast.walk(cls):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)  # self._x = ..., also on another instance of the class
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names |= {t.id for t in targets if isinstance(t, ast.Name)}
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                names.add(node.value)  # __slots__, getattr(self, "_x")
+    return names
+
+
+def _private_reads(tree: ast.Module):
+    own = _defined_by_classes(tree)
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+            and node.attr not in own
+        ):
+            yield node.attr, node.lineno
+
+
+def test_no_module_reads_another_modules_private_attributes():
+    tree = ast.parse("class A:\n    def f(self):\n        self._a = 1\n\ndef g(b, c):\n    return b._a, c._b\n")
+    assert [name for name, _ in _private_reads(tree)] == ["_b"]  # the check can fail
+    reads = sorted(
+        f"{name}:{line} .{attr}"
+        for name, path in MODULES.items()
+        for attr, line in _private_reads(ast.parse(path.read_text(encoding="utf-8")))
+        if (name, attr) not in FOREIGN_PRIVATE
+    )
+    assert not reads, f"private attributes read across modules: {reads}"
+
+
+def _home(module: str) -> str:
+    """The subpackage a module belongs to; ``""`` for bnclf's top-level modules."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 or (len(parts) == 2 and (PACKAGE / parts[1]).is_dir()) else ""
+
+
+def test_no_private_name_is_imported_from_another_subpackage():
+    found = []
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("bnclf"):
+                source = node.module if node.module in MODULES else ""
+                for alias in node.names:
+                    private = alias.name.startswith("_") and not alias.name.startswith("__")
+                    if private and f"{node.module}.{alias.name}" not in MODULES:
+                        if _home(source or node.module) != _home(name):
+                            found.append(f"{name} imports {node.module}.{alias.name}")
+    assert not found, f"private names imported across subpackages: {found}"
+
+
 SOURCE = Path(__file__).resolve().parents[1] / "bnclf"  # the checkout: the .pyx sources are not installed
 KERNEL_HOMES = ("counts", "learn", "inference")
 
@@ -151,7 +275,7 @@ OLD_NAMES = [
     ("bnclf.structure", "learn_tan", "bnclf.learn"),
     ("bnclf.config", "get_config", "bnclf"),
     ("bnclf.discretize", "MDLDiscretizer", "bnclf"),
-    ("bnclf.modelfile", "check_log_cpt", "bnclf.io._modelfile"),
+    ("bnclf.modelfile", "check_log_cpt", "bnclf.network"),
     ("bnclf.models.kdb", "KDBClassifier", "bnclf"),
     ("bnclf.models.registry", "register_classifier", "bnclf.models"),
     ("bnclf.evaluation.metrics", "kappa", "bnclf.evaluation"),
