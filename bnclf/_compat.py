@@ -178,8 +178,8 @@ class _OldModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def exec_module(self, module) -> None:
         warnings.warn(
-            f"{module.__name__} is a module of bnclf 0.1; its names moved in bnclf 0.2 (see "
-            "docs/architecture.md). It is removed in bnclf 0.3 (see CHANGELOG.md).",
+            f"{module.__name__} is a module of bnclf 0.1; its names moved in bnclf 0.2 (reading "
+            "one says where it lives now). It is removed in bnclf 0.3 (see CHANGELOG.md).",
             DeprecationWarning,
             stacklevel=2,
         )
