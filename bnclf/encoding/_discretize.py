@@ -320,6 +320,34 @@ class _BaseDiscretizer(TransformerMixin, BaseEstimator):
         self.bin_labels_ = {c: interval_labels(cuts) for c, cuts in cut_points.items()}
         return self
 
+    @classmethod
+    def restored(
+        cls,
+        params: dict,
+        *,
+        columns_in: list,
+        fitted_on_frame: bool,
+        columns: list,
+        n_features_in: int,
+        feature_names_in: list | None,
+        cut_points: dict,
+    ):
+        """A fitted discretizer from stored values (a model file), as ``fit`` leaves it.
+
+        ``params`` are the constructor's; ``columns_in`` the columns seen by ``fit``, in
+        order; ``fitted_on_frame`` whether ``fit`` saw a DataFrame (``transform`` then
+        matches columns by name); ``columns`` the discretized ones (``columns_``);
+        ``cut_points`` maps each of them to its increasing cut points.
+        """
+        step = cls(**params)
+        step._columns_in = list(columns_in)
+        step._fitted_on_frame = bool(fitted_on_frame)
+        step.columns_ = list(columns)
+        step.n_features_in_ = int(n_features_in)
+        if feature_names_in is not None:
+            step.feature_names_in_ = np.asarray(feature_names_in, dtype=object)
+        return step._finish_fit({c: np.asarray(cuts, dtype=float) for c, cuts in cut_points.items()})
+
     def transform(self, X: ArrayLike | pd.DataFrame) -> pd.DataFrame:
         """Map the discretized columns onto their intervals.
 

@@ -151,15 +151,15 @@ def _rebuild_step(spec, path):
     cls = _discretizer_classes().get(spec["class"])
     if cls is None:
         raise ValueError(f"{path}: unknown step class {spec['class']!r}.")
-    step = cls(**spec["params"])
-    step._columns_in = list(spec["columns_in"])
-    step._fitted_on_frame = bool(spec["fitted_on_frame"])
-    step.columns_ = list(spec["columns"])
-    step.n_features_in_ = int(spec["n_features_in"])
-    if spec["feature_names_in"] is not None:
-        step.feature_names_in_ = np.asarray(spec["feature_names_in"], dtype=object)
-    step._finish_fit({c: np.asarray(cuts, dtype=float) for c, cuts in spec["cut_points"]})
-    return step
+    return cls.restored(
+        spec["params"],
+        columns_in=spec["columns_in"],
+        fitted_on_frame=spec["fitted_on_frame"],
+        columns=spec["columns"],
+        n_features_in=spec["n_features_in"],
+        feature_names_in=spec["feature_names_in"],
+        cut_points=dict(spec["cut_points"]),
+    )
 
 
 def _rebuild_encoder(e):
