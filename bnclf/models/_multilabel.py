@@ -170,7 +170,9 @@ class MultilabelBNClassifier(
     """Multilabel naive (mNB) or forest-augmented (mFAN) Bayesian network classifier.
 
     Corani, Antonucci, Mauá & Gabaglio (2014), *Trading off speed and accuracy
-    in multilabel classification*.
+    in multilabel classification*. The queries (``map_query``, ``marginal_query``,
+    ``predict``, ``contributions``) are those of
+    :class:`~bnclf.models._multilabel_queries.MultilabelQueries`.
 
     Parameters
     ----------
