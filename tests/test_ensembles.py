@@ -531,11 +531,12 @@ def test_row_weights_of_rows_that_all_qualify_are_the_rows_own(make):
     y = rng.integers(0, 3, 300)
     est = make().fit(X, y)
     limit = est._frequency_limit()
-    counts, offsets = est._value_counts_stacked
+    weights = est._super_parent_weights
+    counts, offsets = weights.counts, weights.offsets
 
     def own(codes):  # each row's weights from its own values: the formula, row by row
         frequency = counts.take(np.where(codes >= 0, codes + offsets, counts.size - 1))
-        return np.vstack([est._qualified_weights(q[None, :]) for q in frequency >= limit])
+        return np.vstack([weights.qualified(q[None, :]) for q in frequency >= limit])
 
     common = X.iloc[2:50]
     odd = X.iloc[:50].copy()

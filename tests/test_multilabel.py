@@ -350,7 +350,7 @@ def test_numeric_rows_encode_by_cut_points_like_the_discretizer():
     )
     model = MultilabelBNClassifier(feature_selection=None).fit(X, Y)
     test = pd.DataFrame(rng.normal(scale=3, size=(50, 6)), columns=X.columns)  # beyond the range too
-    assert model._fast_plan() is not None
+    assert model._cut_points.plan is not None
     fast = model._encode(test)
     general = model._encoder.transform(model._discretizer.transform(test))
     np.testing.assert_array_equal(fast, general)

@@ -19,6 +19,34 @@ passed to every :func:`cfs_select` call.
 Everything here is a pure function of integer codes ``0 .. r_j - 1`` (no missing
 values: a caller that has them codes them as a category of their own).
 
+Notes
+-----
+*Ties.* Of two identical columns :func:`cfs_select` takes the lower-index one: a subset
+holding the other copy instead has the same merit and is evaluated later. (Both copies
+can be selected together when that raises the merit, e.g. next to weakly relevant
+features.)
+
+*The improvement tolerance* matters on many weakly relevant features: tiny merit gains
+from features of small SU keep resetting the stale counter under ``1e-12``.
+
+*Missing values.* Coding a missing value as a state of its own is Weka's ``-M`` option
+("treat missing as a separate value"); by default Weka instead spreads the counts of
+missing values over the observed states, so on data with missing values Weka without
+``-M`` can select differently. Weka also discretizes numeric attributes (Fayyad-Irani
+MDL) before computing SU; here the caller discretizes.
+
+*Locally predictive features.* A candidate is rejected only if some selected feature
+is *more* correlated with it than the target is. Weka does not add features with zero
+SU with the target either, through its rule that a zero feature-feature SU counts as 1.
+
+*Weka compatibility.* Merits may still differ from Weka's in the last bits (Weka sums
+the terms in index order), which matters only for exact ties. Of the differences
+``weka_compatible`` applies, (4), Weka's near-zero SU, changes selections most: Weka
+treats two independent features as fully redundant, so it never pairs exactly
+independent predictors and, on many weakly relevant features, stops far earlier (the
+plain search keeps adding features whose small SU with the target still raises the
+merit).
+
 References
 ----------
 M. A. Hall (1999). *Correlation-based feature selection for machine learning*. PhD
@@ -355,7 +383,12 @@ def _children(subset: np.ndarray, t: float, p: float, su: np.ndarray, su_target:
 
 
 def _search_open(su, su_target, max_stale: int, tol: float) -> tuple[tuple[int, ...], float]:
-    """Best-first search with an unbounded open list and no repeated subsets."""
+    """Best-first search with an unbounded open list and no repeated subsets.
+
+    The open list is stored compactly (per expansion, its children's merits in numpy
+    arrays), each subset is evaluated once, and a child's merit is updated from its
+    parent's sums in O(k) per child, vectorized over all children of a parent.
+    """
     d = su.shape[0]
     expanded = _Expanded(d)
     best, best_merit, stale = (), 0.0, 0
@@ -484,8 +517,8 @@ def cfs_select(
         Stop after this many consecutive expansions that did not improve the best subset
         (Weka's ``searchTermination``).
     su : array, shape (d, d), optional
-        Precomputed :func:`symmetric_uncertainty_matrix` of ``codes`` (compute it once
-        and pass it to every call that selects on the same features, e.g. once per label).
+        Precomputed :func:`symmetric_uncertainty_matrix` of ``codes``, shared by the calls
+        on the same features (e.g. one per label).
     su_target : array, shape (d,), optional
         Precomputed :func:`symmetric_uncertainty_with` of ``codes`` and ``target``.
     locally_predictive : bool, default=False
@@ -496,9 +529,8 @@ def cfs_select(
         than the plain search described here; see Notes.
     min_improvement : float, optional
         How much a child's merit must exceed the best merit to replace it; default
-        ``1e-12`` (``MIN_IMPROVEMENT``), or Weka's ``1e-5`` when ``weka_compatible``.
-        On many weakly relevant features the choice matters: tiny merit gains from
-        features of small SU keep resetting the stale counter under ``1e-12``.
+        ``1e-12`` (``MIN_IMPROVEMENT``), or Weka's ``1e-5`` when ``weka_compatible``
+        (see the module notes).
 
     Returns
     -------
@@ -507,10 +539,9 @@ def cfs_select(
 
     Notes
     -----
-    *Merit.* ``merit(S) = sum_{f in S} SU(f, c) / sqrt(k + 2 sum_{f<g in S} SU(f, g))``,
-    which is Hall's ``k mean(r_cf) / sqrt(k + k (k-1) mean(r_ff))``; the diagonal of
-    ``su`` is never used. The empty set has merit 0 and is where the search starts (as
-    in Weka, whose evaluator returns 0 for a zero denominator).
+    *Merit.* ``merit(S) = sum_{f in S} SU(f, c) / sqrt(k + 2 sum_{f<g in S} SU(f, g))``
+    (Hall's merit); the diagonal of ``su`` is never used. The empty set has merit 0
+    and is where the search starts (Weka's evaluator returns 0 for a zero denominator).
 
     *Search.* The open list starts with the empty set. Each step removes the open subset
     of highest merit and *expands* it: every one-feature-larger child not generated
@@ -519,35 +550,21 @@ def cfs_select(
     so far by more than ``min_improvement`` (default ``1e-12``) becomes the best subset
     (Weka's sequential rule; with this tolerance it amounts to taking the best child,
     lower index on ties). If the expansion produced a new best subset the stale counter
-    is reset to 0, otherwise it is incremented (also when the subset had no new children); the search stops when
-    the counter reaches ``max_stale`` or the open list is empty. The open list is
-    unbounded; it is stored compactly (per expansion, its children's merits in numpy
-    arrays), each subset is evaluated once, and a child's merit is updated from its
-    parent's sums in O(k) per child, vectorized over all children of a parent. With
+    is reset to 0, otherwise it is incremented (also when the subset had no new
+    children); the search stops when the counter reaches ``max_stale`` or the open list
+    is empty. The open list is unbounded and each subset is evaluated once. With
     ``max_stale`` above ``2**d`` the search is exhaustive.
 
     *Ties.* Open subsets of equal merit are expanded first-in first-out (a parent's
     children in ascending order of the added feature). Among children of equal merit
     the lower added feature becomes the best; in general, among subsets whose merits
-    differ by at most ``min_improvement`` the one evaluated first is kept. Of two
-    identical columns the lower-index one is therefore taken: a subset holding the other
-    copy instead has the same merit and is evaluated later. (Both copies can be selected
-    together when that raises the merit, e.g. next to weakly relevant features.)
+    differ by at most ``min_improvement`` the one evaluated first is kept.
 
     *Locally predictive features.* If ``locally_predictive``, the features not selected
     are visited in descending order of SU with the target (lower index first on ties)
     and each is added when its SU with the target is at least its SU with every feature
-    selected so far, including those added by this rule (Weka's ``addLocallyPredictive``:
-    a candidate is rejected only if some selected feature is *more* correlated with it
-    than the target is). Features with zero SU with the target are not added (Weka
-    reaches the same end through its rule that a zero feature-feature SU counts as 1).
-
-    *Missing values.* There are none here: codes are non-negative and a caller codes a
-    missing value as a state of its own. This is Weka's ``-M`` option ("treat missing
-    as a separate value"); by default Weka instead spreads the counts of missing values
-    over the observed states, so on data with missing values Weka without ``-M`` can
-    select differently. Weka also discretizes numeric attributes (Fayyad-Irani MDL)
-    before computing SU; here the caller discretizes.
+    selected so far, including those added by this rule (Weka's ``addLocallyPredictive``).
+    Features with zero SU with the target are not added.
 
     *Weka compatibility.* ``weka_compatible=True`` applies the remaining differences of
     Weka's implementation: (1) the open list holds at most ``max_stale`` subsets, the
@@ -558,24 +575,29 @@ def cfs_select(
     feature-feature SU below ``1e-6`` counts as 1; (5) SU values are rounded to float32,
     as Weka stores them; (6) the locally predictive rule does not skip features with
     zero SU with the target (it cannot add one unless nothing else was selected).
-    Merits may still differ from Weka's in the last bits (Weka sums the terms in index
-    order), which matters only for exact ties. Of these, (4) changes selections most:
-    Weka treats two independent features as fully redundant, so it never pairs exactly
-    independent predictors and, on many weakly relevant features, stops far earlier
-    (the plain search keeps adding features whose small SU with the target still raises
-    the merit).
-
-    References
-    ----------
-    M. A. Hall (1999). *Correlation-based feature selection for machine learning*. PhD
-    thesis, University of Waikato.
-
-    G. Corani, A. Antonucci, D. D. Mauá and S. Gabaglio (2014). Trading off speed and
-    accuracy in multilabel classification. PGM 2014, LNCS 8754, 145-159.
+    Merits may still differ from Weka's in the last bits (see the module notes).
     """
+    max_stale = _checked_max_stale(max_stale)
+    su, su_target = _correlations(codes, cardinalities, target, n_target_values, su, su_target)
+    if su_target.shape == (0,):
+        return []
+    if weka_compatible:
+        su, su_target = _weka_correlations(su, su_target)
+    search = _search_weka if weka_compatible else _search_open
+    selected = list(search(su, su_target, max_stale, _tolerance(min_improvement, weka_compatible))[0])
+    if locally_predictive:
+        selected = _locally_predictive(selected, su, su_target, require_positive=not weka_compatible)
+    return sorted(selected)
+
+
+def _checked_max_stale(max_stale) -> int:
     if isinstance(max_stale, bool) or int(max_stale) != max_stale or max_stale < 1:
         raise ValueError(f"max_stale must be a positive integer; got {max_stale!r}.")
-    max_stale = int(max_stale)
+    return int(max_stale)
+
+
+def _correlations(codes, cardinalities, target, n_target_values, su, su_target) -> tuple[np.ndarray, np.ndarray]:
+    """``(su (d, d), su_target (d,))`` as float64: the given ones checked, the others computed from the codes."""
     if codes is not None:
         codes, cards = _check_codes(codes, cardinalities)
         d = codes.shape[1]
@@ -595,19 +617,13 @@ def cfs_select(
     su_target = np.asarray(su_target, dtype=np.float64)
     if su_target.shape != (d,):
         raise ValueError(f"su_target must have shape ({d},); got {su_target.shape}.")
-    if d == 0:
-        return []
+    return su, su_target
 
+
+def _tolerance(min_improvement: float | None, weka_compatible: bool) -> float:
+    """The improvement a child's merit needs over the best: given, or the default of the search."""
     if min_improvement is None:
         min_improvement = _WEKA_MIN_IMPROVEMENT if weka_compatible else MIN_IMPROVEMENT
     if not min_improvement >= 0:
         raise ValueError(f"min_improvement must be >= 0; got {min_improvement!r}.")
-    if weka_compatible:
-        su, su_target = _weka_correlations(su, su_target)
-        best, _ = _search_weka(su, su_target, max_stale, float(min_improvement))
-    else:
-        best, _ = _search_open(su, su_target, max_stale, float(min_improvement))
-    selected = list(best)
-    if locally_predictive:
-        selected = _locally_predictive(selected, su, su_target, require_positive=not weka_compatible)
-    return sorted(selected)
+    return float(min_improvement)

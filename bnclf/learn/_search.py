@@ -20,9 +20,10 @@ is updated once per accepted move.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -273,14 +274,9 @@ def hill_climb(
     sign = 1.0 if score.greater_is_better else -1.0
     started = time.perf_counter()
     current = score.start(state)
-    trace = [dict(iteration=0, move="start", u=-1, v=-1, score=float(current), n_candidates=0, n_scored=0, seconds=0.0)]
-    bar = None
-    if verbose:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(desc=description, unit="move", leave=False)
+    trace = [_trace_step(0, "start", -1, -1, float(current), 0, 0, 0.0)]
     n_iter = n_moves = 0
-    try:
+    with _progress_bar(verbose, description) as bar:
         while max_iter is None or n_moves < max_iter:
             renewed = score.new_step(state, rng)
             if renewed is not None:
@@ -293,36 +289,59 @@ def hill_climb(
                 break
             values, n_scored = score.evaluate(state, moves)
             n_iter += 1
-            objective = comparable(sign * np.asarray(values, dtype=float))
-            best = objective.max()
-            if not best > comparable(sign * current):
+            pick = _best_improving(comparable(sign * np.asarray(values, dtype=float)), comparable(sign * current), rng)
+            if pick is None:
                 break
-            ties = np.flatnonzero(objective == best)
-            pick = int(ties[rng.randint(len(ties))]) if len(ties) > 1 else int(ties[0])
             move = moves[pick]
             score.accept(state, move)
             state.apply(move)
             current = float(values[pick])
             n_moves += 1
-            trace.append(
-                dict(
-                    iteration=n_moves,
-                    move=move.kind,
-                    u=move.u,
-                    v=move.v,
-                    score=current,
-                    n_candidates=len(moves),
-                    n_scored=int(n_scored),
-                    seconds=time.perf_counter() - started,
-                )
-            )
+            seconds = time.perf_counter() - started
+            trace.append(_trace_step(n_moves, move.kind, move.u, move.v, current, len(moves), int(n_scored), seconds))
             if bar is not None:
                 bar.update(1)
                 bar.set_postfix(score=f"{current:.5g}")
-    finally:
-        if bar is not None:
-            bar.close()
     return SearchResult(state=state, score=float(current), n_iter=n_iter, n_moves=n_moves, trace=trace)
+
+
+def _best_improving(objective: np.ndarray, current: float, rng: np.random.RandomState) -> int | None:
+    """The position of a best move when it beats ``current`` strictly (a uniform draw among
+    tied best moves), else None; values are already :func:`comparable`, larger is better."""
+    best = objective.max()
+    if not best > current:
+        return None
+    ties = np.flatnonzero(objective == best)
+    return int(ties[rng.randint(len(ties))]) if len(ties) > 1 else int(ties[0])
+
+
+def _trace_step(iteration, kind, u, v, score, n_candidates, n_scored, seconds) -> dict:
+    """One entry of :attr:`SearchResult.trace`."""
+    return dict(
+        iteration=iteration,
+        move=kind,
+        u=u,
+        v=v,
+        score=score,
+        n_candidates=n_candidates,
+        n_scored=n_scored,
+        seconds=seconds,
+    )
+
+
+@contextlib.contextmanager
+def _progress_bar(verbose, description: str) -> Iterator:
+    """A tqdm bar of accepted moves when ``verbose``, else None; closed on exit."""
+    if not verbose:
+        yield None
+        return
+    from tqdm.auto import tqdm
+
+    bar = tqdm(desc=description, unit="move", leave=False)
+    try:
+        yield bar
+    finally:
+        bar.close()
 
 
 # ----------------------------------------------------------------------------- scores

@@ -12,12 +12,12 @@ from sklearn.utils.validation import check_is_fitted
 from bnclf._config import row_chunks
 from bnclf._params import Integer, Options
 from bnclf.inference._kernels import StackedKernel, log_weighted_posterior, log_weighted_sum
-from bnclf.inference._spodes import every_value_frequent
 from bnclf.inference._super_parent import SuperParentKernel
 from bnclf.learn._parameters import PairLogTable, child_given_pair_log_table, m_estimated_log_cpts
 from bnclf.learn._restricted import graph_families, learn_atan, spode_families
 from bnclf.models._base import BayesNetClassifier
-from bnclf.network import Network, check_log_cpts
+from bnclf.models._super_parents import SuperParentWeights, frequency_limit_manifest, spode_networks
+from bnclf.network import check_log_cpts
 
 
 class EnsembleClassifier(BayesNetClassifier):
@@ -136,9 +136,8 @@ class EnsembleClassifier(BayesNetClassifier):
 
 _ENSEMBLE_CELLS = 1 << 16
 """Cells of the ``(rows, members, classes)`` arrays of one block of rows (512 KiB): arrays
-this small are reused from the allocator's heap, where a large one is fresh memory each
-call, and touching fresh memory cost about 2.8 µs per 4 KiB page on the benchmark machine
-(letter's 2,000 rows x 17 members x 26 classes: 6.9 MiB per array)."""
+this small are reused from the allocator's heap, where a large one is fresh memory, whose
+pages are touched anew each call."""
 
 
 def _normalized(weights) -> np.ndarray:
@@ -304,7 +303,7 @@ class AODEClassifier(EnsembleClassifier):
     def _frequency_limit(self):
         return self.frequency_limit
 
-    _derived = ("_stacked", "_spodes", "_built_networks", "_value_counts_stacked", "_every_qualifies")
+    _derived = ("_stacked", "_spodes", "_built_networks", "_super_parent_weights")
 
     def _fit_network(self, cache, rows):
         self.__dict__.pop("_spode_tables", None)  # a refit on wide data stores networks instead
@@ -418,25 +417,10 @@ class AODEClassifier(EnsembleClassifier):
     def _spode_networks(self, tables=None, child_cpt=None) -> list:
         """The member networks from the SPODE tables (the fitted ones by default), their CPTs
         views of them; ``child_cpt(family)`` gives the children's CPTs where the tables hold
-        no all-pairs table."""
+        no all-pairs table (:func:`bnclf.models._super_parents.spode_networks`)."""
         tables = self._spode_tables if tables is None else tables
-        d = len(self.node_names_) - 1
-        cards = np.array([len(states) for states in self._encoder.categories_], dtype=np.int64)
-        block = [slice(o, o + r) for o, r in zip(np.cumsum(cards) - cards, cards)]
-        if child_cpt is None:
-            pairs = np.asarray(tables["pairs"])  # a PairLogTable made whole
-            child_cpt = lambda family: pairs[block[family[0]], block[family[1]]]  # noqa: E731
-        networks = []
-        for p in [*range(d), None]:
-            if p is None:
-                cpts = [tables["nb_children"][block[j]] for j in range(d)] + [tables["nb_prior"]]
-            else:
-                cpts = [child_cpt((j, p, d)) for j in range(d)] + [tables["priors"][p]]
-                cpts[p] = tables["parents"][block[p]]
-            networks.append(
-                Network(spode_families(d, p), cpts, self.node_names_, self._states(), d, title=self._member_title(p))
-            )
-        return networks
+        cards = [len(states) for states in self._encoder.categories_]
+        return spode_networks(tables, child_cpt, cards, self.node_names_, self._states(), self._member_title)
 
     def __getstate__(self) -> dict:
         state = super().__getstate__()
@@ -462,20 +446,14 @@ class AODEClassifier(EnsembleClassifier):
             _check_spode_tables(self._spode_tables, self._encoder.categories_, len(self.classes_))
 
     def _build_derived(self) -> None:
-        # the training counts of every feature's values in one array, then a 0 for an unknown
-        # value, and each feature's first position: the row weights' one gather
         cards = np.asarray(self._encoder.cardinalities_, dtype=np.int64)
-        offsets = np.cumsum(cards) - cards
-        counts = np.concatenate([*self._value_counts, [0.0]]).astype(float, copy=False)
-        self._value_counts_stacked = (counts, offsets)
-        # the weights of a row in which every super-parent qualifies (most rows)
-        self._every_qualifies = self._qualified_weights(np.ones((1, len(self._value_counts)), dtype=bool))[0]
-        self._every_qualifies.flags.writeable = False
+        weights = SuperParentWeights(self._value_counts, cards, self.weights_)
+        self._super_parent_weights = weights
         if self._all_pairs_kernel:
             tables = self._spode_tables
             self._spodes = SuperParentKernel(
                 tables["pairs"],
-                offsets,
+                weights.offsets,
                 cards,
                 tables["priors"],
                 tables["parents"],
@@ -519,49 +497,13 @@ class AODEClassifier(EnsembleClassifier):
 
     def _manifest_extras(self) -> dict:
         """What a reader of the exported files needs to reproduce the per-row weights."""
-        if self._frequency_limit() > 0:
-            rule = (
-                "a SPODE's weight is zero for a row whose super-parent value occurs fewer than "
-                "frequency_limit times in training (value_counts); the weights of a row are "
-                "renormalized; the last member (naive Bayes) has weight 1 when no SPODE qualifies"
-            )
-        else:
-            rule = (
-                "frequency_limit is 0, so every SPODE qualifies for every row and the weights are "
-                "the same for every row (the naive Bayes fallback, which no row uses, is not written)"
-            )
-        return {
-            "frequency_limit": self._frequency_limit(),
-            "value_counts": {
-                str(name): [float(v) for v in counts] for name, counts in zip(self.node_names_, self._value_counts)
-            },
-            "row_weights": rule,
-        }
+        return frequency_limit_manifest(self._frequency_limit(), self.node_names_, self._value_counts)
 
     def _row_weights(self, codes) -> np.ndarray:
-        """Each row's member weights ``(n, d + 1)``: the SPODEs whose super-parent value has
-        at least the frequency limit's training rows, else naive Bayes alone. When every
-        super-parent qualifies in every row (a limit of 0, or every value known and frequent
-        enough: splice's 319 rows), the weights ``(d + 1,)`` of every row, read-only (the same
-        numbers: 0.13 -> 0.04 ms on splice)."""
-        n, d = codes.shape
-        counts, offsets = self._value_counts_stacked
-        limit = self._frequency_limit()
-        if limit <= 0 or not n or every_value_frequent(codes, counts, offsets, limit):
-            return self._every_qualifies  # made by _build_derived
-        # each row's count of its value of each feature, in one gather (unknown: the 0 at the end)
-        frequency = counts.take(np.where(codes >= 0, codes + offsets, counts.size - 1))
-        return self._qualified_weights(frequency >= limit)
-
-    def _qualified_weights(self, qualifies: np.ndarray) -> np.ndarray:
-        """The normalized weights of rows whose super-parents ``qualifies`` ``(n, d)``."""
-        n, d = qualifies.shape
-        base = self.weights_[:d]
-        weights = np.zeros((n, d + 1))
-        weights[:, :d] = np.where(qualifies, base, 0.0)
-        none = ~(weights[:, :d] > 0).any(axis=1)
-        weights[none, d] = 1.0
-        return weights / weights.sum(axis=1, keepdims=True)
+        """Each row's member weights ``(n, d + 1)`` under the frequency limit, or the weights
+        ``(d + 1,)`` of every row, read-only, when every super-parent qualifies in every row
+        (:class:`bnclf.models._super_parents.SuperParentWeights`)."""
+        return self._super_parent_weights(codes, self._frequency_limit())
 
 
 class WAODEClassifier(AODEClassifier):

@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike
 from sklearn.utils.validation import check_is_fitted
 
 from bnclf._config import row_chunks
+from bnclf._kappa import kappa
 from bnclf._params import Integer, Number, Options
 from bnclf.counts._measures import comparable
 from bnclf.encoding._frames import python_scalar
@@ -637,8 +638,6 @@ class LTANClassifier(InstanceSpecificClassifier):
 def cohen_kappa(a: ArrayLike, b: ArrayLike, n_labels: int) -> float:
     """κ agreement of two label-code vectors over ``n_labels`` labels (Sun et al. 2017 Eqs. 25–27):
     :func:`bnclf.evaluation.kappa` on the codes."""
-    from bnclf.evaluation._metrics import kappa
-
     return kappa(np.asarray(a), np.asarray(b), labels=np.arange(n_labels))
 
 

@@ -11,8 +11,6 @@ are scikit-learn's ``MultiOutputClassifier`` and ``ClassifierChain`` around
 
 from __future__ import annotations
 
-import numbers
-from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -22,26 +20,25 @@ from sklearn.base import BaseEstimator, ClassifierMixin, MultiOutputMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from bnclf._params import VERBOSE, Boolean, Integer, Number, Options, Transformer, check_parameters
-from bnclf.counts._cache import CountCache
 from bnclf.encoding._encoder import FeatureEncoder
 from bnclf.encoding._frames import (
     MISSING_OPTIONS,
     UNKNOWN_OPTIONS,
-    DiscreteData,
     as_frame,
     python_scalar,
     record_feature_names,
 )
 from bnclf.inference._labels import LabelKernel
-from bnclf.learn._multilabel import (
-    bdeu_log_cpt,
-    bridge_search_size,
-    default_max_parents,
-    learn_bridge,
-    learn_class_graph,
-    naive_class_graph,
-)
+from bnclf.learn._multilabel import learn_class_graph, naive_class_graph
 from bnclf.models._base import BayesNetClassifier, FittedState
+from bnclf.models._multilabel_fit import (
+    bdeu_tables,
+    bridge_families,
+    check_label_network_state,
+    label_count_cache,
+    search_bridge,
+)
+from bnclf.models._multilabel_queries import CutPointCoder, MultilabelQueries
 from bnclf.models._registry import Registered
 from bnclf.network import Network, NetworkMembers
 
@@ -167,11 +164,15 @@ def cfs_union(codes: ArrayLike, cardinalities: ArrayLike, labels: np.ndarray) ->
     return np.array(sorted(chosen), dtype=np.int64)
 
 
-class MultilabelBNClassifier(Registered, FittedState, MultiOutputMixin, ClassifierMixin, BaseEstimator):
+class MultilabelBNClassifier(
+    Registered, FittedState, MultilabelQueries, MultiOutputMixin, ClassifierMixin, BaseEstimator
+):
     """Multilabel naive (mNB) or forest-augmented (mFAN) Bayesian network classifier.
 
     Corani, Antonucci, Mauá & Gabaglio (2014), *Trading off speed and accuracy
-    in multilabel classification*.
+    in multilabel classification*. The queries (``map_query``, ``marginal_query``,
+    ``predict``, ``contributions``) are those of
+    :class:`~bnclf.models._multilabel_queries.MultilabelQueries`.
 
     Parameters
     ----------
@@ -331,63 +332,33 @@ class MultilabelBNClassifier(Registered, FittedState, MultiOutputMixin, Classifi
         return self
 
     def _fit_coded(self, codes: np.ndarray, labels: np.ndarray):
-        m, n = codes.shape[1], labels.shape[1]
-        for derived in ("_fast_plan_", "_label_kernel"):
+        for derived in self._derived:
             self.__dict__.pop(derived, None)
+        m, n = codes.shape[1], labels.shape[1]
+        names = list(self._encoder.feature_names_) + list(self.label_names_)
         cards = np.asarray(self._encoder.cardinalities_, dtype=np.int64)
-        data = DiscreteData(
-            np.hstack([codes, labels.astype(np.int64)]),
-            np.append(cards, np.full(n, 2)),
-            np.zeros(len(codes), dtype=np.int64),
-            1,
+        cache = label_count_cache(codes, labels, cards, names)
+        selected = np.arange(m) if self.feature_selection is None else cfs_union(codes, cards, labels)
+        bridge = search_bridge(
+            codes[:, selected],
+            cards[selected],
+            labels,
+            alpha=self.alpha,
+            max_parents=self.max_parents,
+            verbose=self.verbose,
+            owner=type(self).__name__,
         )
-        cache = CountCache(data)
-        cache.names = [str(v) for v in list(self._encoder.feature_names_) + self.label_names_] + ["-"]
-        selected = self._select_features(codes, cards, labels)
-        bridge = self._learn_bridge(codes[:, selected], cards[selected], labels)
-        parents = {int(j): tuple(sorted(p)) for j, p in zip(selected, bridge["parents"])}
+        parents, families = bridge_families(selected, bridge["parents"], m)
         self.bridge_stats_ = {k: bridge[k] for k in ("scored", "pruned", "max_parents")}
         self._learn_class_part(labels)
-        names = list(self._encoder.feature_names_) + list(self.label_names_)
-        states = list(self._encoder.categories_) + [[0, 1] for _ in range(n)]
-        feature_families = [(j, *[m + c for c in parents[j]]) for j in selected]
-        feature_cpts = [bdeu_log_cpt(cache.counts(f), self.alpha) for f in feature_families]
-        self._feature_families = feature_families
-        self._feature_cpts = feature_cpts
-        self._names, self._states = names, states
+        self._feature_families, self._feature_cpts = families, bdeu_tables(cache, families, self.alpha)
+        self._names, self._states = names, list(self._encoder.categories_) + [[0, 1] for _ in range(n)]
         self._build_networks(cache, m, n)
         self.selected_features_ = [names[j] for j in selected]
         self.bridge_parents_ = {names[j]: tuple(self.label_names_[c] for c in parents[j]) for j in selected}
         self._build_derived()
         self.treewidth_ = self._kernel.treewidth()
         return self
-
-    def _learn_bridge(self, codes, cards, labels) -> dict:
-        import warnings
-
-        from tqdm.auto import tqdm
-
-        n_rows, n = labels.shape
-        bound = default_max_parents(n_rows, n) if self.max_parents is None else min(int(self.max_parents), n)
-        n_label_sets = len(np.unique(labels, axis=0)) if n_rows else 0
-        size = bridge_search_size(n_rows, cards, n_label_sets, n, bound)
-        if size["seconds"] > 60:
-            warnings.warn(
-                f"{type(self).__name__}: the bridge search scores up to {size['pairs']:,} feature and "
-                f"class-set pairs ({len(cards)} features, {size['sets']:,} sets of at most {bound} of {n} "
-                f"classes, {n_label_sets:,} label combinations): up to about {size['seconds'] / 60:.0f} "
-                "minutes on one core (pruning usually saves much of it). Lower max_parents, keep "
-                "feature_selection='cfs', or pass verbose=1 to follow it.",
-                UserWarning,
-                stacklevel=4,
-            )
-        with tqdm(total=size["sets"], desc="bridge", unit="sets", disable=not self.verbose, leave=False) as bar:
-            return learn_bridge(codes, cards, labels, alpha=self.alpha, max_parents=bound, progress=bar.update)
-
-    def _select_features(self, codes, cards, labels) -> np.ndarray:
-        if self.feature_selection is None:
-            return np.arange(codes.shape[1])
-        return cfs_union(codes, cards, labels)
 
     def _learn_class_part(self, labels):
         graph = learn_class_graph(labels, kind=self.class_graph, alpha=self.alpha)
@@ -398,7 +369,7 @@ class MultilabelBNClassifier(Registered, FittedState, MultiOutputMixin, Classifi
 
     def _class_tables(self, cache, m, parents):
         families = [(m + i, *[m + p for p in pa]) for i, pa in enumerate(parents)]
-        return families, [bdeu_log_cpt(cache.counts(f), self.alpha) for f in families]
+        return families, bdeu_tables(cache, families, self.alpha)
 
     def _build_networks(self, cache, m, n):
         families, tables = self._class_tables(cache, m, self._class_parents)
@@ -413,18 +384,15 @@ class MultilabelBNClassifier(Registered, FittedState, MultiOutputMixin, Classifi
         )
 
     # -- the fitted network ---------------------------------------------------------------
-    _derived = ("_fast_plan_", "_label_kernel")
+    _derived = ("_cut_points", "_label_kernel")
     """Built from the fitted state at the end of a fit and on load: never stored."""
     _fitted_attribute = "label_names_"
 
     def _build_derived(self) -> None:
-        self._label_kernel = LabelKernel(
-            self._feature_families,
-            self._feature_cpts,
-            self._class_factors,
-            len(self._encoder.feature_names_),
-            len(self.label_names_),
-        )
+        m = len(self._encoder.feature_names_)
+        kernel = LabelKernel(self._feature_families, self._feature_cpts, self._class_factors, m, len(self.label_names_))
+        self._label_kernel = kernel
+        self._cut_points = CutPointCoder(self._discretizer, self._encoder, [f[0] for f in self._feature_families])
 
     @property
     def _kernel(self) -> LabelKernel:
@@ -433,17 +401,17 @@ class MultilabelBNClassifier(Registered, FittedState, MultiOutputMixin, Classifi
 
     def _check_fitted_state(self) -> None:
         """Raise a ValueError unless a loaded model is consistent (encoder, labels, networks)."""
-        if "label_names_" not in self.__dict__:
-            return
-        if len(self._encoder.feature_names_) != self.n_features_in_:
-            raise ValueError("the encoder's columns do not match n_features_in_.")
-        states = list(self._encoder.categories_) + [[0, 1] for _ in self.label_names_]
-        members = [net for _, net in self.network_members()]
-        if any(net.states != states for net in members) or self._states != states:
-            raise ValueError("the states of the networks differ from the encoder's and the labels'.")
-        for family, table in zip(self._feature_families, self._feature_cpts):
-            if np.shape(table) != tuple(len(states[v]) for v in family):
-                raise ValueError(f"the feature CPT of {family} does not fit the states.")
+        if "label_names_" in self.__dict__:
+            networks = [net for _, net in self.network_members()]
+            check_label_network_state(
+                self._encoder,
+                self.n_features_in_,
+                self.label_names_,
+                networks,
+                self._states,
+                self._feature_families,
+                self._feature_cpts,
+            )
 
     @property
     def dag_(self) -> nx.DiGraph:
@@ -462,230 +430,15 @@ class MultilabelBNClassifier(Registered, FittedState, MultiOutputMixin, Classifi
 
     # -- queries ---------------------------------------------------------------------------
     def _encode(self, X) -> np.ndarray:
+        """Feature codes of ``X``: by cut points when they suffice, else discretized and encoded."""
         check_is_fitted(self, "label_names_")
         frame = self._check_predict_frame(X)
-        codes = self._encode_by_cut_points(frame)
+        codes = self._cut_points.codes(frame)
         if codes is not None:
             return codes
         if self._discretizer is not None:
             frame = self._discretizer.transform(frame)
         return self._encoder.transform(frame)
-
-    def _fast_plan(self):
-        """``[(feature index, cut points)]`` when every feature in the network is a discretized column.
-
-        Then a row's codes are interval positions (``numpy.searchsorted``), with no
-        categorical columns built; None otherwise.
-        """
-        plan = self.__dict__.get("_fast_plan_")
-        if plan is None:
-            plan = False
-            cuts = getattr(self._discretizer, "cut_points_", None)
-            names = list(self._encoder.feature_names_)
-            used = sorted({f[0] for f in self._feature_families})
-            if cuts is not None and all(names[j] in cuts for j in used):
-                bins = self._discretizer.bin_labels_
-                if all(list(self._encoder.categories_[j][: len(bins[names[j]])]) == list(bins[names[j]]) for j in used):
-                    plan = [(j, np.asarray(cuts[names[j]], dtype=float)) for j in used]
-            self._fast_plan_ = plan
-        return plan or None
-
-    def _encode_by_cut_points(self, frame: pd.DataFrame):
-        plan = self._fast_plan()
-        if plan is None:
-            return None
-        codes = np.zeros(frame.shape, dtype=np.int64)
-        for j, cuts in plan:
-            column = frame.iloc[:, j]
-            if not pd.api.types.is_numeric_dtype(column.dtype) or pd.api.types.is_bool_dtype(column.dtype):
-                return None
-            values = column.to_numpy(dtype=float)
-            if np.isnan(values).any():
-                return None  # missing values take the general path (state or summed out)
-            codes[:, j] = np.searchsorted(cuts, values, side="left")
-        return codes
-
-    def _label_index(self, labels) -> list[int]:
-        if labels is None:
-            return list(range(len(self.label_names_)))
-        if isinstance(labels, (str, numbers.Integral)) and not isinstance(labels, bool):
-            labels = [labels]
-        out = []
-        for name in labels:
-            if name not in self.label_names_:
-                raise ValueError(f"Unknown label {name!r}; the labels are {self.label_names_}.")
-            out.append(self.label_names_.index(name))
-        if len(set(out)) != len(out):
-            raise ValueError(f"labels={list(labels)!r} names a label twice.")
-        return out
-
-    def _given(self, given) -> dict:
-        if not given:
-            return {}
-        if not isinstance(given, dict):
-            raise ValueError(
-                f"given={given!r} is not valid; give a dict of label name -> 0 or 1, e.g. given={{'happy': 1}}."
-            )
-        out = {}
-        for name, value in given.items():
-            if name not in self.label_names_:
-                raise ValueError(f"Unknown label {name!r} in given; the labels are {self.label_names_}.")
-            if value not in (0, 1) or isinstance(value, float) and not float(value).is_integer():
-                raise ValueError(f"given[{name!r}]={value!r} is not valid; a label is observed as 0 or 1.")
-            out[self.label_names_.index(name)] = int(value)
-        return out
-
-    def map_query(
-        self,
-        X: ArrayLike | pd.DataFrame,
-        labels: Hashable | Sequence[Hashable] | None = None,
-        given: dict[Hashable, int] | None = None,
-    ) -> pd.DataFrame:
-        """Most probable joint configuration of ``labels`` given the features (and ``given`` labels).
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-            Feature rows; missing or unseen values are summed out.
-        labels : list of label names, optional
-            The labels to maximize over (default: every label not in ``given``).
-            The other free labels are summed out (a marginal MAP query).
-        given : dict, optional
-            Observed labels, ``{name: 0 or 1}``.
-
-        Returns
-        -------
-        pandas.DataFrame
-            One 0/1 column per queried label, one row per sample.
-
-        Notes
-        -----
-        Unless ``allow_empty`` is set, when the query covers every label not in
-        ``given`` and the answer together with ``given`` would be the empty
-        configuration, the most probable non-empty configuration is returned
-        instead: the best of the MAP answers with one more label forced to 1,
-        which together cover every non-empty configuration.
-        """
-        given = self._given(given)
-        index = (
-            self._label_index(labels)
-            if labels is not None
-            else [i for i in range(len(self.label_names_)) if i not in given]
-        )
-        overlap = [self.label_names_[i] for i in index if i in given]
-        if overlap:
-            raise ValueError(f"Labels {overlap} are both queried and given; drop them from one.")
-        codes = self._encode(X)
-        states = self._kernel.map(codes, index, given)
-        full = len(index) + len(given) == len(self.label_names_)
-        if full and not self.allow_empty and not any(given.values()):
-            states = self._kernel.nonempty_map(codes, index, given, states)
-        return pd.DataFrame(states, columns=[self.label_names_[i] for i in index])
-
-    def marginal_query(
-        self,
-        X: ArrayLike | pd.DataFrame,
-        labels: Hashable | Sequence[Hashable] | None = None,
-        given: dict[Hashable, int] | None = None,
-    ) -> pd.DataFrame:
-        """Probability that each of ``labels`` is relevant, given the features (and ``given`` labels).
-
-        Returns
-        -------
-        pandas.DataFrame
-            ``P(label = 1 | x, given)``, one column per label (given labels
-            show their observed value).
-        """
-        given = self._given(given)
-        index = self._label_index(labels)
-        codes = self._encode(X)
-        probs = self._kernel.marginals(codes, index, given)
-        return pd.DataFrame(probs, columns=[self.label_names_[i] for i in index])
-
-    def predict_proba(self, X: ArrayLike | pd.DataFrame) -> np.ndarray:
-        """Marginal probability that each class is relevant: ``(n_samples, n_labels)``."""
-        codes = self._encode(X)
-        return self._kernel.marginals(codes, list(range(len(self.label_names_))), {})
-
-    def predict(self, X: ArrayLike | pd.DataFrame) -> np.ndarray:
-        """Joint MAP configuration (``query="joint"``) or marginal decisions: ``(n_samples, n_labels)`` 0/1."""
-        codes = self._encode(X)
-        every = list(range(len(self.label_names_)))
-        if self.query == "joint":
-            states = self._kernel.map(codes, every, {})
-            if not self.allow_empty:
-                states = self._kernel.nonempty_map(codes, every, {}, states)
-            return states
-        probs = self._kernel.marginals(codes, every, {})
-        states = (probs > 0.5).astype(np.int64)
-        if not self.allow_empty:
-            empty = ~states.any(axis=1)
-            states[np.flatnonzero(empty), probs[empty].argmax(axis=1)] = 1
-        return states
-
-    def contributions(self, X: ArrayLike | pd.DataFrame) -> pd.DataFrame:
-        """Each feature's exact contribution to each label's log-odds under the MAP configuration.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        DataFrame
-            Index ``(row, label, value)``: ``value`` is the label's state in the MAP
-            configuration (``map_query``'s answer over all labels). Columns: ``"(labels)"``,
-            the class subgraph's families, then one per feature. Each row sums to
-            ``log P(label = value, others at the MAP, x) - log P(label = 1 - value,
-            others at the MAP, x)``, the label's log-odds of keeping its MAP state with
-            the others fixed.
-
-        Notes
-        -----
-        ``log P(y, x)`` is a sum of one term per family: each feature's ``log P(x_j |
-        its class parents)`` and each class's ``log P(y_i | pa_i)`` (the ensemble: the
-        members' class subgraphs averaged, as it pools them). Flipping one label changes
-        only the families that contain it, so a feature whose class parents exclude the
-        label contributes zero, and a missing or unseen feature contributes zero (it has
-        no children; its CPT sums out to one).
-        """
-        codes = self._encode(X)
-        states = np.asarray(self.map_query(X).to_numpy(), dtype=np.int64)
-        n, m = codes.shape
-        n_labels = len(self.label_names_)
-        values = np.zeros((n, n_labels, m + 1))
-        for label in range(n_labels):
-            kept, flipped = states.copy(), states.copy()
-            flipped[:, label] = 1 - states[:, label]
-            for family, table, weight in self._class_factors:
-                if label in family:
-                    table = np.asarray(table)[0]
-                    values[:, label, 0] += weight * (
-                        table[tuple(kept[:, v] for v in family)] - table[tuple(flipped[:, v] for v in family)]
-                    )
-            for family, table in zip(self._feature_families, self._feature_cpts):
-                if m + label not in family[1:]:
-                    continue
-                j = family[0]
-                known = codes[:, j] >= 0
-                x = np.where(known, codes[:, j], 0)
-                first = table[(x, *[kept[:, p - m] for p in family[1:]])]
-                second = table[(x, *[flipped[:, p - m] for p in family[1:]])]
-                values[:, label, 1 + j] = np.where(known, first - second, 0.0)
-        index = X.index if isinstance(X, pd.DataFrame) else pd.RangeIndex(n)
-        frame = pd.DataFrame(
-            values.reshape(n * n_labels, m + 1),
-            index=pd.MultiIndex.from_arrays(
-                [
-                    np.repeat(np.asarray(index), n_labels),
-                    np.tile(np.asarray(self.label_names_, dtype=object), n),
-                    states.reshape(-1),
-                ],
-                names=["row", "label", "value"],
-            ),
-            columns=["(labels)", *[python_scalar(c) for c in self._encoder.feature_names_]],
-        )
-        return frame
 
     def score(
         self,
