@@ -331,7 +331,7 @@ class _BaseDiscretizer(TransformerMixin, BaseEstimator):
         n_features_in: int,
         feature_names_in: list | None,
         cut_points: dict,
-    ):
+    ) -> _BaseDiscretizer:
         """A fitted discretizer from stored values (a model file), as ``fit`` leaves it.
 
         ``params`` are the constructor's; ``columns_in`` the columns seen by ``fit``, in

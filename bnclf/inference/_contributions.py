@@ -15,11 +15,10 @@ come later in a topological order, they are barren and cost only gathers.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import networkx as nx
 import numpy as np
-import pandas as pd
 
 from bnclf.encoding._frames import UNKNOWN
 
@@ -130,11 +129,3 @@ def log_odds_split(
     with np.errstate(invalid="ignore"):  # two impossible terms (m=0) differ by nothing
         values = np.where(first == second, 0.0, first - second)
     return values, rows, chosen, other
-
-
-def part_contributions(model: Any, X: Any, against: str | int | None) -> pd.DataFrame:
-    """The chain-rule split of every network ``model.explain`` builds for each row of ``X``
-    (the instance-specific learners' ``contributions``). The code is the estimator's own
-    (``bnclf.models._explanations.Explanations._part_contributions``); this name stays
-    until its one caller calls that."""
-    return model._part_contributions(X, against)

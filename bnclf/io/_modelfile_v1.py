@@ -177,20 +177,16 @@ def _rebuild_encoder(e):
 
 
 def _rebuild_multilabel(meta, arrays, path):
+    from bnclf.models._multilabel import replay_multilabel_fit
+
     spec = meta["classifier"]
     cls = _multilabel_classes().get(spec["class"])
     if cls is None:
         raise ValueError(f"{path}: {spec['class']!r} is not a bnclf multilabel classifier.")
     est = cls(**_current_params(spec["params"]))
-    est._discretizer = None if spec["discretizer"] is None else _rebuild_step(spec["discretizer"], path)
+    disc = None if spec["discretizer"] is None else _rebuild_step(spec["discretizer"], path)
     enc = _rebuild_encoder(spec["encoder"])
-    est._encoder = enc
     names = list(spec["label_names"])
-    est.label_names_ = names
-    est.classes_ = [np.array([0, 1]) for _ in names]
-    est.n_features_in_ = int(spec["n_features_in"])
-    if spec["feature_names_in"] is not None:
-        est.feature_names_in_ = np.asarray(spec["feature_names_in"], dtype=object)
     codes = np.asarray(arrays["codes"], dtype=np.int64)
     labels = np.asarray(arrays["labels"])
     cards = enc.cardinalities_
@@ -205,13 +201,18 @@ def _rebuild_multilabel(meta, arrays, path):
     ):
         raise ValueError(f"{path}: the stored training codes do not fit the stored states.")
     seeds = spec.get("chain_seeds")
-    if seeds is not None:
-        if len(seeds) != int(spec["params"].get("n_chains", -1)):
-            raise ValueError(f"{path}: the stored chain seeds do not fit n_chains.")
-        est._replay_seeds = [int(s) for s in seeds]
-    try:
-        est._fit_coded(codes, labels.astype(np.int8))
-    finally:
-        est.__dict__.pop("_replay_seeds", None)
+    if seeds is not None and len(seeds) != int(spec["params"].get("n_chains", -1)):
+        raise ValueError(f"{path}: the stored chain seeds do not fit n_chains.")
+    replay_multilabel_fit(
+        est,
+        disc,
+        enc,
+        names,
+        codes,
+        labels,
+        n_features_in=spec["n_features_in"],
+        feature_names_in=spec["feature_names_in"],
+        chain_seeds=seeds,
+    )
     _check_cpts(est, arrays, meta, path)
     return est

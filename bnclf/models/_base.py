@@ -355,15 +355,20 @@ def replay_fit(
     codes: np.ndarray,
     y_codes: np.ndarray,
     search_seed: int | None = None,
+    n_features_in: int | None = None,
 ) -> BayesNetClassifier:
-    """Refit ``estimator`` on stored coded rows with stored states: a first-format model file.
+    """Fit ``estimator`` on rows already coded with given states: a first-format model
+    file's training rows, or a wrapper that codes its own rows.
 
-    ``encoder``, ``classes`` and ``class_name`` become the fitted ones as they are (the
-    caller sets ``n_features_in_`` and ``feature_names_in_``); ``codes`` (``-1`` for no
-    state) and ``y_codes`` must fit them. ``search_seed`` replays the random draws of a
-    search learner's fit. Returns ``estimator``, fitted as the file's model was.
+    ``encoder``, ``classes`` and ``class_name`` become the fitted ones as they are;
+    ``n_features_in``, when given, becomes ``n_features_in_`` (else the caller sets it, and
+    ``feature_names_in_``); ``codes`` (``-1`` for no state) and ``y_codes`` must fit them.
+    ``search_seed`` replays the random draws of a search learner's fit. Returns
+    ``estimator``, fitted as ``fit`` would have fitted it on those rows.
     """
     estimator._set_labels(encoder, classes, class_name)
+    if n_features_in is not None:
+        estimator.n_features_in_ = int(n_features_in)
     if search_seed is not None:
         estimator._replay_seed = int(search_seed)
     try:

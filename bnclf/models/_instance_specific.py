@@ -238,10 +238,8 @@ class InstanceSpecificClassifier(BayesNetClassifier):
         terms; each part's is, exactly (:func:`bnclf.inference._contributions.chain_terms`).
         The networks are built one row at a time, as :meth:`explain` builds them.
         """
-        from bnclf.inference._contributions import part_contributions
-
         check_is_fitted(self, "classes_")
-        return part_contributions(self, X, self._against_code(against))
+        return self._part_contributions(X, self._against_code(against))
 
     def explain(self, X_row: ArrayLike | pd.DataFrame | pd.Series) -> Explanation:
         """The networks built for one row, with their CPDs and the posterior of each part.

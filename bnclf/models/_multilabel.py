@@ -109,12 +109,13 @@ def encode_multilabel_training(
     Y: ArrayLike | pd.DataFrame | spmatrix,
     missing: str = "category",
     handle_unknown: str = "marginalize",
-) -> tuple[np.ndarray, np.ndarray, list]:
-    """Check ``X`` and ``Y``, fit the estimator's discretizer and encoder: ``(codes, labels, names)``.
+) -> tuple[np.ndarray, np.ndarray, list, Any, FeatureEncoder]:
+    """Check ``X`` and ``Y``, fit a discretizer and an encoder:
+    ``(codes, labels, names, discretizer, encoder)``.
 
-    Sets ``estimator._discretizer`` (from its ``discretizer`` parameter:
-    ``"quantile"`` is 4 quartile bins, None none, or a transformer, cloned),
-    ``estimator._encoder`` and the scikit-learn feature-name attributes.
+    The discretizer comes from the estimator's ``discretizer`` parameter (``"quantile"`` is
+    4 quartile bins, None none, or a transformer, cloned); the estimator keeps both. Sets
+    the scikit-learn feature-name attributes on ``estimator``.
     """
     frame = as_frame(X)
     if frame.shape[0] == 0:
@@ -123,17 +124,15 @@ def encode_multilabel_training(
     if labels.shape[0] != frame.shape[0]:
         raise ValueError(f"X has {frame.shape[0]} rows but Y has {labels.shape[0]}; they must match.")
     record_feature_names(estimator, X, frame)
-    estimator._discretizer = None
+    disc = None
     if estimator.discretizer is not None:
         from bnclf.encoding._discretize import QuantileDiscretizer
 
         disc = QuantileDiscretizer(n_bins=4) if estimator.discretizer == "quantile" else clone(estimator.discretizer)
         frame = disc.fit_transform(frame)
-        estimator._discretizer = disc
     encoder = FeatureEncoder(missing, handle_unknown)
     codes = encoder.fit_transform(frame)
-    estimator._encoder = encoder
-    return codes, labels, names
+    return codes, labels, names, disc, encoder
 
 
 def cfs_union(codes: ArrayLike, cardinalities: ArrayLike, labels: np.ndarray) -> np.ndarray:
@@ -318,7 +317,9 @@ class MultilabelBNClassifier(
         self
         """
         self._check_params()
-        codes, labels, names = encode_multilabel_training(self, X, Y, self.missing, self.handle_unknown)
+        codes, labels, names, self._discretizer, self._encoder = encode_multilabel_training(
+            self, X, Y, self.missing, self.handle_unknown
+        )
         feature_names = [python_scalar(c) for c in self._encoder.feature_names_]
         clash = set(map(str, feature_names)) & set(map(str, names))
         if clash:
@@ -554,3 +555,36 @@ def mnb(**params: Any) -> MultilabelBNClassifier:
 def mfan(**params: Any) -> MultilabelBNClassifier:
     """mFAN: :class:`MultilabelBNClassifier` with a forest-augmented class subgraph (``"mfan"``)."""
     return MultilabelBNClassifier(class_graph="fan", **params)
+
+
+def replay_multilabel_fit(
+    estimator: BaseEstimator,
+    discretizer: Any,
+    encoder: FeatureEncoder,
+    label_names: list,
+    codes: np.ndarray,
+    labels: np.ndarray,
+    *,
+    n_features_in: int,
+    feature_names_in: list | None = None,
+    chain_seeds: list | None = None,
+) -> BaseEstimator:
+    """Fit a multilabel estimator on rows already coded with given states: a first-format
+    model file's training rows.
+
+    ``discretizer`` (or None) and ``encoder`` become the fitted ones as they are, with the
+    label names and the scikit-learn feature attributes; ``codes`` (``-1`` for no state)
+    and the 0/1 ``labels`` must fit them. ``chain_seeds`` replays the chains drawn by an
+    ensemble of classifier chains. Returns ``estimator``, fitted as the file's model was.
+    """
+    estimator._discretizer = discretizer
+    estimator._encoder = encoder
+    estimator.label_names_ = list(label_names)
+    estimator.classes_ = [np.array([0, 1]) for _ in label_names]
+    estimator.n_features_in_ = int(n_features_in)
+    if feature_names_in is not None:
+        estimator.feature_names_in_ = np.asarray(feature_names_in, dtype=object)
+    labels = labels.astype(np.int8)
+    if chain_seeds is None:
+        return estimator._fit_coded(codes, labels)
+    return estimator._fit_coded(codes, labels, [int(s) for s in chain_seeds])

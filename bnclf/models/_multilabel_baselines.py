@@ -29,9 +29,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from bnclf._params import Checked, Integer, Number, Transformer, check_parameters
 from bnclf.encoding._encoder import FeatureEncoder
-from bnclf.encoding._frames import UNKNOWN, DiscreteData, python_scalar
+from bnclf.encoding._frames import UNKNOWN, python_scalar
 from bnclf.inference._kernels import log_posterior
-from bnclf.models._base import BayesNetClassifier
+from bnclf.models._base import BayesNetClassifier, replay_fit
 from bnclf.models._multilabel import as_label_matrix, encode_multilabel_training
 from bnclf.models._naive import NaiveBayesClassifier
 from bnclf.models._registry import Registered
@@ -163,10 +163,15 @@ class CodesNaiveBayes(Registered, ClassifierMixin, BaseEstimator):
             self._constant = int(target[0])
             return self
         names = [f"x{j}" for j in range(codes.shape[1])]
-        nb = NaiveBayesClassifier(m=self.m)
-        nb._set_labels(_codes_encoder(names, cards), self.classes_, "label")
-        nb.n_features_in_ = codes.shape[1]
-        self.nb_ = nb._fit_coded(DiscreteData(codes, cards, target, 2))
+        self.nb_ = replay_fit(
+            NaiveBayesClassifier(m=self.m),
+            _codes_encoder(names, cards),
+            self.classes_,
+            "label",
+            codes,
+            target,
+            n_features_in=codes.shape[1],
+        )
         return self
 
     def predict_proba(self, X: ArrayLike) -> np.ndarray:
@@ -230,7 +235,7 @@ class _CodedMultilabel(Registered, MultiOutputMixin, ClassifierMixin, BaseEstima
         self
         """
         self._check_params()
-        codes, labels, names = encode_multilabel_training(self, X, Y)
+        codes, labels, names, self._discretizer, self._encoder = encode_multilabel_training(self, X, Y)
         self.label_names_ = [python_scalar(n) for n in names]
         self.classes_ = [np.array([0, 1]) for _ in names]
         return self._fit_coded(codes, labels)
@@ -426,7 +431,7 @@ class EnsembleOfClassifierChains(_CodedMultilabel):
                     "of the label positions, e.g. [2, 0, 1]."
                 )
 
-    def _fit_coded(self, codes: np.ndarray, labels: np.ndarray):
+    def _fit_coded(self, codes: np.ndarray, labels: np.ndarray, chain_seeds: list | None = None):
         n_labels = labels.shape[1]
         if not isinstance(self.order, str):
             order = [int(i) for i in self.order]
@@ -437,7 +442,7 @@ class EnsembleOfClassifierChains(_CodedMultilabel):
                 )
         else:
             order = "random"
-        seeds = self.__dict__.get("_replay_seeds")  # a first-format model file replays the drawn seeds
+        seeds = chain_seeds  # a first-format model file replays the drawn seeds
         if seeds is None:
             seeds = check_random_state(self.random_state).randint(np.iinfo(np.int32).max, size=int(self.n_chains))
         self.chain_seeds_ = [int(seed) for seed in seeds]
