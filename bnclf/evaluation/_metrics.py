@@ -21,6 +21,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from bnclf._kappa import kappa as kappa  # one definition, read by models too
+
 __all__ = [
     "zero_one_loss",
     "accuracy",
@@ -272,56 +274,6 @@ def roc_auc(
     aucs = [_binary_auc(proba[idx == c, c], proba[idx != c, c]) for c in present]
     weights = [np.count_nonzero(idx == c) for c in present]
     return float(np.mean(aucs) if average == "macro" else np.average(aucs, weights=weights))
-
-
-def kappa(pred_a: ArrayLike, pred_b: ArrayLike, labels: ArrayLike | None = None) -> float:
-    """κ agreement statistic between the predictions of two classifiers.
-
-    With ``D[i, j]`` the number of test instances labelled i by the first and j
-    by the second classifier, and m the number of instances,
-
-    ``Θ1 = Σ_i D_ii / m``, ``Θ2 = Σ_i (Σ_j D_ij / m)(Σ_j D_ji / m)``,
-    ``κ = (Θ1 - Θ2) / (1 - Θ2)``.
-
-    Parameters
-    ----------
-    pred_a, pred_b : array-like of shape (n_samples,)
-        Labels assigned by the two classifiers.
-    labels : array-like, optional
-        Label set (default: union of both predictions).
-
-    Returns
-    -------
-    float
-        1 for complete agreement, 0 for chance agreement, negative below
-        chance. When both classifiers always give the same single label
-        (``Θ2 = 1``) κ is 1.
-
-    References
-    ----------
-    .. [1] Sun, Wang, Sun (2017). Label-Driven Learning Framework: Towards More
-       Accurate Bayesian Network Classifiers through Discrimination of
-       High-Confidence Labels. Entropy 19, 661, Eqs. (25)–(27).
-    .. [2] Dietterich, T. G. (2000). An experimental comparison of three methods
-       for constructing ensembles of decision trees. Machine Learning 40, 139–157.
-    """
-    pred_a = _as_1d(pred_a, "pred_a")
-    pred_b = _as_1d(pred_b, "pred_b")
-    _check_same_length(pred_a, pred_b)
-    m = len(pred_a)
-    if m == 0:
-        return float("nan")
-    if labels is None:
-        labels = np.unique(np.concatenate([pred_a, pred_b]))
-    ia = _class_index(pred_a, labels)
-    ib = _class_index(pred_b, labels)
-    if len(np.unique(np.concatenate([ia, ib]))) == 1:  # Θ2 = 1: both always give one label
-        return 1.0
-    k = len(labels)
-    counts = np.bincount(ia * k + ib, minlength=k * k).reshape(k, k)  # D
-    # κ = 1 - (1 - Θ1) / (1 - Θ2) in whole numbers: m (m - trace D) / (m² - Σ_i D_i. D_.i)
-    chance = counts.sum(axis=1) @ counts.sum(axis=0)
-    return 1.0 - m * (m - int(np.trace(counts))) / (m * m - int(chance))
 
 
 @dataclass(frozen=True)
