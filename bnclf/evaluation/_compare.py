@@ -696,9 +696,10 @@ def _bias_variance_section(summary: ComparisonSummary) -> list[str]:
     return out
 
 
-def _other_metrics_section(results: pd.DataFrame, summary: ComparisonSummary) -> list[str]:
-    """The mean per dataset of each other fold metric the results hold (accuracy, the
-    complement of the zero-one loss, left out)."""
+def other_metric_means(results: pd.DataFrame, summary: ComparisonSummary) -> list[tuple[str, pd.DataFrame]]:
+    """``(label, table)`` for each other fold metric the results hold: its mean per dataset
+    (rows) and classifier (columns), in the summary's order. Accuracy, the complement of
+    the zero-one loss, is left out."""
     others = [
         m
         for m in FOLD_METRICS
@@ -707,8 +708,15 @@ def _other_metrics_section(results: pd.DataFrame, summary: ComparisonSummary) ->
     out = []
     for m in others:
         tab = results.groupby(["dataset", "classifier"])[m].mean().unstack("classifier")
-        tab = tab.reindex(index=summary.mean.index, columns=summary.mean.columns)
-        out += [f"## Mean {_METRIC_LABEL.get(m, m)} per dataset", "", _md_table(tab, index_name="dataset"), ""]
+        out.append((_METRIC_LABEL.get(m, m), tab.reindex(index=summary.mean.index, columns=summary.mean.columns)))
+    return out
+
+
+def _other_metrics_section(results: pd.DataFrame, summary: ComparisonSummary) -> list[str]:
+    """The mean per dataset of each other fold metric the results hold."""
+    out = []
+    for label, tab in other_metric_means(results, summary):
+        out += [f"## Mean {label} per dataset", "", _md_table(tab, index_name="dataset"), ""]
     return out
 
 

@@ -535,20 +535,11 @@ class _ComparisonPage:
         return out
 
     def other_metrics(self) -> list[str]:
-        from bnclf.evaluation._compare import _METRIC_LABEL
-        from bnclf.evaluation._protocols import FOLD_METRICS
+        from bnclf.evaluation._compare import other_metric_means
 
-        results, summary = self.results, self.summary
-        others = [
-            m
-            for m in FOLD_METRICS
-            if m != summary.metric and m != "accuracy" and m in results.columns and results[m].notna().any()
-        ]
         out = []
-        for m in others:
-            tab = results.groupby(["dataset", "classifier"])[m].mean().unstack("classifier")
-            tab = tab.reindex(index=summary.mean.index, columns=summary.mean.columns)
-            out += [self.h2(f"Mean {_METRIC_LABEL.get(m, m)} per dataset"), html_table(tab, index_name="dataset")]
+        for label, tab in other_metric_means(self.results, self.summary):
+            out += [self.h2(f"Mean {label} per dataset"), html_table(tab, index_name="dataset")]
         return out
 
     def per_dataset(self, predictions: Mapping | None, models: Mapping | None) -> list[str]:
