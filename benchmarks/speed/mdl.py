@@ -42,7 +42,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     from bnclf.encoding._discretize import MDLDiscretizer
-    from bnclf.evaluation._compare import _load_keel
+    from bnclf.evaluation._dataset_specs import _load_keel
 
     rows = []
     with checkout(args.old) as (old, scratch):

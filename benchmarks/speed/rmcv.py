@@ -38,7 +38,7 @@ from benchmarks.speed.harness import RESULTS, best_of, write_json
 from benchmarks.weka_runner import time_weka, weka_available, weka_version, write_split_arff
 from bnclf import MDLDiscretizer, RMCVClassifier
 from bnclf.datasets import load_dataset
-from bnclf.evaluation._compare import _load_keel
+from bnclf.evaluation._dataset_specs import _load_keel
 from bnclf.learn._class_score import ClassScore, FamilyContributions
 from bnclf.learn._search import DagState, hill_climb
 from bnclf.models._search_based import _holdout_folds
