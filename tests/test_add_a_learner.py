@@ -5,8 +5,9 @@ written into the copy (new files as they are; the lines for ``bnclf/models/__ini
 inserted beside the others), and nothing else is changed. A fresh interpreter then checks
 that the toy learner works everywhere a learner should: its short names, the command
 line, safe model files, fitting from chunks and from a Dask DataFrame, pgmpy export,
-scikit-learn's estimator checks, and the layout rules; and the walk-through's own test
-passes. So the walk-through cannot drift from the code.
+scikit-learn's estimator checks, the layout rules and the start-up rules (what ``import
+bnclf`` and the command's parser load); and the walk-through's own test passes. So the
+walk-through cannot drift from the code.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def test_the_walkthrough_adds_a_working_learner(tmp_path):
     for extension in [*built.rglob("*.so"), *built.rglob("*.pyd")]:
         shutil.copy(extension, copy / "bnclf" / extension.relative_to(built))
     (copy / "tests").mkdir()
-    for name in ("pgmpy_oracle.py", "test_layout.py", "test_parameter_table.py"):
+    for name in ("pgmpy_oracle.py", "test_layout.py", "test_parameter_table.py", "test_cli_startup.py"):
         shutil.copy(ROOT / "tests" / name, copy / "tests" / name)
     before = {p.relative_to(copy).as_posix(): p.read_bytes() for p in (copy / "bnclf").rglob("*") if p.is_file()}
 
@@ -157,7 +158,12 @@ def test_the_walkthrough_adds_a_working_learner(tmp_path):
     )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "all checks passed" in result.stdout
-    tests = ["tests/test_chain.py", "tests/test_layout.py", "tests/test_parameter_table.py"]
+    tests = [
+        "tests/test_chain.py",
+        "tests/test_layout.py",
+        "tests/test_parameter_table.py",
+        "tests/test_cli_startup.py",
+    ]
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests],
         cwd=copy,
