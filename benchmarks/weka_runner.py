@@ -550,3 +550,22 @@ def write_split_arff(train, test, directory, name: str):
     write_arff(train, paths[0], relation=name)
     write_arff(test, paths[1], relation=name)
     return paths
+
+
+WARM_TIME_SOURCE = Path(__file__).parent / "weka_warm" / "WarmTime.java"
+"""The one way every "x Weka's warm JVM" figure is timed: build on the training ARFF, then
+``distributionForInstance`` over every test row, five warm-up rounds, then the median of
+``reps`` repetitions (a copy of the shared weka-warm tool, kept with the benchmarks)."""
+
+
+def time_weka_warm(classname: str, train_arff, test_arff, reps: int = 11, *, timeout: float | None = 3600) -> float:
+    """Median seconds of Weka's build + ``distributionForInstance`` over the test rows, in one
+    warm JVM (:data:`WARM_TIME_SOURCE`)."""
+    java = _java()
+    if java is None or not Path(WEKA_JAR).is_file():
+        raise RuntimeError("time_weka_warm needs java and Weka's jar")
+    classpath = _compiled_classpath("WarmTime", WARM_TIME_SOURCE.read_text(), "time_weka_warm")
+    out = _run(
+        [java, "-Xmx4g", "-cp", classpath, "WarmTime", classname, str(train_arff), str(test_arff), str(reps)], timeout
+    )
+    return float(out.stdout.strip().splitlines()[-1])
