@@ -10,6 +10,7 @@ pair measures; :class:`bnclf.counts.CountCache` counts what it lacks from the ro
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 
@@ -27,7 +28,7 @@ _PAIR_BLOCK_CELLS = 2**24
 """Largest all-pairs count array (cells) that :meth:`CountTables.pair_blocks` builds."""
 
 
-class CountTables:
+class CountTables(ABC):
     """The count tables of some rows by family: held, counted on demand by a subclass.
 
     Parameters
@@ -146,13 +147,13 @@ class CountTables:
             return table
         return table.transpose([key.index(v) for v in family])
 
+    @abstractmethod
     def _count(self, family: tuple) -> np.ndarray:
         """The table of the sorted ``family`` that is not held (``()``: the total)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def counts_many(self, families: Iterable[Sequence[int]]) -> None:
         """Memoize the tables of ``families`` (the same tables as :meth:`counts`)."""
-        raise NotImplementedError
 
     def including(self, families: Iterable[Sequence[int]]) -> CountTables:
         """These tables with those of ``families`` held (:meth:`counts_many`)."""
@@ -245,14 +246,14 @@ class CountTables:
             block = blocks[offsets[i] : offsets[i] + cards[i], offsets[j] : offsets[j] + cards[j]]
             self._tables[(i, j, c)] = np.ascontiguousarray(block)
 
+    @abstractmethod
     def pair_information_terms(self) -> tuple[np.ndarray, np.ndarray]:
         """``(S, N_c)`` of every feature pair and class, both ``(d, d, n_classes)``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _pair_terms_direct(self) -> bool:
         """Whether :meth:`cmi_matrix` and :meth:`per_label_cmi` take every pair at once
         (:meth:`pair_information_terms`); otherwise they go pair by pair."""
-        raise NotImplementedError
 
     def cmi_matrix(self) -> np.ndarray:
         """Symmetric matrix of ``I(Xi; Xj | C)`` in bits (zero diagonal); learners compare
