@@ -44,8 +44,8 @@ def kappa(pred_a: ArrayLike, pred_b: ArrayLike, labels: ArrayLike | None = None)
     .. [2] Dietterich, T. G. (2000). An experimental comparison of three methods
        for constructing ensembles of decision trees. Machine Learning 40, 139–157.
     """
-    pred_a = _as_1d(pred_a, "pred_a")
-    pred_b = _as_1d(pred_b, "pred_b")
+    pred_a = as_1d(pred_a, "pred_a")
+    pred_b = as_1d(pred_b, "pred_b")
     if len(pred_a) != len(pred_b):
         raise ValueError(f"inconsistent numbers of samples: {sorted({len(pred_a), len(pred_b)})}")
     m = len(pred_a)
@@ -64,7 +64,8 @@ def kappa(pred_a: ArrayLike, pred_b: ArrayLike, labels: ArrayLike | None = None)
     return 1.0 - m * (m - int(np.trace(counts))) / (m * m - int(chance))
 
 
-def _as_1d(a: ArrayLike, name: str) -> np.ndarray:
+def as_1d(a: ArrayLike, name: str) -> np.ndarray:
+    """``a`` as a 1-d array (a column or row vector is flattened); ValueError naming ``name`` otherwise."""
     arr = np.asarray(a)
     if arr.ndim != 1:
         arr = arr.ravel() if arr.ndim == 2 and 1 in arr.shape else arr

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from bnclf._kappa import as_1d
 from bnclf._kappa import kappa as kappa  # one definition, read by models too
 
 __all__ = [
@@ -35,15 +36,6 @@ __all__ = [
     "global_accuracy",
     "hamming_accuracy",
 ]
-
-
-def _as_1d(a: ArrayLike, name: str) -> np.ndarray:
-    arr = np.asarray(a)
-    if arr.ndim != 1:
-        arr = arr.ravel() if arr.ndim == 2 and 1 in arr.shape else arr
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {np.shape(a)}")
-    return arr
 
 
 def _checked_classes(y_true: np.ndarray, proba: np.ndarray, classes: ArrayLike | None) -> np.ndarray:
@@ -73,8 +65,8 @@ def zero_one_loss(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     float
         ``mean(y_true != y_pred)``; ``nan`` for empty input.
     """
-    y_true = _as_1d(y_true, "y_true")
-    y_pred = _as_1d(y_pred, "y_pred")
+    y_true = as_1d(y_true, "y_true")
+    y_pred = as_1d(y_pred, "y_pred")
     _check_same_length(y_true, y_pred)
     if len(y_true) == 0:
         return float("nan")
@@ -84,8 +76,8 @@ def zero_one_loss(y_true: ArrayLike, y_pred: ArrayLike) -> float:
 
 def accuracy(y_true: ArrayLike, y_pred: ArrayLike) -> float:
     """Fraction of correctly classified instances, ``1 - zero_one_loss``."""
-    y_true = _as_1d(y_true, "y_true")
-    y_pred = _as_1d(y_pred, "y_pred")
+    y_true = as_1d(y_true, "y_true")
+    y_pred = as_1d(y_pred, "y_pred")
     _check_same_length(y_true, y_pred)
     if len(y_true) == 0:
         return float("nan")
@@ -132,7 +124,7 @@ def log_loss(y_true: ArrayLike, proba: ArrayLike, classes: ArrayLike | None = No
     -------
     float
     """
-    y_true = _as_1d(y_true, "y_true")
+    y_true = as_1d(y_true, "y_true")
     proba = np.asarray(proba, dtype=float)
     if proba.ndim == 1:  # binary: probability of the positive (second) class
         proba = np.column_stack([1.0 - proba, proba])
@@ -192,7 +184,7 @@ def hand_till_auc(y_true: ArrayLike, proba: ArrayLike, classes: ArrayLike | None
        under the ROC curve for multiple class classification problems. Machine
        Learning 45, 171–186.
     """
-    y_true = _as_1d(y_true, "y_true")
+    y_true = as_1d(y_true, "y_true")
     proba = np.asarray(proba, dtype=float)
     classes = _checked_classes(y_true, proba, classes)
     idx = _class_index(y_true, classes)
@@ -248,7 +240,7 @@ def roc_auc(
     n0)`` with ``S`` the rank sum of the positive instances (average ranks for
     ties), which equals the trapezoidal area under the ROC curve.
     """
-    y_true = _as_1d(y_true, "y_true")
+    y_true = as_1d(y_true, "y_true")
     proba = np.asarray(proba, dtype=float)
     if classes is None:
         classes = np.unique(y_true)
@@ -360,7 +352,7 @@ def kohavi_wolpert(
        for zero-one loss functions. ICML 1996, 275–283.
     .. [2] (2019). Extensive TAN (ETAN). Entropy 21, 721, §5.
     """
-    y_true = _as_1d(y_true, "y_true")
+    y_true = as_1d(y_true, "y_true")
     predictions = np.asarray(predictions)
     if predictions.ndim == 1:
         predictions = predictions[None, :]
